@@ -1,0 +1,70 @@
+"""Which months have a list, and the closing date of each (rules.md A7, contract "Words").
+
+List frequency changed over time (quarterly, every two months, monthly), so the list before or
+after a period is found by walking months under the version in force at each.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from ratingdb.rules.categories import Category, Period
+from ratingdb.rules.versions import NoRuleVersion, version_for_period, versions_of
+
+
+class NotAListPeriod(ValueError):
+    """The category publishes no list in that month under the rules then in force."""
+
+
+def is_list_period(category: Category, period: Period) -> bool:
+    try:
+        return version_for_period(category, period).is_list_month(period.month)
+    except NoRuleVersion:
+        return False
+
+
+def check_list_period(category: Category, period: Period) -> None:
+    version = version_for_period(category, period)
+    if not version.is_list_month(period.month):
+        months = ", ".join(str(m) for m in sorted(version.list_months))
+        raise NotAListPeriod(
+            f"{category.value} has no list in {period} under {version.name} (list months: {months})"
+        )
+
+
+def closing_date(category: Category, period: Period) -> date:
+    """Tournaments ending on or before this date may be rated on the period's list."""
+    check_list_period(category, period)
+    return period.list_date - timedelta(days=version_for_period(category, period).closing_days)
+
+
+def previous_period(category: Category, period: Period) -> Period | None:
+    """The list before ``period``, or None when ``period`` is the category's first list."""
+    first = Period.of_list_date(versions_of(category)[0].effective_from)
+    candidate = period.plus_months(-1)
+    while candidate >= first:
+        if is_list_period(category, candidate):
+            return candidate
+        candidate = candidate.plus_months(-1)
+    return None
+
+
+def next_period(category: Category, period: Period) -> Period:
+    """The list after ``period`` (at most 12 months ahead under any version)."""
+    candidate = period.plus_months(1)
+    for _ in range(12):
+        if is_list_period(category, candidate):
+            return candidate
+        candidate = candidate.plus_months(1)
+    raise AssertionError(f"no {category.value} list within a year after {period}")
+
+
+def period_for_end_date(category: Category, end_date: date) -> Period:
+    """The first list whose closing date is on or after ``end_date`` (A7, before publication
+    state is taken into account by the caller)."""
+    candidate = Period.of_list_date(end_date)
+    for _ in range(15):
+        if is_list_period(category, candidate) and closing_date(category, candidate) >= end_date:
+            return candidate
+        candidate = candidate.plus_months(1)
+    raise AssertionError(f"no {category.value} list closes after {end_date}")

@@ -1,0 +1,338 @@
+"""One player's calculation for one rating period (rules.md A2-A6).
+
+The change of a period is K x (sum over every rated game of the period of score - PD), rounded
+once, half away from zero. Per-game and per-event values stay exact Decimals so a published
+change can be explained game by game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ratingdb.rules.adjustments import adjusted_base
+from ratingdb.rules.calendar import check_list_period, previous_period
+from ratingdb.rules.categories import Category, Period
+from ratingdb.rules.expected import expected_score
+from ratingdb.rules.games import Event, Game, PlayerStatus, Score
+from ratingdb.rules.initial import InitialRating, PoolUpdate, initial_rating, update_pool
+from ratingdb.rules.kfactor import KStatus, bounded_k, k_factor
+from ratingdb.rules.rounding import round_half_away_from_zero
+from ratingdb.rules.versions import CapMode, RuleVersion, version_for_period
+
+_ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodRules:
+    """Everything a period's calculation needs besides the players: its version and the year of
+    the previous list (the K status of the period is the one of that list)."""
+
+    category: Category
+    period: Period
+    version: RuleVersion
+    previous_period: Period | None
+
+    @classmethod
+    def for_period(cls, category: Category, period: Period) -> PeriodRules:
+        check_list_period(category, period)
+        return cls(
+            category, period, version_for_period(category, period),
+            previous_period(category, period),
+        )  # fmt: skip
+
+    @property
+    def status_year(self) -> int:
+        """The year of the list whose K status applies in this period."""
+        return (self.previous_period or self.period).year
+
+
+class NotRated(str):
+    """Why a stored game did not count."""
+
+
+OPPONENT_UNRATED = NotRated("opponent unrated")
+EXCLUDED_600 = NotRated("600-point rule: rating difference of 600 or more with a player above 2600")
+MATCH_WITH_UNRATED = NotRated("match with an unrated player")
+FIRST_EVENT_DISREGARDED = NotRated("first event without the minimum score, disregarded")
+
+
+@dataclass(frozen=True, slots=True)
+class GameCalculation:
+    game: Game
+    rated: bool
+    not_rated_reason: NotRated | None
+    difference: int | None  # own rating used - opponent rating used
+    difference_used: int | None  # after the cap
+    expected: Decimal | None  # PD
+    delta: Decimal | None  # score - PD
+
+    @property
+    def capped(self) -> bool:
+        return self.difference is not None and self.difference != self.difference_used
+
+
+@dataclass(frozen=True, slots=True)
+class EventCalculation:
+    event: Event
+    rating_used: int | None
+    games: tuple[GameCalculation, ...]
+    sum_delta: Decimal
+    rated_games: int
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodResult:
+    """A player's outcome of one period, and the status the next period starts from."""
+
+    version: RuleVersion
+    period: Period
+    published_rating: int | None  # on the previous list
+    base_rating: int | None  # after a one-time adjustment or the standard seed
+    seeded_from_standard: bool
+    k_status: int | None  # K of the period before K x n <= 700
+    k_factor: int | None  # K applied
+    rated_games: int  # n: games rated for the player in this period
+    sum_delta: Decimal
+    change: int | None
+    new_rating: int | None  # None: unrated on the new list
+    below_floor: bool
+    events: tuple[EventCalculation, ...]
+    initial: InitialRating | None
+    pool_update: PoolUpdate | None
+    status: PlayerStatus  # after this list
+    next_k_factor: int  # the K status after this list (the entry's k_factor)
+
+    @property
+    def is_first_rating(self) -> bool:
+        return self.initial is not None and self.initial.published
+
+
+def rate_player(rules: PeriodRules, status: PlayerStatus, events: Sequence[Event]) -> PeriodResult:
+    """The period's result for one player. ``events`` are the player's events of the period, in
+    the order of their start dates."""
+    version = rules.version
+    if status.rating is not None:
+        base = adjusted_base(version, rules.period, status.rating, status.standard_rating)
+        return _rate_rated(rules, status, events, base, status.rating, seeded=False)
+    if version.standard_seed and status.standard_rating is not None and events:
+        # B.02 rapid/blitz 2024 §7.2.1: rated with the standard rating, "considered to be rated".
+        standard = status.standard_rating
+        return _rate_rated(rules, status, events, standard, standard, seeded=True)
+    return _rate_unrated(rules, status, events)
+
+
+def _rate_rated(
+    rules: PeriodRules,
+    status: PlayerStatus,
+    events: Sequence[Event],
+    base: int,
+    default_rating_used: int,
+    *,
+    seeded: bool,
+) -> PeriodResult:
+    version = rules.version
+    if status.k_factor is not None:
+        k = status.k_factor
+    else:
+        k = k_factor(version, _k_status(status, default_rating_used), rules.status_year)
+    calculations: list[EventCalculation] = []
+    n = 0
+    total = _ZERO
+    for event in events:
+        own = default_rating_used if event.rating_used is None else event.rating_used
+        event_calc = _rate_event(version, event, own)
+        calculations.append(event_calc)
+        n += event_calc.rated_games
+        total += event_calc.sum_delta
+    k_used = bounded_k(version, k, n)
+    change = round_half_away_from_zero(k_used * total) if n else 0
+    new_rating: int | None = base + change
+    below_floor = new_rating is not None and new_rating < version.floor
+    if below_floor:
+        new_rating = None
+    peak = status.peak_rating
+    if new_rating is not None and (peak is None or new_rating > peak):
+        peak = new_rating
+    next_status = PlayerStatus(
+        rating=new_rating,
+        rated_games=status.rated_games + n,
+        peak_rating=peak,
+        birth_year=status.birth_year,
+        k_factor=None,
+        standard_rating=status.standard_rating,
+        pool=(),
+    )
+    return PeriodResult(
+        version=version,
+        period=rules.period,
+        published_rating=status.rating,
+        base_rating=base,
+        seeded_from_standard=seeded,
+        k_status=k,
+        k_factor=k_used,
+        rated_games=n,
+        sum_delta=total,
+        change=change,
+        new_rating=new_rating,
+        below_floor=below_floor,
+        events=tuple(calculations),
+        initial=None,
+        pool_update=None,
+        status=next_status,
+        next_k_factor=k_factor(version, _k_status(next_status, new_rating), rules.period.year),
+    )
+
+
+def _k_status(status: PlayerStatus, rating: int | None) -> KStatus:
+    return KStatus(rating, status.rated_games, status.peak_rating, status.birth_year)
+
+
+def _rate_event(version: RuleVersion, event: Event, own: int) -> EventCalculation:
+    """Differences, the cap in its form of the version, PD and deltas for one event."""
+    rated: list[tuple[int, Game]] = []
+    skipped: dict[int, NotRated] = {}
+    exclusion = version.exclusion_difference
+    for index, game in enumerate(event.games):
+        opponent = game.opponent_rating
+        if opponent is None:
+            skipped[index] = OPPONENT_UNRATED
+        elif (
+            exclusion is not None
+            and abs(own - opponent) >= exclusion
+            and (own > version.exclusion_rating or opponent > version.exclusion_rating)
+        ):
+            skipped[index] = EXCLUDED_600
+        else:
+            rated.append((index, game))
+    used = _differences_used(version, own, [own - _rated(g) for _, g in rated])
+    by_index = dict(zip((index for index, _ in rated), used, strict=True))
+    games: list[GameCalculation] = []
+    total = _ZERO
+    for index, game in enumerate(event.games):
+        reason = skipped.get(index)
+        if reason is not None:
+            games.append(GameCalculation(game, False, reason, None, None, None, None))
+            continue
+        difference = own - _rated(game)
+        difference_used = by_index[index]
+        pd = expected_score(difference_used, version.expected, version.formula_decimals)
+        delta = game.score.points - pd
+        total += delta
+        games.append(GameCalculation(game, True, None, difference, difference_used, pd, delta))
+    return EventCalculation(event, own, tuple(games), total, len(rated))
+
+
+def _rated(game: Game) -> int:
+    if game.opponent_rating is None:
+        raise AssertionError("an unrated opponent reached the rated path")
+    return game.opponent_rating
+
+
+def _differences_used(version: RuleVersion, own: int, differences: list[int]) -> list[int]:
+    cap = version.difference_cap
+    mode = version.cap_mode
+    if cap is None or mode is CapMode.NONE:
+        return differences
+    if mode is CapMode.BELOW_2650:
+        exempt = version.cap_exempt_from
+        if exempt is not None and own >= exempt:
+            return differences
+        mode = CapMode.EVERY_GAME
+    if mode is CapMode.EVERY_GAME:
+        return [max(-cap, min(cap, d)) for d in differences]
+    if mode is CapMode.ONCE_PER_EVENT:
+        if not differences:
+            return differences
+        # Only the game with the greatest |D| (the first of equals) is counted as a 400 difference.
+        widest = max(range(len(differences)), key=lambda i: abs(differences[i]))
+        out = list(differences)
+        out[widest] = max(-cap, min(cap, out[widest]))
+        return out
+    raise AssertionError(f"unhandled cap mode {mode}")
+
+
+def _rate_unrated(
+    rules: PeriodRules, status: PlayerStatus, events: Sequence[Event]
+) -> PeriodResult:
+    version = rules.version
+    update = update_pool(version, rules.period, status.pool, events)
+    calculations = tuple(
+        _unrated_event(event, index in update.disregarded_events)
+        for index, event in enumerate(events)
+    )
+    counted = sum(len(pooled.games) for pooled in update.added)
+    initial: InitialRating | None = None
+    new_rating: int | None = None
+    rated_games = status.rated_games
+    pool = update.pool
+    peak = status.peak_rating
+    if update.added:
+        initial = initial_rating(version, [g for pooled in update.pool for g in pooled.games])
+        if initial.published:
+            new_rating = initial.rating
+            rated_games += sum(len(pooled.games) for pooled in update.pool)
+            pool = ()
+            if new_rating is not None and (peak is None or new_rating > peak):
+                peak = new_rating
+    next_status = PlayerStatus(
+        rating=new_rating,
+        rated_games=rated_games,
+        peak_rating=peak,
+        birth_year=status.birth_year,
+        k_factor=None,
+        standard_rating=status.standard_rating,
+        pool=pool,
+    )
+    return PeriodResult(
+        version=version,
+        period=rules.period,
+        published_rating=None,
+        base_rating=None,
+        seeded_from_standard=False,
+        k_status=None,
+        k_factor=None,
+        rated_games=counted,
+        sum_delta=_ZERO,
+        change=None,
+        new_rating=new_rating,
+        below_floor=False,
+        events=calculations,
+        initial=initial,
+        pool_update=update,
+        status=next_status,
+        next_k_factor=k_factor(version, _k_status(next_status, new_rating), rules.period.year),
+    )
+
+
+def _unrated_event(event: Event, disregarded: bool) -> EventCalculation:
+    """An unrated player's event: games counted toward the first rating, or why not."""
+    games = tuple(
+        GameCalculation(
+            game,
+            rated=game.opponent_rating is not None and not event.is_match and not disregarded,
+            not_rated_reason=(
+                OPPONENT_UNRATED if game.opponent_rating is None
+                else MATCH_WITH_UNRATED if event.is_match
+                else FIRST_EVENT_DISREGARDED if disregarded
+                else None
+            ),
+            difference=None,
+            difference_used=None,
+            expected=None,
+            delta=None,
+        )
+        for game in event.games
+    )  # fmt: skip
+    return EventCalculation(event, None, games, _ZERO, sum(1 for g in games if g.rated))
+
+
+__all__ = [
+    "EventCalculation",
+    "GameCalculation",
+    "PeriodResult",
+    "PeriodRules",
+    "Score",
+    "rate_player",
+]
