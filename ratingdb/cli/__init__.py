@@ -1,0 +1,36 @@
+"""The ``ratingdb`` command (contract.md "Command line").
+
+Exit codes: 0 success; 2 bad usage or bad input, with a message on stderr naming the file,
+line and field; 1 any other failure (the exception propagates with its traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from ratingdb.cli import calc
+from ratingdb.errors import InputError
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ratingdb", description="Rating-history database for chess federations."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    calc.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+    except InputError as error:
+        print(f"ratingdb {args.command}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return code

@@ -1,0 +1,46 @@
+"""Errors that are part of the interface: bad input is reported with where it is and what is
+wrong, so a rating officer can fix the file without reading code."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input from a file or a request: exit code 2 on the command line, 422 in the API.
+
+    ``source`` names the file (or ``<stdin>``), ``line`` the 1-based line when known, ``field``
+    the field at fault (a dotted path such as ``events[0].games[1].score``).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        source: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.source = source
+        self.line = line
+        self.column = column
+
+    def located(self, source: str) -> InputError:
+        """The same error, naming the file it came from."""
+        return InputError(
+            self.message, field=self.field, source=source, line=self.line, column=self.column
+        )
+
+    def __str__(self) -> str:
+        where = ""
+        if self.source is not None:
+            where = self.source
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.column is not None:
+                    where += f":{self.column}"
+            where += ": "
+        field = f"{self.field}: " if self.field else ""
+        return f"{where}{field}{self.message}"
