@@ -1,0 +1,26 @@
+"""The benchmark scripts run at a small size, so they never rot. Figures are not asserted:
+speed is measured by the scripts themselves (benchmarks/README.md), never by a timed test."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_core_period_benchmark_runs_and_ends_with_a_json_line() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "core_period.py"), "--players", "2000"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["players"] == 2000
+    assert figures["games_per_player"] == 2
+    assert figures["players_per_s"] > 0
