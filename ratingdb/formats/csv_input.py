@@ -1,0 +1,125 @@
+"""Reading a CSV file the way every importer needs: UTF-8, a header with the required columns,
+and each row with its line number so every refusal can name file, line and field."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from ratingdb.errors import InputError
+
+_DIGITS = re.compile(r"\d{1,20}")
+
+
+@dataclass(frozen=True, slots=True)
+class CsvRow:
+    source: str
+    line: int
+    values: dict[str, str]
+
+    def error(self, field: str, message: str) -> InputError:
+        return InputError(message, field=field, source=self.source, line=self.line)
+
+    def text(self, field: str, *, required: bool = True) -> str:
+        value = self.values.get(field, "").strip()
+        if required and not value:
+            raise self.error(field, "is empty")
+        return value
+
+    def integer(self, field: str, *, low: int, high: int) -> int | None:
+        value = self.text(field, required=False)
+        if not value:
+            return None
+        if not re.fullmatch(r"-?\d+", value):
+            raise self.error(field, f"must be a whole number, got {value!r}")
+        number = int(value)
+        if not low <= number <= high:
+            raise self.error(field, f"must be from {low} to {high}, got {number}")
+        return number
+
+    def player_id(self, field: str) -> str:
+        value = self.text(field)
+        if not _DIGITS.fullmatch(value):
+            raise self.error(field, f"must be a player id of 1 to 20 digits, got {value!r}")
+        return value
+
+    def iso_date(self, field: str) -> date:
+        value = self.text(field)
+        try:
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                raise ValueError
+            return date.fromisoformat(value)
+        except ValueError:
+            raise self.error(field, f"must be a date YYYY-MM-DD, got {value!r}") from None
+
+
+def read_csv(path: Path, required: Sequence[str], *, source: str | None = None) -> Iterator[CsvRow]:
+    """Rows of a UTF-8 CSV file with a header naming at least ``required`` columns."""
+    name = source or str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", source=name) from None
+    return read_csv_text(_decode(raw, name), required, source=name)
+
+
+def read_csv_text(text: str, required: Sequence[str], *, source: str) -> Iterator[CsvRow]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise InputError(
+            "the file is empty (a header row is needed)", source=source, line=1
+        ) from None
+    except csv.Error as error:
+        raise InputError(f"bad CSV: {error}", source=source, line=1) from None
+    columns = [column.strip() for column in header]
+    missing = [column for column in required if column not in columns]
+    if missing:
+        raise InputError(
+            f"missing column (the header needs: {', '.join(required)})",
+            field=missing[0],
+            source=source,
+            line=1,
+        )
+    duplicated = sorted({column for column in columns if columns.count(column) > 1})
+    if duplicated:
+        raise InputError("column appears twice", field=duplicated[0], source=source, line=1)
+    return _rows(reader, columns, source)
+
+
+def _rows(reader: Iterator[list[str]], columns: list[str], source: str) -> Iterator[CsvRow]:
+    line = 1
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise InputError(f"bad CSV: {error}", source=source, line=line + 1) from None
+        line = reader.line_num  # type: ignore[attr-defined]
+        if not cells or all(not cell.strip() for cell in cells):
+            continue
+        if len(cells) != len(columns):
+            raise InputError(
+                f"has {len(cells)} fields, the header has {len(columns)}", source=source, line=line
+            )
+        yield CsvRow(source, line, dict(zip(columns, cells, strict=True)))
+
+
+def _decode(raw: bytes, source: str) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise InputError(
+            f"not UTF-8 (byte 0x{raw[error.start]:02x}); save the file as UTF-8",
+            source=source,
+            line=line,
+        ) from None
+    return text.removeprefix("\ufeff")

@@ -1,0 +1,96 @@
+"""The games CSV (contract.md "Games CSV"): one tournament per file.
+
+`tournament,start_date,end_date,round,white_id,black_id,result`
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from ratingdb.errors import InputError
+from ratingdb.formats.csv_input import read_csv
+
+COLUMNS = ("tournament", "start_date", "end_date", "round", "white_id", "black_id", "result")
+#: Played results (rated) and forfeits (stored, never rated).
+PLAYED_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2"})
+FORFEIT_RESULTS = frozenset({"+-", "-+", "--"})
+RESULTS = PLAYED_RESULTS | FORFEIT_RESULTS
+MAX_ROUNDS = 999
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    line: int
+    round: int
+    white_id: str
+    black_id: str
+    result: str
+
+    @property
+    def played(self) -> bool:
+        return self.result in PLAYED_RESULTS
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentFile:
+    source: str
+    name: str
+    start_date: date
+    end_date: date
+    games: tuple[GameRow, ...]
+
+
+def read_games_csv(path: Path, *, source: str | None = None) -> TournamentFile:
+    name_of_file = source or str(path)
+    header: tuple[str, date, date, int] | None = None
+    games: list[GameRow] = []
+    pairs: dict[tuple[int, frozenset[str]], int] = {}
+    busy: dict[tuple[int, str], int] = {}
+    for row in read_csv(path, COLUMNS, source=name_of_file):
+        name = row.text("tournament")
+        start = row.iso_date("start_date")
+        end = row.iso_date("end_date")
+        if header is None:
+            if end < start:
+                raise row.error(
+                    "end_date", f"{end.isoformat()} is before the start date {start.isoformat()}"
+                )
+            header = (name, start, end, row.line)
+        else:
+            first = header[3]
+            if name != header[0]:
+                raise row.error(
+                    "tournament", f"{name!r} differs from {header[0]!r} on line {first}"
+                )
+            if start != header[1]:
+                raise row.error("start_date", f"differs from line {first} ({header[1]})")
+            if end != header[2]:
+                raise row.error("end_date", f"differs from line {first} ({header[2]})")
+        round_number = row.integer("round", low=1, high=MAX_ROUNDS)
+        if round_number is None:
+            raise row.error("round", "is empty")
+        white = row.player_id("white_id")
+        black = row.player_id("black_id")
+        if white == black:
+            raise row.error("black_id", f"a player cannot play against himself ({white})")
+        result = row.text("result")
+        if result not in RESULTS:
+            allowed = ", ".join(sorted(RESULTS))
+            raise row.error("result", f"must be one of {allowed}; got {result!r}")
+        pair = (round_number, frozenset((white, black)))
+        if pair in pairs:
+            raise row.error("result", f"duplicate game: the same game is on line {pairs[pair]}")
+        for player, field in ((white, "white_id"), (black, "black_id")):
+            if (round_number, player) in busy:
+                earlier = busy[(round_number, player)]
+                raise row.error(
+                    field, f"{player} already plays round {round_number} on line {earlier}"
+                )
+            busy[(round_number, player)] = row.line
+        pairs[pair] = row.line
+        games.append(GameRow(row.line, round_number, white, black, result))
+    if header is None:
+        raise InputError("no games in the file", source=name_of_file, line=2)
+    return TournamentFile(name_of_file, header[0], header[1], header[2], tuple(games))

@@ -1,0 +1,131 @@
+"""The list CSV (contract.md "List CSV"): a published list, in and out.
+
+`player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor`
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ratingdb.errors import InputError
+from ratingdb.formats.csv_input import CsvRow, read_csv
+
+COLUMNS = (
+    "player_id",
+    "name",
+    "federation",
+    "sex",
+    "birth_year",
+    "title",
+    "rating",
+    "rated_games",
+    "peak_rating",
+    "k_factor",
+)
+#: "rated_games" when the column is empty: an established player (contract).
+DEFAULT_RATED_GAMES = 30
+MAX_RATING = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One player of an imported list; ``rating`` None = unrated in this category."""
+
+    line: int
+    player_id: str
+    name: str
+    federation: str | None
+    sex: str | None
+    birth_year: int | None
+    title: str | None
+    rating: int | None
+    rated_games: int
+    peak_rating: int | None
+
+
+def read_list_csv(path: Path, *, source: str | None = None) -> list[ListRow]:
+    rows: list[ListRow] = []
+    seen: dict[str, int] = {}
+    for row in read_csv(path, COLUMNS[:-1], source=source):
+        parsed = _parse(row)
+        if parsed.player_id in seen:
+            raise row.error(
+                "player_id", f"{parsed.player_id} is already on line {seen[parsed.player_id]}"
+            )
+        seen[parsed.player_id] = row.line
+        rows.append(parsed)
+    return rows
+
+
+def _parse(row: CsvRow) -> ListRow:
+    player_id = row.player_id("player_id")
+    name = row.text("name")
+    federation = row.text("federation", required=False).upper() or None
+    if federation is not None and not re.fullmatch(r"[A-Z]{3}", federation):
+        raise row.error("federation", f"must be a 3-letter code, got {federation!r}")
+    sex = row.text("sex", required=False).upper() or None
+    if sex not in (None, "M", "F"):
+        raise row.error("sex", f"must be M or F, got {sex!r}")
+    rating = row.integer("rating", low=0, high=MAX_RATING)
+    rated_games = row.integer("rated_games", low=0, high=1_000_000)
+    peak = row.integer("peak_rating", low=0, high=MAX_RATING)
+    if peak is None:
+        peak = rating
+    elif rating is not None and peak < rating:
+        raise row.error("peak_rating", f"must be at least the rating ({rating}), got {peak}")
+    return ListRow(
+        line=row.line,
+        player_id=player_id,
+        name=name,
+        federation=federation,
+        sex=sex,
+        birth_year=row.integer("birth_year", low=1850, high=2100),
+        title=row.text("title", required=False) or None,
+        rating=rating,
+        rated_games=DEFAULT_RATED_GAMES if rated_games is None else rated_games,
+        peak_rating=peak,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ExportEntry:
+    player_id: str
+    name: str
+    federation: str | None
+    sex: str | None
+    birth_year: int | None
+    title: str | None
+    rating: int
+    rated_games: int
+    peak_rating: int
+    k_factor: int
+
+
+def write_list_csv(entries: Iterable[ExportEntry]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for e in entries:
+        writer.writerow(
+            [
+                e.player_id,
+                e.name,
+                e.federation or "",
+                e.sex or "",
+                "" if e.birth_year is None else e.birth_year,
+                e.title or "",
+                e.rating,
+                e.rated_games,
+                e.peak_rating,
+                e.k_factor,
+            ]
+        )
+    return out.getvalue()
+
+
+__all__ = ["COLUMNS", "ExportEntry", "InputError", "ListRow", "read_list_csv", "write_list_csv"]
