@@ -1,0 +1,104 @@
+"""Bulk writes for the set-based work (a period close writes thousands of entries and
+calculations at once): COPY on PostgreSQL, one executemany INSERT elsewhere.
+
+Both run inside the caller's transaction and never commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, cast
+
+import psycopg
+from psycopg import sql
+from sqlalchemy import Column, FromClause, Table, insert, inspect
+from sqlalchemy.engine import Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+
+def bulk_insert(
+    session: Session, table: FromClause | type[Any], rows: Sequence[Mapping[str, Any]]
+) -> int:
+    """Insert ``rows`` (column key -> value, the same keys in every row) into ``table`` (a Table
+    or a mapped class) in the session's transaction; returns the number of rows.
+
+    Columns left out get their server default. Values go through the columns' types as in any
+    SQLAlchemy statement, and a failure is raised as the usual SQLAlchemy exception
+    (``IntegrityError`` ...) on every database; the transaction then has to be rolled back.
+    """
+    target = table if isinstance(table, FromClause) else inspect(table).local_table
+    if not isinstance(target, Table):
+        raise TypeError(f"cannot bulk insert into {table!r}: not a table")
+    if not rows:
+        return 0
+    columns = _columns(target, rows)
+    dialect = session.get_bind().dialect
+    if dialect.name == "postgresql" and dialect.driver == "psycopg":
+        _copy(session, target, columns, rows)
+    else:
+        session.execute(insert(target), [dict(row) for row in rows])
+    return len(rows)
+
+
+def _columns(table: Table, rows: Sequence[Mapping[str, Any]]) -> list[Column[Any]]:
+    keys = list(rows[0])
+    unknown = [key for key in keys if key not in table.c]
+    if unknown:
+        raise ValueError(f"{table.name} has no column {', '.join(unknown)}")
+    expected = set(keys)
+    for index, row in enumerate(rows):
+        if set(row) != expected:
+            raise ValueError(
+                f"bulk insert into {table.name}: row {index} has columns {sorted(row)}, "
+                f"row 0 has {sorted(expected)}"
+            )
+    columns = [table.c[key] for key in keys]
+    # COPY cannot run Python-side defaults: refuse rather than silently store NULL.
+    missing = [c.key for c in table.c if c.key not in expected and c.default is not None]
+    if missing:
+        raise ValueError(
+            f"bulk insert into {table.name}: give {', '.join(missing)} (Python-side defaults)"
+        )
+    return columns
+
+
+def _copy(
+    session: Session, table: Table, columns: list[Column[Any]], rows: Sequence[Mapping[str, Any]]
+) -> None:
+    # Rows the ORM still holds (e.g. players these rows refer to) must reach the database first.
+    session.flush()
+    connection = session.connection()
+    dialect = connection.dialect
+    driver_connection = cast("psycopg.Connection[Any]", connection.connection.driver_connection)
+    processors = [_bind_processor(column, dialect) for column in columns]
+    keys = [column.key for column in columns]
+    target = (
+        sql.Identifier(table.schema, table.name) if table.schema else sql.Identifier(table.name)
+    )
+    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        target, sql.SQL(", ").join(sql.Identifier(column.name) for column in columns)
+    )
+    try:
+        with driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(
+                    [
+                        value if process is None else process(value)
+                        for process, value in zip(processors, (row[k] for k in keys), strict=True)
+                    ]
+                )
+    except psycopg.Error as error:
+        raise DBAPIError.instance(
+            statement.as_string(driver_connection),
+            None,
+            error,
+            psycopg.Error,
+            dialect=dialect,
+        ) from error
+
+
+def _bind_processor(column: Column[Any], dialect: Dialect) -> Callable[[Any], Any] | None:
+    """What SQLAlchemy would do to a value before handing it to psycopg (type decorators, JSON
+    serialisation), so that COPY stores what an INSERT would."""
+    return column.type.dialect_impl(dialect).bind_processor(dialect)

@@ -1,0 +1,133 @@
+"""Engines and sessions.
+
+Write sessions come from :func:`make_sessionmaker`; the caller owns the transaction
+(``with factory.begin() as session: ...``). Read sessions (the API) come from
+:func:`read_only_session` on an engine made by :func:`make_read_only_engine`, which the database
+itself keeps from writing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.orm import Session, UOWTransaction, sessionmaker
+from sqlalchemy.pool import ConnectionPoolEntry
+
+#: How long a SQLite writer waits for another writer's lock before failing.
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+# Marks engines made by make_read_only_engine, so that read_only_session cannot be handed the
+# write engine by mistake.
+_READ_ONLY_OPTION = "ratingdb_read_only"
+
+
+class ReadOnlySessionError(RuntimeError):
+    """Something tried to write through a read-only session."""
+
+
+def is_sqlite(url: str | URL) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def make_engine(url: str | URL, **kwargs: Any) -> Engine:
+    """An engine for ``url``.
+
+    SQLite gets foreign keys ON, a 30 s busy timeout and SQLAlchemy's documented pysqlite fix
+    (sqlite3's own transaction handling off, BEGIN emitted by SQLAlchemy), without which
+    transactions around DDL and SAVEPOINTs do not work. PostgreSQL gets a plain engine.
+    """
+    engine = create_engine(url, **kwargs)
+    if engine.dialect.name == "sqlite":
+        _configure_sqlite(engine)
+    return engine
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, connection_record: ConnectionPoolEntry) -> None:
+        # Stop pysqlite from emitting BEGIN itself (it does so late, and never before DDL or
+        # SAVEPOINT); the "begin" hook below emits it instead.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        if connection.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
+            return
+        connection.exec_driver_sql("BEGIN")
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    """Write sessions. Objects stay usable after commit (the caller often reports on them)."""
+    return sessionmaker(bind=engine, expire_on_commit=False)
+
+
+class ReadSession(Session):
+    """A session for reading only: it refuses to flush, and its engine refuses to write.
+
+    A distinct type, so that code which needs to write cannot be given one by mistake.
+    """
+
+
+@event.listens_for(ReadSession, "before_flush")
+def _refuse_flush(session: Session, flush_context: UOWTransaction, instances: object) -> None:
+    raise ReadOnlySessionError(
+        "this session is read-only: nothing can be added, changed or deleted"
+    )
+
+
+def read_only_url(url: str | URL) -> URL:
+    """The URL that opens the same database read-only: for SQLite, the file through a
+    ``mode=ro`` URI; other databases are unchanged (see :func:`make_read_only_engine`)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return parsed
+    database = parsed.database or ""
+    if database in ("", ":memory:"):
+        raise ValueError("a read-only SQLite database must be a file, not an in-memory database")
+    query = dict(parsed.query)
+    if query.get("uri") != "true" or not database.startswith("file:"):
+        # SQLite URIs percent-decode the path: quote what would otherwise be read as syntax.
+        database = "file:" + quote(database, safe="/:")
+    query.update({"mode": "ro", "uri": "true"})
+    return parsed.set(database=database, query=query)
+
+
+def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
+    """An engine whose connections cannot write.
+
+    PostgreSQL: every transaction starts with ``SET TRANSACTION READ ONLY``. SQLite: the file is
+    opened with ``mode=ro``.
+    """
+    execution_options = {**kwargs.pop("execution_options", {}), _READ_ONLY_OPTION: True}
+    engine = make_engine(read_only_url(url), execution_options=execution_options, **kwargs)
+    if engine.dialect.name != "sqlite":
+
+        @event.listens_for(engine, "begin")
+        def _read_only_transaction(connection: Connection) -> None:
+            connection.exec_driver_sql("SET TRANSACTION READ ONLY")
+
+    return engine
+
+
+@contextmanager
+def read_only_session(engine: Engine) -> Iterator[ReadSession]:
+    """A read session on ``engine`` (from :func:`make_read_only_engine`) for one request; its
+    transaction is always rolled back."""
+    if not engine.get_execution_options().get(_READ_ONLY_OPTION):
+        raise ValueError("read_only_session needs an engine made by make_read_only_engine")
+    with ReadSession(bind=engine, autoflush=False) as session:
+        try:
+            yield session
+        finally:
+            session.rollback()

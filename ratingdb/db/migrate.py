@@ -1,0 +1,59 @@
+"""Alembic, run from Python: the ``db upgrade`` command, the test fixtures and the health check
+use these instead of the ``alembic`` command line (both read ``[tool.alembic]`` in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import URL, make_url
+
+from ratingdb.db.engine import make_engine
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PYPROJECT = PROJECT_ROOT / "pyproject.toml"
+MIGRATIONS = PROJECT_ROOT / "migrations"
+
+
+def alembic_config(url: str | URL | None = None) -> Config:
+    """The project's Alembic configuration, pointed at ``url`` when given (migrations/env.py
+    otherwise falls back to the RATINGDB_ settings)."""
+    if PYPROJECT.is_file():
+        config = Config(toml_file=str(PYPROJECT))
+    else:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+    if url is not None:
+        text = make_url(url).render_as_string(hide_password=False)
+        # The option goes through configparser interpolation: a literal % must be doubled.
+        config.set_main_option("sqlalchemy.url", text.replace("%", "%%"))
+    return config
+
+
+def upgrade(url: str | URL, revision: str = "head") -> None:
+    """Create or migrate the database at ``url`` to ``revision`` (the latest by default)."""
+    command.upgrade(alembic_config(url), revision)
+
+
+def downgrade(url: str | URL, revision: str) -> None:
+    """Migrate the database at ``url`` down to ``revision`` (``"base"``: an empty database)."""
+    command.downgrade(alembic_config(url), revision)
+
+
+def current_revision(url: str | URL) -> str | None:
+    """The revision the database is at; None for a database Alembic has never touched."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    finally:
+        engine.dispose()
+
+
+def head_revision() -> str | None:
+    """The latest revision in migrations/ (None if there is none)."""
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()

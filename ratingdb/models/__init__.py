@@ -1,0 +1,22 @@
+"""The ORM tables, one module per family. Importing this package registers every table on
+``Base.metadata`` (what migrations/env.py compares the database with)."""
+
+from ratingdb.models.base import Base
+from ratingdb.models.calculation import CalculationRow
+from ratingdb.models.game import GameRow
+from ratingdb.models.period import PeriodRow
+from ratingdb.models.player import PlayerRow
+from ratingdb.models.rating_list import ListEntryRow, PlayerStatusRow, RatingListRow
+from ratingdb.models.tournament import TournamentRow
+
+__all__ = [
+    "Base",
+    "CalculationRow",
+    "GameRow",
+    "ListEntryRow",
+    "PeriodRow",
+    "PlayerRow",
+    "PlayerStatusRow",
+    "RatingListRow",
+    "TournamentRow",
+]

@@ -1,0 +1,41 @@
+"""Rating periods: one row per category and list date, from open to published."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import CheckConstraint, Date, Integer, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ratingdb.db.types import UtcDateTime
+from ratingdb.models.base import CATEGORY_LENGTH, Base, category_check, in_values
+
+#: ``open``: tournaments may still be added; ``closing``: claimed by a close (``claimed_by``,
+#: ``claimed_at``); ``published``: its list is out and never changes.
+PERIOD_STATES = ["open", "closing", "published"]
+
+
+class PeriodRow(Base):
+    """The rating period of a category that produces the list dated ``list_date``."""
+
+    __tablename__ = "periods"
+    __table_args__ = (
+        UniqueConstraint("category", "list_date"),
+        category_check(),
+        CheckConstraint(in_values("state", PERIOD_STATES), name="state"),
+        CheckConstraint("closing_date <= list_date", name="closing_date_not_after_list_date"),
+        CheckConstraint(
+            "state <> 'published' OR published_at IS NOT NULL", name="published_has_published_at"
+        ),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    category: Mapped[str] = mapped_column(String(CATEGORY_LENGTH))
+    list_date: Mapped[date] = mapped_column(Date)
+    #: Tournaments ending on or before this date may be rated in the period.
+    closing_date: Mapped[date] = mapped_column(Date)
+    state: Mapped[str] = mapped_column(String(10), server_default="open")
+    #: Who is closing the period (a job or a command), and since when.
+    claimed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    claimed_by: Mapped[str | None] = mapped_column(String(100))
+    published_at: Mapped[datetime | None] = mapped_column(UtcDateTime)

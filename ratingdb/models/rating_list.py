@@ -1,0 +1,116 @@
+"""Published lists and what they say about each player: entries for the rated players, a
+status for the others who have a history in the category."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    Numeric,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ratingdb.db.types import UtcDateTime
+from ratingdb.models.base import CATEGORY_LENGTH, Base, category_check, in_values
+from ratingdb.models.player import PLAYER_ID_LENGTH
+
+#: ``import``: loaded from a list published elsewhere; ``close``: computed by a period close.
+LIST_SOURCES = ["import", "close"]
+
+
+class RatingListRow(Base):
+    """One published list. Never changed once written: a correction is a new revision."""
+
+    __tablename__ = "rating_lists"
+    __table_args__ = (
+        # The last guard against closing a period twice: a second close of the same period
+        # cannot publish a second revision 1.
+        UniqueConstraint("category", "list_date", "revision"),
+        category_check(),
+        CheckConstraint(in_values("source", LIST_SOURCES), name="source"),
+        CheckConstraint("revision >= 1", name="revision_positive"),
+        CheckConstraint("entry_count >= 0", name="entry_count_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    period_id: Mapped[int] = mapped_column(ForeignKey("periods.id"))
+    category: Mapped[str] = mapped_column(String(CATEGORY_LENGTH))
+    list_date: Mapped[date] = mapped_column(Date)
+    revision: Mapped[int] = mapped_column(Integer, server_default="1")
+    source: Mapped[str] = mapped_column(String(10))
+    #: The rule version that computed the list (None for an imported list).
+    rule_version: Mapped[str | None] = mapped_column(String(40))
+    published_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    entry_count: Mapped[int] = mapped_column(Integer)
+    #: SHA-256 (hex) of the list's canonical export, to show it never changed.
+    digest: Mapped[str | None] = mapped_column(String(64))
+
+
+class ListEntryRow(Base):
+    """A rated player on a list (rating at or above the floor)."""
+
+    __tablename__ = "list_entries"
+    __table_args__ = (
+        # A player's history across lists.
+        Index(None, "player_id"),
+        CheckConstraint("games >= 0", name="games_not_negative"),
+        CheckConstraint("rated_games >= 0", name="rated_games_not_negative"),
+    )
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(PLAYER_ID_LENGTH), ForeignKey("players.player_id"), primary_key=True
+    )
+    rating: Mapped[int] = mapped_column(Integer)
+    #: The base the change applied to (after any one-time adjustment); None for a first rating.
+    previous_rating: Mapped[int | None] = mapped_column(Integer)
+    change: Mapped[int | None] = mapped_column(Integer)
+    #: Games rated for the player in the period.
+    games: Mapped[int] = mapped_column(Integer)
+    #: K status after this list: the K the next period starts from (rules.md A2, A3).
+    k_factor: Mapped[int] = mapped_column(Integer)
+    #: K applied this period, after K x n <= 700; None when no game was rated.
+    k_used: Mapped[int | None] = mapped_column(Integer)
+    #: Sum over the period's rated games of (score - expected), exact.
+    sum_delta: Mapped[Decimal | None] = mapped_column(Numeric(10, 4))
+    #: Rated games in the category so far, this list included (the 30-game rule).
+    rated_games: Mapped[int] = mapped_column(Integer)
+    #: Highest published rating so far (2400: permanent K 10; 2300 ends junior K).
+    peak_rating: Mapped[int] = mapped_column(Integer)
+
+
+# The list as published: by rating descending, then player_id.
+Index(
+    "ix_list_entries_list_id_rating",
+    ListEntryRow.list_id,
+    ListEntryRow.rating.desc(),
+    ListEntryRow.player_id,
+)
+
+
+class PlayerStatusRow(Base):
+    """A player with a history in the category who is not on the list: unrated and pooling
+    games for a first rating, or dropped below the floor."""
+
+    __tablename__ = "player_status"
+    __table_args__ = (CheckConstraint("rated_games >= 0", name="rated_games_not_negative"),)
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(PLAYER_ID_LENGTH), ForeignKey("players.player_id"), primary_key=True
+    )
+    rated_games: Mapped[int] = mapped_column(Integer)
+    peak_rating: Mapped[int | None] = mapped_column(Integer)
+    #: Pooled events, oldest first: ``[{"period": "2026-11", "tournament_id": "T000012",
+    #: "games": [{"opponent_rating": 1800, "score": "0.5"}]}]``.
+    pool: Mapped[list[dict[str, Any]]] = mapped_column(JSON)

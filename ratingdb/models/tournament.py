@@ -1,0 +1,42 @@
+"""Tournaments: one imported file each, rated in one period."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, Index, String, false, func
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ratingdb.db.types import UtcDateTime
+from ratingdb.models.base import CATEGORY_LENGTH, Base, category_check, in_values
+
+TOURNAMENT_ID_LENGTH = 40
+SOURCE_FORMATS = ["csv", "trf"]
+
+
+class TournamentRow(Base):
+    """A tournament and the period it is rated in.
+
+    ``tournament_id`` is given by the caller or generated (``T`` and a zero-padded sequence).
+    """
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        Index(None, "period_id"),
+        category_check(),
+        CheckConstraint("end_date >= start_date", name="end_date_not_before_start_date"),
+        CheckConstraint(in_values("source_format", SOURCE_FORMATS), name="source_format"),
+    )
+
+    tournament_id: Mapped[str] = mapped_column(String(TOURNAMENT_ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    category: Mapped[str] = mapped_column(String(CATEGORY_LENGTH))
+    start_date: Mapped[date] = mapped_column(Date)
+    end_date: Mapped[date] = mapped_column(Date)
+    period_id: Mapped[int] = mapped_column(ForeignKey("periods.id"))
+    #: It missed the list its end date belonged to (that list was already published).
+    late: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    source_format: Mapped[str] = mapped_column(String(8))
+    #: SHA-256 (hex) of the imported file.
+    source_digest: Mapped[str] = mapped_column(String(64))
+    imported_at: Mapped[datetime] = mapped_column(UtcDateTime, server_default=func.now())

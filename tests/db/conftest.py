@@ -1,0 +1,14 @@
+"""Fixtures of the database tests (the databases themselves come from tests/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+from sample_rows import Graph, build_graph
+from sqlalchemy.orm import Session
+
+
+@pytest.fixture
+def graph(session: Session) -> Graph:
+    """Two players, the fide-standard period 2026-12 with its published list, and one
+    tournament with one game; committed."""
+    return build_graph(session)

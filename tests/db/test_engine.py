@@ -1,0 +1,120 @@
+"""Engines and sessions: SQLite's connection set-up, transactions, read-only sessions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from sample_rows import Graph
+from sqlalchemy import Engine, func, insert, select, text
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
+
+from ratingdb.db import (
+    ReadOnlySessionError,
+    ReadSession,
+    make_engine,
+    make_read_only_engine,
+    read_only_session,
+    read_only_url,
+)
+from ratingdb.models import PeriodRow, PlayerRow
+
+
+@pytest.fixture
+def read_engine(database_url: str) -> Iterator[Engine]:
+    engine = make_read_only_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+def test_sqlite_connections_enforce_foreign_keys_and_wait_for_locks(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'pragmas.sqlite3'}")
+    try:
+        with engine.connect() as connection:
+            assert connection.scalar(text("PRAGMA foreign_keys")) == 1
+            assert connection.scalar(text("PRAGMA busy_timeout")) == 30_000
+    finally:
+        engine.dispose()
+
+
+def test_sqlite_rolls_back_ddl(tmp_path: Path) -> None:
+    """With the BEGIN hook, SQLite DDL is transactional (a failed migration leaves nothing)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'ddl.sqlite3'}")
+    try:
+        with engine.connect() as connection:
+            with connection.begin() as transaction:
+                connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+                transaction.rollback()
+            tables = connection.exec_driver_sql("SELECT name FROM sqlite_master").all()
+            assert tables == []
+    finally:
+        engine.dispose()
+
+
+def test_savepoint_rolls_back_only_its_part(session: Session) -> None:
+    with session.begin():
+        session.add(PlayerRow(player_id="1", name="Kept"))
+        with session.begin_nested() as savepoint:
+            session.add(PlayerRow(player_id="2", name="Dropped"))
+            session.flush()
+            savepoint.rollback()
+    assert session.scalars(select(PlayerRow.player_id)).all() == ["1"]
+
+
+def test_read_only_session_reads(read_engine: Engine, graph: Graph) -> None:
+    with read_only_session(read_engine) as session:
+        assert isinstance(session, ReadSession)
+        assert session.scalar(select(func.count()).select_from(PlayerRow)) == 2
+
+
+def test_read_only_session_refuses_orm_writes(read_engine: Engine) -> None:
+    with read_only_session(read_engine) as session:
+        session.add(PlayerRow(player_id="1", name="Nobody"))
+        with pytest.raises(ReadOnlySessionError):
+            session.flush()
+
+
+def test_read_only_database_refuses_statements(read_engine: Engine, graph: Graph) -> None:
+    """Past the session too: the database itself refuses (read-only transaction on PostgreSQL,
+    mode=ro on SQLite)."""
+    with read_only_session(read_engine) as session, pytest.raises(DBAPIError) as raised:
+        session.execute(insert(PlayerRow), [{"player_id": "3", "name": "Nobody"}])
+    assert "read-only" in str(raised.value.orig).lower().replace("readonly", "read-only")
+    with read_only_session(read_engine) as session:
+        period = session.scalars(select(PeriodRow)).one()
+        period.state = "open"
+        with pytest.raises(ReadOnlySessionError):
+            session.flush()
+
+
+def test_read_only_session_needs_a_read_only_engine(engine: Engine) -> None:
+    with pytest.raises(ValueError, match="make_read_only_engine"), read_only_session(engine):
+        pass
+
+
+def test_read_only_url_opens_the_same_sqlite_file_read_only() -> None:
+    url = read_only_url("sqlite:///data/rating db.sqlite3")
+    assert url.database == "file:data/rating%20db.sqlite3"
+    assert dict(url.query) == {"mode": "ro", "uri": "true"}
+    pg = "postgresql+psycopg://reader@db.example/ratingdb"
+    assert read_only_url(pg).render_as_string(hide_password=False) == pg
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_read_only_sqlite_needs_a_file(url: str) -> None:
+    with pytest.raises(ValueError, match="must be a file"):
+        read_only_url(url)
+
+
+def test_write_session_sees_committed_period(session: Session) -> None:
+    with session.begin():
+        session.add(
+            PeriodRow(
+                category="ffe-rapid", list_date=date(2027, 2, 1), closing_date=date(2027, 1, 29)
+            )
+        )
+    period = session.scalars(select(PeriodRow)).one()
+    assert period.state == "open"  # the server default
