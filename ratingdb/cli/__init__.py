@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ratingdb.cli import calc
+from ratingdb.cli import calc, db, lists, periods, tournaments
 from ratingdb.errors import InputError
 
 EXIT_BAD_INPUT = 2
@@ -21,6 +21,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ratingdb", description="Rating-history database for chess federations."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    db.register(commands)
+    lists.register(commands)
+    tournaments.register(commands)
+    periods.register(commands)
     calc.register(commands)
     return parser
 

@@ -34,20 +34,24 @@ def is_sqlite(url: str | URL) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def make_engine(url: str | URL, **kwargs: Any) -> Engine:
+def make_engine(url: str | URL, *, sqlite_immediate: bool = True, **kwargs: Any) -> Engine:
     """An engine for ``url``.
 
     SQLite gets foreign keys ON, a 30 s busy timeout and SQLAlchemy's documented pysqlite fix
     (sqlite3's own transaction handling off, BEGIN emitted by SQLAlchemy), without which
-    transactions around DDL and SAVEPOINTs do not work. PostgreSQL gets a plain engine.
+    transactions around DDL and SAVEPOINTs do not work. Write engines begin with
+    ``BEGIN IMMEDIATE``: a transaction takes the write lock first (waiting up to the busy
+    timeout), so two writers never both read a state and then fail to upgrade their lock, e.g.
+    two closes of one period: the second waits, then sees the period published.
+    PostgreSQL gets a plain engine.
     """
     engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, "BEGIN IMMEDIATE" if sqlite_immediate else "BEGIN")
     return engine
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, begin: str) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, connection_record: ConnectionPoolEntry) -> None:
         # Stop pysqlite from emitting BEGIN itself (it does so late, and never before DDL or
@@ -64,7 +68,7 @@ def _configure_sqlite(engine: Engine) -> None:
     def _on_begin(connection: Connection) -> None:
         if connection.get_execution_options().get("isolation_level") == "AUTOCOMMIT":
             return
-        connection.exec_driver_sql("BEGIN")
+        connection.exec_driver_sql(begin)
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
@@ -110,7 +114,9 @@ def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
     opened with ``mode=ro``.
     """
     execution_options = {**kwargs.pop("execution_options", {}), _READ_ONLY_OPTION: True}
-    engine = make_engine(read_only_url(url), execution_options=execution_options, **kwargs)
+    engine = make_engine(
+        read_only_url(url), sqlite_immediate=False, execution_options=execution_options, **kwargs
+    )
     if engine.dialect.name != "sqlite":
 
         @event.listens_for(engine, "begin")

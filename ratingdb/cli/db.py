@@ -1,0 +1,26 @@
+"""``ratingdb db upgrade``: create or migrate the database to the latest schema."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ratingdb.cli.common import database_options, settings
+from ratingdb.db import current_revision, upgrade
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser("db", help="the database schema")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    up = actions.add_parser(
+        "upgrade", parents=[database_options()], help="create or migrate to the latest schema"
+    )
+    up.set_defaults(handler=run_upgrade)
+
+
+def run_upgrade(args: argparse.Namespace) -> int:
+    url = settings(args).database_url
+    upgrade(url)
+    print(f"database at revision {current_revision(url)}", file=sys.stderr)
+    return 0

@@ -1,0 +1,107 @@
+"""``ratingdb lists import`` and ``ratingdb lists export``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ratingdb.cli.common import category, database_options, period, transaction, utc_now
+from ratingdb.errors import InputError
+from ratingdb.formats.list_csv import ExportEntry, write_list_csv
+from ratingdb.services.lists import PublishedList, import_list_csv, published_list
+
+IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
+EXPORT_FORMATS = ("json", "csv", "fide-txt")
+NOT_YET = ("fide-txt", "fide-xml")
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser("lists", help="published rating lists")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    load = actions.add_parser(
+        "import",
+        parents=[database_options()],
+        help="load a list published elsewhere as the published list of a period",
+    )
+    load.add_argument("file", type=Path)
+    load.add_argument("--category", required=True)
+    load.add_argument("--period", required=True)
+    load.add_argument("--format", choices=IMPORT_FORMATS, default="csv")
+    load.set_defaults(handler=run_import)
+    export = actions.add_parser("export", parents=[database_options()], help="a published list")
+    export.add_argument("--category", required=True)
+    export.add_argument("--period", required=True)
+    export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
+    export.add_argument("--output", type=Path, help="file to write (default: standard output)")
+    export.set_defaults(handler=run_export)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    if args.format in NOT_YET:
+        raise InputError(f"format {args.format} is not supported yet (use csv)", field="--format")
+    wanted_category = category(args.category)
+    wanted_period = period(args.period)
+    with transaction(args) as session:
+        imported = import_list_csv(session, args.file, wanted_category, wanted_period, utc_now())
+    print(json.dumps(imported.as_json()))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    if args.format in NOT_YET:
+        raise InputError(f"format {args.format} is not supported yet", field="--format")
+    wanted_category = category(args.category)
+    wanted_period = period(args.period)
+    with transaction(args) as session:
+        published = published_list(session, wanted_category, wanted_period)
+    text = list_json(published) if args.format == "json" else list_csv(published)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+def list_json(published: PublishedList) -> str:
+    document = {
+        "category": published.category.value,
+        "period": str(published.period),
+        "list_date": published.period.list_date.isoformat(),
+        "revision": published.revision,
+        "rule_version": published.rule_version,
+        "entries": [
+            {
+                "player_id": e.player_id,
+                "name": e.name,
+                "federation": e.federation,
+                "rating": e.rating,
+                "previous_rating": e.previous_rating,
+                "change": e.change,
+                "games": e.games,
+                "k_factor": e.k_factor,
+            }
+            for e in published.entries
+        ],
+    }
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def list_csv(published: PublishedList) -> str:
+    return write_list_csv(
+        ExportEntry(
+            e.player_id,
+            e.name,
+            e.federation,
+            e.sex,
+            e.birth_year,
+            e.title,
+            e.rating,
+            e.rated_games,
+            e.peak_rating,
+            e.k_factor,
+        )
+        for e in published.entries
+    )

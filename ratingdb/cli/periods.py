@@ -1,0 +1,71 @@
+"""``ratingdb periods close`` and ``ratingdb periods status``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
+from ratingdb.repositories import periods as period_repo
+from ratingdb.rules import Period
+from ratingdb.services.close import close_period
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser("periods", help="rating periods")
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    close = actions.add_parser(
+        "close", parents=[database_options()], help="compute and publish the list of a period"
+    )
+    close.add_argument("--category", required=True)
+    close.add_argument("--period", required=True)
+    close.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
+    close.set_defaults(handler=run_close)
+    status = actions.add_parser(
+        "status", parents=[database_options()], help="each period: state, tournaments, games"
+    )
+    status.add_argument("--category")
+    status.set_defaults(handler=run_status)
+
+
+def run_close(args: argparse.Namespace) -> int:
+    wanted_category = category(args.category)
+    wanted_period = period(args.period)
+    with transaction(args) as session:
+        outcome = close_period(
+            session,
+            wanted_category,
+            wanted_period,
+            now=utc_now(),
+            closed_by=who(),
+            dry_run=args.dry_run,
+        )
+        if args.dry_run:
+            session.rollback()
+    if outcome.already_published:
+        print(f"{wanted_category.value} {wanted_period} is already closed", file=sys.stderr)
+    print(json.dumps(outcome.as_json()))
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    wanted = None if args.category is None else category(args.category)
+    with transaction(args) as session:
+        rows = period_repo.periods_of(session, wanted)
+        counts = period_repo.period_counts(session)
+        periods = [
+            {
+                "category": row.category,
+                "period": str(Period.of_list_date(row.list_date)),
+                "state": row.state,
+                "closing_date": row.closing_date.isoformat(),
+                "tournaments": counts.get(row.id, (0, 0))[0],
+                "games": counts.get(row.id, (0, 0))[1],
+                "published_at": None if row.published_at is None else row.published_at.isoformat(),
+            }
+            for row in rows
+        ]
+    print(json.dumps({"periods": periods}, indent=1))
+    return 0

@@ -1,0 +1,139 @@
+"""Periods and published lists of a category."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import CursorResult, func, select, text, update
+from sqlalchemy.orm import Session
+
+from ratingdb.models import GameRow, PeriodRow, RatingListRow, TournamentRow
+from ratingdb.rules import Category, Period, closing_date
+
+
+def get_period(session: Session, category: Category, period: Period) -> PeriodRow | None:
+    return session.scalars(
+        select(PeriodRow).where(
+            PeriodRow.category == category.value, PeriodRow.list_date == period.list_date
+        )
+    ).one_or_none()
+
+
+def get_or_create_period(session: Session, category: Category, period: Period) -> PeriodRow:
+    row = get_period(session, category, period)
+    if row is None:
+        row = PeriodRow(
+            category=category.value,
+            list_date=period.list_date,
+            closing_date=closing_date(category, period),
+            state="open",
+        )
+        session.add(row)
+        session.flush()
+    return row
+
+
+def periods_of(session: Session, category: Category | None) -> Sequence[PeriodRow]:
+    statement = select(PeriodRow).order_by(PeriodRow.category, PeriodRow.list_date)
+    if category is not None:
+        statement = statement.where(PeriodRow.category == category.value)
+    return session.scalars(statement).all()
+
+
+def published_periods(session: Session, category: Category) -> set[Period]:
+    dates = session.scalars(
+        select(PeriodRow.list_date).where(
+            PeriodRow.category == category.value, PeriodRow.state == "published"
+        )
+    )
+    return {Period.of_list_date(d) for d in dates}
+
+
+def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetime) -> bool:
+    """Take the period from open to closing; False when somebody else has it or had it.
+
+    On PostgreSQL a transaction-scoped advisory lock first serialises closers of the same
+    period, so the conditional UPDATE below always sees the last committed state.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(period_row)})
+    claimed: CursorResult[Any] = session.execute(  # type: ignore[assignment]
+        update(PeriodRow)
+        .where(PeriodRow.id == period_row.id, PeriodRow.state == "open")
+        .values(state="closing", claimed_by=claimed_by, claimed_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    session.refresh(period_row)
+    return claimed.rowcount == 1
+
+
+def _lock_key(period_row: PeriodRow) -> int:
+    """A stable 63-bit key per (category, list date): 'RD' + category index + month index."""
+    category_index = [c.value for c in Category].index(period_row.category)
+    month_index = Period.of_list_date(period_row.list_date).index
+    return (0x5244 << 40) | (category_index << 32) | month_index
+
+
+def mark_published(session: Session, period_row: PeriodRow, now: datetime) -> None:
+    period_row.state = "published"
+    period_row.published_at = now
+    session.flush()
+
+
+def lists_of(session: Session, category: Category) -> Sequence[RatingListRow]:
+    """The latest revision of every published list of the category, oldest first."""
+    latest = (
+        select(RatingListRow.list_date, func.max(RatingListRow.revision).label("revision"))
+        .where(RatingListRow.category == category.value)
+        .group_by(RatingListRow.list_date)
+        .subquery()
+    )
+    return session.scalars(
+        select(RatingListRow)
+        .join(
+            latest,
+            (RatingListRow.list_date == latest.c.list_date)
+            & (RatingListRow.revision == latest.c.revision),
+        )
+        .where(RatingListRow.category == category.value)
+        .order_by(RatingListRow.list_date)
+    ).all()
+
+
+def list_for(session: Session, category: Category, period: Period) -> RatingListRow | None:
+    return session.scalars(
+        select(RatingListRow)
+        .where(
+            RatingListRow.category == category.value,
+            RatingListRow.list_date == period.list_date,
+        )
+        .order_by(RatingListRow.revision.desc())
+        .limit(1)
+    ).first()
+
+
+def in_force(lists: Sequence[RatingListRow], day: date) -> RatingListRow | None:
+    """The list in force on ``day``: the latest whose list date is on or before it."""
+    found: RatingListRow | None = None
+    for rating_list in lists:
+        if rating_list.list_date <= day:
+            found = rating_list
+        else:
+            break
+    return found
+
+
+def period_counts(session: Session) -> dict[int, tuple[int, int]]:
+    """Tournaments and games per period id."""
+    rows = session.execute(
+        select(
+            TournamentRow.period_id,
+            func.count(func.distinct(TournamentRow.tournament_id)),
+            func.count(GameRow.id),
+        )
+        .outerjoin(GameRow, GameRow.tournament_id == TournamentRow.tournament_id)
+        .group_by(TournamentRow.period_id)
+    )
+    return {period_id: (tournaments, games) for period_id, tournaments, games in rows}

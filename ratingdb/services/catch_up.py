@@ -1,0 +1,36 @@
+"""Which periods are due: every period of a category, oldest first, from the one after the
+latest published list up to the last whose closing date has passed (contract: jobs)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.models import PeriodRow
+from ratingdb.repositories import periods as period_repo
+from ratingdb.rules import Category, Period, closing_date, next_period
+
+
+def due_periods(session: Session, category: Category, today: date) -> list[Period]:
+    """Periods to close on ``today``: a closing date has passed once its day is over."""
+    lists = period_repo.lists_of(session, category)
+    if lists:
+        start = next_period(category, Period.of_list_date(lists[-1].list_date))
+    else:
+        first_open = session.scalar(
+            select(PeriodRow.list_date)
+            .where(PeriodRow.category == category.value, PeriodRow.state == "open")
+            .order_by(PeriodRow.list_date)
+            .limit(1)
+        )
+        if first_open is None:
+            return []
+        start = Period.of_list_date(first_open)
+    due: list[Period] = []
+    period = start
+    while closing_date(category, period) < today:
+        due.append(period)
+        period = next_period(category, period)
+    return due
