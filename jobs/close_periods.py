@@ -1,0 +1,50 @@
+"""The catch-up close: every period of every category whose closing date has passed, oldest
+first, each in its own transaction. Two runs at once never close a period twice: the close
+claims its period in the database (ratingdb.services.close)."""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import UTC, datetime
+
+from ratingdb.config import Settings
+from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.rules import Category
+from ratingdb.services.catch_up import due_periods
+from ratingdb.services.close import CloseOutcome, close_period
+
+NAME = "close-periods"
+log = logging.getLogger("jobs.close_periods")
+
+
+def close_periods(settings: Settings, now: datetime) -> list[CloseOutcome]:
+    """Close what is due at ``now``; a failure stops the run and propagates (the periods closed
+    before it stay published, the failed one stays open)."""
+    engine = make_engine(settings.database_url)
+    factory = make_sessionmaker(engine)
+    closed_by = f"jobs {NAME} pid {os.getpid()}"
+    outcomes: list[CloseOutcome] = []
+    try:
+        for category in Category:
+            with factory.begin() as session:
+                due = due_periods(session, category, now.date())
+            for period in due:
+                with factory.begin() as session:
+                    outcome = close_period(
+                        session, category, period, now=datetime.now(UTC), closed_by=closed_by
+                    )
+                if outcome.already_published:
+                    log.info("%s %s is already closed", category.value, period)
+                else:
+                    log.info(
+                        "%s %s published: %d entries, %d games",
+                        category.value,
+                        period,
+                        outcome.entries,
+                        outcome.games,
+                    )
+                outcomes.append(outcome)
+    finally:
+        engine.dispose()
+    return outcomes
