@@ -52,19 +52,21 @@ def postgresql_admin() -> Iterator[Engine]:
     engine.dispose()
 
 
-def _sqlite_database(tmp_path: Path) -> Iterator[str]:
+def _sqlite_database(tmp_path: Path, *, migrated: bool = True) -> Iterator[str]:
     url = f"sqlite:///{tmp_path / 'ratingdb.sqlite3'}"
-    upgrade(url)
+    if migrated:
+        upgrade(url)
     yield url
 
 
-def _postgresql_database(admin: Engine) -> Iterator[str]:
+def _postgresql_database(admin: Engine, *, migrated: bool = True) -> Iterator[str]:
     name = f"ratingdb_t_{secrets.token_hex(6)}"
     with admin.connect() as connection:
         connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
     try:
         url = admin.url.set(database=name).render_as_string(hide_password=False)
-        upgrade(url)
+        if migrated:
+            upgrade(url)
         yield url
     finally:
         with admin.connect() as connection:
@@ -78,6 +80,16 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield from _sqlite_database(tmp_path)
     else:
         yield from _postgresql_database(request.getfixturevalue("postgresql_admin"))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database (no schema yet), on each database in turn."""
+    if request.param == "sqlite":
+        yield from _sqlite_database(tmp_path, migrated=False)
+    else:
+        admin = request.getfixturevalue("postgresql_admin")
+        yield from _postgresql_database(admin, migrated=False)
 
 
 @pytest.fixture
