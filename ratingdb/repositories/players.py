@@ -37,7 +37,7 @@ def birth_years(session: Session, player_ids: Collection[str]) -> dict[str, int 
         rows = session.execute(
             select(PlayerRow.player_id, PlayerRow.birth_year).where(PlayerRow.player_id.in_(chunk))
         )
-        years.update(dict(rows.tuples().all()))
+        years.update(dict(rows.all()))
     return years
 
 

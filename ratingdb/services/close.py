@@ -5,12 +5,13 @@ transaction (rules.md A2-A7; contract "periods close").
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -43,7 +44,7 @@ from ratingdb.rules import (
     rate_player,
 )
 from ratingdb.rules.calendar import NotAListPeriod
-from ratingdb.rules.versions import NoRuleVersion
+from ratingdb.rules.versions import NoRuleVersion, OneTimeAdjustment
 from ratingdb.services.lists import list_digest
 
 _SCORES = {
@@ -193,6 +194,17 @@ def _previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> Rating
     return latest
 
 
+class _PeriodGame(NamedTuple):
+    """A played game of the period, with its tournament's start date."""
+
+    id: int
+    tournament_id: str
+    white_id: str
+    black_id: str
+    result: str
+    start_date: date
+
+
 @dataclass(slots=True)
 class _Loaded:
     statuses: dict[str, PlayerStatus]
@@ -210,42 +222,31 @@ def _load(
     lists: Sequence[RatingListRow],
 ) -> _Loaded:
     statuses = _statuses(session, previous)
-    games = session.execute(
-        select(
-            GameRow.id,
-            GameRow.tournament_id,
-            GameRow.white_id,
-            GameRow.black_id,
-            GameRow.result,
-            TournamentRow.start_date,
+    games = [
+        _PeriodGame(*row)
+        for row in session.execute(
+            select(
+                GameRow.id,
+                GameRow.tournament_id,
+                GameRow.white_id,
+                GameRow.black_id,
+                GameRow.result,
+                TournamentRow.start_date,
+            )
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .where(TournamentRow.period_id == period_id, GameRow.rated.is_(True))
+            .order_by(
+                TournamentRow.start_date, TournamentRow.tournament_id, GameRow.round, GameRow.id
+            )
         )
-        .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-        .where(TournamentRow.period_id == period_id, GameRow.rated.is_(True))
-        .order_by(TournamentRow.start_date, TournamentRow.tournament_id, GameRow.round, GameRow.id)
-    ).all()
+    ]
     players = {row.white_id for row in games} | {row.black_id for row in games}
     newcomers = players - statuses.keys()
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
-    # Ratings used: the list in force at each tournament's start (contract "Words").
-    by_list: dict[int | None, set[str]] = defaultdict(set)
-    list_of_tournament: dict[str, RatingListRow | None] = {}
-    for row in games:
-        if row.tournament_id not in list_of_tournament:
-            list_of_tournament[row.tournament_id] = period_repo.in_force(lists, row.start_date)
-        in_force = list_of_tournament[row.tournament_id]
-        by_list[None if in_force is None else in_force.id].update((row.white_id, row.black_id))
-    ratings_by_list: dict[int, dict[str, int]] = {}
-    for list_id, needed in by_list.items():
-        if list_id is None:
-            continue
-        if previous is not None and list_id == previous.id:
-            ratings_by_list[list_id] = {
-                p: s.rating for p, s in statuses.items() if s.rating is not None and p in needed
-            }
-        else:
-            ratings_by_list[list_id] = _ratings_on(session, list_id, needed)
+    ratings_of = _ratings_used(session, rules, games, lists, previous, statuses)
+    _add_standard_ratings(session, rules, games, statuses)
 
     events: dict[str, list[Event]] = {}
     game_ids: dict[tuple[str, int], list[int]] = {}
@@ -253,8 +254,7 @@ def _load(
     open_event: dict[tuple[str, str], tuple[int, list[Game]]] = {}
     starts: dict[str, date] = {}
     for row in games:
-        in_force = list_of_tournament[row.tournament_id]
-        ratings = {} if in_force is None else ratings_by_list[in_force.id]
+        ratings = ratings_of[row.tournament_id]
         starts[row.tournament_id] = row.start_date
         white_score, black_score = _SCORES[row.result]
         for player, opponent, score in (
@@ -272,15 +272,95 @@ def _load(
             event_games.append(Game(ratings.get(opponent), score, opponent))
             game_ids[(player, index)].append(row.id)
     for (player, tournament_id), (index, event_games) in open_event.items():
-        in_force = list_of_tournament[tournament_id]
-        own = None if in_force is None else ratings_by_list[in_force.id].get(player)
         events[player][index] = Event(
             games=tuple(event_games),
-            rating_used=own,
+            rating_used=ratings_of[tournament_id].get(player),
             start_date=starts[tournament_id],
             event_id=tournament_id,
         )
     return _Loaded(statuses, events, game_ids, tournament_of, len(games))
+
+
+def _ratings_used(
+    session: Session,
+    rules: PeriodRules,
+    games: Sequence[_PeriodGame],
+    lists: Sequence[RatingListRow],
+    previous: RatingListRow | None,
+    statuses: Mapping[str, PlayerStatus],
+) -> dict[str, dict[str, int]]:
+    """Per tournament, the ratings its players are rated with: the category's list in force at
+    the tournament's start (contract "Words"); in rapid and blitz from 2024-03, a player unrated
+    there who has a standard rating on the standard list in force then is rated with it
+    (B.02 rapid/blitz §7.2.1)."""
+    starts: dict[str, date] = {}
+    players: dict[str, set[str]] = defaultdict(set)
+    for row in games:
+        starts[row.tournament_id] = row.start_date
+        players[row.tournament_id].update((row.white_id, row.black_id))
+    seed_from = (
+        period_repo.lists_of(session, Category.FIDE_STANDARD)
+        if rules.version.standard_seed and rules.category is not Category.FIDE_STANDARD
+        else []
+    )
+    cache: dict[int, dict[str, int]] = {}
+    if previous is not None:
+        cache[previous.id] = {p: s.rating for p, s in statuses.items() if s.rating is not None}
+
+    def ratings_on(rating_list: RatingListRow | None, needed: set[str]) -> dict[str, int]:
+        if rating_list is None:
+            return {}
+        if rating_list.id in cache:
+            known = cache[rating_list.id]
+            return {p: known[p] for p in needed if p in known}
+        return _ratings_on(session, rating_list.id, needed)
+
+    used: dict[str, dict[str, int]] = {}
+    for tournament_id, start in starts.items():
+        needed = players[tournament_id]
+        ratings = ratings_on(period_repo.in_force(lists, start), needed)
+        if seed_from:
+            unrated = needed - ratings.keys()
+            ratings |= ratings_on(period_repo.in_force(seed_from, start), unrated)
+        used[tournament_id] = ratings
+    return used
+
+
+def _add_standard_ratings(
+    session: Session,
+    rules: PeriodRules,
+    games: Sequence[_PeriodGame],
+    statuses: dict[str, PlayerStatus],
+) -> None:
+    """Rapid and blitz: the standard rating the core needs for the one-time uplift of
+    2022-10-01 (every rated player) and for the standard-rating seed from 2024-03 (unrated
+    players with games): the standard list in force at the period's start, or at the player's
+    first tournament's start for the seed."""
+    version = rules.version
+    uplift = (
+        version.one_time_adjustment is OneTimeAdjustment.STANDARD_MINUS_100
+        and rules.period.list_date == version.effective_from
+    )
+    if rules.category is Category.FIDE_STANDARD or not (uplift or version.standard_seed):
+        return
+    standard_lists = period_repo.lists_of(session, Category.FIDE_STANDARD)
+    wanted: dict[str, date] = {}
+    if uplift:
+        start_of_period = rules.period.list_date - timedelta(days=1)
+        wanted = {p: start_of_period for p, s in statuses.items() if s.rating is not None}
+    if version.standard_seed:
+        for row in games:  # ordered by start date: the first tournament wins
+            for player in (row.white_id, row.black_id):
+                if statuses[player].rating is None:
+                    wanted.setdefault(player, row.start_date)
+    by_list: dict[int, set[str]] = defaultdict(set)
+    for player, day in wanted.items():
+        standard_list = period_repo.in_force(standard_lists, day)
+        if standard_list is not None:
+            by_list[standard_list.id].add(player)
+    for list_id, needed in by_list.items():
+        for player, rating in _ratings_on(session, list_id, needed).items():
+            statuses[player] = dataclasses.replace(statuses[player], standard_rating=rating)
 
 
 def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, PlayerStatus]:
@@ -326,7 +406,7 @@ def _ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> di
                 ListEntryRow.list_id == list_id, ListEntryRow.player_id.in_(chunk)
             )
         )
-        ratings.update(dict(rows.tuples().all()))
+        ratings.update(dict(rows.all()))
     return ratings
 
 
