@@ -7,6 +7,8 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import CursorResult, func, select, text, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from ratingdb.models import GameRow, PeriodRow, RatingListRow, TournamentRow
@@ -22,16 +24,27 @@ def get_period(session: Session, category: Category, period: Period) -> PeriodRo
 
 
 def get_or_create_period(session: Session, category: Category, period: Period) -> PeriodRow:
+    """The period's row, created open if missing. Safe when two transactions create it at
+    once (a close and an import, two closes): the insert yields to a concurrent one."""
+    row = get_period(session, category, period)
+    if row is not None:
+        return row
+    values = {
+        "category": category.value,
+        "list_date": period.list_date,
+        "closing_date": closing_date(category, period),
+        "state": "open",
+    }
+    dialect = session.get_bind().dialect.name
+    insert_new = postgresql_insert if dialect == "postgresql" else sqlite_insert
+    session.execute(
+        insert_new(PeriodRow)
+        .values(**values)
+        .on_conflict_do_nothing(index_elements=["category", "list_date"])
+    )
     row = get_period(session, category, period)
     if row is None:
-        row = PeriodRow(
-            category=category.value,
-            list_date=period.list_date,
-            closing_date=closing_date(category, period),
-            state="open",
-        )
-        session.add(row)
-        session.flush()
+        raise AssertionError(f"period {category.value} {period} was neither created nor found")
     return row
 
 

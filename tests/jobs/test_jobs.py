@@ -1,0 +1,148 @@
+"""``python -m jobs``: the job list, the scheduler's settings, and ``run close-periods --now``."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+
+from jobs.scheduler import build_scheduler, scheduled_jobs
+from ratingdb.cli import main
+from ratingdb.config import Settings
+
+TIMEOUT = 120
+BASELINE = (
+    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
+    '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
+    '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n'
+)
+# Ends 2026-08-12: rated in 2026-09, whose closing date is 2026-08-29.
+GAMES = (
+    "tournament,start_date,end_date,round,white_id,black_id,result\n"
+    "Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n"
+)
+
+
+def jobs(*args: str, url: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "jobs", "--database-url", url, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=TIMEOUT,
+    )
+
+
+def prepare(url: str, tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.csv"
+    baseline.write_text(BASELINE, encoding="utf-8")
+    games = tmp_path / "games.csv"
+    games.write_text(GAMES, encoding="utf-8")
+    assert main(["lists", "import", str(baseline), "--category", "fide-standard",
+                 "--period", "2026-08", "--database-url", url]) == 0  # fmt: skip
+    assert main(["tournaments", "import", str(games), "--category", "fide-standard",
+                 "--database-url", url]) == 0  # fmt: skip
+
+
+def lists_and_states(url: str) -> tuple[list[str], dict[str, str]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            lists = [
+                f"{category} {str(list_date)[:7]}"
+                for category, list_date in connection.execute(
+                    text("SELECT category, list_date FROM rating_lists ORDER BY list_date")
+                )
+            ]
+            states = {
+                f"{category} {str(list_date)[:7]}": state
+                for category, list_date, state in connection.execute(
+                    text("SELECT category, list_date, state FROM periods")
+                )
+            }
+    finally:
+        engine.dispose()
+    return lists, states
+
+
+def test_list_prints_the_close_periods_job(tmp_path: Path) -> None:
+    done = jobs("list", url=f"sqlite:///{tmp_path / 'unused.sqlite3'}")
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if line.startswith("close-periods")]
+    assert len(lines) == 1, done.stdout
+    assert re.search(r"\d{4}-\d{2}-\d{2}", lines[0]), "no next run time"
+
+
+def test_the_scheduler_runs_close_periods_at_start_then_without_piling_up(
+    tmp_path: Path,
+) -> None:
+    settings = Settings.from_env({}, database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}")
+    before = datetime.now(UTC)
+    scheduler = build_scheduler(scheduled_jobs(settings))
+    # A BlockingScheduler blocks in start(): start it paused in a thread, so that the job
+    # defaults are applied but the job never runs.
+    thread = threading.Thread(target=scheduler.start, kwargs={"paused": True}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if scheduler.running:
+                break
+            time.sleep(0.05)
+        assert scheduler.running
+        scheduled = scheduler.get_jobs()
+        assert [job.id for job in scheduled] == ["close-periods"]
+        job = scheduled[0]
+        assert job.coalesce is True
+        assert job.max_instances == 1
+        assert job.misfire_grace_time is None
+        # The first run is at start (the catch-up), not at the next daily time.
+        assert before - timedelta(seconds=1) <= job.next_run_time <= before + timedelta(minutes=1)
+        # ... and later runs come from a trigger that fires again within a day.
+        later = job.trigger.get_next_fire_time(None, before)
+        assert later is not None
+        assert later - before <= timedelta(days=1)
+    finally:
+        scheduler.shutdown(wait=False)
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+
+
+def test_run_with_a_bad_now_exits_2(database_url: str, tmp_path: Path) -> None:
+    prepare(database_url, tmp_path)
+    before = lists_and_states(database_url)
+    done = jobs("run", "close-periods", "--now", "not-a-date", url=database_url)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "--now" in done.stderr
+    assert done.stdout == ""
+    assert lists_and_states(database_url) == before
+
+
+def test_run_before_any_closing_date_closes_nothing(database_url: str, tmp_path: Path) -> None:
+    prepare(database_url, tmp_path)
+    done = jobs("run", "close-periods", "--now", "2026-08-20T12:00:00+00:00", url=database_url)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    lists, states = lists_and_states(database_url)
+    assert lists == ["fide-standard 2026-08"]
+    assert states == {"fide-standard 2026-08": "published", "fide-standard 2026-09": "open"}
+
+
+def test_run_after_the_closing_date_closes_the_period(database_url: str, tmp_path: Path) -> None:
+    """The control of the test above: on 2026-09-01 the 2026-09 closing date has passed."""
+    prepare(database_url, tmp_path)
+    done = jobs("run", "close-periods", "--now", "2026-09-01T00:30:00+00:00", url=database_url)
+    assert done.returncode == 0, done.stderr
+    outcomes = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(o["category"], o["period"], o["state"]) for o in outcomes] == [
+        ("fide-standard", "2026-09", "published")
+    ]
+    lists, states = lists_and_states(database_url)
+    assert lists == ["fide-standard 2026-08", "fide-standard 2026-09"]
+    assert states == {"fide-standard 2026-08": "published", "fide-standard 2026-09": "published"}

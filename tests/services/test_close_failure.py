@@ -1,0 +1,178 @@
+"""A close that fails half-way leaves nothing behind: the period is still open, it has no list,
+no entries, no statuses and no calculations; a later close then publishes it normally.
+
+Baseline fide-standard 2026-08: four rated players and one unrated who does not play; one
+tournament in 2026-09 with three played games, so the 2026-09 list has 4 entries and 6
+calculations (one per player and game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+import ratingdb.services.close as close_module
+from ratingdb.cli import main
+from ratingdb.db import bulk_insert, make_engine, make_sessionmaker
+from ratingdb.rules import Category, Period
+from ratingdb.services.close import close_period
+
+TABLES = (
+    "players",
+    "periods",
+    "rating_lists",
+    "list_entries",
+    "player_status",
+    "tournaments",
+    "games",
+    "calculations",
+)
+BASELINE = (
+    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
+    '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
+    '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n'
+    '1003,"Gus, G",FRA,M,1980,,1780,60,1780,20\n'
+    '1004,"Dan, D",FRA,M,1975,,2010,60,2010,20\n'
+    '1005,"Nina, N",FRA,F,2001,,,,,\n'
+)
+GAMES = (
+    "tournament,start_date,end_date,round,white_id,black_id,result\n"
+    "Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n"
+    "Open,2026-08-10,2026-08-12,1,1003,1004,1/2-1/2\n"
+    "Open,2026-08-10,2026-08-12,2,1001,1003,0-1\n"
+)
+SEPTEMBER = Period.parse("2026-09")
+NOW = datetime(2026, 9, 1, 0, 30, tzinfo=UTC)
+
+
+class DiskFull(RuntimeError):
+    pass
+
+
+def snapshot(url: str) -> dict[str, Any]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            out: dict[str, Any] = {
+                table: connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one()
+                for table in TABLES
+            }
+            out["periods"] = [
+                tuple(row)
+                for row in connection.execute(
+                    text(
+                        "SELECT category, list_date, state, claimed_by, claimed_at, published_at "
+                        "FROM periods ORDER BY category, list_date"
+                    )
+                )
+            ]
+            out["september lists"] = connection.execute(
+                text(
+                    "SELECT count(*) FROM rating_lists "
+                    "WHERE category = 'fide-standard' AND list_date = :d"
+                ),
+                {"d": SEPTEMBER.list_date},
+            ).scalar_one()
+            out["september state"] = connection.execute(
+                text(
+                    "SELECT state FROM periods WHERE category = 'fide-standard' AND list_date = :d"
+                ),
+                {"d": SEPTEMBER.list_date},
+            ).scalar_one()
+    finally:
+        engine.dispose()
+    return out
+
+
+@pytest.fixture
+def prepared_url(database_url: str, tmp_path: Path) -> str:
+    baseline = tmp_path / "baseline.csv"
+    baseline.write_text(BASELINE, encoding="utf-8")
+    games = tmp_path / "games.csv"
+    games.write_text(GAMES, encoding="utf-8")
+    assert main(["lists", "import", str(baseline), "--category", "fide-standard",
+                 "--period", "2026-08", "--database-url", database_url]) == 0  # fmt: skip
+    assert main(["tournaments", "import", str(games), "--category", "fide-standard",
+                 "--database-url", database_url]) == 0  # fmt: skip
+    return database_url
+
+
+@pytest.mark.parametrize("failing_call", [1, 2, 3])
+def test_a_failure_in_the_middle_of_a_close_changes_nothing(
+    prepared_url: str, monkeypatch: pytest.MonkeyPatch, failing_call: int
+) -> None:
+    """``failing_call``: which bulk write of the close fails (2 = the one after the entries)."""
+    before = snapshot(prepared_url)
+    assert (before["september lists"], before["september state"]) == (0, "open")
+    real = bulk_insert
+    calls: list[object] = []
+
+    def failing(session: Any, table: Any, rows: Sequence[Mapping[str, Any]]) -> int:
+        calls.append(table)
+        if len(calls) == failing_call:
+            raise DiskFull("disk full")
+        return real(session, table, rows)
+
+    monkeypatch.setattr(close_module, "bulk_insert", failing)
+    engine = make_engine(prepared_url)
+    try:
+        with pytest.raises(DiskFull), make_sessionmaker(engine).begin() as session:
+            close_period(
+                session, Category.FIDE_STANDARD, SEPTEMBER, now=NOW, closed_by="test failing"
+            )
+        assert len(calls) == failing_call
+
+        after = snapshot(prepared_url)
+        assert after["september state"] == "open"
+        assert after["september lists"] == 0
+        assert after == before  # no entries, statuses or calculations, nor anything else
+
+        monkeypatch.undo()
+        with make_sessionmaker(engine).begin() as session:
+            outcome = close_period(
+                session, Category.FIDE_STANDARD, SEPTEMBER, now=NOW, closed_by="test again"
+            )
+        assert outcome.state == "published"
+    finally:
+        engine.dispose()
+
+    published = snapshot(prepared_url)
+    assert published["september state"] == "published"
+    assert published["september lists"] == 1
+    assert published["rating_lists"] == before["rating_lists"] + 1
+    assert published["list_entries"] == before["list_entries"] + 4
+    assert published["calculations"] == before["calculations"] + 6
+
+
+def test_the_cli_close_after_a_failed_close_publishes(
+    prepared_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same through the command: the failed close exits non-zero, the next one exits 0."""
+    real = bulk_insert
+    calls: list[object] = []
+
+    def failing(session: Any, table: Any, rows: Sequence[Mapping[str, Any]]) -> int:
+        calls.append(table)
+        if len(calls) == 2:
+            raise DiskFull("disk full")
+        return real(session, table, rows)
+
+    before = snapshot(prepared_url)
+    args = ["periods", "close", "--category", "fide-standard", "--period", "2026-09",
+            "--database-url", prepared_url]  # fmt: skip
+    monkeypatch.setattr(close_module, "bulk_insert", failing)
+    with pytest.raises(DiskFull):
+        main(args)
+    assert snapshot(prepared_url) == before
+
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert main(args) == 0
+    assert '"state": "published"' in capsys.readouterr().out
+    published = snapshot(prepared_url)
+    assert (published["september state"], published["september lists"]) == ("published", 1)
