@@ -6,6 +6,7 @@ Both run inside the caller's transaction and never commit.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -79,15 +80,20 @@ def _copy(
     statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
         target, sql.SQL(", ").join(sql.Identifier(column.name) for column in columns)
     )
+    values_of = operator.itemgetter(*keys) if len(keys) > 1 else _single(keys[0])
+    converted = [(i, process) for i, process in enumerate(processors) if process is not None]
     try:
         with driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
-            for row in rows:
-                copy.write_row(
-                    [
-                        value if process is None else process(value)
-                        for process, value in zip(processors, (row[k] for k in keys), strict=True)
-                    ]
-                )
+            if not converted:
+                # The hot path of a close: plain ints, strings, Decimals; no per-value Python.
+                for row in rows:
+                    copy.write_row(values_of(row))
+            else:
+                for row in rows:
+                    values = list(values_of(row))
+                    for i, process in converted:
+                        values[i] = process(values[i])
+                    copy.write_row(values)
     except psycopg.Error as error:
         raise DBAPIError.instance(
             statement.as_string(driver_connection),
@@ -96,6 +102,13 @@ def _copy(
             psycopg.Error,
             dialect=dialect,
         ) from error
+
+
+def _single(key: str) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    def values_of(row: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (row[key],)
+
+    return values_of
 
 
 def _bind_processor(column: Column[Any], dialect: Dialect) -> Callable[[Any], Any] | None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import ROUND_HALF_UP, Context, Decimal
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from ratingdb.rules.tables import probability_from_table
 from ratingdb.rules.versions import ExpectedScoreMethod
@@ -22,6 +23,13 @@ def expected_score(difference: int, method: ExpectedScoreMethod, decimals: int =
     if method is ExpectedScoreMethod.TABLE:
         return probability_from_table(difference)
     return _formula(difference, decimals)
+
+
+def expected_function(method: ExpectedScoreMethod, decimals: int = 4) -> Callable[[int], Decimal]:
+    """The PD lookup of a method, chosen once for a whole event or period."""
+    if method is ExpectedScoreMethod.TABLE:
+        return probability_from_table
+    return partial(_formula, decimals=decimals)
 
 
 @lru_cache(maxsize=8192)

@@ -8,13 +8,12 @@ on the next list.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ratingdb.rules.versions import RuleVersion
 
 
-@dataclass(frozen=True, slots=True)
-class KStatus:
+class KStatus(NamedTuple):
     """What the K rules look at, as of one published list."""
 
     rating: int | None

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from ratingdb.rules.adjustments import adjusted_base
 from ratingdb.rules.calendar import check_list_period, previous_period
 from ratingdb.rules.categories import Category, Period
-from ratingdb.rules.expected import expected_score
+from ratingdb.rules.expected import expected_function
 from ratingdb.rules.games import Event, Game, PlayerStatus, Score
 from ratingdb.rules.initial import InitialRating, PoolUpdate, initial_rating, update_pool
 from ratingdb.rules.kfactor import KStatus, bounded_k, k_factor
@@ -22,6 +23,7 @@ from ratingdb.rules.rounding import round_half_away_from_zero
 from ratingdb.rules.versions import CapMode, RuleVersion, version_for_period
 
 _ZERO = Decimal(0)
+_POINTS = {score: score.points for score in Score}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +60,10 @@ MATCH_WITH_UNRATED = NotRated("match with an unrated player")
 FIRST_EVENT_DISREGARDED = NotRated("first event without the minimum score, disregarded")
 
 
-@dataclass(frozen=True, slots=True)
-class GameCalculation:
+class GameCalculation(NamedTuple):
+    """One game from the player's side, as computed. (Result records are named tuples: a
+    FIDE-size close builds a million of them.)"""
+
     game: Game
     rated: bool
     not_rated_reason: NotRated | None
@@ -73,8 +77,7 @@ class GameCalculation:
         return self.difference is not None and self.difference != self.difference_used
 
 
-@dataclass(frozen=True, slots=True)
-class EventCalculation:
+class EventCalculation(NamedTuple):
     event: Event
     rating_used: int | None
     games: tuple[GameCalculation, ...]
@@ -82,8 +85,7 @@ class EventCalculation:
     rated_games: int
 
 
-@dataclass(frozen=True, slots=True)
-class PeriodResult:
+class PeriodResult(NamedTuple):
     """A player's outcome of one period, and the status the next period starts from."""
 
     version: RuleVersion
@@ -155,15 +157,30 @@ def _rate_rated(
     peak = status.peak_rating
     if new_rating is not None and (peak is None or new_rating > peak):
         peak = new_rating
-    next_status = PlayerStatus(
-        rating=new_rating,
-        rated_games=status.rated_games + n,
-        peak_rating=peak,
-        birth_year=status.birth_year,
-        k_factor=None,
-        standard_rating=status.standard_rating,
-        pool=(),
+    unchanged = (
+        n == 0
+        and new_rating == status.rating
+        and peak == status.peak_rating
+        and status.k_factor is None
+        and not status.pool
     )
+    next_status = (
+        status  # most players of a big list: nothing to copy
+        if unchanged
+        else PlayerStatus(
+            rating=new_rating,
+            rated_games=status.rated_games + n,
+            peak_rating=peak,
+            birth_year=status.birth_year,
+            k_factor=None,
+            standard_rating=status.standard_rating,
+            pool=(),
+        )
+    )
+    if unchanged and not seeded and rules.status_year == rules.period.year:
+        next_k = k  # same status, same rules, same year
+    else:
+        next_k = k_factor(version, _k_status(next_status, new_rating), rules.period.year)
     return PeriodResult(
         version=version,
         period=rules.period,
@@ -181,7 +198,7 @@ def _rate_rated(
         initial=None,
         pool_update=None,
         status=next_status,
-        next_k_factor=k_factor(version, _k_status(next_status, new_rating), rules.period.year),
+        next_k_factor=next_k,
     )
 
 
@@ -189,68 +206,61 @@ def _k_status(status: PlayerStatus, rating: int | None) -> KStatus:
     return KStatus(rating, status.rated_games, status.peak_rating, status.birth_year)
 
 
+def _excluded(version: RuleVersion, own: int, opponent: int) -> bool:
+    """Rapid/blitz from 2024-12 (B.02 §7.3.1): 600 points apart with a player above 2600."""
+    exclusion = version.exclusion_difference
+    return (
+        exclusion is not None
+        and abs(own - opponent) >= exclusion
+        and (own > version.exclusion_rating or opponent > version.exclusion_rating)
+    )
+
+
 def _rate_event(version: RuleVersion, event: Event, own: int) -> EventCalculation:
     """Differences, the cap in its form of the version, PD and deltas for one event."""
-    rated: list[tuple[int, Game]] = []
-    skipped: dict[int, NotRated] = {}
-    exclusion = version.exclusion_difference
-    for index, game in enumerate(event.games):
-        opponent = game.opponent_rating
-        if opponent is None:
-            skipped[index] = OPPONENT_UNRATED
-        elif (
-            exclusion is not None
-            and abs(own - opponent) >= exclusion
-            and (own > version.exclusion_rating or opponent > version.exclusion_rating)
-        ):
-            skipped[index] = EXCLUDED_600
-        else:
-            rated.append((index, game))
-    used = _differences_used(version, own, [own - _rated(g) for _, g in rated])
-    by_index = dict(zip((index for index, _ in rated), used, strict=True))
-    games: list[GameCalculation] = []
-    total = _ZERO
-    for index, game in enumerate(event.games):
-        reason = skipped.get(index)
-        if reason is not None:
-            games.append(GameCalculation(game, False, reason, None, None, None, None))
-            continue
-        difference = own - _rated(game)
-        difference_used = by_index[index]
-        pd = expected_score(difference_used, version.expected, version.formula_decimals)
-        delta = game.score.points - pd
-        total += delta
-        games.append(GameCalculation(game, True, None, difference, difference_used, pd, delta))
-    return EventCalculation(event, own, tuple(games), total, len(rated))
-
-
-def _rated(game: Game) -> int:
-    if game.opponent_rating is None:
-        raise AssertionError("an unrated opponent reached the rated path")
-    return game.opponent_rating
-
-
-def _differences_used(version: RuleVersion, own: int, differences: list[int]) -> list[int]:
+    games = event.games
     cap = version.difference_cap
     mode = version.cap_mode
-    if cap is None or mode is CapMode.NONE:
-        return differences
-    if mode is CapMode.BELOW_2650:
-        exempt = version.cap_exempt_from
-        if exempt is not None and own >= exempt:
-            return differences
-        mode = CapMode.EVERY_GAME
-    if mode is CapMode.EVERY_GAME:
-        return [max(-cap, min(cap, d)) for d in differences]
-    if mode is CapMode.ONCE_PER_EVENT:
-        if not differences:
-            return differences
-        # Only the game with the greatest |D| (the first of equals) is counted as a 400 difference.
-        widest = max(range(len(differences)), key=lambda i: abs(differences[i]))
-        out = list(differences)
-        out[widest] = max(-cap, min(cap, out[widest]))
-        return out
-    raise AssertionError(f"unhandled cap mode {mode}")
+    capped_every_game = cap is not None and (
+        mode is CapMode.EVERY_GAME
+        or (
+            mode is CapMode.BELOW_2650
+            and (version.cap_exempt_from is None or own < version.cap_exempt_from)
+        )
+    )
+    capped_once_at = -1
+    if cap is not None and mode is CapMode.ONCE_PER_EVENT:
+        # Only the game with the greatest |D| (the first of equals) counts as a 400 difference.
+        widest = -1
+        for index, game in enumerate(games):
+            opponent = game.opponent_rating
+            if opponent is not None and not _excluded(version, own, opponent):
+                width = abs(own - opponent)
+                if width > widest:
+                    widest, capped_once_at = width, index
+    pd_of = expected_function(version.expected, version.formula_decimals)
+    calculations: list[GameCalculation] = []
+    total = _ZERO
+    rated = 0
+    for index, game in enumerate(games):
+        opponent = game.opponent_rating
+        if opponent is None:
+            calculations.append(
+                GameCalculation(game, False, OPPONENT_UNRATED, None, None, None, None)
+            )
+            continue
+        if _excluded(version, own, opponent):
+            calculations.append(GameCalculation(game, False, EXCLUDED_600, None, None, None, None))
+            continue
+        difference = used = own - opponent
+        if cap is not None and (capped_every_game or index == capped_once_at):
+            used = cap if used > cap else -cap if used < -cap else used
+        pd = pd_of(used)
+        delta = _POINTS[game.score] - pd
+        total += delta
+        rated += 1
+        calculations.append(GameCalculation(game, True, None, difference, used, pd, delta))
+    return EventCalculation(event, own, tuple(calculations), total, rated)
 
 
 def _rate_unrated(
