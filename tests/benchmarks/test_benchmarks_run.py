@@ -24,3 +24,22 @@ def test_core_period_benchmark_runs_and_ends_with_a_json_line() -> None:
     assert figures["players"] == 2000
     assert figures["games_per_player"] == 2
     assert figures["players_per_s"] > 0
+
+
+def test_close_period_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'bench.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "close_period.py"), "--players", "1500",
+         "--games", "800", "--database-url", url],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["backend"] == "sqlite"
+    assert figures["players"] == 1500
+    assert figures["games"] == 800
+    assert figures["total_s"] > 0
+    assert figures["baseline_s"] > 0

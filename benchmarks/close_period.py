@@ -1,0 +1,232 @@
+"""Close one period of a synthetic federation and print where the time goes.
+
+    python benchmarks/close_period.py --players 500000 --games 300000 \
+        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/bench
+
+The database is built first (in a separate process, so its memory is not counted), then one
+period is closed through the real service. Printed per phase (load, compute, write, total):
+seconds, rows per second, and the process's peak memory so far. The baseline, measured in
+the same run, is the floor no close can beat: a plain COPY of the same games out of the
+database and of the same list entries and calculation rows into the same tables (executemany
+on SQLite). The last line is one JSON object.
+
+The database named by --database-url is emptied (PostgreSQL: its public schema is dropped; a
+SQLite file is deleted) — point it at a scratch database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, text
+from sqlalchemy.engine import make_url
+
+from ratingdb.db import is_sqlite, make_engine, make_sessionmaker
+from ratingdb.rules import Category, Period
+from ratingdb.services.close import close_period
+
+HERE = Path(__file__).resolve().parent
+PERIOD = Period(2026, 12)
+ENTRY_COLUMNS = (
+    "list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, "
+    "sum_delta, rated_games, peak_rating"
+)
+CALCULATION_COLUMNS = (
+    "list_id, player_id, game_id, tournament_id, rating_used, opponent_id, "
+    "opponent_rating_used, difference, difference_used, expected, score, delta, rated, reason, "
+    "rule_version"
+)
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def reset(url: str) -> None:
+    if is_sqlite(url):
+        database = make_url(url).database
+        if database:
+            Path(database).unlink(missing_ok=True)
+        return
+    engine = make_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql("DROP SCHEMA public CASCADE")
+            connection.exec_driver_sql("CREATE SCHEMA public")
+    finally:
+        engine.dispose()
+
+
+def baseline(engine: Engine, list_id: int) -> dict[str, float]:
+    """COPY the close's games out, and its entries and calculations back in under a fresh list
+    id (same tables, same constraints and indexes), in a transaction rolled back after."""
+    if engine.dialect.name == "sqlite":
+        return _baseline_sqlite(engine, list_id)
+    raw = engine.raw_connection()
+    try:
+        connection: Any = raw.driver_connection
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "INSERT INTO rating_lists (period_id, category, list_date, revision, source, "
+                "published_at, entry_count) SELECT period_id, category, list_date, 99, source, "
+                "published_at, entry_count FROM rating_lists WHERE id = %s RETURNING id",
+                (list_id,),
+            )
+            scratch = cursor.fetchone()[0]
+            entries = _copy_out(cursor, ENTRY_COLUMNS, "list_entries", list_id, scratch)
+            calculations = _copy_out(cursor, CALCULATION_COLUMNS, "calculations", list_id, scratch)
+            started = time.perf_counter()
+            with cursor.copy(
+                "COPY (SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) "
+                "JOIN periods p ON p.id = t.period_id WHERE p.list_date = %s) TO STDOUT",
+                (PERIOD.list_date,),
+            ) as copy:
+                for _ in copy:
+                    pass
+            read_s = time.perf_counter() - started
+            started = time.perf_counter()
+            for table, columns, data in (
+                ("list_entries", ENTRY_COLUMNS, entries),
+                ("calculations", CALCULATION_COLUMNS, calculations),
+            ):
+                with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                    copy.write(data)
+            write_s = time.perf_counter() - started
+        connection.rollback()
+    finally:
+        raw.close()
+    return {"baseline_read_s": read_s, "baseline_write_s": write_s}
+
+
+def _copy_out(cursor: Any, columns: str, table: str, list_id: int, scratch: int) -> bytes:
+    select = columns.replace("list_id", f"{scratch} AS list_id", 1)
+    chunks = []
+    with cursor.copy(
+        f"COPY (SELECT {select} FROM {table} WHERE list_id = {list_id}) TO STDOUT"
+    ) as copy:
+        for chunk in copy:
+            chunks.append(bytes(chunk))
+    return b"".join(chunks)
+
+
+def _baseline_sqlite(engine: Engine, list_id: int) -> dict[str, float]:
+    with engine.connect() as connection:
+        scratch = connection.execute(
+            text(
+                "INSERT INTO rating_lists (period_id, category, list_date, revision, source, "
+                "published_at, entry_count) SELECT period_id, category, list_date, 99, source, "
+                "published_at, entry_count FROM rating_lists WHERE id = :id RETURNING id"
+            ),
+            {"id": list_id},
+        ).scalar_one()
+        rows = {}
+        for table, columns in (
+            ("list_entries", ENTRY_COLUMNS),
+            ("calculations", CALCULATION_COLUMNS),
+        ):
+            select = columns.replace("list_id", f"{scratch} AS list_id", 1)
+            rows[table] = (
+                columns,
+                connection.exec_driver_sql(
+                    f"SELECT {select} FROM {table} WHERE list_id = {list_id}"
+                ).all(),
+            )
+        started = time.perf_counter()
+        connection.exec_driver_sql(
+            "SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) "
+            "JOIN periods p ON p.id = t.period_id WHERE p.list_date = ?",
+            (PERIOD.list_date.isoformat(),),
+        ).all()
+        read_s = time.perf_counter() - started
+        started = time.perf_counter()
+        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        for table, (columns, data) in rows.items():
+            marks = ", ".join("?" * len(columns.split(",")))
+            cursor.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", data)
+        write_s = time.perf_counter() - started
+        connection.rollback()
+    return {"baseline_read_s": read_s, "baseline_write_s": write_s}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=500_000)
+    parser.add_argument("--games", type=int, default=300_000)
+    parser.add_argument("--database-url", default="sqlite:///benchmark.sqlite3")
+    parser.add_argument("--seed", type=int, default=20261130)
+    args = parser.parse_args()
+    url = args.database_url
+
+    reset(url)
+    started = time.perf_counter()
+    subprocess.run(
+        [sys.executable, str(HERE / "generate.py"), "--players", str(args.players), "--games",
+         str(args.games), "--database-url", url, "--seed", str(args.seed)],
+        check=True,
+    )  # fmt: skip
+    print(f"database built in {time.perf_counter() - started:.1f} s")
+    engine = make_engine(url)
+    if engine.dialect.name == "postgresql":
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.exec_driver_sql("VACUUM ANALYZE")
+    try:
+        started = time.perf_counter()
+        with make_sessionmaker(engine).begin() as session:
+            outcome = close_period(
+                session,
+                Category.FIDE_STANDARD,
+                PERIOD,
+                now=datetime.now(UTC),
+                closed_by="benchmark",
+            )
+        total_s = time.perf_counter() - started
+        peak = peak_mb()
+        if outcome.list_id is None:
+            raise SystemExit(f"the close published nothing: {outcome.as_json()}")
+        figures = baseline(engine, outcome.list_id)
+    finally:
+        engine.dispose()
+
+    base_s = figures["baseline_read_s"] + figures["baseline_write_s"]
+    backend = make_url(url).get_backend_name()
+    players = outcome.entries
+    print(f"{backend}: {args.players:,} players, {outcome.games:,} rated games")
+    load_rate = outcome.games / outcome.load_s
+    compute_rate = args.players / outcome.compute_s
+    write_rate = outcome.rows_written / outcome.write_s
+    print(f"  load     {outcome.load_s:7.2f} s  {load_rate:12,.0f} games/s")
+    print(f"  compute  {outcome.compute_s:7.2f} s  {compute_rate:12,.0f} players/s")
+    print(f"  write    {outcome.write_s:7.2f} s  {write_rate:12,.0f} rows/s"
+          f"  ({outcome.rows_written:,} rows)")  # fmt: skip
+    print(f"  total    {total_s:7.2f} s  peak memory {peak:,.0f} MB  ({players:,} list entries)")
+    print(f"  baseline {base_s:7.2f} s  (COPY games out {figures['baseline_read_s']:.2f} s, "
+          f"entries and calculations in {figures['baseline_write_s']:.2f} s)")  # fmt: skip
+    print(f"  ratio    {total_s / base_s:7.2f} x the baseline")
+    print(
+        json.dumps(
+            {
+                "players": args.players,
+                "games": args.games,
+                "backend": backend,
+                "load_s": round(outcome.load_s, 3),
+                "compute_s": round(outcome.compute_s, 3),
+                "write_s": round(outcome.write_s, 3),
+                "total_s": round(total_s, 3),
+                "baseline_s": round(base_s, 3),
+                "ratio": round(total_s / base_s, 3),
+                "peak_rss_mb": round(peak),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
