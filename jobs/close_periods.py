@@ -13,6 +13,7 @@ from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category
 from ratingdb.services.catch_up import due_periods
 from ratingdb.services.close import CloseOutcome, close_period
+from ratingdb.services.progress import terminal_progress
 
 NAME = "close-periods"
 log = logging.getLogger("jobs.close_periods")
@@ -32,7 +33,12 @@ def close_periods(settings: Settings, now: datetime) -> list[CloseOutcome]:
             for period in due:
                 with factory.begin() as session:
                     outcome = close_period(
-                        session, category, period, now=datetime.now(UTC), closed_by=closed_by
+                        session,
+                        category,
+                        period,
+                        now=datetime.now(UTC),
+                        closed_by=closed_by,
+                        track=terminal_progress,
                     )
                 if outcome.already_published:
                     log.info("%s %s is already closed", category.value, period)

@@ -7,10 +7,18 @@ import json
 import sys
 from typing import Any
 
-from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
+from ratingdb.cli.common import (
+    category,
+    database_options,
+    period,
+    transaction,
+    utc_now,
+    who,
+)
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Period
 from ratingdb.services.close import close_period
+from ratingdb.services.progress import terminal_progress
 
 
 def register(commands: Any) -> None:
@@ -41,6 +49,7 @@ def run_close(args: argparse.Namespace) -> int:
             now=utc_now(),
             closed_by=who(),
             dry_run=args.dry_run,
+            track=terminal_progress,
         )
         if args.dry_run:
             session.rollback()

@@ -49,6 +49,7 @@ from ratingdb.rules import (
 from ratingdb.rules.calendar import NotAListPeriod
 from ratingdb.rules.versions import NoRuleVersion, OneTimeAdjustment
 from ratingdb.services.lists import list_digest
+from ratingdb.services.progress import Track, no_progress
 
 _SCORES = {
     "1-0": (Score.WIN, Score.LOSS),
@@ -109,6 +110,7 @@ def close_period(
     now: datetime,
     closed_by: str,
     dry_run: bool = False,
+    track: Track = no_progress,
 ) -> CloseOutcome:
     """Compute and publish the list of ``period``. A published period is left as it is."""
     try:
@@ -128,7 +130,7 @@ def close_period(
         return CloseOutcome(category, period, "already published")
 
     with _collector_paused():
-        return _close(session, rules, period_row, now=now, dry_run=dry_run)
+        return _close(session, rules, period_row, now=now, dry_run=dry_run, track=track)
 
 
 @contextmanager
@@ -146,7 +148,13 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _close(
-    session: Session, rules: PeriodRules, period_row: PeriodRow, *, now: datetime, dry_run: bool
+    session: Session,
+    rules: PeriodRules,
+    period_row: PeriodRow,
+    *,
+    now: datetime,
+    dry_run: bool,
+    track: Track,
 ) -> CloseOutcome:
     category, period = rules.category, rules.period
     started = time.perf_counter()
@@ -158,9 +166,10 @@ def _close(
     previous = _previous_list(rules, lists)
     loaded = _load(session, rules, period_row.id, previous, lists)
     loaded_at = time.perf_counter()
+    label = f"{category.value} {period}: players"
     results = {
         player_id: rate_player(rules, status, loaded.events.get(player_id, ()))
-        for player_id, status in loaded.statuses.items()
+        for player_id, status in track(loaded.statuses.items(), label, len(loaded.statuses))
     }
     entries = _entries(results)
     computed_at = time.perf_counter()
