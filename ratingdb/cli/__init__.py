@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ratingdb.cli import calc, db, lists, periods, tournaments
+from ratingdb.cli import calc, db, demo, lists, periods, serve, tournaments
 from ratingdb.errors import InputError
 
 EXIT_BAD_INPUT = 2
@@ -26,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     tournaments.register(commands)
     periods.register(commands)
     calc.register(commands)
+    demo.register(commands)
+    serve.register(commands)
     return parser
 
 

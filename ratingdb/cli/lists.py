@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from ratingdb.cli.common import category, database_options, period, transaction, utc_now
-from ratingdb.errors import InputError
+from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
 from ratingdb.formats.list_csv import ExportEntry, write_list_csv
-from ratingdb.services.lists import PublishedList, import_list_csv, published_list
+from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
 
-IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
 EXPORT_FORMATS = ("json", "csv", "fide-txt")
-NOT_YET = ("fide-txt", "fide-xml")
 
 
 def register(commands: Any) -> None:
@@ -29,7 +28,11 @@ def register(commands: Any) -> None:
     load.add_argument("file", type=Path)
     load.add_argument("--category", required=True)
     load.add_argument("--period", required=True)
-    load.add_argument("--format", choices=IMPORT_FORMATS, default="csv")
+    load.add_argument(
+        "--format",
+        choices=IMPORT_FORMATS,
+        help="default: fide-xml for a .xml file, fide-txt for a .txt file, otherwise csv",
+    )
     load.set_defaults(handler=run_import)
     export = actions.add_parser("export", parents=[database_options()], help="a published list")
     export.add_argument("--category", required=True)
@@ -40,24 +43,35 @@ def register(commands: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    if args.format in NOT_YET:
-        raise InputError(f"format {args.format} is not supported yet (use csv)", field="--format")
+    suffix = args.file.suffix.lower()
+    file_format = args.format or {".xml": "fide-xml", ".txt": "fide-txt"}.get(suffix, "csv")
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     with transaction(args) as session:
-        imported = import_list_csv(session, args.file, wanted_category, wanted_period, utc_now())
+        imported = import_list_file(
+            session, args.file, wanted_category, wanted_period, utc_now(), file_format
+        )
+    if imported.k_differs:
+        print(
+            f"note: {imported.k_differs} players have a K in the file other than the K their "
+            "status gives (rules.md A3); the status's K is kept",
+            file=sys.stderr,
+        )
     print(json.dumps(imported.as_json()))
     return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
-    if args.format in NOT_YET:
-        raise InputError(f"format {args.format} is not supported yet", field="--format")
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     with transaction(args) as session:
         published = published_list(session, wanted_category, wanted_period)
-    text = list_json(published) if args.format == "json" else list_csv(published)
+    if args.format == "json":
+        text = list_json(published)
+    elif args.format == "csv":
+        text = list_csv(published)
+    else:
+        text = list_fide_txt(published)
     if args.output is None:
         sys.stdout.write(text)
     else:
@@ -105,3 +119,26 @@ def list_csv(published: PublishedList) -> str:
         )
         for e in published.entries
     )
+
+
+def list_fide_txt(published: PublishedList) -> str:
+    out = io.StringIO()
+    write_fide_txt(
+        (
+            FideTxtEntry(
+                e.player_id,
+                e.name,
+                e.federation,
+                e.sex,
+                e.title,
+                e.rating,
+                e.games,
+                e.k_factor,
+                e.birth_year,
+            )
+            for e in published.entries
+        ),
+        published.category,
+        out,
+    )
+    return out.getvalue()

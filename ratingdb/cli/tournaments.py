@@ -4,24 +4,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from ratingdb.cli.common import category, database_options, period, transaction
-from ratingdb.errors import InputError
-from ratingdb.services.tournaments import import_games_csv, show_tournament
+from ratingdb.services.tournaments import FORMATS, import_tournament_file, show_tournament
 
 
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser("tournaments", help="tournaments")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     load = actions.add_parser(
-        "import", parents=[database_options()], help="add one tournament (TRF or games CSV)"
+        "import",
+        parents=[database_options()],
+        help="add one tournament (TRF16, TRF26 or games CSV), once per category",
     )
     load.add_argument("file", type=Path)
-    load.add_argument("--category", required=True)
+    load.add_argument(
+        "--category",
+        required=True,
+        action="append",
+        help="the list it is rated on; repeat it for an event rated on several lists",
+    )
     load.add_argument("--period", help="force the period it is rated in (YYYY-MM)")
-    load.add_argument("--format", choices=("trf", "csv"))
+    load.add_argument(
+        "--format", choices=FORMATS, help="default: csv for a .csv file, otherwise trf"
+    )
     load.set_defaults(handler=run_import)
     show = actions.add_parser("show", parents=[database_options()], help="a tournament as JSON")
     show.add_argument("tournament_id", metavar="ID")
@@ -29,14 +38,16 @@ def register(commands: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    file_format = args.format or ("csv" if args.file.suffix.lower() == ".csv" else "trf")
-    if file_format == "trf":
-        raise InputError("TRF import is not supported yet (use --format csv)", field="--format")
-    wanted_category = category(args.category)
+    """The report of what the file held and what was skipped goes to stderr; one JSON line per
+    category (contract) to stdout, once the transaction has committed."""
+    categories = [category(text) for text in args.category]
     forced = None if args.period is None else period(args.period)
     with transaction(args) as session:
-        imported = import_games_csv(session, args.file, wanted_category, forced)
-    print(json.dumps(imported.as_json()))
+        outcome = import_tournament_file(session, args.file, categories, forced, args.format)
+    for line in outcome.report:
+        print(line, file=sys.stderr)
+    for imported in outcome.tournaments:
+        print(json.dumps(imported.as_json()))
     return 0
 
 

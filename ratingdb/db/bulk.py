@@ -7,12 +7,12 @@ Both run inside the caller's transaction and never commit.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 import psycopg
 from psycopg import sql
-from sqlalchemy import Column, FromClause, Table, insert, inspect
+from sqlalchemy import Boolean, Column, FromClause, Table, insert, inspect
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -42,6 +42,44 @@ def bulk_insert(
     return len(rows)
 
 
+#: Rows per executemany on databases without COPY: bounded memory for streamed rows.
+EXECUTEMANY_CHUNK = 50_000
+
+
+def bulk_insert_rows(
+    session: Session,
+    table: FromClause | type[Any],
+    keys: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+) -> int:
+    """Like :func:`bulk_insert`, for rows given as tuples in the order of ``keys`` and streamed
+    (a generator is consumed once): a close of two million players never holds its rows twice.
+    """
+    target = table if isinstance(table, FromClause) else inspect(table).local_table
+    if not isinstance(target, Table):
+        raise TypeError(f"cannot bulk insert into {table!r}: not a table")
+    unknown = [key for key in keys if key not in target.c]
+    if unknown:
+        raise ValueError(f"{target.name} has no column {', '.join(unknown)}")
+    columns = [target.c[key] for key in keys]
+    dialect = session.get_bind().dialect
+    if dialect.name == "postgresql" and dialect.driver == "psycopg":
+        return _copy_tuples(session, target, columns, rows)
+    count = 0
+    statement = insert(target)
+    chunk: list[dict[str, Any]] = []
+    for row in rows:
+        chunk.append(dict(zip(keys, row, strict=True)))
+        if len(chunk) == EXECUTEMANY_CHUNK:
+            session.execute(statement, chunk)
+            count += len(chunk)
+            chunk = []
+    if chunk:
+        session.execute(statement, chunk)
+        count += len(chunk)
+    return count
+
+
 def _columns(table: Table, rows: Sequence[Mapping[str, Any]]) -> list[Column[Any]]:
     keys = list(rows[0])
     unknown = [key for key in keys if key not in table.c]
@@ -67,33 +105,42 @@ def _columns(table: Table, rows: Sequence[Mapping[str, Any]]) -> list[Column[Any
 def _copy(
     session: Session, table: Table, columns: list[Column[Any]], rows: Sequence[Mapping[str, Any]]
 ) -> None:
+    keys = [column.key for column in columns]
+    values_of = operator.itemgetter(*keys) if len(keys) > 1 else _single(keys[0])
+    _copy_tuples(session, table, columns, (values_of(row) for row in rows))
+
+
+def _copy_tuples(
+    session: Session, table: Table, columns: list[Column[Any]], rows: Iterable[Sequence[Any]]
+) -> int:
     # Rows the ORM still holds (e.g. players these rows refer to) must reach the database first.
     session.flush()
     connection = session.connection()
     dialect = connection.dialect
     driver_connection = cast("psycopg.Connection[Any]", connection.connection.driver_connection)
     processors = [_bind_processor(column, dialect) for column in columns]
-    keys = [column.key for column in columns]
     target = (
         sql.Identifier(table.schema, table.name) if table.schema else sql.Identifier(table.name)
     )
     statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
         target, sql.SQL(", ").join(sql.Identifier(column.name) for column in columns)
     )
-    values_of = operator.itemgetter(*keys) if len(keys) > 1 else _single(keys[0])
     converted = [(i, process) for i, process in enumerate(processors) if process is not None]
+    count = 0
     try:
         with driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
             if not converted:
                 # The hot path of a close: plain ints, strings, Decimals; no per-value Python.
                 for row in rows:
-                    copy.write_row(values_of(row))
+                    copy.write_row(row)
+                    count += 1
             else:
                 for row in rows:
-                    values = list(values_of(row))
+                    values = list(row)
                     for i, process in converted:
                         values[i] = process(values[i])
                     copy.write_row(values)
+                    count += 1
     except psycopg.Error as error:
         raise DBAPIError.instance(
             statement.as_string(driver_connection),
@@ -102,6 +149,7 @@ def _copy(
             psycopg.Error,
             dialect=dialect,
         ) from error
+    return count
 
 
 def _single(key: str) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
@@ -113,5 +161,8 @@ def _single(key: str) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
 
 def _bind_processor(column: Column[Any], dialect: Dialect) -> Callable[[Any], Any] | None:
     """What SQLAlchemy would do to a value before handing it to psycopg (type decorators, JSON
-    serialisation), so that COPY stores what an INSERT would."""
+    serialisation), so that COPY stores what an INSERT would. Booleans go as they are:
+    PostgreSQL reads True/False (and 1/0) itself, and a close writes a million of them."""
+    if isinstance(column.type, Boolean) and dialect.supports_native_boolean:
+        return None
     return column.type.dialect_impl(dialect).bind_processor(dialect)

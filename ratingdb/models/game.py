@@ -12,6 +12,9 @@ from ratingdb.models.tournament import TOURNAMENT_ID_LENGTH
 #: As in the games CSV (contract "Files").
 PLAYED_RESULTS = ["1-0", "0-1", "1/2-1/2"]
 FORFEIT_RESULTS = ["+-", "-+", "--"]
+#: TRF W/D/L: the game lasted less than one move (B §11.2): stored, never rated.
+SHORT_GAME_RESULTS = ["W-L", "L-W", "D-D", "L-L"]
+RESULTS = PLAYED_RESULTS + FORFEIT_RESULTS + SHORT_GAME_RESULTS
 
 
 class GameRow(Base):
@@ -21,7 +24,7 @@ class GameRow(Base):
     __table_args__ = (
         # Also the index for a tournament's games (tournament_id leads).
         UniqueConstraint("tournament_id", "round", "white_id", "black_id"),
-        CheckConstraint(in_values("result", PLAYED_RESULTS + FORFEIT_RESULTS), name="result"),
+        CheckConstraint(in_values("result", RESULTS), name="result"),
         CheckConstraint(
             f"NOT rated OR {in_values('result', PLAYED_RESULTS)}", name="forfeit_not_rated"
         ),

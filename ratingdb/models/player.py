@@ -2,19 +2,33 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
-from sqlalchemy import CheckConstraint, Integer, String, func
+from sqlalchemy import CheckConstraint, Date, Index, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
 from ratingdb.models.base import Base
 
 PLAYER_ID_LENGTH = 20
+#: FIDE ids have at most 11 digits (TRF columns 58-68, "incl. 3 reserve digits").
+FIDE_ID_LENGTH = 11
+#: Players known by neither a FIDE id nor a national id get a local player_id: 12 digits
+#: starting with 9, one digit longer than any FIDE id, so the two can never collide.
+LOCAL_ID_PREFIX = "9"
+LOCAL_ID_LENGTH = 12
+NATIONAL_ID_LENGTH = 20
 
 
 class PlayerRow(Base):
-    """A player, known by a FIDE ID or a national ID (digits only)."""
+    """A player, known by ``player_id`` (digits): the FIDE id when the player has one, a
+    national id (a list CSV), or a local id (``LOCAL_ID_PREFIX``, ``LOCAL_ID_LENGTH`` digits)
+    for a player met in a tournament report without a FIDE id.
+
+    ``fide_id`` is set when the id is known to be FIDE's (a FIDE list, a TRF); a national id
+    and rating (TRF26 National Rating Support records) are kept with the federation they
+    belong to.
+    """
 
     __tablename__ = "players"
     __table_args__ = (
@@ -26,6 +40,8 @@ class PlayerRow(Base):
             "player_id <> '' AND player_id NOT GLOB '*[^0-9]*'", name="player_id_digits"
         ).ddl_if(dialect="sqlite"),
         CheckConstraint("sex IN ('M', 'F')", name="sex"),
+        Index(None, "fide_id", unique=True),
+        Index(None, "national_federation", "national_id", unique=True),
     )
 
     player_id: Mapped[str] = mapped_column(String(PLAYER_ID_LENGTH), primary_key=True)
@@ -34,4 +50,10 @@ class PlayerRow(Base):
     sex: Mapped[str | None] = mapped_column(String(1))
     birth_year: Mapped[int | None] = mapped_column(Integer)
     title: Mapped[str | None] = mapped_column(String(3))
+    birth_date: Mapped[date | None] = mapped_column(Date)
+    fide_id: Mapped[str | None] = mapped_column(String(FIDE_ID_LENGTH))
+    #: The federation of the national id and rating (a TRF26 NRS record's code, e.g. FRA).
+    national_federation: Mapped[str | None] = mapped_column(String(3))
+    national_id: Mapped[str | None] = mapped_column(String(NATIONAL_ID_LENGTH))
+    national_rating: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, server_default=func.now())

@@ -15,14 +15,18 @@ SOURCE_FORMATS = ["csv", "trf"]
 
 
 class TournamentRow(Base):
-    """A tournament and the period it is rated in.
+    """A tournament and the period it is rated in, for one category.
 
     ``tournament_id`` is given by the caller or generated (``T`` and a zero-padded sequence).
+    A file imported for several categories (a rapid event on the FIDE and the FFE rapid lists)
+    makes one tournament per category, each with its own period; ``group_id`` links them (the
+    first one's id, on every one of them, itself included).
     """
 
     __tablename__ = "tournaments"
     __table_args__ = (
         Index(None, "period_id"),
+        Index(None, "group_id"),
         category_check(),
         CheckConstraint("end_date >= start_date", name="end_date_not_before_start_date"),
         CheckConstraint(in_values("source_format", SOURCE_FORMATS), name="source_format"),
@@ -40,3 +44,12 @@ class TournamentRow(Base):
     #: SHA-256 (hex) of the imported file.
     source_digest: Mapped[str] = mapped_column(String(64))
     imported_at: Mapped[datetime] = mapped_column(UtcDateTime, server_default=func.now())
+    city: Mapped[str | None] = mapped_column(String(200))
+    #: The organising federation (TRF 032), a 3-letter code.
+    federation: Mapped[str | None] = mapped_column(String(3))
+    #: As written by the arbiter (TRF 122), and encoded in seconds (TRF26 222, e.g. 5400+30).
+    time_control: Mapped[str | None] = mapped_column(String(200))
+    time_control_code: Mapped[str | None] = mapped_column(String(100))
+    group_id: Mapped[str | None] = mapped_column(
+        String(TOURNAMENT_ID_LENGTH), ForeignKey("tournaments.tournament_id")
+    )

@@ -1,20 +1,24 @@
-"""Players: bulk upsert from imported lists, lookups by id."""
+"""Players: bulk upsert from imported lists, lookups by player id, FIDE id and national id,
+and the local ids of players who have neither."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.models import PlayerRow
+from ratingdb.models.player import LOCAL_ID_LENGTH, LOCAL_ID_PREFIX
 
 #: Parameters per IN (...) query, below every database's limit.
 CHUNK = 5000
 
 PLAYER_FIELDS = ("name", "federation", "sex", "birth_year", "title")
+#: pg_advisory_xact_lock key of imports: 'RD' 'IMP'.
+IMPORT_LOCK_KEY = (0x5244 << 40) | 0x494D50
 
 
 def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[Sequence[Any]]:
@@ -50,3 +54,65 @@ def upsert(session: Session, players: Sequence[Mapping[str, Any]]) -> tuple[int,
     if changed:
         session.execute(update(PlayerRow), changed)
     return len(new), len(changed)
+
+
+# --- identities: FIDE ids, national ids, local ids -------------------------------------------
+
+
+def lock_imports(session: Session) -> None:
+    """Serialise imports that create players or tournaments (new local ids and tournament ids
+    are the highest stored plus one). PostgreSQL: a transaction-scoped advisory lock; SQLite
+    writers already hold the database's write lock (BEGIN IMMEDIATE)."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": IMPORT_LOCK_KEY})
+
+
+def by_fide_ids(session: Session, fide_ids: Collection[str]) -> dict[str, PlayerRow]:
+    """Players known by these FIDE ids: by ``fide_id``, else a player whose ``player_id`` is
+    the id (a list CSV names players by their FIDE id) and whose FIDE id is not recorded."""
+    found: dict[str, PlayerRow] = {}
+    for chunk in chunks(sorted(fide_ids)):
+        for row in session.scalars(select(PlayerRow).where(PlayerRow.fide_id.in_(chunk))):
+            if row.fide_id is not None:
+                found[row.fide_id] = row
+    missing = sorted(set(fide_ids) - found.keys())
+    for chunk in chunks(missing):
+        for row in session.scalars(select(PlayerRow).where(PlayerRow.player_id.in_(chunk))):
+            found[row.player_id] = row
+    return found
+
+
+def by_national_ids(
+    session: Session, keys: Collection[tuple[str, str]]
+) -> dict[tuple[str, str], PlayerRow]:
+    """Players known by (national federation, national id)."""
+    found: dict[tuple[str, str], PlayerRow] = {}
+    by_federation: dict[str, list[str]] = {}
+    for federation, national_id in keys:
+        by_federation.setdefault(federation, []).append(national_id)
+    for federation, ids in sorted(by_federation.items()):
+        for chunk in chunks(sorted(ids)):
+            rows = session.scalars(
+                select(PlayerRow).where(
+                    PlayerRow.national_federation == federation, PlayerRow.national_id.in_(chunk)
+                )
+            )
+            for row in rows:
+                if row.national_id is not None:
+                    found[(federation, row.national_id)] = row
+    return found
+
+
+def new_local_ids(session: Session, count: int) -> list[str]:
+    """``count`` unused local player ids: 12 digits starting with 9 (longer than any FIDE id),
+    following the highest stored."""
+    pattern = LOCAL_ID_PREFIX + "_" * (LOCAL_ID_LENGTH - len(LOCAL_ID_PREFIX))
+    highest = session.scalar(
+        select(func.max(PlayerRow.player_id)).where(PlayerRow.player_id.like(pattern))
+    )
+    first = (
+        int(LOCAL_ID_PREFIX + "0" * (LOCAL_ID_LENGTH - 1)) + 1
+        if highest is None
+        else (int(highest) + 1)
+    )
+    return [str(first + offset) for offset in range(count)]

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import bulk_insert
+from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.errors import InputError
 from ratingdb.models import (
     CalculationRow,
@@ -48,9 +48,10 @@ from ratingdb.rules import (
 )
 from ratingdb.rules.calendar import NotAListPeriod
 from ratingdb.rules.versions import NoRuleVersion, OneTimeAdjustment
-from ratingdb.services.lists import list_digest
+from ratingdb.services.lists import digest_of_sorted
 from ratingdb.services.progress import Track, no_progress
 
+_POINTS = {score: score.points for score in Score}
 _SCORES = {
     "1-0": (Score.WIN, Score.LOSS),
     "0-1": (Score.LOSS, Score.WIN),
@@ -156,59 +157,111 @@ def _close(
     dry_run: bool,
     track: Track,
 ) -> CloseOutcome:
-    category, period = rules.category, rules.period
-    started = time.perf_counter()
     lists = [
         rating_list
-        for rating_list in period_repo.lists_of(session, category)
-        if rating_list.list_date < period.list_date
+        for rating_list in period_repo.lists_of(session, rules.category)
+        if rating_list.list_date < rules.period.list_date
     ]
-    previous = _previous_list(rules, lists)
-    loaded = _load(session, rules, period_row.id, previous, lists)
-    loaded_at = time.perf_counter()
-    label = f"{category.value} {period}: players"
-    results = {
-        player_id: rate_player(rules, status, loaded.events.get(player_id, ()))
-        for player_id, status in track(loaded.statuses.items(), label, len(loaded.statuses))
-    }
-    entries = _entries(results)
-    computed_at = time.perf_counter()
-    outcome = CloseOutcome(
-        category,
-        period,
-        "dry run" if dry_run else "published",
-        rule_version=rules.version.name,
-        entries=len(entries),
-        first_ratings=sum(1 for r in results.values() if r.is_first_rating),
-        below_floor=sum(1 for r in results.values() if r.below_floor),
-        players_with_games=len(loaded.events),
-        games=loaded.game_count,
-        load_s=loaded_at - started,
-        compute_s=computed_at - loaded_at,
-    )
+    computation = compute(session, rules, period_row.id, lists, track=track)
+    outcome = computation.outcome("dry run" if dry_run else "published")
     if dry_run:
-        return dataclasses.replace(outcome, changes=_changes(results))
-    rating_list = RatingListRow(
-        period_id=period_row.id,
-        category=category.value,
-        list_date=period.list_date,
-        revision=1,
-        source="close",
-        rule_version=rules.version.name,
-        published_at=now,
-        entry_count=len(entries),
-        digest=list_digest(entries),
-    )
-    session.add(rating_list)
-    session.flush()
-    rows = _write(session, rating_list.id, rules, results, entries, loaded)
+        return dataclasses.replace(outcome, changes=_changes(computation.results))
+    started = time.perf_counter()
+    rating_list, rows = publish(session, computation, revision=1, now=now)
     period_repo.mark_published(session, period_row, now)
     return dataclasses.replace(
         outcome,
         list_id=rating_list.id,
-        write_s=time.perf_counter() - computed_at,
+        write_s=time.perf_counter() - started,
         rows_written=rows,
     )
+
+
+@dataclass(slots=True)
+class Computation:
+    """A period computed in memory from its stored inputs, not yet written: what a close, a
+    recalculation after a correction and a verification share."""
+
+    rules: PeriodRules
+    period_id: int
+    lists: Sequence[RatingListRow]  # the category's lists before the period, as used
+    previous: RatingListRow | None
+    loaded: _Loaded
+    results: dict[str, PeriodResult]
+    load_s: float
+    compute_s: float
+
+    @property
+    def entry_count(self) -> int:
+        return sum(1 for r in self.results.values() if r.new_rating is not None)
+
+    def outcome(self, state: str) -> CloseOutcome:
+        results = self.results.values()
+        return CloseOutcome(
+            self.rules.category,
+            self.rules.period,
+            state,
+            rule_version=self.rules.version.name,
+            entries=self.entry_count,
+            first_ratings=sum(1 for r in results if r.is_first_rating),
+            below_floor=sum(1 for r in results if r.below_floor),
+            players_with_games=len(self.loaded.events),
+            games=self.loaded.game_count,
+            load_s=self.load_s,
+            compute_s=self.compute_s,
+        )
+
+
+def compute(
+    session: Session,
+    rules: PeriodRules,
+    period_id: int,
+    lists: Sequence[RatingListRow],
+    *,
+    track: Track = no_progress,
+) -> Computation:
+    """Load the period's inputs in a few set-based queries and compute every player.
+
+    ``lists`` are the category's published lists before the period (one revision each, oldest
+    first): the last is the list the period starts from, and each tournament is rated with the
+    one in force at its start.
+    """
+    started = time.perf_counter()
+    previous = _previous_list(rules, lists)
+    loaded = _load(session, rules, period_id, previous, lists)
+    loaded_at = time.perf_counter()
+    label = f"{rules.category.value} {rules.period}: players"
+    results = {
+        player_id: rate_player(rules, status, loaded.events.get(player_id, ()))
+        for player_id, status in track(loaded.statuses.items(), label, len(loaded.statuses))
+    }
+    return Computation(
+        rules, period_id, lists, previous, loaded, results, loaded_at - started,
+        time.perf_counter() - loaded_at,
+    )  # fmt: skip
+
+
+def publish(
+    session: Session, computation: Computation, *, revision: int, now: datetime
+) -> tuple[RatingListRow, int]:
+    """Write a computed period as revision ``revision`` of its list; returns the list and the
+    number of rows written."""
+    rules = computation.rules
+    rating_list = RatingListRow(
+        period_id=computation.period_id,
+        category=rules.category.value,
+        list_date=rules.period.list_date,
+        revision=revision,
+        source="close",
+        rule_version=rules.version.name,
+        published_at=now,
+        entry_count=computation.entry_count,
+        digest=entries_digest(computation.results),
+    )
+    session.add(rating_list)
+    session.flush()
+    rows = _write(session, rating_list.id, rules, computation.results, computation.loaded)
+    return rating_list, rows
 
 
 def _changes(results: Mapping[str, PeriodResult]) -> tuple[tuple[str, int | None, int | None], ...]:
@@ -483,28 +536,81 @@ def encode_pool(pool: Sequence[PooledEvent]) -> list[dict[str, Any]]:
     ]
 
 
-def _entries(results: Mapping[str, PeriodResult]) -> list[dict[str, Any]]:
-    entries = []
+ENTRY_KEYS = (
+    "list_id", "player_id", "rating", "previous_rating", "change", "games", "k_factor", "k_used",
+    "sum_delta", "rated_games", "peak_rating",
+)  # fmt: skip
+STATUS_KEYS = ("list_id", "player_id", "rated_games", "peak_rating", "pool")
+CALCULATION_KEYS = (
+    "list_id", "player_id", "game_id", "tournament_id", "rating_used", "opponent_id",
+    "opponent_rating_used", "difference", "difference_used", "expected", "score", "delta",
+    "rated", "reason", "rule_version",
+)  # fmt: skip
+
+
+def _entries(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tuple[Any, ...]]:
+    """The list's entries as rows of ENTRY_KEYS, produced as they are written."""
     for player_id, r in results.items():
         if r.new_rating is None:
             continue
         on_previous_list = r.published_rating is not None
         peak = r.status.peak_rating
-        entries.append(
-            {
-                "player_id": player_id,
-                "rating": r.new_rating,
-                "previous_rating": r.base_rating if on_previous_list else None,
-                "change": r.change if on_previous_list else None,
-                "games": r.rated_games,
-                "k_factor": r.next_k_factor,
-                "k_used": r.k_factor if r.rated_games else None,
-                "sum_delta": r.sum_delta if r.rated_games and on_previous_list else None,
-                "rated_games": r.status.rated_games,
-                "peak_rating": r.new_rating if peak is None else peak,
-            }
+        yield (
+            list_id,
+            player_id,
+            r.new_rating,
+            r.base_rating if on_previous_list else None,
+            r.change if on_previous_list else None,
+            r.rated_games,
+            r.next_k_factor,
+            r.k_factor if r.rated_games else None,
+            r.sum_delta if r.rated_games and on_previous_list else None,
+            r.status.rated_games,
+            r.new_rating if peak is None else peak,
         )
-    return entries
+
+
+def entries_digest(results: Mapping[str, PeriodResult]) -> str:
+    """The digest of the list's canonical content (as services.lists.list_digest computes it
+    for an imported list)."""
+    canonical = sorted(
+        (player_id, rating, previous, change, games, k)
+        for _, player_id, rating, previous, change, games, k, *_ in _entries(results, 0)
+    )
+    return digest_of_sorted(canonical)
+
+
+def _statuses_to_keep(
+    results: Mapping[str, PeriodResult], list_id: int
+) -> Iterator[tuple[Any, ...]]:
+    """Players off the list who have a history: pooling for a first rating, or below the floor."""
+    for player_id, r in results.items():
+        status = r.status
+        if r.new_rating is None and (
+            status.pool or status.rated_games or status.peak_rating is not None
+        ):
+            yield (list_id, player_id, status.rated_games, status.peak_rating,
+                   encode_pool(status.pool))  # fmt: skip
+
+
+def _calculations(
+    results: Mapping[str, PeriodResult], list_id: int, version: str, loaded: _Loaded
+) -> Iterator[tuple[Any, ...]]:
+    for player_id, r in results.items():
+        for index, event in enumerate(r.events):
+            ids = loaded.game_ids[(player_id, index)]
+            tournament_id = loaded.tournament_of[(player_id, index)]
+            for game_id, calc in zip(ids, event.games, strict=True):
+                game = calc.game
+                if game.opponent_id is None:
+                    raise AssertionError("every stored game names its opponent")
+                reason = calc.not_rated_reason
+                yield (
+                    list_id, player_id, game_id, tournament_id, event.rating_used,
+                    game.opponent_id, game.opponent_rating, calc.difference, calc.difference_used,
+                    calc.expected, _POINTS[game.score], calc.delta, calc.rated,
+                    None if reason is None else str(reason), version,
+                )  # fmt: skip
 
 
 def _write(
@@ -512,58 +618,20 @@ def _write(
     list_id: int,
     rules: PeriodRules,
     results: Mapping[str, PeriodResult],
-    entries: list[dict[str, Any]],
     loaded: _Loaded,
 ) -> int:
-    for entry in entries:
-        entry["list_id"] = list_id
-    bulk_insert(session, ListEntryRow, entries)
-    statuses = [
-        {
-            "list_id": list_id,
-            "player_id": player_id,
-            "rated_games": r.status.rated_games,
-            "peak_rating": r.status.peak_rating,
-            "pool": encode_pool(r.status.pool),
-        }
-        for player_id, r in results.items()
-        if r.new_rating is None
-        and (r.status.pool or r.status.rated_games or r.status.peak_rating is not None)
-    ]
-    bulk_insert(session, PlayerStatusRow, statuses)
-    version = rules.version.name
-    calculations: list[dict[str, Any]] = []
-    for player_id, r in results.items():
-        for index, event in enumerate(r.events):
-            ids = loaded.game_ids[(player_id, index)]
-            tournament_id = loaded.tournament_of[(player_id, index)]
-            for game_id, calc in zip(ids, event.games, strict=True):
-                opponent_id = calc.game.opponent_id
-                if opponent_id is None:
-                    raise AssertionError("every stored game names its opponent")
-                calculations.append(
-                    {
-                        "list_id": list_id,
-                        "player_id": player_id,
-                        "game_id": game_id,
-                        "tournament_id": tournament_id,
-                        "rating_used": event.rating_used,
-                        "opponent_id": opponent_id,
-                        "opponent_rating_used": calc.game.opponent_rating,
-                        "difference": calc.difference,
-                        "difference_used": calc.difference_used,
-                        "expected": calc.expected,
-                        "score": calc.game.score.points,
-                        "delta": calc.delta,
-                        "rated": calc.rated,
-                        "reason": None
-                        if calc.not_rated_reason is None
-                        else str(calc.not_rated_reason),
-                        "rule_version": version,
-                    }
-                )
-    bulk_insert(session, CalculationRow, calculations)
-    return len(entries) + len(statuses) + len(calculations)
+    """Entries, statuses and calculations, streamed into the database (COPY on PostgreSQL)."""
+    written = bulk_insert_rows(session, ListEntryRow, ENTRY_KEYS, _entries(results, list_id))
+    written += bulk_insert_rows(
+        session, PlayerStatusRow, STATUS_KEYS, _statuses_to_keep(results, list_id)
+    )
+    written += bulk_insert_rows(
+        session,
+        CalculationRow,
+        CALCULATION_KEYS,
+        _calculations(results, list_id, rules.version.name, loaded),
+    )
+    return written
 
 
 __all__ = ["CloseOutcome", "Decimal", "close_period", "decode_pool", "encode_pool"]

@@ -1,11 +1,12 @@
-"""Published lists: importing a list published elsewhere (the starting point) and exporting a
-published list."""
+"""Published lists: importing a list published elsewhere (the starting point: a list CSV or a
+FIDE download, TXT or XML) and exporting a published list."""
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -16,12 +17,18 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
-from ratingdb.formats.list_csv import ListRow, read_list_csv
-from ratingdb.models import ListEntryRow, PlayerRow, PlayerStatusRow, RatingListRow
+from ratingdb.formats.fide_list import FideListRow, iter_fide_txt, iter_fide_xml
+from ratingdb.formats.list_csv import DEFAULT_RATED_GAMES, ListRow, read_list_csv
+from ratingdb.models import ListEntryRow, PeriodRow, PlayerRow, PlayerStatusRow, RatingListRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
-from ratingdb.rules import Category, KStatus, Period, k_factor, version_for_period
+from ratingdb.rules import Category, KStatus, Period, RuleVersion, k_factor, version_for_period
 from ratingdb.rules.calendar import NotAListPeriod, check_list_period
+from ratingdb.rules.kfactor import is_junior
+
+IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
+#: Rows of a FIDE list read, checked and written at a time: memory stays flat for any size.
+FIDE_BATCH = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +40,9 @@ class ImportedList:
     unrated: int
     players_created: int
     players_updated: int
+    #: Players whose K, derived from the list (see derive_status), differs from the K the list
+    #: prints (FIDE formats only).
+    k_differs: int = 0
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -55,6 +65,22 @@ def import_list_csv(
     return _publish_imported(session, rows, category, period, now, source=str(path))
 
 
+def import_list_file(
+    session: Session,
+    path: Path,
+    category: Category,
+    period: Period,
+    now: datetime,
+    file_format: str = "csv",
+) -> ImportedList:
+    """``lists import``: a list CSV, or a FIDE download (``fide-txt``, ``fide-xml``)."""
+    if file_format not in IMPORT_FORMATS:
+        raise InputError(f"must be one of {', '.join(IMPORT_FORMATS)}", field="--format")
+    if file_format == "csv":
+        return import_list_csv(session, path, category, period, now)
+    return import_fide_list(session, path, category, period, now, file_format)
+
+
 def check_period(category: Category, period: Period, *, field: str) -> None:
     try:
         check_list_period(category, period)
@@ -71,19 +97,7 @@ def _publish_imported(
     *,
     source: str,
 ) -> ImportedList:
-    existing = period_repo.get_period(session, category, period)
-    if existing is not None and existing.state != "open":
-        raise InputError(
-            f"{category.value} {period} is already {existing.state}; "
-            "a published list never changes",
-            field="--period",
-        )
-    later = [p for p in period_repo.published_periods(session, category) if p > period]
-    if later:
-        raise InputError(
-            f"{category.value} already has a published list after {period} ({max(later)})",
-            field="--period",
-        )
+    _check_publishable(session, category, period)
     created, updated = player_repo.upsert(
         session,
         [
@@ -121,19 +135,9 @@ def _publish_imported(
         }
         for row in rated
     ]
-    rating_list = RatingListRow(
-        period_id=period_row.id,
-        category=category.value,
-        list_date=period.list_date,
-        revision=1,
-        source="import",
-        rule_version=None,
-        published_at=now,
-        entry_count=len(entries),
-        digest=list_digest(entries),
+    rating_list = _add_imported_list(
+        session, period_row, period, now, entry_count=len(entries), digest=list_digest(entries)
     )
-    session.add(rating_list)
-    session.flush()
     for entry in entries:
         entry["list_id"] = rating_list.id
     bulk_insert(session, ListEntryRow, entries)
@@ -157,13 +161,232 @@ def _publish_imported(
     )
 
 
+def _add_imported_list(
+    session: Session,
+    period_row: PeriodRow,
+    period: Period,
+    now: datetime,
+    *,
+    entry_count: int,
+    digest: str | None,
+) -> RatingListRow:
+    """The list row of an imported list (revision 1, no rule version), flushed for its id."""
+    rating_list = RatingListRow(
+        period_id=period_row.id,
+        category=period_row.category,
+        list_date=period.list_date,
+        revision=1,
+        source="import",
+        rule_version=None,
+        published_at=now,
+        entry_count=entry_count,
+        digest=digest,
+    )
+    session.add(rating_list)
+    session.flush()
+    return rating_list
+
+
+def _check_publishable(session: Session, category: Category, period: Period) -> None:
+    existing = period_repo.get_period(session, category, period)
+    if existing is not None and existing.state != "open":
+        raise InputError(
+            f"{category.value} {period} is already {existing.state}; "
+            "a published list never changes",
+            field="--period",
+        )
+    later = [p for p in period_repo.published_periods(session, category) if p > period]
+    if later:
+        raise InputError(
+            f"{category.value} already has a published list after {period} ({max(later)})",
+            field="--period",
+        )
+
+
 def list_digest(entries: Sequence[dict[str, Any]]) -> str:
     """SHA-256 of the list's canonical content: what proves later that it never changed."""
-    canonical = sorted(
-        (e["player_id"], e["rating"], e["previous_rating"], e["change"], e["games"], e["k_factor"])
-        for e in entries
+    return digest_of_sorted(
+        sorted(
+            (e["player_id"], e["rating"], e["previous_rating"], e["change"], e["games"],
+             e["k_factor"])
+            for e in entries
+        )
+    )  # fmt: skip
+
+
+def digest_of_sorted(canonical: Iterable[Sequence[Any]]) -> str:
+    """The digest of canonical entries already sorted, fed one at a time (the same bytes as
+    ``json.dumps`` of the whole sorted list)."""
+    digest = hashlib.sha256(b"[")
+    for index, entry in enumerate(canonical):
+        if index:
+            digest.update(b",")
+        digest.update(json.dumps(list(entry), separators=(",", ":")).encode())
+    digest.update(b"]")
+    return digest.hexdigest()
+
+
+# --- FIDE lists --------------------------------------------------------------------------------
+
+
+def import_fide_list(
+    session: Session,
+    path: Path,
+    category: Category,
+    period: Period,
+    now: datetime,
+    file_format: str,
+) -> ImportedList:
+    """A FIDE download as the published list of ``period``, streamed in batches: players are
+    created or updated (the FIDE list is the authority on names, federations, titles), every
+    player rated at or above the floor gets an entry with the games of the month and a K status
+    derived from the list's K (derive_status)."""
+    check_period(category, period, field="--period")
+    rows: Iterator[FideListRow] = (
+        iter_fide_txt(path, category)
+        if file_format == "fide-txt"
+        else iter_fide_xml(path, category)
     )
-    return hashlib.sha256(json.dumps(canonical, separators=(",", ":")).encode()).hexdigest()
+    _check_publishable(session, category, period)
+    version = version_for_period(category, period)
+    period_row = period_repo.get_or_create_period(session, category, period)
+    # The count and the digest are known once every batch is in.
+    rating_list = _add_imported_list(session, period_row, period, now, entry_count=0, digest=None)
+    rated = unrated = created = updated = k_differs = 0
+    while batch := list(itertools.islice(rows, FIDE_BATCH)):
+        _refuse_repeated(session, rating_list.id, batch, path)
+        new, changed = player_repo.upsert(
+            session,
+            [
+                {
+                    "player_id": row.fide_id,
+                    "fide_id": row.fide_id,
+                    "name": row.name,
+                    "federation": row.federation,
+                    "sex": row.sex,
+                    "birth_year": row.birth_year,
+                    "title": row.title,
+                }
+                for row in batch
+            ],
+        )
+        created, updated = created + new, updated + changed
+        entries = []
+        for row in batch:
+            if row.rating is None or row.rating < version.floor:
+                unrated += 1
+                continue
+            rated_games, peak = derive_status(version, row, period.year)
+            k = k_factor(
+                version, KStatus(row.rating, rated_games, peak, row.birth_year), period.year
+            )
+            k_differs += row.k_factor is not None and row.k_factor != k
+            entries.append(
+                {
+                    "list_id": rating_list.id,
+                    "player_id": row.fide_id,
+                    "rating": row.rating,
+                    "previous_rating": None,
+                    "change": None,
+                    "games": row.games or 0,
+                    "k_factor": k,
+                    "k_used": None,
+                    "sum_delta": None,
+                    "rated_games": rated_games,
+                    "peak_rating": peak,
+                }
+            )
+        rated += bulk_insert(session, ListEntryRow, entries)
+    rating_list.entry_count = rated
+    rating_list.digest = _stored_digest(session, rating_list.id)
+    period_repo.mark_published(session, period_row, now)
+    return ImportedList(
+        category, period, rating_list.id, rated, unrated, created, updated, k_differs
+    )
+
+
+def derive_status(version: RuleVersion, row: FideListRow, list_year: int) -> tuple[int, int]:
+    """(rated_games, peak_rating) for a player of a FIDE list, chosen so that the K rules
+    (rules.md A3) give the K the list prints (B §12: the list gives rating, games of the month,
+    K and birth year; the history behind them is not in it):
+
+    - ``rated_games`` is 30 (established) unless the K says the player is new: the games column
+      counts only the month's games, so the total is unknown; a K for new players (40) on a
+      player who is not a junior means fewer than 30 games: the month's games, at most 29;
+    - ``peak_rating`` is the rating, raised to 2400 when the K is the permanent K 10, and to
+      2300 when a junior under 2300 has the established K (a past rating of 2300 ended it).
+    A list without a K column leaves 30 games and the rating as the peak.
+    """
+    if row.rating is None:
+        raise ValueError("only a rated player has a status to derive")
+    rating, listed = row.rating, row.k_factor
+    status = KStatus(rating, DEFAULT_RATED_GAMES, rating, row.birth_year)
+    junior = version.junior_k is not None and is_junior(version, status, list_year)
+    if listed is None:
+        return DEFAULT_RATED_GAMES, rating
+    if listed == version.k_high != version.k_established:
+        return DEFAULT_RATED_GAMES, max(rating, version.k_high_threshold)
+    if listed == version.k_new != version.k_established and not (
+        junior and listed == version.junior_k
+    ):
+        return min(row.games or 0, version.new_player_games - 1), rating
+    if listed == version.k_established and junior:
+        return DEFAULT_RATED_GAMES, max(rating, version.junior_rating_limit)
+    return DEFAULT_RATED_GAMES, rating
+
+
+def _refuse_repeated(
+    session: Session, list_id: int, batch: Sequence[FideListRow], path: Path
+) -> None:
+    """A player may appear once in a list: within the batch, and against the batches before."""
+    seen: dict[str, FideListRow] = {}
+    for row in batch:
+        if row.fide_id in seen:
+            first, _ = seen[row.fide_id].where(path)
+            _repeated(row, path, f"line {first}")
+        seen[row.fide_id] = row
+    earlier = set(
+        session.scalars(
+            select(ListEntryRow.player_id).where(
+                ListEntryRow.list_id == list_id, ListEntryRow.player_id.in_(list(seen))
+            )
+        )
+    )
+    for row in batch:
+        if row.fide_id in earlier:
+            _repeated(row, path, "an earlier line")
+
+
+def _repeated(row: FideListRow, path: Path, first: str) -> None:
+    line, player = row.where(path)
+    raise InputError(
+        f"{player}FIDE id {row.fide_id} is already on {first}",
+        source=str(path),
+        line=line,
+        field="ID",
+    )
+
+
+def _stored_digest(session: Session, list_id: int) -> str:
+    """list_digest of the stored entries, read back in player_id order (byte order, as Python
+    sorts) without holding them all."""
+    order = ListEntryRow.player_id
+    if session.get_bind().dialect.name == "postgresql":
+        order = order.collate("C")  # type: ignore[assignment]
+    rows = session.execute(
+        select(
+            ListEntryRow.player_id,
+            ListEntryRow.rating,
+            ListEntryRow.previous_rating,
+            ListEntryRow.change,
+            ListEntryRow.games,
+            ListEntryRow.k_factor,
+        )
+        .where(ListEntryRow.list_id == list_id)
+        .order_by(order)
+        .execution_options(yield_per=FIDE_BATCH)
+    )
+    return digest_of_sorted(rows)
 
 
 # --- export ----------------------------------------------------------------------------------

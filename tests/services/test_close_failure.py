@@ -8,7 +8,7 @@ calculations (one per player and game).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -18,7 +18,8 @@ from sqlalchemy import create_engine, text
 
 import ratingdb.services.close as close_module
 from ratingdb.cli import main
-from ratingdb.db import bulk_insert, make_engine, make_sessionmaker
+from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
 
@@ -109,16 +110,16 @@ def test_a_failure_in_the_middle_of_a_close_changes_nothing(
     """``failing_call``: which bulk write of the close fails (2 = the one after the entries)."""
     before = snapshot(prepared_url)
     assert (before["september lists"], before["september state"]) == (0, "open")
-    real = bulk_insert
+    real = bulk_insert_rows
     calls: list[object] = []
 
-    def failing(session: Any, table: Any, rows: Sequence[Mapping[str, Any]]) -> int:
+    def failing(session: Any, table: Any, keys: Sequence[str], rows: Iterable[Any]) -> int:
         calls.append(table)
         if len(calls) == failing_call:
             raise DiskFull("disk full")
-        return real(session, table, rows)
+        return real(session, table, keys, rows)
 
-    monkeypatch.setattr(close_module, "bulk_insert", failing)
+    monkeypatch.setattr(close_module, "bulk_insert_rows", failing)
     engine = make_engine(prepared_url)
     try:
         with pytest.raises(DiskFull), make_sessionmaker(engine).begin() as session:
@@ -153,19 +154,19 @@ def test_the_cli_close_after_a_failed_close_publishes(
     prepared_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The same through the command: the failed close exits non-zero, the next one exits 0."""
-    real = bulk_insert
+    real = bulk_insert_rows
     calls: list[object] = []
 
-    def failing(session: Any, table: Any, rows: Sequence[Mapping[str, Any]]) -> int:
+    def failing(session: Any, table: Any, keys: Sequence[str], rows: Iterable[Any]) -> int:
         calls.append(table)
         if len(calls) == 2:
             raise DiskFull("disk full")
-        return real(session, table, rows)
+        return real(session, table, keys, rows)
 
     before = snapshot(prepared_url)
     args = ["periods", "close", "--category", "fide-standard", "--period", "2026-09",
             "--database-url", prepared_url]  # fmt: skip
-    monkeypatch.setattr(close_module, "bulk_insert", failing)
+    monkeypatch.setattr(close_module, "bulk_insert_rows", failing)
     with pytest.raises(DiskFull):
         main(args)
     assert snapshot(prepared_url) == before
@@ -176,3 +177,32 @@ def test_the_cli_close_after_a_failed_close_publishes(
     assert '"state": "published"' in capsys.readouterr().out
     published = snapshot(prepared_url)
     assert (published["september state"], published["september lists"]) == ("published", 1)
+
+
+def test_a_failure_inside_a_streamed_write_changes_nothing(
+    prepared_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The calculations are streamed into the database; a failure after some of them were sent
+    (inside the COPY on PostgreSQL) leaves nothing behind either."""
+    before = snapshot(prepared_url)
+    real = bulk_insert_rows
+
+    def breaks_after_two(rows: Iterable[Any]) -> Iterator[Any]:
+        for count, row in enumerate(rows):
+            if count == 2:
+                raise DiskFull("disk full")
+            yield row
+
+    def failing(session: Any, table: Any, keys: Sequence[str], rows: Iterable[Any]) -> int:
+        if "game_id" in keys:
+            rows = breaks_after_two(rows)
+        return real(session, table, keys, rows)
+
+    monkeypatch.setattr(close_module, "bulk_insert_rows", failing)
+    engine = make_engine(prepared_url)
+    try:
+        with pytest.raises(DiskFull), make_sessionmaker(engine).begin() as session:
+            close_period(session, Category.FIDE_STANDARD, SEPTEMBER, now=NOW, closed_by="test")
+    finally:
+        engine.dispose()
+    assert snapshot(prepared_url) == before

@@ -1,0 +1,9 @@
+"""The read-only HTTP API and web pages (contract.md "HTTP API"): FastAPI, served by uvicorn.
+
+``create_app(settings)`` builds the app; ``serve(settings, host, port)`` runs it.
+"""
+
+from ratingdb.api.app import create_app
+from ratingdb.api.server import serve
+
+__all__ = ["create_app", "serve"]

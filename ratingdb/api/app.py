@@ -1,0 +1,95 @@
+"""The read-only API and web pages: ``create_app(settings)``.
+
+Read-only at three levels: only GET (and HEAD) routes exist, every other method answers 405;
+every request reads through a ``ReadSession`` that refuses to flush; and that session's engine
+(``make_read_only_engine`` on ``settings.read_database_url``, a replica if you like) is one the
+database itself keeps from writing. The app holds no state of its own: run as many as needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ratingdb.api import errors
+from ratingdb.api.routes import calculator, catalog, health, lists, pages, players, tournaments
+from ratingdb.config import Settings
+from ratingdb.db import head_revision, make_read_only_engine
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+DESCRIPTION = """\
+What ratingdb publishes: rating lists, players' histories, and the game-by-game calculation
+behind every published change. Read-only: GET and HEAD only. Errors are JSON
+`{"detail": "..."}` (404 unknown, 422 bad parameter, naming it). Periods are `YYYY-MM`, dates ISO,
+decimals strings.
+"""
+
+
+def _version() -> str:
+    try:
+        return version("ratingdb")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class HeadAsGet:
+    """HEAD is GET without the body (RFC 9110 §9.3.2), for every route, pages and static files
+    included, without documenting a second operation per path."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_without_body)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The app reading ``settings.read_database_url`` (by default the main database)."""
+    engine = make_read_only_engine(settings.read_database_url, pool_pre_ping=True)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            engine.dispose()
+
+    app = FastAPI(
+        title="ratingdb",
+        version=_version(),
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.read_engine = engine
+    #: /health compares the database with the migrations this code ships with.
+    app.state.expected_revision = head_revision()
+    errors.install(app)
+    for router in (
+        health.router,
+        catalog.router,
+        lists.router,
+        players.router,
+        tournaments.router,
+        calculator.router,
+        pages.router,
+    ):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(HeadAsGet)
+    return app

@@ -1,0 +1,121 @@
+"""The web pages: server-rendered HTML (Jinja2, autoescaped), no JavaScript, no build step.
+
+``/`` searches players and shows the latest lists; ``/players/{player_id}`` shows, per category,
+a step chart of the rating history and the game-by-game calculation of each period.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from ratingdb.api.chart import step_chart
+from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.api.formatting import decimal_text, signed
+from ratingdb.services import published as svc
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+SEARCH_PAGE_SIZE = 50
+TOP_OF_LIST = 10
+MAX_QUERY = 100
+
+#: The pages load nothing but their own stylesheet, and run no script at all.
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def _environment() -> Environment:
+    environment = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters["signed"] = signed
+    environment.filters["decimal"] = lambda value, places=2: (
+        "" if value is None else decimal_text(value, places)
+    )
+    environment.filters["dash"] = lambda value: "\u2013" if value is None else value
+    return environment
+
+
+templates = Jinja2Templates(env=_environment())
+router = APIRouter(include_in_schema=False)
+
+
+def _page(
+    request: Request, name: str, context: dict[str, Any], status_code: int = 200
+) -> HTMLResponse:
+    return templates.TemplateResponse(
+        request, name, context, status_code=status_code, headers=PAGE_HEADERS
+    )
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(
+    request: Request,
+    session: ReadSessionDep,
+    q: Annotated[str, Query()] = "",
+    offset: Annotated[str, Query()] = "0",
+) -> HTMLResponse:
+    """The search form and its results, then the latest list of each category. A page for
+    people: whatever is typed in the address bar gives a page, never an error."""
+    search = "".join(ch for ch in q if ch.isprintable()).strip()[:MAX_QUERY]
+    start = int(offset) if offset.isascii() and offset.isdigit() and len(offset) < 10 else 0
+    total: int = 0
+    players: tuple[svc.Player, ...] = ()
+    if search:
+        total, players = svc.search_players(
+            session, search=search, limit=SEARCH_PAGE_SIZE, offset=start
+        )
+    return _page(
+        request,
+        "index.html",
+        {
+            "q": search,
+            "total": total,
+            "players": players,
+            "offset": start,
+            "page_size": SEARCH_PAGE_SIZE,
+            "latest": svc.latest_lists(session, TOP_OF_LIST),
+        },
+    )
+
+
+@router.get("/players/{player_id}", response_class=HTMLResponse)
+def player_page(request: Request, session: ReadSessionDep, player_id: str) -> HTMLResponse:
+    """A player's ratings: per category a chart, the history and each period's calculation."""
+    if not (player_id.isascii() and player_id.isdigit()) or len(player_id) > 20:
+        return _not_found(request, f"{player_id!r} is not a player id (digits only).")
+    try:
+        record = svc.player_record(session, player_id)
+    except svc.NotFound:
+        return _not_found(request, f"No player {player_id}.")
+    categories = [
+        {
+            "category": item.category.value,
+            "points": item.points,
+            "latest": item.points[-1] if item.points else None,
+            "chart": step_chart([(p.period, p.rating) for p in item.points]),
+            "calculations": item.calculations,
+            "calculated": {str(calc.period) for calc in item.calculations},
+        }
+        for item in record.categories
+    ]
+    return _page(request, "player.html", {"player": record.player, "categories": categories})
+
+
+def _not_found(request: Request, message: str) -> HTMLResponse:
+    return _page(request, "not_found.html", {"message": message}, status_code=404)

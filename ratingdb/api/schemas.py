@@ -1,0 +1,477 @@
+"""The API's response bodies: Pydantic models of their own, never the ORM classes, so that the
+published interface (contract.md "HTTP API") cannot change by accident when a table does.
+
+Dates are ISO strings, periods ``YYYY-MM``, decimals strings (exact, as published), and every
+item is an object with named fields.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ratingdb.api.formatting import decimal_text
+from ratingdb.rules import Category
+from ratingdb.services import published as svc
+
+PERIOD_PATTERN = r"^[0-9]{4}-(?:0[1-9]|1[0-2])$"
+DECIMAL_PATTERN = r"^-?[0-9]+(?:\.[0-9]+)?$"
+
+PeriodText = Annotated[str, Field(pattern=PERIOD_PATTERN, examples=["2026-11"])]
+DecimalText = Annotated[str, Field(pattern=DECIMAL_PATTERN, examples=["0.42"])]
+
+
+class Schema(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _decimal(value: Decimal | None) -> str | None:
+    return None if value is None else decimal_text(value)
+
+
+# --- errors and health -----------------------------------------------------------------------
+
+
+class ErrorOut(Schema):
+    """Every 404, 405, 422 and 503 (and the rare 500)."""
+
+    detail: str = Field(examples=["no player 123"])
+
+
+class HealthOut(Schema):
+    status: Literal["ok"]
+    revision: str = Field(description="the Alembic revision of the database (the latest)")
+
+
+class HealthDownOut(Schema):
+    status: Literal["unavailable"]
+    detail: str
+    revision: str | None
+    expected_revision: str | None
+
+
+# --- categories and rules --------------------------------------------------------------------
+
+
+class CategoryOut(Schema):
+    category: Category
+    rule_version: str | None = Field(description="the rule version in force today")
+    rule_version_effective_from: date | None
+    list_months: list[int]
+    closing_days: int | None
+    latest_period: PeriodText | None = Field(description="the latest published list")
+
+    @classmethod
+    def of(cls, info: svc.CategoryInfo) -> CategoryOut:
+        version = info.version
+        return cls(
+            category=info.category,
+            rule_version=None if version is None else version.name,
+            rule_version_effective_from=None if version is None else version.effective_from,
+            list_months=[] if version is None else sorted(version.list_months),
+            closing_days=None if version is None else version.closing_days,
+            latest_period=None if info.latest is None else str(info.latest.period),
+        )
+
+
+class CategoriesOut(Schema):
+    categories: list[CategoryOut]
+
+
+ParameterValue = int | str | bool | list[int] | None
+
+_TOP_LEVEL = ("name", "category", "effective_from", "source", "changes")
+
+
+class RuleVersionOut(Schema):
+    name: str
+    category: Category
+    effective_from: date
+    effective_until: date | None = Field(description="when the next version takes over")
+    in_force: bool = Field(description="in force today")
+    source: str
+    changes: str
+    parameters: dict[str, ParameterValue]
+
+    @classmethod
+    def of(cls, info: svc.RuleInfo) -> RuleVersionOut:
+        version = info.version
+        parameters = {k: v for k, v in version.parameters().items() if k not in _TOP_LEVEL}
+        return cls(
+            name=version.name,
+            category=version.category,
+            effective_from=version.effective_from,
+            effective_until=info.effective_until,
+            in_force=info.in_force,
+            source=version.source,
+            changes=version.changes,
+            parameters=parameters,
+        )
+
+
+class RulesOut(Schema):
+    rules: list[RuleVersionOut]
+
+
+# --- lists -----------------------------------------------------------------------------------
+
+
+class ListOut(Schema):
+    category: Category
+    period: PeriodText
+    list_date: date
+    published_at: datetime
+    entries: int = Field(description="number of rated players on the list")
+    rule_version: str | None = Field(description="null for a list imported as a starting point")
+    revision: int
+    source: Literal["import", "close"]
+
+    @classmethod
+    def of(cls, summary: svc.ListSummary) -> ListOut:
+        return cls(
+            category=summary.category,
+            period=str(summary.period),
+            list_date=summary.period.list_date,
+            published_at=summary.published_at,
+            entries=summary.entries,
+            rule_version=summary.rule_version,
+            revision=summary.revision,
+            source="import" if summary.source == "import" else "close",
+        )
+
+
+class ListsOut(Schema):
+    lists: list[ListOut]
+
+
+class ListEntryOut(Schema):
+    player_id: str
+    name: str
+    federation: str | None
+    rating: int
+    previous_rating: int | None = Field(description="null for a first rating")
+    change: int | None = Field(description="null for a first rating")
+    games: int = Field(description="games rated in the period")
+    k_factor: int = Field(description="the K the next period starts from")
+
+    @classmethod
+    def of(cls, entry: svc.ListEntry) -> ListEntryOut:
+        return cls(
+            player_id=entry.player_id,
+            name=entry.name,
+            federation=entry.federation,
+            rating=entry.rating,
+            previous_rating=entry.previous_rating,
+            change=entry.change,
+            games=entry.games,
+            k_factor=entry.k_factor,
+        )
+
+
+class ListPageOut(Schema):
+    category: Category
+    period: PeriodText
+    list_date: date
+    revision: int
+    rule_version: str | None
+    published_at: datetime
+    total: int = Field(description="entries matching the filters")
+    limit: int
+    offset: int
+    entries: list[ListEntryOut]
+
+
+# --- players ---------------------------------------------------------------------------------
+
+
+class PlayerOut(Schema):
+    player_id: str
+    name: str
+    federation: str | None
+    sex: Literal["M", "F"] | None
+    birth_year: int | None
+    title: str | None
+
+    @classmethod
+    def fields_of(cls, player: svc.Player) -> dict[str, Any]:
+        return {
+            "player_id": player.player_id,
+            "name": player.name,
+            "federation": player.federation,
+            "sex": player.sex,
+            "birth_year": player.birth_year,
+            "title": player.title,
+        }
+
+    @classmethod
+    def of(cls, player: svc.Player) -> PlayerOut:
+        return cls(**cls.fields_of(player))
+
+
+class PlayersOut(Schema):
+    total: int
+    limit: int
+    offset: int
+    players: list[PlayerOut]
+
+
+class RatingOut(Schema):
+    """A player's entry on a list."""
+
+    category: Category
+    period: PeriodText
+    list_date: date
+    rating: int
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+    rated_games: int = Field(description="rated games in the category so far")
+    peak_rating: int
+
+    @classmethod
+    def of(cls, point: svc.HistoryPoint) -> RatingOut:
+        return cls(
+            category=point.category,
+            period=str(point.period),
+            list_date=point.period.list_date,
+            rating=point.rating,
+            previous_rating=point.previous_rating,
+            change=point.change,
+            games=point.games,
+            k_factor=point.k_factor,
+            rated_games=point.rated_games,
+            peak_rating=point.peak_rating,
+        )
+
+
+class PlayerDetailOut(PlayerOut):
+    ratings: list[RatingOut] = Field(
+        description="the latest published rating in each category where the player has one"
+    )
+
+
+class HistoryPointOut(Schema):
+    period: PeriodText
+    list_date: date
+    rating: int
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+
+    @classmethod
+    def of(cls, point: svc.HistoryPoint) -> HistoryPointOut:
+        return cls(
+            period=str(point.period),
+            list_date=point.period.list_date,
+            rating=point.rating,
+            previous_rating=point.previous_rating,
+            change=point.change,
+            games=point.games,
+            k_factor=point.k_factor,
+        )
+
+
+class HistoryOut(Schema):
+    player_id: str
+    category: Category
+    points: list[HistoryPointOut] = Field(description="one per published list, oldest first")
+
+
+class TournamentRefOut(Schema):
+    tournament_id: str
+    name: str
+    start_date: date
+
+
+class OpponentOut(Schema):
+    player_id: str
+    name: str
+
+
+class GameCalculationOut(Schema):
+    tournament: TournamentRefOut
+    round: int
+    opponent: OpponentOut
+    rating_used: int | None = Field(description="the player's own rating used")
+    opponent_rating: int | None = Field(description="the opponent's rating used")
+    difference: int | None = Field(description="D = rating_used - opponent_rating")
+    difference_used: int | None = Field(description="D after the cap")
+    expected: DecimalText | None = Field(description="PD, the expected score")
+    score: DecimalText
+    delta: DecimalText | None = Field(description="score - expected")
+    rated: bool
+    reason: str | None = Field(description="why the game did not count")
+
+    @classmethod
+    def of(cls, game: svc.GameLine) -> GameCalculationOut:
+        return cls(
+            tournament=TournamentRefOut(
+                tournament_id=game.tournament_id,
+                name=game.tournament_name,
+                start_date=game.start_date,
+            ),
+            round=game.round,
+            opponent=OpponentOut(player_id=game.opponent_id, name=game.opponent_name),
+            rating_used=game.rating_used,
+            opponent_rating=game.opponent_rating,
+            difference=game.difference,
+            difference_used=game.difference_used,
+            expected=_decimal(game.expected),
+            score=decimal_text(game.score, places=0),
+            delta=_decimal(game.delta),
+            rated=game.rated,
+            reason=game.reason,
+        )
+
+
+class CalculationOut(Schema):
+    player_id: str
+    category: Category
+    period: PeriodText
+    list_date: date
+    games: list[GameCalculationOut]
+    k_factor: int | None = Field(description="K applied in the period (after K x n <= 700)")
+    sum_delta: DecimalText | None = Field(description="sum of score - expected over rated games")
+    change: int | None = Field(description="K x sum_delta, rounded once; null: first rating")
+    rule_version: str | None
+    previous_rating: int | None
+    rating: int | None = Field(description="the rating published on this list (null: unrated)")
+    first_rating: bool
+    next_k_factor: int | None = Field(description="the K the next period starts from")
+
+    @classmethod
+    def of(cls, player_id: str, calc: svc.PeriodCalculation) -> CalculationOut:
+        return cls(
+            player_id=player_id,
+            category=calc.category,
+            period=str(calc.period),
+            list_date=calc.period.list_date,
+            games=[GameCalculationOut.of(game) for game in calc.games],
+            k_factor=calc.k_factor,
+            sum_delta=_decimal(calc.sum_delta),
+            change=calc.change,
+            rule_version=calc.rule_version,
+            previous_rating=calc.previous_rating,
+            rating=calc.rating,
+            first_rating=calc.first_rating,
+            next_k_factor=calc.next_k_factor,
+        )
+
+
+# --- tournaments -----------------------------------------------------------------------------
+
+
+class TournamentGameOut(Schema):
+    round: int
+    white_id: str
+    white_name: str
+    black_id: str
+    black_name: str
+    result: Literal["1-0", "0-1", "1/2-1/2", "+-", "-+", "--"]
+    rated: bool
+
+
+class TournamentOut(Schema):
+    tournament_id: str
+    name: str
+    category: Category
+    start_date: date
+    end_date: date
+    period: PeriodText = Field(description="the period whose list it is rated on")
+    published: bool = Field(description="that list is published")
+    late: bool
+    games: list[TournamentGameOut]
+
+    @classmethod
+    def of(cls, found: svc.Tournament) -> TournamentOut:
+        return cls(
+            tournament_id=found.tournament_id,
+            name=found.name,
+            category=found.category,
+            start_date=found.start_date,
+            end_date=found.end_date,
+            period=str(found.period),
+            published=found.published,
+            late=found.late,
+            # model_validate checks each result against the six the games table allows.
+            games=[
+                TournamentGameOut.model_validate(
+                    {
+                        "round": g.round,
+                        "white_id": g.white_id,
+                        "white_name": g.white_name,
+                        "black_id": g.black_id,
+                        "black_name": g.black_name,
+                        "result": g.result,
+                        "rated": g.rated,
+                    }
+                )
+                for g in found.games
+            ],
+        )
+
+
+# --- the calculator (contract "Calculator", out) ---------------------------------------------
+
+
+class CalculatorGameOut(Schema):
+    opponent_rating: int | None
+    score: DecimalText
+    rated: bool
+    reason: str | None
+    difference: int | None
+    difference_used: int | None
+    capped: bool
+    expected: DecimalText | None
+    delta: DecimalText | None
+    rating_before: int | None = Field(None, description="sequential mode only")
+    change: int | None = Field(None, description="sequential mode only")
+
+
+class CalculatorEventOut(Schema):
+    start_date: date | None
+    rating_used: int | None
+    rated_games: int
+    sum_delta: DecimalText
+    games: list[CalculatorGameOut]
+
+
+class InitialRatingOut(Schema):
+    method: str
+    games: int
+    points: DecimalText
+    opponents_average: DecimalText | None
+    p: DecimalText | None
+    dp: int | None
+    bonus: DecimalText | None
+    rating: int | None
+    capped_at: int | None
+
+
+class CalculatorOut(Schema):
+    category: Category
+    period: PeriodText
+    rule_version: str
+    mode: Literal["period", "sequential"]
+    expected_method: Literal["table", "formula"]
+    difference_cap: int | None
+    cap_mode: str
+    k_factor: int | None
+    k_status: int | None
+    games: int
+    sum_delta: DecimalText | None
+    previous_rating: int | None
+    change: int | None
+    new_rating: int | None
+    below_floor: bool
+    floor: int
+    performance: int | None
+    events: list[CalculatorEventOut]
+    initial_rating: int | None = Field(None, description="unrated player only")
+    reason: str | None = Field(None, description="unrated player only")
+    initial: InitialRatingOut | None = Field(None, description="unrated player only")

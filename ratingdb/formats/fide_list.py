@@ -1,0 +1,494 @@
+"""FIDE rating list downloads (rules.md B §12), read as streams so that the full list (about two
+million players) never sits in memory, and the fixed-width TXT written back.
+
+TXT (``standard_rating_list.txt``, ``rapid_…``, ``blitz_…``, the combined
+``players_list_foa.txt``): the columns are found from the header line, each running from its
+title to the next title, so any column order and width is read. XML (``<playerslist>`` of
+``<player>`` elements): read with ``xml.etree.ElementTree.iterparse``, each player cleared once
+read. FIDE does not document either layout; these follow the public parsers cited in B §12.
+
+Each row gives one category's rating, the games rated in the month and the K of the list.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+from xml.sax.saxutils import escape
+
+from ratingdb.errors import InputError
+from ratingdb.rules import Category
+
+MAX_RATING = 4000
+#: A FIDE rating is never below this (the lowest floor ever); 0 or blank means unrated.
+MIN_RATING = 1000
+
+#: The prefix of a category's columns in the TXT header (SRtng, RGm, BK) and its XML tags.
+TXT_PREFIX = {
+    Category.FIDE_STANDARD: "S",
+    Category.FIDE_RAPID: "R",
+    Category.FIDE_BLITZ: "B",
+}
+XML_TAGS = {
+    Category.FIDE_STANDARD: ("rating", "games", "k"),
+    Category.FIDE_RAPID: ("rapid_rating", "rapid_games", "rapid_k"),
+    Category.FIDE_BLITZ: ("blitz_rating", "blitz_games", "blitz_k"),
+}
+TITLES = frozenset({"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"})
+
+# Header titles, upper case, of the columns every category shares.
+_COMMON = {
+    "ID NUMBER": "id", "ID_NUMBER": "id", "ID": "id", "FIDEID": "id", "NAME": "name",
+    "FED": "federation", "COUNTRY": "federation", "SEX": "sex", "TIT": "title",
+    "TITL": "title", "TITLE": "title", "WTIT": "w_title", "WTITL": "w_title",
+    "B-DAY": "birth", "BDAY": "birth", "BORN": "birth", "BIRTHDAY": "birth", "FLAG": "flag",
+}  # fmt: skip
+_GENERIC = {"RTNG": "rating", "RATING": "rating", "GM": "games", "GMS": "games", "K": "k"}
+_GENERIC |= {"GAMES": "games"}
+_MONTH = re.compile(r"[A-Z]{3}\d{2}")  # old headers name the rating column after the month
+
+#: Builds the error for a message about one value (it knows the file, line and field).
+_Fail = Callable[[str], InputError]
+
+
+@dataclass(frozen=True, slots=True)
+class FideListRow:
+    """One player of a FIDE list, in one category. ``rating`` None = unrated there.
+
+    ``line`` is the line of a TXT row; an XML row has ``player``, its place in the file
+    (``xml_line_of`` finds its line when an error needs it).
+    """
+
+    line: int | None
+    fide_id: str
+    name: str
+    federation: str | None
+    sex: str | None
+    title: str | None
+    birth_year: int | None
+    rating: int | None
+    games: int | None
+    k_factor: int | None
+    flag: str | None
+    player: int | None = None
+
+    def where(self, path: Path) -> tuple[int | None, str]:
+        """The row's line, and how to name it in a message."""
+        if self.player is None:
+            return self.line, ""
+        return xml_line_of(path, self.player, "fideid"), f"player #{self.player}: "
+
+
+# --- TXT ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Column:
+    field: str
+    title: str
+    start: int  # 0-based
+    end: int | None  # exclusive; None: to the end of the line
+
+
+def _header_columns(header: str, category: Category, source: str) -> dict[str, _Column]:
+    tokens = [(m.start(), m.group()) for m in re.finditer(r"ID[ _]Number|\S+", header, re.I)]
+    prefix = TXT_PREFIX.get(category)
+    found: dict[str, _Column] = {}
+    generic: dict[str, _Column] = {}
+    other_ratings: list[str] = []
+    for index, (start, title) in enumerate(tokens):
+        end = tokens[index + 1][0] if index + 1 < len(tokens) else None
+        key = title.upper()
+        if key in _COMMON:
+            found.setdefault(_COMMON[key], _Column(_COMMON[key], title, start, end))
+        elif key in _GENERIC or _MONTH.fullmatch(key):
+            name = _GENERIC.get(key, "rating")
+            generic.setdefault(name, _Column(name, title, start, end))
+        elif len(key) > 1 and key[1:] in _GENERIC and key[0] in "SRB":
+            name = _GENERIC[key[1:]]
+            if prefix is not None and key[0] == prefix:
+                found.setdefault(name, _Column(name, title, start, end))
+            elif name == "rating":
+                other_ratings.append(title)
+    for name, column in generic.items():
+        found.setdefault(name, column)
+    for needed in ("id", "name", "rating"):
+        if needed not in found:
+            if needed == "rating" and other_ratings:
+                message = (
+                    f"no {category.value} rating column: the file has {', '.join(other_ratings)}"
+                )
+            else:
+                message = f"no {needed} column in the header line"
+            raise InputError(message, source=source, line=1, field=needed)
+    return found
+
+
+def iter_fide_txt(
+    path: Path, category: Category, *, source: str | None = None
+) -> Iterator[FideListRow]:
+    """The players of a FIDE TXT list, one at a time."""
+    name = source or str(path)
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise InputError("no such file", source=name) from None
+    with handle:
+        yield from read_fide_txt(handle, category, source=name)
+
+
+def read_fide_txt(handle: IO[bytes], category: Category, *, source: str) -> Iterator[FideListRow]:
+    columns: dict[str, _Column] | None = None
+    for number, raw in enumerate(handle, start=1):
+        line = _decode_line(raw).rstrip("\r\n")
+        if not line.strip():
+            continue
+        if columns is None:
+            columns = _header_columns(line, category, source)
+            continue
+        yield _txt_row(line, number, columns, source)
+    if columns is None:
+        raise InputError("the file is empty (a header line is needed)", source=source, line=1)
+
+
+def _decode_line(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def _txt_row(line: str, number: int, columns: dict[str, _Column], source: str) -> FideListRow:
+    def cell(field: str) -> str:
+        column = columns.get(field)
+        if column is None:
+            return ""
+        return line[column.start : column.end].strip()
+
+    def error(field: str, message: str) -> InputError:
+        column = columns[field]
+        end = column.end if column.end is not None else column.start + 5
+        if column.start < len(line) < end and line[column.start :].strip():
+            message += f"; the line ends at column {len(line)}, inside the column: truncated?"
+        return InputError(
+            message, source=source, line=number, column=column.start + 1, field=column.title
+        )
+
+    fide_id = cell("id")
+    if not fide_id.isdigit():
+        raise error("id", f"must be a FIDE id (digits), got {fide_id!r}")
+    name = cell("name")
+    if not name:
+        if len(line) <= columns["name"].start:
+            raise error("name", "the line ends before the name: truncated?")
+        raise error("name", "is empty")
+    return FideListRow(
+        line=number,
+        fide_id=fide_id.lstrip("0") or "0",
+        name=name,
+        federation=_federation(cell("federation")),
+        sex=_sex(cell("sex"), cell("flag")),
+        title=_title(cell("title"), cell("w_title")),
+        birth_year=_birth_year(cell("birth"), lambda m: error("birth", m)),
+        rating=_rating(cell("rating"), lambda m: error("rating", m)),
+        games=_count(cell("games"), lambda m: error("games", m)),
+        k_factor=_count(cell("k"), lambda m: error("k", m)) or None,
+        flag=cell("flag") or None,
+    )
+
+
+# --- values shared by TXT and XML ---------------------------------------------------------------
+
+
+def _federation(text: str) -> str | None:
+    return text.upper() if re.fullmatch(r"[A-Za-z]{3}", text) else None
+
+
+def _sex(text: str, flag: str) -> str | None:
+    value = text.upper()
+    if value in ("M", "F"):
+        return value
+    return "F" if "W" in flag.upper() else None
+
+
+def _title(title: str, w_title: str) -> str | None:
+    for value in (title.upper(), w_title.upper()):
+        if value in TITLES:
+            return value
+    return None
+
+
+def _birth_year(text: str, error: _Fail) -> int | None:
+    if not text or not text.strip("0"):
+        return None
+    if not re.fullmatch(r"\d{4}", text):
+        raise error(f"must be a year of birth (4 digits), got {text!r}")
+    year = int(text)
+    if not 1850 <= year <= 2100:
+        raise error(f"must be a year from 1850 to 2100, got {year}")
+    return year
+
+
+def _rating(text: str, error: _Fail) -> int | None:
+    if not text:
+        return None
+    if not text.isdigit():
+        raise error(f"must be a rating (a number), got {text!r}")
+    rating = int(text)
+    if rating == 0:
+        return None
+    if not MIN_RATING <= rating <= MAX_RATING:
+        raise error(
+            f"must be from {MIN_RATING} to {MAX_RATING} (0 or blank: unrated), got {rating}"
+        )
+    return rating
+
+
+def _count(text: str, error: _Fail) -> int | None:
+    if not text:
+        return None
+    if not text.isdigit():
+        raise error(f"must be a whole number, got {text!r}")
+    return int(text)
+
+
+# --- XML ---------------------------------------------------------------------------------------
+
+
+def iter_fide_xml(
+    path: Path, category: Category, *, source: str | None = None
+) -> Iterator[FideListRow]:
+    """The players of a FIDE XML list, one at a time: each ``<player>`` element is cleared once
+    read, and the root lets go of it, so memory stays flat whatever the file's size."""
+    name = source or str(path)
+    if category not in XML_TAGS:
+        raise InputError(f"a FIDE list has no {category.value} ratings", field="--category")
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise InputError("no such file", source=name) from None
+    with handle:
+        yield from _read_xml(handle, path, category, name)
+
+
+def _read_xml(
+    handle: IO[bytes], path: Path, category: Category, source: str
+) -> Iterator[FideListRow]:
+    tags: tuple[str, str, str] | None = None
+    root: ET.Element | None = None
+    index = 0
+    try:
+        for event, element in ET.iterparse(handle, events=("start", "end")):
+            if root is None:
+                root = element
+                continue
+            if event != "end" or element.tag != "player":
+                continue
+            index += 1
+            values = {child.tag: (child.text or "").strip() for child in element}
+            element.clear()
+            root.clear()
+            if tags is None:
+                # The combined file has rapid_* and blitz_* tags; a single-category file
+                # (B §12.2) has rating, games and k only.
+                tags = XML_TAGS[category]
+                if tags[0] not in values:
+                    tags = XML_TAGS[Category.FIDE_STANDARD]
+            yield _xml_row(path, source, index, values, tags)
+    except ET.ParseError as error:
+        line, column = error.position
+        raise InputError(
+            f"not well-formed XML ({error})", source=source, line=line, column=column + 1
+        ) from None
+    if root is None:
+        raise InputError("the file is empty", source=source, line=1)
+
+
+def _xml_row(
+    path: Path, source: str, index: int, values: dict[str, str], tags: tuple[str, str, str]
+) -> FideListRow:
+    def error(tag: str) -> _Fail:
+        def build(message: str) -> InputError:
+            return InputError(
+                f"player #{index}: {message}",
+                source=source,
+                line=xml_line_of(path, index, tag),
+                field=tag,
+            )
+
+        return build
+
+    fide_id = values.get("fideid", "")
+    if not fide_id.isdigit():
+        raise error("fideid")(f"must be a FIDE id (digits), got {fide_id!r}")
+    name = values.get("name", "")
+    if not name:
+        raise error("name")("is empty")
+    rating_tag, games_tag, k_tag = tags
+    flag = values.get("flag", "")
+    return FideListRow(
+        line=None,
+        fide_id=fide_id.lstrip("0") or "0",
+        name=name,
+        federation=_federation(values.get("country", "")),
+        sex=_sex(values.get("sex", ""), flag),
+        title=_title(values.get("title", ""), values.get("w_title", "")),
+        birth_year=_birth_year(values.get("birthday", ""), error("birthday")),
+        rating=_rating(values.get(rating_tag, ""), error(rating_tag)),
+        games=_count(values.get(games_tag, ""), error(games_tag)),
+        k_factor=_count(values.get(k_tag, ""), error(k_tag)) or None,
+        flag=flag or None,
+        player=index,
+    )
+
+
+def xml_line_of(path: Path, index: int, tag: str) -> int | None:
+    """The line of ``<tag>`` inside the ``index``-th ``<player>`` (1-based): found again by
+    reading the file once more, only when there is an error to report."""
+    seen = 0
+    opening = re.compile(r"<player[\s>/]")
+    wanted = re.compile(rf"<{re.escape(tag)}[\s>/]")
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            text = _decode_line(raw)
+            position = 0
+            if seen < index:
+                for match in opening.finditer(text):
+                    seen += 1
+                    if seen == index:
+                        position = match.end()
+                        break
+                else:
+                    continue
+            if wanted.search(text, position):
+                return number
+            if "</player>" in text[position:]:
+                return None
+    return None
+
+
+# --- writing TXT -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FideTxtEntry:
+    player_id: str
+    name: str
+    federation: str | None
+    sex: str | None
+    title: str | None
+    rating: int | None  # None: unrated (blank rating, games and K)
+    games: int | None
+    k_factor: int | None
+    birth_year: int | None
+
+
+#: The single-list layout of FIDE's TXT files (B §12.1), 0-based start and width.
+_LAYOUT = (
+    ("ID Number", 0, 15),
+    ("Name", 15, 61),
+    ("Fed", 76, 4),
+    ("Sex", 80, 4),
+    ("Tit", 84, 5),
+    ("WTit", 89, 5),
+    ("OTit", 94, 15),
+    ("FOA", 109, 4),
+    ("{p}Rtng", 113, 6),
+    ("{p}Gm", 119, 4),
+    ("{p}K", 123, 3),
+    ("B-day", 126, 6),
+    ("Flag", 132, 4),
+)
+
+
+def write_fide_txt(entries: Iterable[FideTxtEntry], category: Category, out: IO[str]) -> None:
+    """A list in FIDE's fixed-width TXT layout (the standard, rapid or blitz file; the FFE
+    rapid list with plain ``Rtng``/``Gm``/``K`` titles). Names longer than the column (60
+    characters) are cut, as FIDE does."""
+    prefix = TXT_PREFIX.get(category, "")
+    titles = [title.format(p=prefix) for title, _, _ in _LAYOUT]
+    out.write(_row(titles) + "\n")
+    for e in entries:
+        title = e.title or ""
+        cells = [
+            e.player_id,
+            e.name[:60],
+            e.federation or "",
+            e.sex or "",
+            "" if title.startswith("W") else title,
+            title if title.startswith("W") else "",
+            "",
+            "",
+            "" if e.rating is None else str(e.rating),
+            "" if e.games is None or e.rating is None else str(e.games),
+            "" if e.k_factor is None or e.rating is None else str(e.k_factor),
+            "" if e.birth_year is None else str(e.birth_year),
+            "",
+        ]
+        out.write(_row(cells) + "\n")
+
+
+def _row(cells: list[str]) -> str:
+    """Each cell in its column, cut to leave a space before the next; the last runs on."""
+    parts: list[str] = []
+    last = len(_LAYOUT) - 1
+    for index, ((_, start, width), cell) in enumerate(zip(_LAYOUT, cells, strict=True)):
+        if sum(len(p) for p in parts) != start:
+            raise AssertionError("the layout's columns do not follow each other")
+        parts.append(cell if index == last else cell[: width - 1].ljust(width))
+    return "".join(parts).rstrip()
+
+
+# --- writing XML -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class FideXmlPlayer:
+    """A player as FIDE's XML download has it: per category (rating, games of the month, K);
+    a rating of None is written as 0 (unrated)."""
+
+    fide_id: str
+    name: str
+    federation: str | None = None
+    sex: str | None = None
+    title: str | None = None
+    birth_year: int | None = None
+    standard: tuple[int | None, int, int | None] = (None, 0, None)
+    rapid: tuple[int | None, int, int | None] = (None, 0, None)
+    blitz: tuple[int | None, int, int | None] = (None, 0, None)
+    flag: str | None = None
+
+
+def write_fide_xml(
+    players: Iterable[FideXmlPlayer], out: IO[str], *, combined: bool = True
+) -> None:
+    """A ``<playerslist>`` as FIDE's combined download (``combined``) or a single-category one
+    (the ``standard`` values under ``rating``, ``games``, ``k``), written one player at a time."""
+    out.write('<?xml version="1.0" encoding="utf-8"?>\n<playerslist>\n')
+    for p in players:
+        title = p.title or ""
+        tags: list[tuple[str, object]] = [
+            ("fideid", p.fide_id),
+            ("name", p.name),
+            ("country", p.federation or ""),
+            ("sex", p.sex or ""),
+            ("title", "" if title.startswith("W") else title),
+            ("w_title", title if title.startswith("W") else ""),
+            ("o_title", ""),
+            ("foa_title", ""),
+        ]
+        groups = (("", p.standard), ("rapid_", p.rapid), ("blitz_", p.blitz))
+        for prefix, (rating, games, k) in groups if combined else groups[:1]:
+            tags += [(f"{prefix}rating", rating or 0), (f"{prefix}games", games),
+                     (f"{prefix}k", k or 0)]  # fmt: skip
+        tags += [("birthday", p.birth_year or ""), ("flag", p.flag or "")]
+        cells = "".join(
+            f"<{tag}>{escape(str(value))}</{tag}>" if value != "" else f"<{tag}/>"
+            for tag, value in tags
+        )
+        out.write(f"<player>{cells}</player>\n")
+    out.write("</playerslist>\n")

@@ -1,0 +1,111 @@
+"""Fixtures of the API tests.
+
+The scenario database (tests/api/scenario.py) is built once per database kind for the whole
+session and only ever read: the app cannot write (that is what test_read_only.py proves), so
+sharing it between tests is safe and keeps the API tests fast. Tests that need another state
+(an empty or unmigrated database) use the per-test fixtures of tests/conftest.py.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from ratingdb.api import create_app
+from ratingdb.config import READ_DATABASE_URL_VARIABLE, Settings
+from tests.api import scenario
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def scenario_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The scenario, built through the commands, on each database in turn."""
+    folder = tmp_path_factory.mktemp(f"scenario-{request.param}")
+    if request.param == "sqlite":
+        url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
+        scenario.build(url, folder)
+        yield url
+        return
+    admin: Engine = request.getfixturevalue("postgresql_admin")
+    name = f"ratingdb_api_{secrets.token_hex(6)}"
+    with admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        url = admin.url.set(database=name).render_as_string(hide_password=False)
+        scenario.build(url, folder)
+        yield url
+    finally:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def app(scenario_url: str) -> FastAPI:
+    return create_app(Settings(database_url=scenario_url, read_database_url=scenario_url))
+
+
+@pytest.fixture(scope="session")
+def client(app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def make_client(url: str) -> TestClient:
+    """A client of an app reading ``url`` (enter it to run the app's lifespan)."""
+    return TestClient(create_app(Settings(database_url=url, read_database_url=url)))
+
+
+START_TIMEOUT = 30
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server(scenario_url: str, tmp_path: Path) -> Iterator[str]:
+    """``ratingdb serve`` on a free port, reading the scenario; its base URL."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
+    log = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ratingdb", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--database-url", scenario_url],
+        stdout=log, stderr=subprocess.STDOUT, env=env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=2) as response:
+                    assert response.status == 200
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "ratingdb serve did not start"
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        finally:
+            log.close()

@@ -1,0 +1,110 @@
+"""A real browser: ``ratingdb serve`` in a subprocess against the scenario database, headless
+Chromium (Debian's chromium and chromium-driver) opens a player page at a phone's size, finds
+the SVG step chart and the calculation tables, and saves a screenshot in the test's folder.
+
+Where Chromium is missing the test installs it once with apt-get (as the CI does, as root on
+Debian) and skips, saying why, only when that is impossible.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+PHONE = (412, 915)
+
+
+def _install_chromium() -> str | None:
+    """None when Chromium and its driver are there (installing them if need be), else why not."""
+    if CHROMIUM.exists() and CHROMEDRIVER.exists():
+        return None
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        return "chromium and chromium-driver are missing and apt-get cannot run here (not root)"
+    install = "apt-get install -y -qq --no-install-recommends chromium chromium-driver"
+    done = subprocess.run(
+        # A fresh machine may have no package lists yet: update them if the install fails.
+        ["sh", "-c", f"{install} || (apt-get update -qq && {install})"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+    )
+    if done.returncode != 0 or not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+        return f"apt-get install chromium chromium-driver failed: {' / '.join(tail)}"
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> None:
+    reason = _install_chromium()
+    if reason is not None:
+        pytest.skip(reason)
+
+
+def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) -> None:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    # A phone's screen (412 x 915 CSS pixels); a desktop window cannot be that narrow.
+    metrics = {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 1}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    try:
+        driver.get(f"{server}/players/1001")
+        assert driver.title == "Anna, A · ratingdb"
+        chart = driver.find_element(By.CSS_SELECTOR, "svg#chart-fide-standard")
+        assert chart.is_displayed()
+        assert 0 < chart.size["width"] <= PHONE[0]
+        steps = chart.find_elements(By.CSS_SELECTOR, "circle.point")
+        assert len(steps) == 4  # one per published fide-standard list
+        assert chart.find_element(By.CSS_SELECTOR, "path.line").get_attribute("d")
+        labels = [t.text for t in chart.find_elements(By.CSS_SELECTOR, ".x-axis text")]
+        assert labels == ["2026-08", "2026-09", "2026-10", "2026-11"]
+        tables = driver.find_elements(By.CSS_SELECTOR, "#fide-standard table.calculation")
+        assert len(tables) == 3
+        newest = tables[0]
+        assert "K 20" in newest.find_element(By.TAG_NAME, "caption").text
+        assert "fide-standard-2025-10" in newest.find_element(By.TAG_NAME, "caption").text
+        rows = newest.find_elements(By.CSS_SELECTOR, "tbody tr")
+        assert [r.find_elements(By.TAG_NAME, "td")[2].text for r in rows] == ["Max, M", "Jo, J"]
+        # Usable on a phone: nothing wider than the screen (wide tables scroll in their box).
+        overflow = driver.execute_script(
+            "return document.documentElement.scrollWidth - window.innerWidth"
+        )
+        assert overflow <= 0
+        assert driver.execute_script("return window.innerWidth") == PHONE[0]
+        screenshot = tmp_path / "player-1001.png"
+        assert driver.save_screenshot(str(screenshot))
+        assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+        driver.get(f"{server}/?q=nina")
+        link = driver.find_element(By.LINK_TEXT, "Nina, N")
+        link.click()
+        assert driver.current_url == f"{server}/players/1007"
+        assert driver.find_element(By.CSS_SELECTOR, "svg#chart-fide-standard").is_displayed()
+    finally:
+        driver.quit()

@@ -1,0 +1,88 @@
+"""Read-only at three levels. 1: no write routes (test_errors.py: every route is GET, every write
+method 405). 2 and 3, here: the request's session refuses to flush, and the database itself
+refuses a statement that writes (a read-only transaction on PostgreSQL, ``mode=ro`` on SQLite),
+proved through the very dependency every route uses, on both databases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import DBAPIError
+
+from ratingdb.api import create_app
+from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.config import Settings
+from ratingdb.db import ReadOnlySessionError, make_engine
+from ratingdb.models import PeriodRow, PlayerRow
+from tests.api import scenario
+from tests.api.conftest import make_client
+
+
+def add_write_attempts(app: FastAPI) -> None:
+    """Routes a test adds to try writing through the request session (never in the app)."""
+
+    @app.get("/_test/insert")
+    def try_insert(session: ReadSessionDep) -> dict[str, Any]:
+        try:
+            session.execute(insert(PlayerRow), [{"player_id": "9", "name": "Intruder"}])
+        except DBAPIError as error:
+            return {"refused": True, "error": str(error.orig)}
+        return {"refused": False, "error": None}
+
+    @app.get("/_test/update")
+    def try_update(session: ReadSessionDep) -> dict[str, Any]:
+        try:
+            session.execute(update(PeriodRow).values(state="open"))
+        except DBAPIError as error:
+            return {"refused": True, "error": str(error.orig)}
+        return {"refused": False, "error": None}
+
+    @app.get("/_test/flush")
+    def try_flush(session: ReadSessionDep) -> dict[str, Any]:
+        session.add(PlayerRow(player_id="9", name="Intruder"))
+        try:
+            session.flush()
+        except ReadOnlySessionError as error:
+            return {"refused": True, "error": str(error)}
+        return {"refused": False, "error": None}
+
+
+def test_a_write_through_the_request_session_fails(database_url: str, tmp_path: Path) -> None:
+    scenario.build(database_url, tmp_path)
+    client = make_client(database_url)
+    add_write_attempts(client.app)  # type: ignore[arg-type]
+    with client:
+        for attempt in ("insert", "update"):
+            body = client.get(f"/_test/{attempt}").json()
+            assert body["refused"] is True, attempt
+            message = body["error"].lower().replace("readonly", "read-only")
+            assert "read-only" in message, message
+        body = client.get("/_test/flush").json()
+        assert body == {
+            "refused": True,
+            "error": "this session is read-only: nothing can be added, changed or deleted",
+        }
+        assert client.get("/health").json()["status"] == "ok"
+    engine = make_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            assert connection.scalar(select(func.count()).select_from(PlayerRow)) == 8
+            states = connection.scalars(select(PeriodRow.state)).all()
+            assert set(states) == {"published"}
+    finally:
+        engine.dispose()
+
+
+def test_the_app_reads_the_read_database_url(database_url: str, tmp_path: Path) -> None:
+    """RATINGDB_READ_DATABASE_URL (a replica): the app never opens the main URL."""
+
+    scenario.build(database_url, tmp_path)
+    nowhere = f"sqlite:///{tmp_path / 'absent' / 'main.sqlite3'}"
+    settings = Settings(database_url=nowhere, read_database_url=database_url)
+    with TestClient(create_app(settings)) as client:
+        assert client.get("/health").json()["status"] == "ok"
+        assert client.get("/v1/lists/fide-standard/2026-11").json()["total"] == 7
