@@ -9,7 +9,6 @@ from ratingdb.db.engine import (
     make_read_only_engine,
     make_sessionmaker,
     read_only_session,
-    read_only_url,
 )
 from ratingdb.db.migrate import (
     alembic_config,
@@ -37,6 +36,5 @@ __all__ = [
     "make_read_only_engine",
     "make_sessionmaker",
     "read_only_session",
-    "read_only_url",
     "upgrade",
 ]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
@@ -90,34 +89,33 @@ def _refuse_flush(session: Session, flush_context: UOWTransaction, instances: ob
     )
 
 
-def read_only_url(url: str | URL) -> URL:
-    """The URL that opens the same database read-only: for SQLite, the file through a
-    ``mode=ro`` URI; other databases are unchanged (see :func:`make_read_only_engine`)."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite":
-        return parsed
-    database = parsed.database or ""
-    if database in ("", ":memory:"):
-        raise ValueError("a read-only SQLite database must be a file, not an in-memory database")
-    query = dict(parsed.query)
-    if query.get("uri") != "true" or not database.startswith("file:"):
-        # SQLite URIs percent-decode the path: quote what would otherwise be read as syntax.
-        database = "file:" + quote(database, safe="/:")
-    query.update({"mode": "ro", "uri": "true"})
-    return parsed.set(database=database, query=query)
-
-
 def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
     """An engine whose connections cannot write.
 
-    PostgreSQL: every transaction starts with ``SET TRANSACTION READ ONLY``. SQLite: the file is
-    opened with ``mode=ro``.
+    PostgreSQL: every transaction starts with ``SET TRANSACTION READ ONLY``. SQLite: every
+    connection sets ``PRAGMA query_only``, so any statement that writes is refused. (Not a
+    ``mode=ro`` file: after a writer was killed mid-commit, the first reader must roll its hot
+    journal back, which a read-only file handle cannot do — the API would stay unable to read
+    until some writer came along.)
     """
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite" and (parsed.database or "") in ("", ":memory:"):
+        raise ValueError("a read-only SQLite database must be a file, not an in-memory database")
     execution_options = {**kwargs.pop("execution_options", {}), _READ_ONLY_OPTION: True}
     engine = make_engine(
-        read_only_url(url), sqlite_immediate=False, execution_options=execution_options, **kwargs
+        parsed, sqlite_immediate=False, execution_options=execution_options, **kwargs
     )
-    if engine.dialect.name != "sqlite":
+    if engine.dialect.name == "sqlite":
+
+        @event.listens_for(engine, "connect")
+        def _query_only(dbapi_connection: Any, connection_record: ConnectionPoolEntry) -> None:
+            cursor = dbapi_connection.cursor()
+            try:
+                cursor.execute("PRAGMA query_only = ON")
+            finally:
+                cursor.close()
+
+    else:
 
         @event.listens_for(engine, "begin")
         def _read_only_transaction(connection: Connection) -> None:

@@ -1,6 +1,6 @@
 """Read-only at three levels. 1: no write routes (test_errors.py: every route is GET, every write
 method 405). 2 and 3, here: the request's session refuses to flush, and the database itself
-refuses a statement that writes (a read-only transaction on PostgreSQL, ``mode=ro`` on SQLite),
+refuses a statement that writes (a read-only transaction on PostgreSQL, ``PRAGMA query_only`` on SQLite),
 proved through the very dependency every route uses, on both databases."""
 
 from __future__ import annotations

@@ -18,7 +18,6 @@ from ratingdb.db import (
     make_engine,
     make_read_only_engine,
     read_only_session,
-    read_only_url,
 )
 from ratingdb.models import PeriodRow, PlayerRow
 
@@ -79,7 +78,7 @@ def test_read_only_session_refuses_orm_writes(read_engine: Engine) -> None:
 
 def test_read_only_database_refuses_statements(read_engine: Engine, graph: Graph) -> None:
     """Past the session too: the database itself refuses (read-only transaction on PostgreSQL,
-    mode=ro on SQLite)."""
+    query_only on SQLite)."""
     with read_only_session(read_engine) as session, pytest.raises(DBAPIError) as raised:
         session.execute(insert(PlayerRow), [{"player_id": "3", "name": "Nobody"}])
     assert "read-only" in str(raised.value.orig).lower().replace("readonly", "read-only")
@@ -95,18 +94,10 @@ def test_read_only_session_needs_a_read_only_engine(engine: Engine) -> None:
         pass
 
 
-def test_read_only_url_opens_the_same_sqlite_file_read_only() -> None:
-    url = read_only_url("sqlite:///data/rating db.sqlite3")
-    assert url.database == "file:data/rating%20db.sqlite3"
-    assert dict(url.query) == {"mode": "ro", "uri": "true"}
-    pg = "postgresql+psycopg://reader@db.example/ratingdb"
-    assert read_only_url(pg).render_as_string(hide_password=False) == pg
-
-
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
 def test_read_only_sqlite_needs_a_file(url: str) -> None:
     with pytest.raises(ValueError, match="must be a file"):
-        read_only_url(url)
+        make_read_only_engine(url)
 
 
 def test_write_session_sees_committed_period(session: Session) -> None:

@@ -1,0 +1,136 @@
+"""Readers during a close see the period as it was before it or as it is after it, never in
+between: a list without all its entries, or a published period without its list.
+
+``ratingdb periods close`` runs in another process on a federation whose close takes a few
+seconds (tests.reliability.test_sigkill_close), while this process reads again and again, each
+time in a fresh short read-only transaction (``make_read_only_engine`` + ``read_only_session``,
+as the API reads): the number of lists of 2026-12, the entries of that list, and the period's
+state.
+
+On PostgreSQL the reader's transactions are REPEATABLE READ: under READ COMMITTED each of the
+three statements would take its own snapshot, and a reader straddling the commit would combine
+two states by itself, whatever the close does. SQLite's read transaction is one snapshot already.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine, func, select
+
+from ratingdb.db import is_sqlite, make_read_only_engine, read_only_session
+from ratingdb.models import ListEntryRow, PeriodRow, RatingListRow
+from tests.reliability.test_sigkill_close import (
+    CATEGORY,
+    PERIOD,
+    TIMEOUT,
+    Databases,
+    build_federation,
+    new_tag,
+    start_close,
+    stop,
+)
+
+#: Reads while the close's process runs, at least.
+MIN_READS = 50
+#: Reads once the close's process has exited.
+READS_AFTER_EXIT = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    lists: int
+    entries: int
+    state: str | None
+    #: When the read began: the close's process was running / its transaction was open.
+    close_running: bool
+    close_in_transaction: bool
+
+    @property
+    def seen(self) -> tuple[int, int, str | None]:
+        return (self.lists, self.entries, self.state)
+
+
+def read(engine: Engine) -> tuple[int, int, str | None]:
+    """One observation, in one short read-only transaction."""
+    with read_only_session(engine) as session:
+        list_ids = session.scalars(
+            select(RatingListRow.id).where(
+                RatingListRow.category == CATEGORY.value,
+                RatingListRow.list_date == PERIOD.list_date,
+            )
+        ).all()
+        entries = session.scalar(
+            select(func.count()).select_from(ListEntryRow).where(ListEntryRow.list_id.in_(list_ids))
+        )
+        state = session.scalar(
+            select(PeriodRow.state).where(
+                PeriodRow.category == CATEGORY.value, PeriodRow.list_date == PERIOD.list_date
+            )
+        )
+    return len(list_ids), int(entries or 0), state
+
+
+def test_readers_see_the_period_before_or_after_the_close_never_half_closed(
+    database_url: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    admin = None if is_sqlite(database_url) else request.getfixturevalue("postgresql_admin")
+    databases = Databases(database_url, admin, tmp_path)
+    build_federation(database_url)
+    options = {} if databases.sqlite else {"isolation_level": "REPEATABLE READ"}
+    engine = make_read_only_engine(database_url, **options)
+    assert read(engine) == (0, 0, "open")
+
+    tag = new_tag()
+    observations: list[Observation] = []
+    started = time.perf_counter()
+    process = start_close(database_url, tag)
+    try:
+        after_exit = 0
+        while after_exit < READS_AFTER_EXIT:
+            running = process.poll() is None
+            # The close's write transaction is open (SQLite: it holds the file's write lock;
+            # PostgreSQL: its backend is in a transaction).
+            seen = databases.where_is(database_url, tag, process.pid)
+            open_transaction = seen.stage != "outside"
+            observations.append(Observation(*read(engine), running, open_transaction))
+            if not running:
+                after_exit += 1
+            assert time.perf_counter() - started < TIMEOUT, "the close did not end"
+        out, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        stop(process)
+        engine.dispose()
+    assert process.returncode == 0, err
+    outcome = json.loads(out.splitlines()[-1])
+    assert outcome["state"] == "published", outcome
+    final = outcome["entries"]
+    assert final > 0
+
+    before, after = (0, 0, "open"), (1, final, "published")
+    wrong = [o for o in observations if o.seen not in (before, after)]
+    assert not wrong, f"{len(wrong)} reads saw a half-closed period, first {wrong[0]}"
+    first_after = next(
+        (i for i, o in enumerate(observations) if o.seen == after), len(observations)
+    )
+    assert all(o.seen == after for o in observations[first_after:]), "a published list went away"
+
+    during = [o for o in observations if o.close_running]
+    before_commit = observations[:first_after]
+    in_close_transaction = [o for o in before_commit if o.close_in_transaction]
+    after_commit = observations[first_after:]
+    after_commit_running = [o for o in after_commit if o.close_running]
+    print(
+        f"\n[{'sqlite' if databases.sqlite else 'postgresql'}] close of {final} entries in "
+        f"{time.perf_counter() - started:.2f}s; {len(during)} reads while it ran: "
+        f"{len(before_commit)} before the commit ({len(in_close_transaction)} of them while "
+        f"the close's transaction was open), {len(after_commit_running)} after the commit "
+        f"before the process exited; {len(after_commit) - len(after_commit_running)} after"
+    )
+    assert len(during) >= MIN_READS
+    assert in_close_transaction, "no read fell inside the close's transaction: make it longer"
+    assert after_commit

@@ -1,0 +1,683 @@
+"""A period close killed with SIGKILL at any moment leaves the database as if it had never started
+or, killed after its commit, with the whole list published: never half a list.
+
+The federation (benchmarks.generate: 30,000 players, 15,000 games rated in 2026-12) makes
+``ratingdb periods close`` of 2026-12 take a few seconds, the interpreter's start included. A copy
+of the database is closed uninterrupted first: the reference list and the reference duration.
+Then the command is started again and again on the working database and killed after a random
+delay (fixed seed) spread over its phases: interpreter start, load, compute, write (the last
+three counted from the moment the close's transaction appears, as the interpreter's start varies
+by a second from run to run). The database is checked after each kill. One built database serves
+every kill: a kill before the commit leaves it unchanged; a kill that lands after the commit is
+followed by a restore from the pristine copy. Finally the close runs to completion and must
+publish the reference list.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, func, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+
+from benchmarks.generate import build
+from ratingdb.db import (
+    is_sqlite,
+    make_engine,
+    make_read_only_engine,
+    make_sessionmaker,
+    read_only_session,
+)
+from ratingdb.models import (
+    CalculationRow,
+    ListEntryRow,
+    PeriodRow,
+    PlayerStatusRow,
+    RatingListRow,
+)
+from ratingdb.rules import Category, Period
+from ratingdb.services.close import close_period
+from ratingdb.services.lists import published_list
+
+ROOT = Path(__file__).resolve().parents[2]
+CATEGORY = Category.FIDE_STANDARD
+PERIOD = Period(2026, 12)
+PLAYERS = 30_000
+GAMES = 15_000
+KILLS = 24
+SEED = 20261201
+TIMEOUT = 120
+#: How many kills are aimed at each phase of the reference close (estimated boundaries).
+AIM = {"startup": 3, "load": 5, "compute": 5, "write": 9, "after the commit": 2}
+#: A close that has written more than this (its journal) has begun writing its rows; the claim
+#: writes one page.
+WRITING_BYTES = 64 * 1024
+#: SQLite's lock bytes (os_unix.c): a writer holds RESERVED; EXCLUSIVE (the write lock on the
+#: SHARED range) once it overwrites pages of the database file: a cache spill, or the commit.
+PENDING_BYTE = 0x40000000
+RESERVED_BYTE = PENDING_BYTE + 1
+SHARED_FIRST = PENDING_BYTE + 2
+TABLES = {
+    "periods": PeriodRow,
+    "rating_lists": RatingListRow,
+    "list_entries": ListEntryRow,
+    "player_status": PlayerStatusRow,
+    "calculations": CalculationRow,
+}
+
+
+# --- the database and its copies -------------------------------------------------------------
+
+
+def build_federation(url: str) -> None:
+    engine = make_engine(url)
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            build(session, players=PLAYERS, games=GAMES)
+    finally:
+        engine.dispose()
+
+
+def sqlite_path(url: str) -> Path:
+    database = make_url(url).database
+    assert database, url
+    return Path(database)
+
+
+def journal_of(url: str) -> Path:
+    return Path(f"{sqlite_path(url)}-journal")
+
+
+def sqlite_locks(path: Path, pid: int) -> list[tuple[str, int, int]]:
+    """The POSIX locks ``pid`` holds on the file (/proc/locks): mode, first byte, last byte."""
+    inode = path.stat().st_ino
+    found = []
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if "->" in fields or len(fields) < 8 or fields[1] != "POSIX":
+            continue  # a waiter, or not a POSIX lock
+        mode, owner, file, start, end = fields[3:8]
+        if int(owner) == pid and int(file.rsplit(":", 1)[1]) == inode:
+            found.append((mode, int(start), sys.maxsize if end == "EOF" else int(end)))
+    return found
+
+
+def written(pid: int) -> int:
+    """The bytes the process has written so far (/proc/PID/io); 0 once it has gone."""
+    try:
+        io = Path(f"/proc/{pid}/io").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0
+    return next(int(line.split()[1]) for line in io.splitlines() if line.startswith("wchar:"))
+
+
+def hot_journal(url: str) -> bool:
+    """Whether the rollback journal is hot should the writer die now: SQLite writes the
+    journal's magic number (its first byte becomes non-zero) when it syncs the journal, just
+    before it overwrites pages of the database file (a cache spill, or the commit). Until then
+    the database file is untouched and the journal is ignored."""
+    try:
+        with journal_of(url).open("rb") as journal:
+            return journal.read(1) not in (b"", b"\0")
+    except FileNotFoundError:
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """The close as the database shows it: ``outside`` its transaction (not begun, or ended),
+    transaction ``open`` (claimed: load or compute), or ``writing`` its rows."""
+
+    label: str
+    stage: str
+
+
+class Databases:
+    """Copies of the test's database: files on SQLite, template databases on PostgreSQL (a
+    template must have no connection when it is copied: every engine here is disposed first)."""
+
+    def __init__(self, url: str, admin: Engine | None, directory: Path) -> None:
+        self.url = url
+        self.admin = admin
+        self.directory = directory
+        self.copies: list[str] = []
+
+    @property
+    def sqlite(self) -> bool:
+        return self.admin is None
+
+    def copy(self, source: str, suffix: str) -> str:
+        if self.admin is None:
+            assert not journal_of(source).exists(), "copying a SQLite file with a hot journal"
+            target = self.directory / f"{suffix}.sqlite3"
+            shutil.copyfile(sqlite_path(source), target)
+            return f"sqlite:///{target}"
+        name = f"{make_url(source).database}_{suffix}"
+        self._execute(f'CREATE DATABASE "{name}" TEMPLATE "{make_url(source).database}"')
+        url = make_url(source).set(database=name).render_as_string(hide_password=False)
+        self.copies.append(url)
+        return url
+
+    def restore(self, target: str, source: str) -> None:
+        """Make ``target`` the same as ``source`` again."""
+        if self.admin is None:
+            journal_of(target).unlink(missing_ok=True)
+            shutil.copyfile(sqlite_path(source), sqlite_path(target))
+            return
+        name, template = make_url(target).database, make_url(source).database
+        self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        self._execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+
+    def drop_copies(self) -> None:
+        for url in self.copies:
+            self._execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+        self.copies.clear()
+
+    def _execute(self, statement: str) -> None:
+        assert self.admin is not None
+        with self.admin.connect() as connection:
+            connection.exec_driver_sql(statement)
+
+    # --- the close's server process (PostgreSQL) or lock (SQLite) --------------------------
+
+    def backends(self, tag: str) -> list[tuple[str | None, str, bool]]:
+        """The PostgreSQL backends of the close started with ``tag``: state, query, in a
+        transaction."""
+        assert self.admin is not None
+        with self.admin.connect() as connection:
+            rows = connection.execute(
+                text(
+                    "SELECT state, query, xact_start IS NOT NULL FROM pg_stat_activity "
+                    "WHERE application_name = :tag"
+                ),
+                {"tag": tag},
+            )
+            return [(state, query, in_transaction) for state, query, in_transaction in rows]
+
+    def where_is(self, url: str, tag: str, pid: int) -> Seen:
+        """What the database shows of the close (started with ``tag``, process ``pid``) at this
+        instant. SQLite: the close's locks on the file (a stale journal left by an earlier kill
+        says nothing) and how much it has written; PostgreSQL: its backend."""
+        if self.admin is None:
+            locks = sqlite_locks(sqlite_path(url), pid)
+            if not any(start <= RESERVED_BYTE <= end for mode, start, end in locks):
+                return Seen("no lock (not begun, or committed)", "outside")
+            if any(mode == "WRITE" and start <= SHARED_FIRST <= end for mode, start, end in locks):
+                if hot_journal(url):
+                    return Seen("exclusive lock: the database file is being written", "writing")
+                return Seen("exclusive lock: syncing the journal", "writing")
+            if written(pid) > WRITING_BYTES:
+                return Seen("reserved lock: writing the journal", "writing")
+            return Seen("reserved lock: load or compute", "open")
+        backends = self.backends(tag)
+        if not backends:
+            return Seen("not connected", "outside")
+        state, query, in_transaction = backends[0]
+        if not in_transaction:
+            return Seen(f"{state}: no transaction", "outside")
+        if not any(name in query for name in (*TABLES, "players", "games", "pg_advisory")):
+            # SQLAlchemy's first look at a new connection (version, schema, settings).
+            return Seen("connecting", "outside")
+        words = query.replace('"', "").split() or ["?"]
+        shown = {"COPY": 2, "INSERT": 3}.get(words[0], 1)
+        stage = "writing" if words[0] in ("COPY", "INSERT", "COMMIT") else "open"
+        return Seen(f"{state}: {' '.join(words[:shown])}", stage)
+
+    def wait_for_transaction(self, url: str, tag: str, process: subprocess.Popen[str]) -> float:
+        """When the close's write transaction began, or its process ended."""
+        deadline = time.perf_counter() + TIMEOUT
+        while process.poll() is None and self.where_is(url, tag, process.pid).stage == "outside":
+            assert time.perf_counter() < deadline, "the close never began its transaction"
+            time.sleep(0.002)
+        return time.perf_counter()
+
+    def wait_until_gone(self, tag: str, timeout: float = 30.0) -> float:
+        """Wait until the killed close's backend has gone (the server ends it, and rolls its
+        transaction back, when it sees the client's connection closed)."""
+        if self.admin is None:
+            return 0.0
+        started = time.perf_counter()
+        while True:
+            backends = self.backends(tag)
+            waited = time.perf_counter() - started
+            if not backends:
+                return waited
+            if waited > timeout:
+                raise AssertionError(f"the killed close's backend is still there: {backends}")
+            time.sleep(0.02)
+
+
+@pytest.fixture
+def databases(
+    database_url: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Databases]:
+    """The test's database with the federation built in it, and the means to copy it."""
+    admin = None if is_sqlite(database_url) else request.getfixturevalue("postgresql_admin")
+    found = Databases(database_url, admin, tmp_path)
+    build_federation(database_url)
+    try:
+        yield found
+    finally:
+        found.drop_copies()
+
+
+# --- the close command -----------------------------------------------------------------------
+
+
+def new_tag() -> str:
+    """The application_name the close's PostgreSQL connection carries (PGAPPNAME)."""
+    return f"ratingdb-reliability-{secrets.token_hex(4)}"
+
+
+def start_close(url: str, tag: str) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "ratingdb", "periods", "close", "--category",
+               CATEGORY.value, "--period", str(PERIOD), "--database-url", url]  # fmt: skip
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PGAPPNAME": tag},
+    )
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    """The cleanup of every started close: killed if it still runs, always reaped."""
+    if process.poll() is None:
+        process.kill()
+    process.communicate(timeout=TIMEOUT)
+
+
+def run_close(url: str) -> dict[str, Any]:
+    """The close command run to completion: its JSON line."""
+    process = start_close(url, new_tag())
+    try:
+        out, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        stop(process)
+    assert process.returncode == 0, err
+    outcome: dict[str, Any] = json.loads(out.splitlines()[-1])
+    assert outcome["state"] == "published", outcome
+    return outcome
+
+
+# --- what the database holds -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The period's row, its lists, and the rows of every table a close writes."""
+
+    period: tuple[Any, ...]
+    lists: int
+    rows: dict[str, int]
+
+    @property
+    def state(self) -> str:
+        return str(self.period[0])
+
+
+def snapshot(url: str) -> Snapshot:
+    engine = make_engine(url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            period = session.execute(
+                select(
+                    PeriodRow.state,
+                    PeriodRow.claimed_by,
+                    PeriodRow.claimed_at,
+                    PeriodRow.published_at,
+                ).where(
+                    PeriodRow.category == CATEGORY.value,
+                    PeriodRow.list_date == PERIOD.list_date,
+                )
+            ).one()
+            lists = session.scalar(
+                select(func.count())
+                .select_from(RatingListRow)
+                .where(
+                    RatingListRow.category == CATEGORY.value,
+                    RatingListRow.list_date == PERIOD.list_date,
+                )
+            )
+            rows = {
+                name: int(session.scalar(select(func.count()).select_from(model)) or 0)
+                for name, model in TABLES.items()
+            }
+            return Snapshot(tuple(period), int(lists or 0), rows)
+    finally:
+        engine.dispose()
+
+
+def quick_check(url: str) -> None:
+    if not is_sqlite(url):
+        return
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA quick_check").scalars().all() == ["ok"]
+    finally:
+        engine.dispose()
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """A published list of 2026-12 as ``lists export`` gives it, and what the close wrote with
+    it."""
+
+    entries: tuple[tuple[Any, ...], ...]
+    entry_count: int
+    digest: str | None
+    statuses: int
+    calculations: int
+
+
+def published(url: str) -> Published:
+    engine = make_engine(url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            exported = published_list(session, CATEGORY, PERIOD)
+            entries = tuple(
+                sorted(
+                    (
+                        e.player_id,
+                        e.rating,
+                        e.previous_rating,
+                        e.change,
+                        e.games,
+                        e.k_factor,
+                        e.rated_games,
+                        e.peak_rating,
+                    )
+                    for e in exported.entries
+                )
+            )
+            rating_list = session.scalars(
+                select(RatingListRow).where(
+                    RatingListRow.category == CATEGORY.value,
+                    RatingListRow.list_date == PERIOD.list_date,
+                )
+            ).one()
+
+            def rows_of(model: Any) -> int:
+                count = session.scalar(
+                    select(func.count()).select_from(model).where(model.list_id == rating_list.id)
+                )
+                return int(count or 0)
+
+            return Published(
+                entries,
+                rating_list.entry_count,
+                rating_list.digest,
+                rows_of(PlayerStatusRow),
+                rows_of(CalculationRow),
+            )
+    finally:
+        engine.dispose()
+
+
+# --- the reference ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Timeline:
+    """Where the phases of the reference close fell, in seconds from the command's start, as
+    the database showed them while it ran: its transaction began, its writing began, its
+    transaction ended, the process exited. Load and compute (both inside the transaction before
+    the writing) are told apart by the shares the close itself reports (run in this process)."""
+
+    opened: float
+    computing: float
+    writing: float
+    committed: float
+    total: float
+
+    def phases(self) -> dict[str, tuple[float, float]]:
+        return {
+            "startup": (0.0, self.opened),
+            "load": (self.opened, self.computing),
+            "compute": (self.computing, self.writing),
+            "write": (self.writing, self.committed),
+            "after the commit": (self.committed, self.total),
+        }
+
+    def __str__(self) -> str:
+        return ", ".join(
+            f"{name} {end - start:.2f}s" for name, (start, end) in self.phases().items()
+        )
+
+
+def observed_close(
+    databases: Databases, url: str, phases_url: str
+) -> tuple[Timeline, dict[str, Any]]:
+    """The close command run to completion on ``url``, watched from the database; the shares
+    of load and compute come from ``phases_url``, an identical copy closed in this process."""
+    tag = new_tag()
+    started = time.perf_counter()
+    process = start_close(url, tag)
+    opened = writing = committed = None
+    try:
+        while process.poll() is None:
+            stage = databases.where_is(url, tag, process.pid).stage
+            now = time.perf_counter() - started
+            if stage != "outside" and opened is None:
+                opened = now
+            if stage == "writing" and writing is None:
+                writing = now
+            if stage == "outside" and opened is not None and committed is None:
+                committed = now
+            time.sleep(0.002)
+        out, err = process.communicate(timeout=TIMEOUT)
+    finally:
+        stop(process)
+    total = time.perf_counter() - started
+    assert process.returncode == 0, err
+    outcome = json.loads(out.splitlines()[-1])
+    assert outcome["state"] == "published", outcome
+    assert opened is not None, "the close was too quick to be seen"
+    assert writing is not None, "the close's writing was too quick to be seen"
+    committed = total if committed is None else committed
+    shares = load_share(phases_url)
+    return Timeline(
+        opened, opened + shares * (writing - opened), writing, committed, total
+    ), outcome
+
+
+def load_share(url: str) -> float:
+    """The share of loading in load + compute, from the close run in this process on ``url``
+    (a copy of the pristine database: it is closed as a side effect)."""
+    engine = make_engine(url)
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            outcome = close_period(
+                session, CATEGORY, PERIOD, now=datetime.now(UTC), closed_by="reliability test"
+            )
+    finally:
+        engine.dispose()
+    assert outcome.state == "published", outcome
+    return outcome.load_s / (outcome.load_s + outcome.compute_s)
+
+
+def kill_plan(line: Timeline, rng: random.Random) -> list[tuple[str, float]]:
+    """KILLS delays in [0, total], AIM of them in each phase, in a random order."""
+    plan = [
+        (name, rng.uniform(start, end))
+        for name, (start, end) in line.phases().items()
+        for _ in range(AIM[name])
+    ]
+    rng.shuffle(plan)
+    assert len(plan) == KILLS
+    return plan
+
+
+# --- the tests -------------------------------------------------------------------------------
+
+
+def test_a_close_killed_at_any_moment_publishes_all_or_nothing(databases: Databases) -> None:
+    work = databases.url
+    pristine = databases.copy(work, "pristine")
+    before = snapshot(work)
+    assert before.state == "open"
+    assert before.lists == 0
+
+    # The reference: the same database closed without interruption.
+    phases_url = databases.copy(pristine, "phases")
+    reference_url = databases.copy(pristine, "reference")
+    line, outcome = observed_close(databases, reference_url, phases_url)
+    reference = published(reference_url)
+    assert reference.entry_count == outcome["entries"] == len(reference.entries)
+    assert reference.calculations > 0
+    assert published(phases_url) == reference, "the close is not deterministic"
+
+    rng = random.Random(SEED)
+    aimed: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
+    hot_journals = 0
+    longest_wait = 0.0
+    kills: list[str] = []
+    for aim, delay in kill_plan(line, rng):
+        tag = new_tag()
+        started = time.perf_counter()
+        process = start_close(work, tag)
+        try:
+            if aim != "startup":
+                # The interpreter's start varies by a second from one run to the next: a kill
+                # aimed at the close itself counts from the moment its transaction begins.
+                started = databases.wait_for_transaction(work, tag, process) - line.opened
+            time.sleep(max(0.0, delay - (time.perf_counter() - started)))
+            where = databases.where_is(work, tag, process.pid).label
+            process.send_signal(signal.SIGKILL)
+            process.wait(timeout=TIMEOUT)
+        finally:
+            stop(process)
+        aimed[aim] += 1
+        seen[where] += 1
+        longest_wait = max(longest_wait, databases.wait_until_gone(tag))
+        if databases.sqlite and hot_journal(work):
+            hot_journals += 1
+        assert process.returncode in (0, -signal.SIGKILL), process.stderr
+
+        after = snapshot(work)  # on SQLite, the first connection rolls a hot journal back
+        assert not hot_journal(work)
+        quick_check(work)
+        context = f"killed after {delay:.3f}s (aimed at {aim}, the database showed {where!r})"
+        if after.state == "open":
+            assert process.returncode == -signal.SIGKILL, context
+            assert after == before, context
+            outcomes["killed before the commit"] += 1
+            kills.append(f"{aim:>16} at {delay:.3f}s: {where}, killed before the commit")
+            continue
+        # The kill came after the commit (or the close had already ended).
+        assert after.state == "published", (context, after)
+        assert after.lists == 1, (context, after)
+        assert published(work) == reference, context
+        landed = (
+            "killed after the commit"
+            if process.returncode == -signal.SIGKILL
+            else "ended before the kill"
+        )
+        outcomes[landed] += 1
+        kills.append(f"{aim:>16} at {delay:.3f}s: {where}, {landed}")
+        databases.restore(work, pristine)
+        assert snapshot(work) == before
+
+    # And the close, run to the end, publishes the reference list.
+    outcome = run_close(work)
+    assert outcome["entries"] == reference.entry_count
+    assert published(work) == reference
+    final = snapshot(work)
+    assert final.state == "published"
+    assert final.lists == 1
+    assert final.rows["calculations"] == before.rows["calculations"] + reference.calculations
+    quick_check(work)
+
+    print(
+        f"\n[{'sqlite' if databases.sqlite else 'postgresql'}] reference close "
+        f"{line.total:.2f}s ({line}), {len(reference.entries)} entries, "
+        f"{reference.calculations} calculations\n"
+        f"  kills aimed at: {dict(aimed)}\n  database at the kill: {dict(seen)}\n"
+        f"  outcomes: {dict(outcomes)}\n  hot journals rolled back: {hot_journals}, "
+        f"longest wait for the killed backend: {longest_wait:.2f}s\n    " + "\n    ".join(kills)
+    )
+    assert sum(outcomes.values()) == KILLS
+    assert outcomes["killed before the commit"] >= KILLS // 2
+
+
+def test_a_reader_right_after_a_close_killed_mid_write_sees_the_period_open(
+    databases: Databases,
+) -> None:
+    """The read-only API is the first to look after a crash: it must see the period as it was,
+    without a writer having to come by first.
+
+    On SQLite a close killed once it has begun overwriting pages of the database file (a cache
+    spill; the list's entries do not fit in the page cache) leaves a hot journal, which the next
+    connection must roll back before it reads: a connection opened read-only (``mode=ro``, as
+    make_read_only_engine opens it) cannot, and SQLite refuses it (SQLITE_READONLY_ROLLBACK)."""
+    work = databases.url
+    before = snapshot(work)
+    tag = new_tag()
+    process = start_close(work, tag)
+    try:
+        deadline = time.perf_counter() + TIMEOUT
+        # SQLite: past the journal's sync (its magic number written), the database file is
+        # being overwritten and the journal would be hot; PostgreSQL: the entries stream in.
+        while not (where := databases.where_is(work, tag, process.pid).label).endswith(
+            ("the database file is being written", "COPY list_entries")
+        ):
+            assert process.poll() is None, "the close ended before its write could be caught"
+            assert time.perf_counter() < deadline
+            time.sleep(0.005)
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=TIMEOUT)
+    finally:
+        stop(process)
+    databases.wait_until_gone(tag)
+    assert process.returncode == -signal.SIGKILL
+
+    engine = make_read_only_engine(work)
+    failure: OperationalError | None = None
+    try:
+        with read_only_session(engine) as session:
+            state = session.scalar(
+                select(PeriodRow.state).where(
+                    PeriodRow.category == CATEGORY.value,
+                    PeriodRow.list_date == PERIOD.list_date,
+                )
+            )
+            lists = session.scalar(
+                select(func.count())
+                .select_from(RatingListRow)
+                .where(RatingListRow.list_date == PERIOD.list_date)
+            )
+    except OperationalError as error:
+        failure = error
+    finally:
+        engine.dispose()
+    if failure is not None:
+        pytest.fail(
+            f"a read-only reader (make_read_only_engine + read_only_session, as the API reads) "
+            f"cannot read the database after a close killed while writing ({where}): "
+            f"{failure.orig}",
+            pytrace=False,
+        )
+    assert (state, lists) == ("open", 0)
+    assert snapshot(work) == before
+    quick_check(work)
