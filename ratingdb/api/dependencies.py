@@ -22,7 +22,8 @@ def read_engine(request: Request) -> Engine:
 
 def read_session(request: Request) -> Iterator[ReadSession]:
     """One read-only session per request: it refuses to flush, its transaction is read-only
-    (PostgreSQL) or its connection is (SQLite ``PRAGMA query_only``), and it is always rolled back."""
+    (PostgreSQL) or its connection is (SQLite ``PRAGMA query_only``), and it is always rolled
+    back."""
     with read_only_session(read_engine(request)) as session:
         yield session
 

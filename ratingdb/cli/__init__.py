@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ratingdb.cli import calc, db, demo, lists, periods, serve, tournaments
+from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments
 from ratingdb.errors import InputError
 
 EXIT_BAD_INPUT = 2
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     lists.register(commands)
     tournaments.register(commands)
     periods.register(commands)
+    corrections.register(commands)
     calc.register(commands)
     demo.register(commands)
     serve.register(commands)

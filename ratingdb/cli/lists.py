@@ -12,6 +12,7 @@ from typing import Any
 from ratingdb.cli.common import category, database_options, period, transaction, utc_now
 from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
 from ratingdb.formats.list_csv import ExportEntry, write_list_csv
+from ratingdb.services import revisions
 from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
 
 EXPORT_FORMATS = ("json", "csv", "fide-txt")
@@ -40,6 +41,16 @@ def register(commands: Any) -> None:
     export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
     export.add_argument("--output", type=Path, help="file to write (default: standard output)")
     export.set_defaults(handler=run_export)
+    difference = actions.add_parser(
+        "diff",
+        parents=[database_options()],
+        help="who changed between two revisions of a list, and which correction caused it",
+    )
+    difference.add_argument("--category", required=True)
+    difference.add_argument("--period", required=True)
+    difference.add_argument("--from-revision", type=int, default=1)
+    difference.add_argument("--to-revision", type=int, required=True)
+    difference.set_defaults(handler=run_diff)
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -142,3 +153,14 @@ def list_fide_txt(published: PublishedList) -> str:
         out,
     )
     return out.getvalue()
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    wanted_category = category(args.category)
+    wanted_period = period(args.period)
+    with transaction(args) as session:
+        document = revisions.diff(
+            session, wanted_category, wanted_period, args.from_revision, args.to_revision
+        )
+    print(json.dumps(document, indent=1, ensure_ascii=False))
+    return 0

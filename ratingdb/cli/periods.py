@@ -15,8 +15,10 @@ from ratingdb.cli.common import (
     utc_now,
     who,
 )
+from ratingdb.errors import InputError
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Period
+from ratingdb.services import revisions
 from ratingdb.services.close import close_period
 from ratingdb.services.progress import terminal_progress
 
@@ -36,6 +38,16 @@ def register(commands: Any) -> None:
     )
     status.add_argument("--category")
     status.set_defaults(handler=run_status)
+    verify = actions.add_parser(
+        "verify",
+        parents=[database_options()],
+        help="recompute published lists from their stored inputs and prove them identical",
+    )
+    verify.add_argument("--category")
+    verify.add_argument("--period")
+    verify.add_argument("--revision", type=int, help="one revision (default: every revision)")
+    verify.add_argument("--all", action="store_true", help="every published list")
+    verify.set_defaults(handler=run_verify)
 
 
 def run_close(args: argparse.Namespace) -> int:
@@ -78,3 +90,30 @@ def run_status(args: argparse.Namespace) -> int:
         ]
     print(json.dumps({"periods": periods}, indent=1))
     return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Exit 0 when every list checked is identical, 1 when one is not (a failure, not bad
+    input), 2 when nothing matches the options."""
+    if not args.all and (args.category is None or args.period is None):
+        raise InputError("give --category and --period, or --all", field="--all")
+    wanted_category = None if args.category is None else category(args.category)
+    wanted_period = None if args.period is None else period(args.period)
+    with transaction(args) as session:
+        rows = [
+            row
+            for row in revisions.lists_to_verify(session, wanted_category, wanted_period)
+            if args.revision is None or row.revision == args.revision
+        ]
+        if not rows:
+            raise InputError("no published list matches", field="--period")
+        results = [revisions.verify(session, row) for row in rows]
+        session.rollback()
+    for result in results:
+        print(json.dumps(result.as_json()))
+    failed = [r for r in results if not r.ok]
+    print(
+        f"{len(results) - len(failed)} of {len(results)} lists verified identical",
+        file=sys.stderr,
+    )
+    return 1 if failed else 0

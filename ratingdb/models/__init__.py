@@ -1,6 +1,7 @@
 """The ORM tables, one module per family. Importing this package registers every table on
 ``Base.metadata`` (what migrations/env.py compares the database with)."""
 
+from ratingdb.models.audit import AuditRow, CorrectionRow
 from ratingdb.models.base import Base
 from ratingdb.models.calculation import CalculationRow
 from ratingdb.models.game import GameRow
@@ -10,8 +11,10 @@ from ratingdb.models.rating_list import ListEntryRow, PlayerStatusRow, RatingLis
 from ratingdb.models.tournament import TournamentRow
 
 __all__ = [
+    "AuditRow",
     "Base",
     "CalculationRow",
+    "CorrectionRow",
     "GameRow",
     "ListEntryRow",
     "PeriodRow",

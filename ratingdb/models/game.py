@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import Boolean, CheckConstraint, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.models.base import Base, in_values
@@ -18,12 +18,27 @@ RESULTS = PLAYED_RESULTS + FORFEIT_RESULTS + SHORT_GAME_RESULTS
 
 
 class GameRow(Base):
-    """One game of a tournament round."""
+    """One game of a tournament round.
+
+    Rows are never edited: a correction marks the rows it replaces (``superseded_by``) and
+    adds the corrected ones (``created_by``), so every published revision can be recomputed
+    from the games as they were when it was published.
+    """
 
     __tablename__ = "games"
     __table_args__ = (
-        # Also the index for a tournament's games (tournament_id leads).
-        UniqueConstraint("tournament_id", "round", "white_id", "black_id"),
+        # One current row per game (also the index for a tournament's games: tournament_id
+        # leads); superseded rows stay as history.
+        Index(
+            "uq_games_current",
+            "tournament_id",
+            "round",
+            "white_id",
+            "black_id",
+            unique=True,
+            postgresql_where=text("superseded_by IS NULL"),
+            sqlite_where=text("superseded_by IS NULL"),
+        ),
         CheckConstraint(in_values("result", RESULTS), name="result"),
         CheckConstraint(
             f"NOT rated OR {in_values('result', PLAYED_RESULTS)}", name="forfeit_not_rated"
@@ -42,3 +57,7 @@ class GameRow(Base):
     result: Mapped[str] = mapped_column(String(8))
     #: A played result that counts for rating (forfeits are stored, never rated).
     rated: Mapped[bool] = mapped_column(Boolean)
+    #: The correction that brought this row (None: imported as it is).
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("corrections.id"))
+    #: The correction that replaced this row (None: the current row).
+    superseded_by: Mapped[int | None] = mapped_column(ForeignKey("corrections.id"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import CheckConstraint, Date, Index, Integer, String, func
+from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
@@ -57,3 +57,7 @@ class PlayerRow(Base):
     national_id: Mapped[str | None] = mapped_column(String(NATIONAL_ID_LENGTH))
     national_rating: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, server_default=func.now())
+    #: A duplicate record merged into this player (``ratingdb players merge``).
+    merged_into: Mapped[str | None] = mapped_column(
+        String(PLAYER_ID_LENGTH), ForeignKey("players.player_id")
+    )

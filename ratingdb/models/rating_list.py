@@ -54,6 +54,10 @@ class RatingListRow(Base):
     entry_count: Mapped[int] = mapped_column(Integer)
     #: SHA-256 (hex) of the list's canonical export, to show it never changed.
     digest: Mapped[str | None] = mapped_column(String(64))
+    #: The correction this revision was published for (None for the original list).
+    cause_correction_id: Mapped[int | None] = mapped_column(ForeignKey("corrections.id"))
+    #: The last correction included in its inputs (0: none): what it is verified against.
+    corrections_applied: Mapped[int] = mapped_column(Integer, server_default="0")
 
 
 class ListEntryRow(Base):

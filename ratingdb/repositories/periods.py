@@ -146,7 +146,11 @@ def period_counts(session: Session) -> dict[int, tuple[int, int]]:
             func.count(func.distinct(TournamentRow.tournament_id)),
             func.count(GameRow.id),
         )
-        .outerjoin(GameRow, GameRow.tournament_id == TournamentRow.tournament_id)
+        .outerjoin(
+            GameRow,
+            (GameRow.tournament_id == TournamentRow.tournament_id)
+            & GameRow.superseded_by.is_(None),
+        )
         .group_by(TournamentRow.period_id)
     )
     return {period_id: (tournaments, games) for period_id, tournaments, games in rows}

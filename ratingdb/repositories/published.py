@@ -292,6 +292,6 @@ def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
         )
         .join(white, white.player_id == GameRow.white_id)
         .join(black, black.player_id == GameRow.black_id)
-        .where(GameRow.tournament_id == tournament_id)
+        .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
         .order_by(GameRow.round, GameRow.id)
     ).all()

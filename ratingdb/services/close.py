@@ -16,13 +16,14 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.errors import InputError
 from ratingdb.models import (
     CalculationRow,
+    CorrectionRow,
     GameRow,
     ListEntryRow,
     PeriodRow,
@@ -186,6 +187,7 @@ class Computation:
     period_id: int
     lists: Sequence[RatingListRow]  # the category's lists before the period, as used
     previous: RatingListRow | None
+    corrections: int  # the last correction the inputs include
     loaded: _Loaded
     results: dict[str, PeriodResult]
     load_s: float
@@ -218,17 +220,21 @@ def compute(
     period_id: int,
     lists: Sequence[RatingListRow],
     *,
+    corrections: int | None = None,
     track: Track = no_progress,
 ) -> Computation:
     """Load the period's inputs in a few set-based queries and compute every player.
 
     ``lists`` are the category's published lists before the period (one revision each, oldest
     first): the last is the list the period starts from, and each tournament is rated with the
-    one in force at its start.
+    one in force at its start. ``corrections``: the games as they were after that correction
+    (default: as they are now, every correction included).
     """
     started = time.perf_counter()
+    if corrections is None:
+        corrections = latest_correction(session)
     previous = _previous_list(rules, lists)
-    loaded = _load(session, rules, period_id, previous, lists)
+    loaded = _load(session, rules, period_id, previous, lists, corrections)
     loaded_at = time.perf_counter()
     label = f"{rules.category.value} {rules.period}: players"
     results = {
@@ -236,16 +242,26 @@ def compute(
         for player_id, status in track(loaded.statuses.items(), label, len(loaded.statuses))
     }
     return Computation(
-        rules, period_id, lists, previous, loaded, results, loaded_at - started,
+        rules, period_id, lists, previous, corrections, loaded, results, loaded_at - started,
         time.perf_counter() - loaded_at,
     )  # fmt: skip
 
 
+def latest_correction(session: Session) -> int:
+    """The id of the latest correction (0 before any): what a computation of now includes."""
+    return session.scalar(select(func.coalesce(func.max(CorrectionRow.id), 0))) or 0
+
+
 def publish(
-    session: Session, computation: Computation, *, revision: int, now: datetime
+    session: Session,
+    computation: Computation,
+    *,
+    revision: int,
+    now: datetime,
+    cause: int | None = None,
 ) -> tuple[RatingListRow, int]:
-    """Write a computed period as revision ``revision`` of its list; returns the list and the
-    number of rows written."""
+    """Write a computed period as revision ``revision`` of its list (for the correction
+    ``cause``); returns the list and the number of rows written."""
     rules = computation.rules
     rating_list = RatingListRow(
         period_id=computation.period_id,
@@ -257,6 +273,8 @@ def publish(
         published_at=now,
         entry_count=computation.entry_count,
         digest=entries_digest(computation.results),
+        cause_correction_id=cause,
+        corrections_applied=computation.corrections,
     )
     session.add(rating_list)
     session.flush()
@@ -314,8 +332,10 @@ def _load(
     period_id: int,
     previous: RatingListRow | None,
     lists: Sequence[RatingListRow],
+    corrections: int,
 ) -> _Loaded:
-    statuses = _statuses(session, previous)
+    merged = _merges(session, corrections)
+    statuses = _merge_statuses(_statuses(session, previous), merged)
     games = [
         _PeriodGame(*row)
         for row in session.execute(
@@ -328,7 +348,12 @@ def _load(
                 TournamentRow.start_date,
             )
             .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-            .where(TournamentRow.period_id == period_id, GameRow.rated.is_(True))
+            .where(
+                TournamentRow.period_id == period_id,
+                GameRow.rated.is_(True),
+                or_(GameRow.created_by.is_(None), GameRow.created_by <= corrections),
+                or_(GameRow.superseded_by.is_(None), GameRow.superseded_by > corrections),
+            )
             .order_by(
                 TournamentRow.start_date, TournamentRow.tournament_id, GameRow.round, GameRow.id
             )
@@ -339,7 +364,7 @@ def _load(
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
-    ratings_of = _ratings_used(session, rules, games, lists, previous, statuses)
+    ratings_of = _ratings_used(session, rules, games, lists, previous, statuses, merged)
     _add_standard_ratings(session, rules, games, statuses)
 
     events: dict[str, list[Event]] = {}
@@ -382,6 +407,7 @@ def _ratings_used(
     lists: Sequence[RatingListRow],
     previous: RatingListRow | None,
     statuses: Mapping[str, PlayerStatus],
+    merged: Mapping[str, str],
 ) -> dict[str, dict[str, int]]:
     """Per tournament, the ratings its players are rated with: the category's list in force at
     the tournament's start (contract "Words"); in rapid and blitz from 2024-03, a player unrated
@@ -407,7 +433,13 @@ def _ratings_used(
         if rating_list.id in cache:
             known = cache[rating_list.id]
             return {p: known[p] for p in needed if p in known}
-        return _ratings_on(session, rating_list.id, needed)
+        # A merged player's games name the player kept; older lists may hold the other record.
+        dropped = {drop: keep for drop, keep in merged.items() if keep in needed}
+        ratings = _ratings_on(session, rating_list.id, needed | dropped.keys())
+        for drop, keep in dropped.items():
+            if keep not in ratings and drop in ratings:
+                ratings[keep] = ratings[drop]
+        return {p: r for p, r in ratings.items() if p in needed}
 
     used: dict[str, dict[str, int]] = {}
     for tournament_id, start in starts.items():
@@ -455,6 +487,27 @@ def _add_standard_ratings(
     for list_id, needed in by_list.items():
         for player, rating in _ratings_on(session, list_id, needed).items():
             statuses[player] = dataclasses.replace(statuses[player], standard_rating=rating)
+
+
+def _merges(session: Session, corrections: int) -> dict[str, str]:
+    """Players merged by the corrections up to ``corrections``: dropped record -> kept one."""
+    rows = session.scalars(
+        select(CorrectionRow.before).where(
+            CorrectionRow.kind == "merge", CorrectionRow.id <= corrections
+        )
+    )
+    return {row["drop"]: row["keep"] for row in rows}
+
+
+def _merge_statuses(
+    statuses: dict[str, PlayerStatus], merged: Mapping[str, str]
+) -> dict[str, PlayerStatus]:
+    """A merged record's standing passes to the player kept, unless that one has its own."""
+    for drop, keep in merged.items():
+        status = statuses.pop(drop, None)
+        if status is not None and keep not in statuses:
+            statuses[keep] = status
+    return statuses
 
 
 def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, PlayerStatus]:

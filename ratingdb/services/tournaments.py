@@ -566,7 +566,7 @@ def show_tournament(session: Session, tournament_id: str) -> dict[str, Any]:
         raise AssertionError(f"tournament {tournament_id} has no period")
     games = session.execute(
         select(GameRow.round, GameRow.white_id, GameRow.black_id, GameRow.result, GameRow.rated)
-        .where(GameRow.tournament_id == tournament_id)
+        .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
         .order_by(GameRow.round, GameRow.id)
     )
     linked = (

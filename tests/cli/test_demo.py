@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
+from ratingdb.db import head_revision
 from ratingdb.sample_data import folder, load_manifest
 from ratingdb.sample_data.generate import generate
 
@@ -92,7 +93,7 @@ def test_demo_on_sqlite_in_an_empty_folder(tmp_path: Path) -> None:
     done = demo(tmp_path, "--no-serve", "--now", NOW)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0] == "demo: database: sqlite:///ratingdb.sqlite3 (schema 0002)"
+    assert lines[0] == f"demo: database: sqlite:///ratingdb.sqlite3 (schema {head_revision()})"
     assert lines[1] == (
         "demo: loaded the sample federation (RUR): 4 lists of 2026-06, 24 files making 30 "
         f"tournaments, {lines[1].split()[-2]} games"

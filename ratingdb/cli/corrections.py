@@ -1,0 +1,98 @@
+"""``ratingdb games correct``, ``ratingdb players merge`` and ``ratingdb audit``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ratingdb.cli.common import database_options, transaction, utc_now, who
+from ratingdb.services import audit
+from ratingdb.services.corrections import CorrectionOutcome, correct_game, merge_players
+from ratingdb.services.progress import terminal_progress
+
+
+def register(commands: Any) -> None:
+    games: argparse.ArgumentParser = commands.add_parser("games", help="correct games")
+    actions = games.add_subparsers(dest="action", required=True, metavar="ACTION")
+    correct = actions.add_parser(
+        "correct",
+        parents=[database_options()],
+        help="correct one game's result; recompute the published lists it changes",
+    )
+    correct.add_argument("--tournament", required=True)
+    correct.add_argument("--round", required=True, type=int)
+    correct.add_argument("--white", required=True)
+    correct.add_argument("--black", required=True)
+    correct.add_argument("--result", required=True, help="1-0, 0-1, 1/2-1/2, +-, -+ or --")
+    correct.add_argument("--reason", required=True)
+    correct.add_argument("--dry-run", action="store_true", help="print the impact, write nothing")
+    correct.set_defaults(handler=run_correct)
+
+    players: argparse.ArgumentParser = commands.add_parser("players", help="players")
+    player_actions = players.add_subparsers(dest="action", required=True, metavar="ACTION")
+    merge = player_actions.add_parser(
+        "merge",
+        parents=[database_options()],
+        help="merge a duplicate player into the one to keep; recompute the lists it changes",
+    )
+    merge.add_argument("keep", metavar="KEEP")
+    merge.add_argument("drop", metavar="DROP")
+    merge.add_argument("--reason", required=True)
+    merge.add_argument("--dry-run", action="store_true", help="print the impact, write nothing")
+    merge.set_defaults(handler=run_merge)
+
+    log = commands.add_parser(
+        "audit", parents=[database_options()], help="imports, closes, corrections, merges"
+    )
+    log.add_argument("--limit", type=int, default=50)
+    log.add_argument("--action", help="only this action (e.g. close, correction)")
+    log.set_defaults(handler=run_audit)
+
+
+def _report(outcome: CorrectionOutcome, dry_run: bool) -> None:
+    document = outcome.as_json() | {"dry_run": dry_run}
+    print(json.dumps(document, indent=1))
+    if dry_run:
+        print("dry run: nothing was written", file=sys.stderr)
+
+
+def run_correct(args: argparse.Namespace) -> int:
+    with transaction(args) as session:
+        outcome = correct_game(
+            session,
+            tournament_id=args.tournament,
+            round_number=args.round,
+            white_id=args.white,
+            black_id=args.black,
+            result=args.result,
+            reason=args.reason,
+            actor=who(),
+            now=utc_now(),
+            track=terminal_progress,
+        )
+        if args.dry_run:
+            session.rollback()
+    _report(outcome, args.dry_run)
+    return 0
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    with transaction(args) as session:
+        outcome = merge_players(
+            session, args.keep, args.drop, reason=args.reason, actor=who(), now=utc_now(),
+            track=terminal_progress,
+        )  # fmt: skip
+        if args.dry_run:
+            session.rollback()
+    _report(outcome, args.dry_run)
+    return 0
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    with transaction(args) as session:
+        rows = audit.entries(session, limit=args.limit, action=args.action)
+    for row in rows:
+        print(json.dumps(row))
+    return 0

@@ -1,0 +1,221 @@
+"""Corrections after publication: a game's result, a duplicate player. Each is recorded (who,
+when, why, before and after) and replaces rows instead of editing them; a correction that
+touches a published period recomputes it and the later ones (services.revisions)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import or_, select, update
+from sqlalchemy.orm import Session
+
+from ratingdb.db import bulk_insert
+from ratingdb.errors import InputError
+from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
+from ratingdb.models import CorrectionRow, GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.rules import Category, Period
+from ratingdb.services import audit
+from ratingdb.services.progress import Track, no_progress
+from ratingdb.services.revisions import Revision, recalculate
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectionOutcome:
+    correction_id: int
+    kind: str
+    revisions: tuple[Revision, ...]
+    pending: tuple[str, ...]  # "category period" of open periods the correction changes
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "correction_id": self.correction_id,
+            "kind": self.kind,
+            "revisions": [revision.as_json() for revision in self.revisions],
+            "open_periods_changed": list(self.pending),
+        }
+
+
+def correct_game(
+    session: Session,
+    *,
+    tournament_id: str,
+    round_number: int,
+    white_id: str,
+    black_id: str,
+    result: str,
+    reason: str,
+    actor: str,
+    now: datetime,
+    track: Track = no_progress,
+) -> CorrectionOutcome:
+    """Replace one game's result; recompute the lists it changes."""
+    if result not in RESULTS:
+        raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
+                         field="--result")  # fmt: skip
+    if not reason.strip():
+        raise InputError("a correction needs a reason", field="--reason")
+    tournament = session.get(TournamentRow, tournament_id)
+    if tournament is None:
+        raise InputError(f"no tournament {tournament_id}", field="--tournament")
+    game = session.scalars(
+        select(GameRow).where(
+            GameRow.tournament_id == tournament_id,
+            GameRow.round == round_number,
+            GameRow.white_id == white_id,
+            GameRow.black_id == black_id,
+            GameRow.superseded_by.is_(None),
+        )
+    ).one_or_none()
+    if game is None:
+        raise InputError(
+            f"tournament {tournament_id} has no game {white_id} - {black_id} in round "
+            f"{round_number} (white first)",
+            field="--white",
+        )
+    if game.result == result:
+        raise InputError(f"the game's result is already {result}", field="--result")
+    before = {"game_id": game.id, "result": game.result}
+    correction = CorrectionRow(
+        kind="game", category=tournament.category, tournament_id=tournament_id, reason=reason,
+        actor=actor, created_at=now, before=before, after={},
+    )  # fmt: skip
+    session.add(correction)
+    session.flush()
+    replacement = GameRow(
+        tournament_id=tournament_id,
+        round=round_number,
+        white_id=white_id,
+        black_id=black_id,
+        result=result,
+        rated=result in PLAYED_RESULTS,
+        created_by=correction.id,
+    )
+    game.superseded_by = correction.id
+    session.flush()  # the old row leaves the current games before the new one arrives
+    session.add(replacement)
+    session.flush()
+    correction.after = {"game_id": replacement.id, "result": result}
+    outcome = _recompute(session, correction, [tournament], now=now, track=track)
+    audit.record(
+        session, "correction", actor, now,
+        counts={"revisions": len(outcome.revisions)},
+        details={"correction_id": correction.id, "kind": "game", "tournament_id": tournament_id,
+                 "before": before, "after": correction.after, "reason": reason},
+    )  # fmt: skip
+    return outcome
+
+
+def merge_players(
+    session: Session, keep: str, drop: str, *, reason: str, actor: str, now: datetime,
+    track: Track = no_progress,
+) -> CorrectionOutcome:  # fmt: skip
+    """Make two records of one player one: every game of ``drop`` is replaced by the same game
+    with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed."""
+    if keep == drop:
+        raise InputError("a player cannot be merged into himself", field="DROP")
+    if not reason.strip():
+        raise InputError("a merge needs a reason", field="--reason")
+    players = {p.player_id: p for p in session.scalars(
+        select(PlayerRow).where(PlayerRow.player_id.in_([keep, drop]))
+    )}  # fmt: skip
+    for player_id, field in ((keep, "KEEP"), (drop, "DROP")):
+        if player_id not in players:
+            raise InputError(f"no player {player_id}", field=field)
+        if players[player_id].merged_into is not None:
+            raise InputError(
+                f"{player_id} is already merged into {players[player_id].merged_into}",
+                field=field,
+            )
+    games = session.scalars(
+        select(GameRow).where(
+            or_(GameRow.white_id == drop, GameRow.black_id == drop),
+            GameRow.superseded_by.is_(None),
+        )
+    ).all()
+    clash = [g for g in games if keep in (g.white_id, g.black_id)]
+    if clash:
+        raise InputError(
+            f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
+            f"{clash[0].round}): they are two players",
+            field="DROP",
+        )
+    correction = CorrectionRow(
+        kind="merge", category=None, tournament_id=None, reason=reason, actor=actor,
+        created_at=now, before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
+        after={},
+    )  # fmt: skip
+    session.add(correction)
+    session.flush()
+    session.execute(
+        update(GameRow)
+        .where(GameRow.id.in_([g.id for g in games]))
+        .values(superseded_by=correction.id)
+        .execution_options(synchronize_session=False)
+    )
+    bulk_insert(
+        session,
+        GameRow,
+        [
+            {
+                "tournament_id": g.tournament_id,
+                "round": g.round,
+                "white_id": keep if g.white_id == drop else g.white_id,
+                "black_id": keep if g.black_id == drop else g.black_id,
+                "result": g.result,
+                "rated": g.rated,
+                "created_by": correction.id,
+            }
+            for g in games
+        ],
+    )
+    players[drop].merged_into = keep
+    tournaments = session.scalars(
+        select(TournamentRow).where(
+            TournamentRow.tournament_id.in_({g.tournament_id for g in games})
+        )
+    ).all()
+    correction.after = {"keep": keep, "games": len(games)}
+    outcome = _recompute(session, correction, list(tournaments), now=now, track=track)
+    audit.record(
+        session, "merge", actor, now,
+        counts={"games": len(games), "revisions": len(outcome.revisions)},
+        details={"correction_id": correction.id, "keep": keep, "drop": drop, "reason": reason},
+    )  # fmt: skip
+    return outcome
+
+
+def _recompute(
+    session: Session,
+    correction: CorrectionRow,
+    tournaments: list[TournamentRow],
+    *,
+    now: datetime,
+    track: Track,
+) -> CorrectionOutcome:
+    """Recalculate, per category, from the earliest published period the correction touches."""
+    periods = {
+        row.id: row
+        for row in session.scalars(
+            select(PeriodRow).where(PeriodRow.id.in_({t.period_id for t in tournaments}))
+        )
+    }
+    first: dict[Category, Period] = {}
+    pending: list[str] = []
+    for tournament in tournaments:
+        period_row = periods[tournament.period_id]
+        category = Category(period_row.category)
+        period = Period.of_list_date(period_row.list_date)
+        if period_row.state != "published":
+            pending.append(f"{category.value} {period}")
+            continue
+        if category not in first or period < first[category]:
+            first[category] = period
+    revisions: list[Revision] = []
+    for category, period in sorted(first.items(), key=lambda item: item[0].value):
+        revisions.extend(
+            recalculate(session, category, period, now=now, cause=correction.id, track=track)
+        )
+    return CorrectionOutcome(correction.id, correction.kind, tuple(revisions),
+                             tuple(sorted(set(pending))))  # fmt: skip

@@ -1,0 +1,342 @@
+"""Revisions of published lists: recalculation after a correction, the differences between two
+revisions, and the proof that a published revision is what its stored inputs give.
+
+A published list is never changed. A correction to a tournament of a published period
+recomputes that period and every later published period of the category, in order, and each
+list that comes out different is published as a new revision; the first revision (the
+original list) stays as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import InputError
+from ratingdb.models import (
+    CorrectionRow,
+    ListEntryRow,
+    PeriodRow,
+    PlayerRow,
+    PlayerStatusRow,
+    RatingListRow,
+)
+from ratingdb.repositories import periods as period_repo
+from ratingdb.rules import Category, Period, PeriodRules
+from ratingdb.services.close import Computation, compute, entries_digest, publish
+from ratingdb.services.lists import digest_of_sorted
+from ratingdb.services.progress import Track, no_progress
+
+
+@dataclass(frozen=True, slots=True)
+class Revision:
+    category: Category
+    period: Period
+    from_revision: int
+    to_revision: int
+    changed: tuple[tuple[str, int | None, int | None], ...]  # player, rating before, after
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "category": self.category.value,
+            "period": str(self.period),
+            "from_revision": self.from_revision,
+            "to_revision": self.to_revision,
+            "players_changed": len(self.changed),
+            "changes": [
+                {"player_id": p, "from_rating": before, "to_rating": after,
+                 "difference": None if before is None or after is None else after - before}
+                for p, before, after in self.changed
+            ],
+        }  # fmt: skip
+
+
+def lists_as_of(
+    session: Session, category: Category, before: Period, *, written_before: int | None = None
+) -> list[RatingListRow]:
+    """The category's lists before ``before``, one revision each (the latest, or the latest
+    written before the list id ``written_before``: what a revision was computed from)."""
+    statement = select(RatingListRow).where(
+        RatingListRow.category == category.value, RatingListRow.list_date < before.list_date
+    )
+    if written_before is not None:
+        statement = statement.where(RatingListRow.id < written_before)
+    latest: dict[Any, RatingListRow] = {}
+    for row in session.scalars(statement.order_by(RatingListRow.list_date, RatingListRow.revision)):
+        latest[row.list_date] = row
+    return [latest[key] for key in sorted(latest)]
+
+
+def recalculate(
+    session: Session,
+    category: Category,
+    first: Period,
+    *,
+    now: datetime,
+    cause: int,
+    track: Track = no_progress,
+) -> list[Revision]:
+    """Recompute ``first`` and every later published period of the category, in order, and
+    publish a new revision of each list that changes; stop at the first that does not (the
+    lists after it cannot change either). A dry run is this, rolled back by the caller."""
+    periods = sorted(p for p in period_repo.published_periods(session, category) if p >= first)
+    revisions: list[Revision] = []
+    for period in periods:
+        current = period_repo.list_for(session, category, period)
+        period_row = period_repo.get_period(session, category, period)
+        if current is None or period_row is None:
+            raise AssertionError(f"published period {category.value} {period} has no list")
+        if current.source != "close":
+            raise InputError(
+                f"{category.value} {period} is an imported list: it cannot be recomputed; "
+                "correct the tournaments of later periods only",
+                field="--tournament",
+            )
+        rules = PeriodRules.for_period(category, period)
+        computation = compute(
+            session, rules, period_row.id, lists_as_of(session, category, period),
+            corrections=cause, track=track,
+        )  # fmt: skip
+        changed = _changed(session, current, computation)
+        if changed is None:
+            break
+        rating_list, _ = publish(
+            session, computation, revision=current.revision + 1, now=now, cause=cause
+        )
+        revisions.append(
+            Revision(category, period, current.revision, rating_list.revision, changed)
+        )
+    return revisions
+
+
+def _changed(
+    session: Session, current: RatingListRow, computation: Computation
+) -> tuple[tuple[str, int | None, int | None], ...] | None:
+    """Who moved between the stored revision and the computation; None when nothing did
+    (entries and the statuses of the players off the list alike)."""
+    stored = dict(
+        session.execute(
+            select(ListEntryRow.player_id, ListEntryRow.rating).where(
+                ListEntryRow.list_id == current.id
+            )
+        ).all()
+    )
+    fresh = {p: r.new_rating for p, r in computation.results.items() if r.new_rating is not None}
+    same_entries = entries_digest(computation.results) == current.digest
+    same_statuses = _stored_statuses_digest(session, current.id) == _statuses_digest(computation)
+    if same_entries and same_statuses:
+        return None
+    players = sorted(set(stored) | set(fresh))
+    return tuple((p, stored.get(p), fresh.get(p)) for p in players if stored.get(p) != fresh.get(p))
+
+
+def _statuses_digest(computation: Computation) -> str:
+    from ratingdb.services.close import encode_pool
+
+    return digest_of_sorted(
+        sorted(
+            (p, r.status.rated_games, r.status.peak_rating, encode_pool(r.status.pool))
+            for p, r in computation.results.items()
+            if r.new_rating is None
+            and (r.status.pool or r.status.rated_games or r.status.peak_rating is not None)
+        )
+    )
+
+
+def _stored_statuses_digest(session: Session, list_id: int) -> str:
+    rows = session.execute(
+        select(
+            PlayerStatusRow.player_id,
+            PlayerStatusRow.rated_games,
+            PlayerStatusRow.peak_rating,
+            PlayerStatusRow.pool,
+        ).where(PlayerStatusRow.list_id == list_id)
+    ).all()
+    return digest_of_sorted(sorted(tuple(row) for row in rows))
+
+
+# --- verification ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    category: Category
+    period: Period
+    revision: int
+    source: str
+    ok: bool
+    detail: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "category": self.category.value,
+            "period": str(self.period),
+            "revision": self.revision,
+            "source": self.source,
+            "ok": self.ok,
+            "detail": self.detail,
+        }
+
+
+def verify(session: Session, rating_list: RatingListRow) -> Verification:
+    """Recompute a published revision from the stored inputs as they were when it was
+    published (the games as of its corrections, the lists it started from) with the rule
+    version it was published under, and compare digests: the stored one, the stored rows', and
+    the recomputed list's."""
+    category = Category(rating_list.category)
+    period = Period.of_list_date(rating_list.list_date)
+
+    def result(ok: bool, detail: str) -> Verification:
+        return Verification(category, period, rating_list.revision, rating_list.source, ok, detail)
+
+    stored_rows = _stored_entries_digest(session, rating_list.id)
+    if stored_rows != rating_list.digest:
+        return result(False, "the stored entries do not match the list's digest")
+    if rating_list.source != "close":
+        return result(True, "imported list: the stored entries match the digest")
+    rules = PeriodRules.for_period(category, period)
+    if rules.version.name != rating_list.rule_version:
+        return result(
+            False,
+            f"published under {rating_list.rule_version}, the rules now give {rules.version.name}",
+        )
+    lists = lists_as_of(session, category, period, written_before=rating_list.id)
+    computation = compute(
+        session, rules, rating_list.period_id, lists, corrections=rating_list.corrections_applied
+    )
+    recomputed = entries_digest(computation.results)
+    if recomputed != rating_list.digest:
+        return result(False, "recomputed from its stored inputs, the list differs")
+    return result(True, f"recomputed identical ({computation.entry_count} entries)")
+
+
+def _stored_entries_digest(session: Session, list_id: int) -> str:
+    rows = session.execute(
+        select(
+            ListEntryRow.player_id,
+            ListEntryRow.rating,
+            ListEntryRow.previous_rating,
+            ListEntryRow.change,
+            ListEntryRow.games,
+            ListEntryRow.k_factor,
+        ).where(ListEntryRow.list_id == list_id)
+    ).all()
+    return digest_of_sorted(sorted(tuple(row) for row in rows))
+
+
+def lists_to_verify(
+    session: Session, category: Category | None, period: Period | None
+) -> Sequence[RatingListRow]:
+    statement = select(RatingListRow).order_by(
+        RatingListRow.category, RatingListRow.list_date, RatingListRow.revision
+    )
+    if category is not None:
+        statement = statement.where(RatingListRow.category == category.value)
+    if period is not None:
+        statement = statement.where(RatingListRow.list_date == period.list_date)
+    return session.scalars(statement).all()
+
+
+# --- differences -----------------------------------------------------------------------------
+
+
+def diff(
+    session: Session, category: Category, period: Period, from_revision: int, to_revision: int
+) -> dict[str, Any]:
+    """Who changed between two revisions of a list, by how much, and the corrections between."""
+    rows = {
+        row.revision: row
+        for row in session.scalars(
+            select(RatingListRow).where(
+                RatingListRow.category == category.value,
+                RatingListRow.list_date == period.list_date,
+            )
+        )
+    }
+    for revision, field in ((from_revision, "from"), (to_revision, "to")):
+        if revision not in rows:
+            raise InputError(
+                f"{category.value} {period} has no revision {revision} "
+                f"(revisions: {', '.join(str(r) for r in sorted(rows)) or 'none'})",
+                field=field,
+            )
+    before = _entries_of(session, rows[from_revision].id)
+    after = _entries_of(session, rows[to_revision].id)
+    names = dict(
+        session.execute(
+            select(PlayerRow.player_id, PlayerRow.name).where(
+                PlayerRow.player_id.in_(sorted(set(before) | set(after)))
+            )
+        ).all()
+    ) if before or after else {}  # fmt: skip
+    low, high = sorted((from_revision, to_revision))
+    causes = [rows[r].cause_correction_id for r in range(low + 1, high + 1) if r in rows]
+    corrections = (
+        session.scalars(
+            select(CorrectionRow).where(CorrectionRow.id.in_([c for c in causes if c]))
+        ).all()
+        if any(causes)
+        else []
+    )
+    changes = []
+    for player in sorted(set(before) | set(after)):
+        old, new = before.get(player), after.get(player)
+        if old == new:
+            continue
+        changes.append(
+            {
+                "player_id": player,
+                "name": names.get(player),
+                "from": None if old is None else dict(zip(_ENTRY_FIELDS, old, strict=True)),
+                "to": None if new is None else dict(zip(_ENTRY_FIELDS, new, strict=True)),
+                "rating_difference": (None if old is None or new is None else new[0] - old[0]),
+            }
+        )
+    return {
+        "category": category.value,
+        "period": str(period),
+        "from_revision": from_revision,
+        "to_revision": to_revision,
+        "corrections": [
+            {"correction_id": c.id, "kind": c.kind, "reason": c.reason, "actor": c.actor,
+             "created_at": c.created_at.isoformat(), "tournament_id": c.tournament_id}
+            for c in corrections
+        ],
+        "changes": changes,
+    }  # fmt: skip
+
+
+_ENTRY_FIELDS = ("rating", "previous_rating", "change", "games", "k_factor")
+
+
+def _entries_of(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
+    return {
+        row[0]: tuple(row[1:])
+        for row in session.execute(
+            select(
+                ListEntryRow.player_id,
+                ListEntryRow.rating,
+                ListEntryRow.previous_rating,
+                ListEntryRow.change,
+                ListEntryRow.games,
+                ListEntryRow.k_factor,
+            ).where(ListEntryRow.list_id == list_id)
+        )
+    }
+
+
+__all__ = [
+    "PeriodRow",
+    "Revision",
+    "Verification",
+    "diff",
+    "lists_as_of",
+    "lists_to_verify",
+    "recalculate",
+    "verify",
+]
