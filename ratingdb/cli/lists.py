@@ -9,10 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ratingdb.cli.common import category, database_options, period, transaction, utc_now
+from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
 from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
 from ratingdb.formats.list_csv import ExportEntry, write_list_csv
-from ratingdb.services import revisions
+from ratingdb.services import audit, revisions
 from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
 
 EXPORT_FORMATS = ("json", "csv", "fide-txt")
@@ -59,9 +59,14 @@ def run_import(args: argparse.Namespace) -> int:
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     with transaction(args) as session:
+        now = utc_now()
         imported = import_list_file(
-            session, args.file, wanted_category, wanted_period, utc_now(), file_format
+            session, args.file, wanted_category, wanted_period, now, file_format
         )
+        audit.record(
+            session, "list-import", who(), now, file_digest=audit.file_digest(args.file),
+            counts=imported.as_json(), details={"file": str(args.file), "format": file_format},
+        )  # fmt: skip
     if imported.k_differs:
         print(
             f"note: {imported.k_differs} players have a K in the file other than the K their "

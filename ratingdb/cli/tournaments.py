@@ -8,7 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ratingdb.cli.common import category, database_options, period, transaction
+from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
+from ratingdb.errors import InputError
+from ratingdb.services import audit
+from ratingdb.services.corrections import replace_tournament
+from ratingdb.services.progress import terminal_progress
 from ratingdb.services.tournaments import FORMATS, import_tournament_file, show_tournament
 
 
@@ -23,9 +27,18 @@ def register(commands: Any) -> None:
     load.add_argument("file", type=Path)
     load.add_argument(
         "--category",
-        required=True,
         action="append",
         help="the list it is rated on; repeat it for an event rated on several lists",
+    )
+    load.add_argument(
+        "--replace",
+        metavar="TOURNAMENT_ID",
+        help="a corrected file for a stored tournament: replaces its games and recomputes the "
+        "published lists they change (needs --reason)",
+    )
+    load.add_argument("--reason", help="why the tournament is replaced (with --replace)")
+    load.add_argument(
+        "--dry-run", action="store_true", help="with --replace: print the impact, write nothing"
     )
     load.add_argument("--period", help="force the period it is rated in (YYYY-MM)")
     load.add_argument(
@@ -40,14 +53,50 @@ def register(commands: Any) -> None:
 def run_import(args: argparse.Namespace) -> int:
     """The report of what the file held and what was skipped goes to stderr; one JSON line per
     category (contract) to stdout, once the transaction has committed."""
+    if args.replace is not None:
+        return run_replace(args)
+    if not args.category:
+        raise InputError("is required (or --replace TOURNAMENT_ID)", field="--category")
     categories = [category(text) for text in args.category]
     forced = None if args.period is None else period(args.period)
     with transaction(args) as session:
         outcome = import_tournament_file(session, args.file, categories, forced, args.format)
+        audit.record(
+            session, "tournament-import", who(), utc_now(),
+            file_digest=audit.file_digest(args.file),
+            counts={"tournaments": len(outcome.tournaments),
+                    "games": sum(t.games for t in outcome.tournaments)},
+            details={"file": str(args.file),
+                     "tournaments": [t.as_json() for t in outcome.tournaments]},
+        )  # fmt: skip
     for line in outcome.report:
         print(line, file=sys.stderr)
     for imported in outcome.tournaments:
         print(json.dumps(imported.as_json()))
+    return 0
+
+
+def run_replace(args: argparse.Namespace) -> int:
+    if args.category or args.period:
+        raise InputError("a replaced tournament keeps its category and period", field="--category")
+    if args.reason is None:
+        raise InputError("is required with --replace", field="--reason")
+    with transaction(args) as session:
+        outcome, read = replace_tournament(
+            session,
+            args.replace,
+            args.file,
+            file_format=args.format,
+            reason=args.reason,
+            actor=who(),
+            now=utc_now(),
+            track=terminal_progress,
+        )
+        if args.dry_run:
+            session.rollback()
+    for line in read.report:
+        print(line, file=sys.stderr)
+    print(json.dumps(outcome.as_json() | {"tournament_id": args.replace, "dry_run": args.dry_run}))
     return 0
 
 

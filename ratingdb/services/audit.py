@@ -3,14 +3,21 @@ actor, the time and the counts; written in the same transaction as the work it r
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import AuditRow
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of an imported file, as the audit log keeps it."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def record(

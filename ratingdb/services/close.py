@@ -49,6 +49,7 @@ from ratingdb.rules import (
 )
 from ratingdb.rules.calendar import NotAListPeriod
 from ratingdb.rules.versions import NoRuleVersion, OneTimeAdjustment
+from ratingdb.services import audit
 from ratingdb.services.lists import digest_of_sorted
 from ratingdb.services.progress import Track, no_progress
 
@@ -132,7 +133,16 @@ def close_period(
         return CloseOutcome(category, period, "already published")
 
     with _collector_paused():
-        return _close(session, rules, period_row, now=now, dry_run=dry_run, track=track)
+        outcome = _close(session, rules, period_row, now=now, dry_run=dry_run, track=track)
+    if outcome.state == "published":
+        audit.record(
+            session, "close", closed_by, now,
+            counts={"entries": outcome.entries, "games": outcome.games,
+                    "first_ratings": outcome.first_ratings, "rows": outcome.rows_written},
+            details={"category": category.value, "period": str(period),
+                     "list_id": outcome.list_id, "rule_version": outcome.rule_version},
+        )  # fmt: skip
+    return outcome
 
 
 @contextmanager

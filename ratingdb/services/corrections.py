@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import or_, select, update
@@ -15,10 +16,12 @@ from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
 from ratingdb.models import CorrectionRow, GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import audit
 from ratingdb.services.progress import Track, no_progress
 from ratingdb.services.revisions import Revision, recalculate
+from ratingdb.services.tournaments import ReadTournament, read_tournament
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +108,94 @@ def correct_game(
                  "before": before, "after": correction.after, "reason": reason},
     )  # fmt: skip
     return outcome
+
+
+def replace_tournament(
+    session: Session,
+    tournament_id: str,
+    path: Path,
+    *,
+    file_format: str | None,
+    reason: str,
+    actor: str,
+    now: datetime,
+    track: Track = no_progress,
+) -> tuple[CorrectionOutcome, ReadTournament]:
+    """A corrected TRF or games CSV for a stored tournament: its games are replaced (the old
+    rows kept, marked superseded), the lists it changes recomputed. The tournament keeps its
+    id, category and period; its dates must not change (a tournament with other dates may
+    belong to another period: import it as a new one)."""
+    if not reason.strip():
+        raise InputError("a correction needs a reason", field="--reason")
+    tournament = session.get(TournamentRow, tournament_id)
+    if tournament is None:
+        raise InputError(f"no tournament {tournament_id}", field="--replace")
+    category = Category(tournament.category)
+    read = read_tournament(session, path, [category], None, file_format)
+    new = read.tournament
+    if (new.start_date, new.end_date) != (tournament.start_date, tournament.end_date):
+        raise InputError(
+            f"the corrected file runs {new.start_date} to {new.end_date}, tournament "
+            f"{tournament_id} {tournament.start_date} to {tournament.end_date}: dates cannot "
+            "change in a replacement; import the file as a new tournament",
+            source=str(path),
+            field="--replace",
+        )
+    known = player_repo.existing_ids(
+        session, {g.white_id for g in new.games} | {g.black_id for g in new.games}
+    )
+    for game in new.games:
+        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
+            if player not in known:
+                raise InputError(f"unknown player {player}", source=str(path), line=game.line,
+                                 field=column)  # fmt: skip
+    old_games = session.scalars(
+        select(GameRow).where(
+            GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None)
+        )
+    ).all()
+    before = {"name": tournament.name, "digest": tournament.source_digest,
+              "game_ids": [g.id for g in old_games]}  # fmt: skip
+    correction = CorrectionRow(
+        kind="tournament", category=category.value, tournament_id=tournament_id,
+        reason=reason, actor=actor, created_at=now, before=before, after={},
+    )  # fmt: skip
+    session.add(correction)
+    session.flush()
+    session.execute(
+        update(GameRow)
+        .where(GameRow.id.in_([g.id for g in old_games]))
+        .values(superseded_by=correction.id)
+        .execution_options(synchronize_session=False)
+    )
+    bulk_insert(
+        session,
+        GameRow,
+        [
+            {
+                "tournament_id": tournament_id,
+                "round": g.round,
+                "white_id": g.white_id,
+                "black_id": g.black_id,
+                "result": g.result,
+                "rated": g.played,
+                "created_by": correction.id,
+            }
+            for g in new.games
+        ],
+    )
+    tournament.name = new.name
+    tournament.source_digest = read.digest
+    correction.after = {"name": new.name, "digest": read.digest, "games": len(new.games)}
+    outcome = _recompute(session, correction, [tournament], now=now, track=track)
+    audit.record(
+        session, "correction", actor, now, file_digest=read.digest,
+        counts={"games_before": len(old_games), "games_after": len(new.games),
+                "revisions": len(outcome.revisions)},
+        details={"correction_id": correction.id, "kind": "tournament",
+                 "tournament_id": tournament_id, "reason": reason},
+    )  # fmt: skip
+    return outcome, read
 
 
 def merge_players(

@@ -96,34 +96,62 @@ def import_tournament_file(
     repeated = sorted({c.value for c in categories if list(categories).count(c) > 1})
     if repeated:
         raise InputError(f"{repeated[0]} is given twice", field="--category")
+    read = read_tournament(session, path, categories, period, file_format)
+    for category in categories:
+        _refuse_duplicate(session, read.digest, category, str(path))
+    stored = _store_for_categories(
+        session,
+        read.tournament,
+        categories,
+        period,
+        digest=read.digest,
+        source_format=read.source_format,
+        details=read.details,
+    )
+    return ImportOutcome(stored, read.report)
+
+
+@dataclass(frozen=True, slots=True)
+class ReadTournament:
+    """A tournament file read and its players matched (TRF players created), not stored yet."""
+
+    tournament: TournamentFile
+    digest: str
+    source_format: str
+    details: TournamentDetails | None
+    report: tuple[str, ...]
+
+
+def read_tournament(
+    session: Session,
+    path: Path,
+    categories: Sequence[Category],
+    forced: Period | None,
+    file_format: str | None = None,
+) -> ReadTournament:
+    """Read a TRF or games CSV for an import or a replacement (``--replace``)."""
     if format_of(path, file_format) == "trf":
-        return import_trf(session, path, categories, period)
+        return _read_trf(session, path, categories, forced)
     raw = _read_bytes(path)
     tournament = read_games_csv(path)
     player_repo.lock_imports(session)
-    digest = hashlib.sha256(raw).hexdigest()
-    stored = _store_for_categories(
-        session, tournament, categories, period, digest=digest, source_format="csv"
-    )
     played = sum(1 for game in tournament.games if game.played)
     summary = (
         f"{path}: games CSV, {tournament.name!r}, {tournament.start_date} to "
         f"{tournament.end_date}: {len(tournament.games)} games, {played} played "
         "(rated candidates)"
     )
-    return ImportOutcome(stored, (summary,))
+    return ReadTournament(tournament, hashlib.sha256(raw).hexdigest(), "csv", None, (summary,))
 
 
-def import_trf(
+def _read_trf(
     session: Session, path: Path, categories: Sequence[Category], forced: Period | None
-) -> ImportOutcome:
-    """A TRF16 or TRF26 file: players created or matched, games stored once per category."""
+) -> ReadTournament:
+    """A TRF16 or TRF26 file: players created or matched."""
     raw = _read_bytes(path)
     trf = parse_trf(raw, source=str(path))
     source = str(path)
     digest = hashlib.sha256(raw).hexdigest()
-    for category in categories:
-        _refuse_duplicate(session, digest, category, source)
     notes: list[str] = []
     start, end = _trf_dates(trf, categories[0], forced, notes)
     if not trf.games:
@@ -151,16 +179,8 @@ def import_trf(
     if trf.name is None:
         notes.append(f"no tournament name (012): named after the file, {path.stem!r}")
     details = TournamentDetails(trf.city, trf.federation, trf.time_control, trf.time_control_code)
-    stored = _store_for_categories(
-        session,
-        tournament,
-        categories,
-        forced,
-        digest=digest,
-        source_format="trf",
-        details=details,
-    )
-    return ImportOutcome(stored, tuple(_trf_report(trf, tournament, matched, notes)))
+    report = tuple(_trf_report(trf, tournament, matched, notes))
+    return ReadTournament(tournament, digest, "trf", details, report)
 
 
 def _read_bytes(path: Path) -> bytes:
