@@ -20,6 +20,12 @@ LOCAL_ID_LENGTH = 12
 NATIONAL_ID_LENGTH = 20
 
 
+def is_local_id(player_id: str) -> bool:
+    """A player met in a tournament report without any id: never rated (no list can carry
+    the player), though the games are stored and shown."""
+    return len(player_id) == LOCAL_ID_LENGTH and player_id.startswith(LOCAL_ID_PREFIX)
+
+
 class PlayerRow(Base):
     """A player, known by ``player_id`` (digits): the FIDE id when the player has one, a
     national id (a list CSV), or a local id (``LOCAL_ID_PREFIX``, ``LOCAL_ID_LENGTH`` digits)

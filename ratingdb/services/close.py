@@ -32,6 +32,7 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
+from ratingdb.models.player import is_local_id
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories.players import chunks
@@ -370,7 +371,8 @@ def _load(
         )
     ]
     players = {row.white_id for row in games} | {row.black_id for row in games}
-    newcomers = players - statuses.keys()
+    # Players without any id are stored and shown, never rated (issue 4): no status, no result.
+    newcomers = {p for p in players - statuses.keys() if not is_local_id(p)}
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
@@ -487,7 +489,8 @@ def _add_standard_ratings(
     if version.standard_seed:
         for row in games:  # ordered by start date: the first tournament wins
             for player in (row.white_id, row.black_id):
-                if statuses[player].rating is None:
+                status = statuses.get(player)
+                if status is not None and status.rating is None:
                     wanted.setdefault(player, row.start_date)
     by_list: dict[int, set[str]] = defaultdict(set)
     for player, day in wanted.items():

@@ -280,7 +280,8 @@ def test_unidentified_opponents_change_nothing_for_rated_players(
     """rules.md A4: Anna (1850, K 20) beats Bob (1920) and an unidentified, unrated player;
     only the game against Bob counts for her: D -70 -> PD .40, +.60 x 20 = +12 -> 1862. Bob
     loses to Anna: -.60 x 20 = -12 -> 1908; his draw with the newcomer changes nothing. The
-    newcomer is stored with a local id and pools his games for a first rating."""
+    newcomer, who has no id at all, is stored with a local id and his games are shown, but no
+    list can carry him: he pools nothing and is never rated."""
     baseline = write(tmp_path, "baseline.csv",
         "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
         '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
@@ -316,7 +317,19 @@ def test_unidentified_opponents_change_nothing_for_rated_players(
     assert newcomer == [("900000000001",)]
     pooled = query(database_url, "SELECT count(*) FROM player_status WHERE player_id = :p",
                    p="900000000001")  # fmt: skip
-    assert pooled == [(1,)]
+    assert pooled == [(0,)]
+    his_side = query(database_url, "SELECT count(*) FROM calculations WHERE player_id = :p",
+                     p="900000000001")  # fmt: skip
+    assert his_side == [(0,)]
+    against_him = query(
+        database_url,
+        "SELECT rated, reason FROM calculations WHERE opponent_id = :p ORDER BY player_id",
+        p="900000000001",
+    )
+    assert [(bool(rated), reason) for rated, reason in against_him] == [
+        (False, "opponent unrated"),
+        (False, "opponent unrated"),
+    ]
 
 
 # --- refusals change nothing -------------------------------------------------------------------
