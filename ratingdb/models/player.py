@@ -21,8 +21,7 @@ NATIONAL_ID_LENGTH = 20
 
 
 def is_local_id(player_id: str) -> bool:
-    """A player met in a tournament report without any id: never rated (no list can carry
-    the player), though the games are stored and shown."""
+    """An id ratingdb made for a player met in a tournament report without a FIDE id."""
     return len(player_id) == LOCAL_ID_LENGTH and player_id.startswith(LOCAL_ID_PREFIX)
 
 

@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.models import PlayerRow
-from ratingdb.models.player import LOCAL_ID_LENGTH, LOCAL_ID_PREFIX
+from ratingdb.models.player import LOCAL_ID_LENGTH, LOCAL_ID_PREFIX, is_local_id
 
 #: Parameters per IN (...) query, below every database's limit.
 CHUNK = 5000
@@ -116,3 +116,19 @@ def new_local_ids(session: Session, count: int) -> list[str]:
         else (int(highest) + 1)
     )
     return [str(first + offset) for offset in range(count)]
+
+
+def unidentified(session: Session, player_ids: Collection[str]) -> set[str]:
+    """Of ``player_ids``, the players known by neither a FIDE id nor a national id (a local
+    id and no national id): their games are stored and shown, never rated."""
+    local = sorted(p for p in player_ids if is_local_id(p))
+    found: set[str] = set()
+    for chunk in chunks(local):
+        found.update(
+            session.scalars(
+                select(PlayerRow.player_id).where(
+                    PlayerRow.player_id.in_(chunk), PlayerRow.national_id.is_(None)
+                )
+            )
+        )
+    return found

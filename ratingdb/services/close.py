@@ -32,7 +32,6 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
-from ratingdb.models.player import is_local_id
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories.players import chunks
@@ -372,7 +371,8 @@ def _load(
     ]
     players = {row.white_id for row in games} | {row.black_id for row in games}
     # Players without any id are stored and shown, never rated (issue 4): no status, no result.
-    newcomers = {p for p in players - statuses.keys() if not is_local_id(p)}
+    newcomers = players - statuses.keys()
+    newcomers -= player_repo.unidentified(session, newcomers)
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
