@@ -14,6 +14,7 @@ from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
 from ratingdb.formats.list_csv import ExportEntry, write_list_csv
 from ratingdb.services import audit, revisions
 from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
+from ratingdb.services.progress import terminal_progress
 
 EXPORT_FORMATS = ("json", "csv", "fide-txt")
 
@@ -61,8 +62,9 @@ def run_import(args: argparse.Namespace) -> int:
     with transaction(args) as session:
         now = utc_now()
         imported = import_list_file(
-            session, args.file, wanted_category, wanted_period, now, file_format
-        )
+            session, args.file, wanted_category, wanted_period, now, file_format,
+            track=terminal_progress,
+        )  # fmt: skip
         audit.record(
             session, "list-import", who(), now, file_digest=audit.file_digest(args.file),
             counts=imported.as_json(), details={"file": str(args.file), "format": file_format},

@@ -25,6 +25,7 @@ from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, KStatus, Period, RuleVersion, k_factor, version_for_period
 from ratingdb.rules.calendar import NotAListPeriod, check_list_period
 from ratingdb.rules.kfactor import is_junior
+from ratingdb.services.progress import Track, no_progress
 
 IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
 #: Rows of a FIDE list read, checked and written at a time: memory stays flat for any size.
@@ -72,13 +73,14 @@ def import_list_file(
     period: Period,
     now: datetime,
     file_format: str = "csv",
+    track: Track = no_progress,
 ) -> ImportedList:
     """``lists import``: a list CSV, or a FIDE download (``fide-txt``, ``fide-xml``)."""
     if file_format not in IMPORT_FORMATS:
         raise InputError(f"must be one of {', '.join(IMPORT_FORMATS)}", field="--format")
     if file_format == "csv":
         return import_list_csv(session, path, category, period, now)
-    return import_fide_list(session, path, category, period, now, file_format)
+    return import_fide_list(session, path, category, period, now, file_format, track=track)
 
 
 def check_period(category: Category, period: Period, *, field: str) -> None:
@@ -236,16 +238,21 @@ def import_fide_list(
     period: Period,
     now: datetime,
     file_format: str,
+    *,
+    track: Track = no_progress,
 ) -> ImportedList:
     """A FIDE download as the published list of ``period``, streamed in batches: players are
     created or updated (the FIDE list is the authority on names, federations, titles), every
     player rated at or above the floor gets an entry with the games of the month and a K status
     derived from the list's K (derive_status)."""
     check_period(category, period, field="--period")
-    rows: Iterator[FideListRow] = (
-        iter_fide_txt(path, category)
-        if file_format == "fide-txt"
-        else iter_fide_xml(path, category)
+    rows: Iterator[FideListRow] = iter(
+        track(
+            iter_fide_txt(path, category)
+            if file_format == "fide-txt"
+            else iter_fide_xml(path, category),
+            f"{path.name}: players",
+        )
     )
     _check_publishable(session, category, period)
     version = version_for_period(category, period)
