@@ -20,12 +20,17 @@ from ratingdb.errors import InputError
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jobs", description="ratingdb's scheduled jobs")
     parser.add_argument("--database-url", help="database URL (default: RATINGDB_DATABASE_URL)")
+    # Accepted after the command too, as on every ratingdb command (contract "Configuration").
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--database-url", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser("list", help="the scheduled jobs and their next run times")
-    run = commands.add_parser("run", help="run one job now, in the foreground")
+    commands.add_parser(
+        "list", parents=[common], help="the scheduled jobs and their next run times"
+    )
+    run = commands.add_parser("run", parents=[common], help="run one job now, in the foreground")
     run.add_argument("name", choices=[CLOSE_PERIODS])
     run.add_argument("--now", help="the time to act as of (ISO 8601; default: now)")
-    commands.add_parser("scheduler", help="run the scheduler in the foreground")
+    commands.add_parser("scheduler", parents=[common], help="run the scheduler in the foreground")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     settings = Settings.from_env(os.environ, database_url=args.database_url)

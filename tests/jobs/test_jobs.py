@@ -16,6 +16,7 @@ from sqlalchemy import create_engine, text
 from jobs.scheduler import build_scheduler, scheduled_jobs
 from ratingdb.cli import main
 from ratingdb.config import Settings
+from ratingdb.db import upgrade
 
 TIMEOUT = 120
 BASELINE = (
@@ -146,3 +147,16 @@ def test_run_after_the_closing_date_closes_the_period(database_url: str, tmp_pat
     lists, states = lists_and_states(database_url)
     assert lists == ["fide-standard 2026-08", "fide-standard 2026-09"]
     assert states == {"fide-standard 2026-08": "published", "fide-standard 2026-09": "published"}
+
+
+def test_database_url_is_accepted_after_the_command_too(tmp_path: Path) -> None:
+    """Contract "Configuration": --database-url on any command, wherever it is written."""
+    url = f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
+    upgrade(url)
+    done = subprocess.run(
+        [sys.executable, "-m", "jobs", "run", "close-periods", "--now", "2026-08-20",
+         "--database-url", url],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
