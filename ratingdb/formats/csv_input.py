@@ -12,8 +12,9 @@ from datetime import date
 from pathlib import Path
 
 from ratingdb.errors import InputError
+from ratingdb.formats.numbers import is_digits
 
-_DIGITS = re.compile(r"\d{1,20}")
+_DIGITS = re.compile(r"[0-9]{1,20}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +36,9 @@ class CsvRow:
         value = self.text(field, required=False)
         if not value:
             return None
-        if not re.fullmatch(r"-?\d+", value):
-            raise self.error(field, f"must be a whole number, got {value!r}")
+        if not is_digits(value.removeprefix("-")):
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            raise self.error(field, f"must be a whole number, got {shown!r}")
         number = int(value)
         if not low <= number <= high:
             raise self.error(field, f"must be from {low} to {high}, got {number}")
@@ -116,7 +118,7 @@ def _decode(raw: bytes, source: str) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        line = raw[: error.start].count(b"\n") + 1
+        line = len(re.findall(rb"\r\n|\r|\n", raw[: error.start])) + 1
         raise InputError(
             f"not UTF-8 (byte 0x{raw[error.start]:02x}); save the file as UTF-8",
             source=source,

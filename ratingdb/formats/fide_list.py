@@ -21,6 +21,7 @@ from typing import IO
 from xml.sax.saxutils import escape
 
 from ratingdb.errors import InputError
+from ratingdb.formats.numbers import is_digits
 from ratingdb.rules import Category
 
 MAX_RATING = 4000
@@ -94,7 +95,9 @@ class _Column:
     end: int | None  # exclusive; None: to the end of the line
 
 
-def _header_columns(header: str, category: Category, source: str) -> dict[str, _Column]:
+def _header_columns(
+    header: str, category: Category, source: str, line: int = 1
+) -> dict[str, _Column]:
     tokens = [(m.start(), m.group()) for m in re.finditer(r"ID[ _]Number|\S+", header, re.I)]
     prefix = TXT_PREFIX.get(category)
     found: dict[str, _Column] = {}
@@ -124,7 +127,7 @@ def _header_columns(header: str, category: Category, source: str) -> dict[str, _
                 )
             else:
                 message = f"no {needed} column in the header line"
-            raise InputError(message, source=source, line=1, field=needed)
+            raise InputError(message, source=source, line=line, field=needed)
     return found
 
 
@@ -148,7 +151,7 @@ def read_fide_txt(handle: IO[bytes], category: Category, *, source: str) -> Iter
         if not line.strip():
             continue
         if columns is None:
-            columns = _header_columns(line, category, source)
+            columns = _header_columns(line, category, source, number)
             continue
         yield _txt_row(line, number, columns, source)
     if columns is None:
@@ -179,7 +182,7 @@ def _txt_row(line: str, number: int, columns: dict[str, _Column], source: str) -
         )
 
     fide_id = cell("id")
-    if not fide_id.isdigit():
+    if not is_digits(fide_id):
         raise error("id", f"must be a FIDE id (digits), got {fide_id!r}")
     name = cell("name")
     if not name:
@@ -236,7 +239,7 @@ def _birth_year(text: str, error: _Fail) -> int | None:
 def _rating(text: str, error: _Fail) -> int | None:
     if not text:
         return None
-    if not text.isdigit():
+    if not is_digits(text):
         raise error(f"must be a rating (a number), got {text!r}")
     rating = int(text)
     if rating == 0:
@@ -251,7 +254,7 @@ def _rating(text: str, error: _Fail) -> int | None:
 def _count(text: str, error: _Fail) -> int | None:
     if not text:
         return None
-    if not text.isdigit():
+    if not is_digits(text):
         raise error(f"must be a whole number, got {text!r}")
     return int(text)
 
@@ -323,7 +326,7 @@ def _xml_row(
         return build
 
     fide_id = values.get("fideid", "")
-    if not fide_id.isdigit():
+    if not is_digits(fide_id):
         raise error("fideid")(f"must be a FIDE id (digits), got {fide_id!r}")
     name = values.get("name", "")
     if not name:

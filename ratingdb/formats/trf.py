@@ -33,6 +33,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ratingdb.errors import InputError
+from ratingdb.formats.numbers import is_digits
 
 #: Records that exist only in TRF26 (B §11.3): one of them, or an NRS record, makes a TRF26.
 TRF26_RECORDS = frozenset(
@@ -277,8 +278,9 @@ class _Parser:
             self._record(number, line)
         if not self.players:
             raise InputError(
-                "no player records (001 lines): this is not a tournament report", field="001"
-            )
+                "no player records (001 lines): this is not a tournament report",
+                source=self.source, line=1, field="001",
+            )  # fmt: skip
         if self.encoding != "UTF-8":
             self.notes.append(f"read as {self.encoding} (not valid UTF-8)")
         by_rank = self._ranks()
@@ -342,7 +344,7 @@ class _Parser:
         elif (
             re.fullmatch(r"[A-Z]{3}", kind)
             and not kind.startswith(("XX", "BB"))
-            and _field(line, RANK).strip().isdigit()
+            and is_digits(_field(line, RANK).strip())
             and (len(line) < 4 or line[3] == " ")
         ):
             self.nationals.append(self._national(number, line, kind))
@@ -367,7 +369,7 @@ class _Parser:
         text = _field(line, span).strip()
         if not text:
             return None
-        if not text.isdigit():
+        if not is_digits(text):
             raise self.error(f"must be a number, got {text!r}", number, span[0], field)
         value = int(text)
         if value == 0 and zero_is_none:
@@ -457,7 +459,7 @@ class _Parser:
         text = _field(line, FIDE_ID).strip()
         if not text:
             return None
-        if not text.isdigit():
+        if not is_digits(text):
             self.notes.append(f"line {number}: {text!r} in the FIDE id column is not an id")
             return None
         stripped = text.lstrip("0")
@@ -482,7 +484,10 @@ class _Parser:
         if not text:
             return None
         try:
-            return Decimal(text.replace(",", "."))
+            points = Decimal(text.replace(",", "."))
+            if not points.is_finite():
+                raise InvalidOperation
+            return points
         except InvalidOperation:
             self.notes.append(f"line {number}: points {text!r} (columns 81-84) not a number")
             return None
@@ -504,7 +509,7 @@ class _Parser:
                         f"round {r}",
                     )
             opponent_text = text[0:4].strip()
-            if opponent_text and not opponent_text.isdigit():
+            if opponent_text and not is_digits(opponent_text):
                 raise self.error(
                     f"the opponent must be a starting rank, got {opponent_text!r}",
                     number,

@@ -355,7 +355,7 @@ BAD_FILES = {
         HEADER.replace("2026/11/02", "2nd November") + player(1, "A", []) + "\n",
         2, 5, "042 start date",
     ),
-    "no players": (HEADER, None, None, "001"),
+    "no players": (HEADER, 1, None, "001"),
 }  # fmt: skip
 
 
@@ -375,6 +375,6 @@ def test_bad_files_are_refused_and_change_nothing(
                          "fide-standard", "--category", "fide-rapid", url=database_url)  # fmt: skip
     assert code == 2
     assert out == ""
-    where = re.escape(str(path)) + (f":{line}:{column}" if line else "")
+    where = re.escape(str(path)) + (f":{line}" if line else "") + (f":{column}" if column else "")
     assert re.search(rf"{where}: {re.escape(field)}: \S", err), err
     assert counts(database_url) == before
