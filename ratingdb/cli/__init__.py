@@ -32,9 +32,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Options whose values may start with "-" (the forfeit results -+ and --).
+DASHED_VALUES = ("--result",)
+
+
+def _join_dashed_values(argv: Sequence[str]) -> list[str]:
+    """``--result -+`` and ``--result --`` as one ``--result=...`` argument: argparse would
+    take the value for an option, or for its end-of-options marker."""
+    joined: list[str] = []
+    items = list(argv)
+    index = 0
+    while index < len(items):
+        item = items[index]
+        if item in DASHED_VALUES and index + 1 < len(items) and items[index + 1] in ("-+", "--"):
+            joined.append(f"{item}={items[index + 1]}")
+            index += 2
+            continue
+        joined.append(item)
+        index += 1
+    return joined
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_join_dashed_values(sys.argv[1:] if argv is None else argv))
     try:
         code: int = args.handler(args)
     except InputError as error:

@@ -66,7 +66,8 @@ def run_correct(args: argparse.Namespace) -> int:
             round_number=args.round,
             white_id=args.white,
             black_id=args.black,
-            result=args.result,
+            # argparse reads --result=-- as an empty list (its end-of-options marker removed).
+            result="--" if args.result == [] else args.result,
             reason=args.reason,
             actor=who(),
             now=utc_now(),

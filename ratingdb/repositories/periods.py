@@ -95,11 +95,18 @@ def mark_published(session: Session, period_row: PeriodRow, now: datetime) -> No
     session.flush()
 
 
-def lists_of(session: Session, category: Category) -> Sequence[RatingListRow]:
-    """The latest revision of every published list of the category, oldest first."""
+def lists_of(
+    session: Session, category: Category, *, written_before: int | None = None
+) -> Sequence[RatingListRow]:
+    """The latest revision of every published list of the category, oldest first; with
+    ``written_before``, the latest among those written before that list id (what a revision
+    was computed from)."""
+    conditions = [RatingListRow.category == category.value]
+    if written_before is not None:
+        conditions.append(RatingListRow.id < written_before)
     latest = (
         select(RatingListRow.list_date, func.max(RatingListRow.revision).label("revision"))
-        .where(RatingListRow.category == category.value)
+        .where(*conditions)
         .group_by(RatingListRow.list_date)
         .subquery()
     )

@@ -53,6 +53,8 @@ from ratingdb.services import audit
 from ratingdb.services.lists import digest_of_sorted
 from ratingdb.services.progress import Track, no_progress
 
+#: The categories whose periods read the standard list (the seed and the 2022 uplift).
+STANDARD_SEEDED = frozenset({Category.FIDE_RAPID, Category.FIDE_BLITZ})
 _POINTS = {score: score.points for score in Score}
 _SCORES = {
     "1-0": (Score.WIN, Score.LOSS),
@@ -231,6 +233,7 @@ def compute(
     lists: Sequence[RatingListRow],
     *,
     corrections: int | None = None,
+    written_before: int | None = None,
     track: Track = no_progress,
 ) -> Computation:
     """Load the period's inputs in a few set-based queries and compute every player.
@@ -238,13 +241,19 @@ def compute(
     ``lists`` are the category's published lists before the period (one revision each, oldest
     first): the last is the list the period starts from, and each tournament is rated with the
     one in force at its start. ``corrections``: the games as they were after that correction
-    (default: as they are now, every correction included).
+    (default: as they are now, every correction included). ``written_before``: the standard
+    lists a rapid or blitz period reads, as they were before that list id (verification).
     """
     started = time.perf_counter()
     if corrections is None:
         corrections = latest_correction(session)
     previous = _previous_list(rules, lists)
-    loaded = _load(session, rules, period_id, previous, lists, corrections)
+    standard_lists = (
+        period_repo.lists_of(session, Category.FIDE_STANDARD, written_before=written_before)
+        if rules.category in STANDARD_SEEDED
+        else []
+    )
+    loaded = _load(session, rules, period_id, previous, lists, corrections, standard_lists)
     loaded_at = time.perf_counter()
     label = f"{rules.category.value} {rules.period}: players"
     results = {
@@ -343,6 +352,7 @@ def _load(
     previous: RatingListRow | None,
     lists: Sequence[RatingListRow],
     corrections: int,
+    standard_lists: Sequence[RatingListRow],
 ) -> _Loaded:
     merged = _merges(session, corrections)
     statuses = _merge_statuses(_statuses(session, previous), merged)
@@ -376,8 +386,10 @@ def _load(
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
-    ratings_of = _ratings_used(session, rules, games, lists, previous, statuses, merged)
-    _add_standard_ratings(session, rules, games, statuses)
+    ratings_of = _ratings_used(
+        session, rules, games, lists, previous, statuses, merged, standard_lists
+    )
+    _add_standard_ratings(session, rules, games, statuses, standard_lists)
 
     events: dict[str, list[Event]] = {}
     game_ids: dict[tuple[str, int], list[int]] = {}
@@ -420,6 +432,7 @@ def _ratings_used(
     previous: RatingListRow | None,
     statuses: Mapping[str, PlayerStatus],
     merged: Mapping[str, str],
+    standard_lists: Sequence[RatingListRow],
 ) -> dict[str, dict[str, int]]:
     """Per tournament, the ratings its players are rated with: the category's list in force at
     the tournament's start (contract "Words"); in rapid and blitz from 2024-03, a player unrated
@@ -430,11 +443,7 @@ def _ratings_used(
     for row in games:
         starts[row.tournament_id] = row.start_date
         players[row.tournament_id].update((row.white_id, row.black_id))
-    seed_from = (
-        period_repo.lists_of(session, Category.FIDE_STANDARD)
-        if rules.version.standard_seed and rules.category is not Category.FIDE_STANDARD
-        else []
-    )
+    seed_from = standard_lists if rules.version.standard_seed else []
     cache: dict[int, dict[str, int]] = {}
     if previous is not None:
         cache[previous.id] = {p: s.rating for p, s in statuses.items() if s.rating is not None}
@@ -469,6 +478,7 @@ def _add_standard_ratings(
     rules: PeriodRules,
     games: Sequence[_PeriodGame],
     statuses: dict[str, PlayerStatus],
+    standard_lists: Sequence[RatingListRow],
 ) -> None:
     """Rapid and blitz: the standard rating the core needs for the one-time uplift of
     2022-10-01 (every rated player) and for the standard-rating seed from 2024-03 (unrated
@@ -481,7 +491,6 @@ def _add_standard_ratings(
     )
     if rules.category is Category.FIDE_STANDARD or not (uplift or version.standard_seed):
         return
-    standard_lists = period_repo.lists_of(session, Category.FIDE_STANDARD)
     wanted: dict[str, date] = {}
     if uplift:
         start_of_period = rules.period.list_date - timedelta(days=1)
@@ -614,7 +623,7 @@ CALCULATION_KEYS = (
 )  # fmt: skip
 
 
-def _entries(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tuple[Any, ...]]:
+def entry_rows(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tuple[Any, ...]]:
     """The list's entries as rows of ENTRY_KEYS, produced as they are written."""
     for player_id, r in results.items():
         if r.new_rating is None:
@@ -641,7 +650,7 @@ def entries_digest(results: Mapping[str, PeriodResult]) -> str:
     for an imported list)."""
     canonical = sorted(
         (player_id, rating, previous, change, games, k)
-        for _, player_id, rating, previous, change, games, k, *_ in _entries(results, 0)
+        for _, player_id, rating, previous, change, games, k, *_ in entry_rows(results, 0)
     )
     return digest_of_sorted(canonical)
 
@@ -687,7 +696,7 @@ def _write(
     loaded: _Loaded,
 ) -> int:
     """Entries, statuses and calculations, streamed into the database (COPY on PostgreSQL)."""
-    written = bulk_insert_rows(session, ListEntryRow, ENTRY_KEYS, _entries(results, list_id))
+    written = bulk_insert_rows(session, ListEntryRow, ENTRY_KEYS, entry_rows(results, list_id))
     written += bulk_insert_rows(
         session, PlayerStatusRow, STATUS_KEYS, _statuses_to_keep(results, list_id)
     )

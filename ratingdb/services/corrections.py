@@ -19,6 +19,7 @@ from ratingdb.models import CorrectionRow, GameRow, PeriodRow, PlayerRow, Tourna
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import audit
+from ratingdb.services.close import STANDARD_SEEDED
 from ratingdb.services.progress import Track, no_progress
 from ratingdb.services.revisions import Revision, recalculate
 from ratingdb.services.tournaments import ReadTournament, read_tournament
@@ -308,5 +309,20 @@ def _recompute(
         revisions.extend(
             recalculate(session, category, period, now=now, cause=correction.id, track=track)
         )
+    if revisions and Category.FIDE_STANDARD in first:
+        # Rapid and blitz periods rate players without a rating of their own with the standard
+        # list (and the 2022 uplift read it): a revised standard list reaches them.
+        for category in sorted(STANDARD_SEEDED - first.keys(), key=lambda c: c.value):
+            revisions.extend(
+                recalculate(
+                    session,
+                    category,
+                    first[Category.FIDE_STANDARD],
+                    now=now,
+                    cause=correction.id,
+                    through_all=True,
+                    track=track,
+                )
+            )
     return CorrectionOutcome(correction.id, correction.kind, tuple(revisions),
                              tuple(sorted(set(pending))))  # fmt: skip

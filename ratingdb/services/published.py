@@ -3,6 +3,10 @@ the game-by-game calculation behind every published change.
 
 Every function reads through the caller's session and never writes; results are plain frozen
 dataclasses (the API turns them into its own response schemas).
+
+Revisions: a correction publishes a new revision of each list it changes; revision 1 (the
+original list) stays. Lists, calculations and histories show the latest revision unless a
+``revision`` is asked for, and every rating comes with the original one beside it.
 """
 
 from __future__ import annotations
@@ -18,12 +22,12 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.formats.calculator_json import parse_request, result_to_json
-from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import AnyRow
 from ratingdb.rules import Category, NoRuleVersion, Period, RuleVersion, version_on, versions_of
 from ratingdb.rules.calculator import calculate
 from ratingdb.rules.calendar import NotAListPeriod
+from ratingdb.services import revisions as revision_service
 
 
 class NotFound(LookupError):
@@ -45,6 +49,16 @@ class ListSummary:
     entries: int
     #: SHA-256 of the list's numbers (None only for lists written before digests existed).
     digest: str | None
+    #: How many revisions the list has (1: never corrected; this one may be an older one).
+    revisions: int
+    #: The id of revision 1, the original list.
+    original_list_id: int
+    #: The correction this revision was published for (None: the original list).
+    correction_id: int | None
+
+    @property
+    def is_latest(self) -> bool:
+        return self.revision == self.revisions
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +72,8 @@ class ListEntry:
     change: int | None
     games: int
     k_factor: int
+    #: The rating on the original list (revision 1); None when the player was not on it.
+    original_rating: int | None
 
 
 def _summary(row: Any) -> ListSummary:
@@ -71,6 +87,9 @@ def _summary(row: Any) -> ListSummary:
         published_at=row.published_at,
         entries=row.entry_count,
         digest=row.digest,
+        revisions=row.revisions,
+        original_list_id=row.original_list_id,
+        correction_id=row.cause_correction_id,
     )
 
 
@@ -81,11 +100,21 @@ def published_lists(session: Session, category: Category | None = None) -> tuple
     return tuple(sorted(lists, key=lambda s: (-s.period.index, order[s.category])))
 
 
-def find_list(session: Session, category: Category, period: Period) -> ListSummary:
-    row = period_repo.list_for(session, category, period)
-    if row is None:
+def find_list(
+    session: Session, category: Category, period: Period, revision: int | None = None
+) -> ListSummary:
+    """One revision of a published list (None: the latest). NotFound names the revisions there
+    are."""
+    row = repo.find_list(session, category, period.list_date, revision)
+    if row is not None:
+        return _summary(row)
+    revisions = repo.list_revisions(session, category, period.list_date)
+    if not revisions:
         raise NotFound(f"{category.value} has no published list for {period}")
-    return _summary(row)
+    raise NotFound(
+        f"the {category.value} list of {period} has no revision {revision} "
+        f"(revisions: {', '.join(str(r) for r in revisions)})"
+    )
 
 
 def list_entries(
@@ -105,9 +134,16 @@ def list_entries(
             session, summary.list_id, federation=federation, search=search
         )
     rows = repo.list_entries(
-        session, summary.list_id, federation=federation, search=search, limit=limit, offset=offset
+        session,
+        summary.list_id,
+        original_list_id=summary.original_list_id,
+        federation=federation,
+        search=search,
+        limit=limit,
+        offset=offset,
     )
-    return total, tuple(ListEntry(**row._asdict()) for row in rows)
+    # Positional: the query's columns are the dataclass's fields, in order (no per-row dict).
+    return total, tuple(ListEntry(*row) for row in rows)
 
 
 def latest_lists(
@@ -212,8 +248,11 @@ class HistoryPoint:
 
     category: Category
     period: Period
+    revision: int
     rule_version: str | None
     rating: int
+    #: The rating on the original list (revision 1); None when the player was not on it.
+    original_rating: int | None
     previous_rating: int | None
     change: int | None
     games: int
@@ -228,8 +267,10 @@ def _point(row: AnyRow) -> HistoryPoint:
     return HistoryPoint(
         category=Category(row.category),
         period=Period.of_list_date(row.list_date),
+        revision=row.revision,
         rule_version=row.rule_version,
         rating=row.rating,
+        original_rating=row.original_rating,
         previous_rating=row.previous_rating,
         change=row.change,
         games=row.games,
@@ -241,10 +282,22 @@ def _point(row: AnyRow) -> HistoryPoint:
     )
 
 
-def history(session: Session, player_id: str, category: Category) -> tuple[HistoryPoint, ...]:
-    """The player's published ratings in the category, oldest first (NotFound: no player)."""
+def history(
+    session: Session, player_id: str, category: Category, revision: int | None = None
+) -> tuple[HistoryPoint, ...]:
+    """The player's published ratings in the category, oldest first: on the latest revision of
+    each list, or with ``revision`` on the latest revision up to it (1: the original lists).
+    NotFound: no player, or no list of the category has that revision."""
     player(session, player_id)
-    return tuple(_point(row) for row in repo.player_entries(session, player_id, category))
+    if revision is not None:
+        latest = repo.latest_revision_of(session, category)
+        if latest is None or revision > latest:
+            raise NotFound(
+                f"no {category.value} list has a revision {revision} "
+                f"(the highest is {latest or 'none: nothing is published'})"
+            )
+    rows = repo.player_entries(session, player_id, category, upto=revision)
+    return tuple(_point(row) for row in rows)
 
 
 def latest_ratings(session: Session, player_id: str) -> tuple[HistoryPoint, ...]:
@@ -283,9 +336,11 @@ class PeriodCalculation:
 
     category: Category
     period: Period
+    revision: int
     rule_version: str | None
     previous_rating: int | None
     rating: int | None  # None: not on the list (unrated, or below the floor)
+    original_rating: int | None  # on revision 1 (None: not on it)
     change: int | None
     k_factor: int | None  # K applied (after K x n <= 700); None when no game was rated
     next_k_factor: int | None
@@ -317,22 +372,26 @@ def _game_line(row: AnyRow) -> GameLine:
 def _calculation(
     category: Category,
     period: Period,
+    revision: int,
     list_rule_version: str | None,
     point: HistoryPoint | None,
     games: Sequence[AnyRow],
+    original_rating: int | None = None,
 ) -> PeriodCalculation:
     rule_version = games[0].rule_version if games else list_rule_version
     if point is None:
         return PeriodCalculation(
-            category, period, rule_version, None, None, None, None, None, None, False,
-            tuple(_game_line(row) for row in games),
+            category, period, revision, rule_version, None, None, original_rating, None, None,
+            None, None, False, tuple(_game_line(row) for row in games),
         )  # fmt: skip
     return PeriodCalculation(
         category=category,
         period=period,
+        revision=revision,
         rule_version=rule_version,
         previous_rating=point.previous_rating,
         rating=point.rating,
+        original_rating=point.original_rating,
         change=point.change,
         k_factor=point.k_used,
         next_k_factor=point.k_factor,
@@ -343,23 +402,41 @@ def _calculation(
 
 
 def calculation(
-    session: Session, player_id: str, category: Category, period: Period
+    session: Session,
+    player_id: str,
+    category: Category,
+    period: Period,
+    revision: int | None = None,
 ) -> PeriodCalculation:
-    """The game-by-game calculation of the player's rating on the list of ``period``."""
+    """The game-by-game calculation of the player's rating on the list of ``period`` (its
+    latest revision, or ``revision``)."""
     player(session, player_id)
-    summary = find_list(session, category, period)
-    entry = repo.entry_on(session, summary.list_id, player_id)
+    summary = find_list(session, category, period, revision)
+    entry = repo.entry_on(session, summary.list_id, player_id, summary.original_list_id)
     games = repo.player_calculations(session, player_id, summary.list_id)
     if entry is None and not games:
-        raise NotFound(f"player {player_id} is not on the {category.value} list of {period}")
+        raise NotFound(
+            f"player {player_id} is not on revision {summary.revision} of the "
+            f"{category.value} list of {period}"
+            if summary.revisions > 1
+            else f"player {player_id} is not on the {category.value} list of {period}"
+        )
+    if entry is not None:
+        original_rating = entry.original_rating
+    elif summary.original_list_id == summary.list_id:
+        original_rating = None
+    else:  # pooled on this revision: perhaps rated on the original
+        original_rating = repo.rating_on(session, summary.original_list_id, player_id)
     point = None
     if entry is not None:
         point = HistoryPoint(
-            category, period, summary.rule_version, entry.rating, entry.previous_rating,
-            entry.change, entry.games, entry.k_factor, entry.k_used, entry.sum_delta,
-            entry.rated_games, entry.peak_rating,
+            category, period, summary.revision, summary.rule_version, entry.rating,
+            original_rating, entry.previous_rating, entry.change, entry.games, entry.k_factor,
+            entry.k_used, entry.sum_delta, entry.rated_games, entry.peak_rating,
         )  # fmt: skip
-    return _calculation(category, period, summary.rule_version, point, games)
+    return _calculation(
+        category, period, summary.revision, summary.rule_version, point, games, original_rating
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,8 +470,8 @@ def player_record(session: Session, player_id: str) -> PlayerRecord:
         period = Period.of_list_date(rows[0].list_date)
         on_list = by_list.get(list_id)
         calculations[category].append(
-            _calculation(category, period, None if on_list is None else on_list.rule_version,
-                         on_list, rows)
+            _calculation(category, period, rows[0].revision,
+                         None if on_list is None else on_list.rule_version, on_list, rows)
         )  # fmt: skip
     return PlayerRecord(
         found,
@@ -459,6 +536,19 @@ def tournament(session: Session, tournament_id: str) -> Tournament:
 
 
 # --- health and the calculator ---------------------------------------------------------------
+
+
+# --- revisions -------------------------------------------------------------------------------
+
+
+def list_diff(session: Session, before: ListSummary, after: ListSummary) -> dict[str, Any]:
+    """Who changed between two revisions of one list (found with :func:`find_list`), by how
+    much, and which corrections caused it: the document of ``ratingdb lists diff``."""
+    if (before.category, before.period) != (after.category, after.period):
+        raise ValueError("a diff compares two revisions of the same list")
+    return revision_service.diff(
+        session, before.category, before.period, before.revision, after.revision
+    )
 
 
 def schema_revision(session: Session) -> str | None:

@@ -28,7 +28,7 @@ from ratingdb.models import (
 )
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Category, Period, PeriodRules
-from ratingdb.services.close import Computation, compute, entries_digest, publish
+from ratingdb.services.close import Computation, compute, entries_digest, entry_rows, publish
 from ratingdb.services.lists import digest_of_sorted
 from ratingdb.services.progress import Track, no_progress
 
@@ -56,20 +56,15 @@ class Revision:
         }  # fmt: skip
 
 
-def lists_as_of(
-    session: Session, category: Category, before: Period, *, written_before: int | None = None
+def _lists_before(
+    session: Session, category: Category, period: Period, *, written_before: int | None = None
 ) -> list[RatingListRow]:
-    """The category's lists before ``before``, one revision each (the latest, or the latest
-    written before the list id ``written_before``: what a revision was computed from)."""
-    statement = select(RatingListRow).where(
-        RatingListRow.category == category.value, RatingListRow.list_date < before.list_date
-    )
-    if written_before is not None:
-        statement = statement.where(RatingListRow.id < written_before)
-    latest: dict[Any, RatingListRow] = {}
-    for row in session.scalars(statement.order_by(RatingListRow.list_date, RatingListRow.revision)):
-        latest[row.list_date] = row
-    return [latest[key] for key in sorted(latest)]
+    """The lists a computation of ``period`` starts from: one revision each, oldest first."""
+    return [
+        row
+        for row in period_repo.lists_of(session, category, written_before=written_before)
+        if row.list_date < period.list_date
+    ]
 
 
 def recalculate(
@@ -79,11 +74,14 @@ def recalculate(
     *,
     now: datetime,
     cause: int,
+    through_all: bool = False,
     track: Track = no_progress,
 ) -> list[Revision]:
     """Recompute ``first`` and every later published period of the category, in order, and
     publish a new revision of each list that changes; stop at the first that does not (the
-    lists after it cannot change either). A dry run is this, rolled back by the caller."""
+    lists after it cannot change either) — unless ``through_all``: a category that reads another
+    one's lists (rapid and blitz read the standard list) may change further on even when one of
+    its lists did not. A dry run is this, rolled back by the caller."""
     periods = sorted(p for p in period_repo.published_periods(session, category) if p >= first)
     revisions: list[Revision] = []
     for period in periods:
@@ -99,11 +97,13 @@ def recalculate(
             )
         rules = PeriodRules.for_period(category, period)
         computation = compute(
-            session, rules, period_row.id, lists_as_of(session, category, period),
+            session, rules, period_row.id, _lists_before(session, category, period),
             corrections=cause, track=track,
         )  # fmt: skip
         changed = _changed(session, current, computation)
         if changed is None:
+            if through_all:
+                continue
             break
         rating_list, _ = publish(
             session, computation, revision=current.revision + 1, now=now, cause=cause
@@ -117,22 +117,43 @@ def recalculate(
 def _changed(
     session: Session, current: RatingListRow, computation: Computation
 ) -> tuple[tuple[str, int | None, int | None], ...] | None:
-    """Who moved between the stored revision and the computation; None when nothing did
-    (entries and the statuses of the players off the list alike)."""
-    stored = dict(
-        session.execute(
-            select(ListEntryRow.player_id, ListEntryRow.rating).where(
-                ListEntryRow.list_id == current.id
-            )
-        ).all()
-    )
-    fresh = {p: r.new_rating for p, r in computation.results.items() if r.new_rating is not None}
-    same_entries = entries_digest(computation.results) == current.digest
+    """Who moved between the stored revision and the computation (rating, games, K, rated
+    games so far, peak: what the next periods start from); None when nothing did, entries and
+    the statuses of the players off the list alike."""
+    stored = {
+        row[0]: tuple(row[1:])
+        for row in session.execute(
+            select(
+                ListEntryRow.player_id,
+                ListEntryRow.rating,
+                ListEntryRow.previous_rating,
+                ListEntryRow.change,
+                ListEntryRow.games,
+                ListEntryRow.k_factor,
+                ListEntryRow.rated_games,
+                ListEntryRow.peak_rating,
+            ).where(ListEntryRow.list_id == current.id)
+        )
+    }
+    fresh = {
+        player_id: (rating, previous, change, games, k, rated_games, peak)
+        for _, player_id, rating, previous, change, games, k, _, _, rated_games, peak in entry_rows(
+            computation.results, 0
+        )
+    }
     same_statuses = _stored_statuses_digest(session, current.id) == _statuses_digest(computation)
-    if same_entries and same_statuses:
+    if stored == fresh and same_statuses:
         return None
     players = sorted(set(stored) | set(fresh))
-    return tuple((p, stored.get(p), fresh.get(p)) for p in players if stored.get(p) != fresh.get(p))
+    return tuple(
+        (p, _rating(stored.get(p)), _rating(fresh.get(p)))
+        for p in players
+        if stored.get(p) != fresh.get(p)
+    )
+
+
+def _rating(entry: tuple[Any, ...] | None) -> int | None:
+    return None if entry is None else int(entry[0])
 
 
 def _statuses_digest(computation: Computation) -> str:
@@ -205,10 +226,11 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
             False,
             f"published under {rating_list.rule_version}, the rules now give {rules.version.name}",
         )
-    lists = lists_as_of(session, category, period, written_before=rating_list.id)
+    lists = _lists_before(session, category, period, written_before=rating_list.id)
     computation = compute(
-        session, rules, rating_list.period_id, lists, corrections=rating_list.corrections_applied
-    )
+        session, rules, rating_list.period_id, lists,
+        corrections=rating_list.corrections_applied, written_before=rating_list.id,
+    )  # fmt: skip
     recomputed = entries_digest(computation.results)
     if recomputed != rating_list.digest:
         return result(False, "recomputed from its stored inputs, the list differs")
@@ -335,7 +357,6 @@ __all__ = [
     "Revision",
     "Verification",
     "diff",
-    "lists_as_of",
     "lists_to_verify",
     "recalculate",
     "verify",

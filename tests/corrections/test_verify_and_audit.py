@@ -1,0 +1,321 @@
+"""``ratingdb periods verify`` proves every published revision is what its stored inputs give
+(issue 7): on the demo federation, after a chain of corrections and merges, and not after a
+stored list entry or a stored game is altered behind ratingdb's back. ``ratingdb audit`` shows
+who corrected what, when and why."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.corrections.test_revision_chain import (
+    ADA,
+    BEN,
+    CATEGORY,
+    DEE,
+    EVE,
+    GIL,
+    P1,
+    P2,
+    PERIODS,
+    ZED,
+    P,
+    build,
+    cli,
+    correct,
+    entries,
+    execute,
+    latest_revisions,
+    ok,
+    query,
+)
+
+DEMO_NOW = "2026-11-30T12:00:00+00:00"
+
+
+def verify(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[int, list[Any]]:
+    code, out, err = cli(capsys, "periods", "verify", *(args or ("--all",)), url=url)
+    assert code in (0, 1), f"exit {code}: {err}"
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert f"{sum(line['ok'] for line in lines)} of {len(lines)} lists verified identical" in err
+    return code, lines
+
+
+def failing(lines: list[Any]) -> list[tuple[str, str, int, str]]:
+    return [(x["category"], x["period"], x["revision"], x["detail"]) for x in lines if not x["ok"]]
+
+
+def demo(capsys: pytest.CaptureFixture[str], url: str) -> None:
+    out = ok(capsys, "demo", "--no-serve", "--now", DEMO_NOW, url=url)
+    assert "closed 24 periods" in out
+
+
+def test_the_demo_database_verifies(
+    empty_database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = empty_database_url
+    demo(capsys, url)
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (0, [])
+    assert len(lines) == 28  # 4 categories x (the imported 2026-06 list + 6 closes)
+    assert {(x["source"], x["detail"].split(" (")[0]) for x in lines} == {
+        ("import", "imported list: the stored entries match the digest"),
+        ("close", "recomputed identical"),
+    }
+
+
+def test_the_demo_database_verifies_after_corrections(
+    empty_database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chain of corrections on the demo data: a decisive standard game of 2026-07 reversed,
+    a game of 2026-09 made a draw, then the first one corrected again (a forfeit). The demo's
+    rapid and blitz lists seed unrated players with standard ratings, so they read the
+    standard lists (see test_revision_chain's rapid test)."""
+    url = empty_database_url
+    demo(capsys, url)
+
+    def game(period: str, result: str) -> tuple[str, tuple[int, str, str]]:
+        rows = query(
+            url,
+            "SELECT g.tournament_id, g.round, g.white_id, g.black_id FROM games g "
+            "JOIN tournaments t ON t.tournament_id = g.tournament_id "
+            "JOIN periods p ON p.id = t.period_id WHERE p.category = :c AND p.list_date = :d "
+            "AND g.result = :r AND g.rated AND g.superseded_by IS NULL ORDER BY g.id",
+            c=CATEGORY,
+            d=f"{period}-01",
+            r=result,
+        )
+        tournament, r, white, black = rows[0]
+        return tournament, (r, white, black)
+
+    first = game("2026-07", "1-0")
+    second = game("2026-09", "0-1")
+    for (tournament, pairing), result in ((first, "0-1"), (second, "1/2-1/2"), (first, "+-")):
+        code, _, err = correct(capsys, url, tournament, pairing, result)
+        assert code == 0, err
+    (revised,) = query(url, "SELECT count(*) FROM rating_lists WHERE revision > 1")[0]
+    assert revised >= 6  # at least 2026-07..2026-12 once
+    code, lines = verify(capsys, url)
+    assert failing(lines) == []
+    assert code == 0
+    assert len(lines) == 28 + revised
+
+
+def test_verify_after_a_chain_of_corrections_and_a_merge(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = database_url
+    ids = build(capsys, url, tmp_path / "chain")
+    steps = [
+        ("T1", (1, ADA, BEN), "+-"),  # P..P+3 -> revision 2
+        ("T3", (1, EVE, BEN), "1-0"),  # P+2, P+3 -> revision 3
+        ("T1", (1, ADA, BEN), "1-0"),  # back as it was: P, P+1 -> 3, P+2, P+3 -> 4
+    ]
+    for tournament, pairing, result in steps:
+        code, _, err = correct(capsys, url, ids[tournament], pairing, result)
+        assert code == 0, err
+    assert latest_revisions(url) == {P: 3, P1: 3, P2: 4, "2026-12": 4}
+    # Undone, the correction leaves P and P+1 as they were first published.
+    assert entries(url, P, 3) == entries(url, P, 1)
+    assert entries(url, P1, 3) == entries(url, P1, 1)
+    # Gil and Zed never met: a merge of two rated records, recomputed from P.
+    code, _, err = cli(capsys, "players", "merge", GIL, ZED, "--reason", "one person", url=url)
+    assert code == 0, err
+    assert latest_revisions(url) == {P: 4, P1: 4, P2: 5, "2026-12": 5}
+
+    code, lines = verify(capsys, url)
+    assert code == 0, failing(lines)
+    assert failing(lines) == []
+    assert len(lines) == 1 + 4 + 4 + 5 + 5  # the baseline list and every revision
+    assert sorted((x["period"], x["revision"]) for x in lines if x["source"] == "close") == [
+        (p, r) for p, n in ((P, 4), (P1, 4), (P2, 5), ("2026-12", 5)) for r in range(1, n + 1)
+    ]
+    # One list, one revision.
+    code, lines = verify(capsys, url, "--category", CATEGORY, "--period", P2, "--revision", "2")
+    assert (code, [(x["period"], x["revision"], x["ok"]) for x in lines]) == (0, [(P2, 2, True)])
+    # Nothing to verify, or no list named: exit 2.
+    code, _, err = cli(
+        capsys, "periods", "verify", "--category", CATEGORY, "--period", "2030-01", url=url
+    )
+    assert (code, "--period" in err) == (2, True)
+    code, _, err = cli(capsys, "periods", "verify", url=url)
+    assert (code, "--all" in err) == (2, True)
+
+
+def test_verify_fails_on_a_tampered_list_entry_or_game(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = database_url
+    ids = build(capsys, url, tmp_path / "chain")
+    code, _, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-")
+    assert code == 0, err
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (0, [])
+
+    def list_id(period: str, revision: int) -> int:
+        return int(
+            query(
+                url,
+                "SELECT id FROM rating_lists WHERE category = :c AND list_date = :d "
+                "AND revision = :r",
+                c=CATEGORY,
+                d=f"{period}-01",
+                r=revision,
+            )[0][0]
+        )
+
+    # One rating of the original P+1 list, one point up, directly in SQL.
+    original = list_id(P1, 1)
+    assert (
+        execute(
+            url,
+            "UPDATE list_entries SET rating = rating + 1 WHERE list_id = :l AND player_id = :p",
+            l=original,
+            p=DEE,
+        )
+        == 1
+    )
+    code, lines = verify(capsys, url)
+    assert code == 1
+    # The P+2 original was computed from the P+1 original's stored entries (Dee's rating
+    # used): recomputed now, it differs too. Every other list still verifies.
+    assert failing(lines) == [
+        (CATEGORY, P1, 1, "the stored entries do not match the list's digest"),
+        (CATEGORY, P2, 1, "recomputed from its stored inputs, the list differs"),
+    ]
+    assert sum(x["ok"] for x in lines) == len(lines) - 2
+    code, lines = verify(capsys, url, "--category", CATEGORY, "--period", P1, "--revision", "1")
+    assert (code, [x["ok"] for x in lines]) == (1, [False])
+    code, lines = verify(capsys, url, "--category", CATEGORY, "--period", P1, "--revision", "2")
+    assert (code, [x["ok"] for x in lines]) == (0, [True])
+    # The latest revision of P+2 too: its k_factor this time.
+    latest = list_id(P2, 2)
+    execute(
+        url,
+        "UPDATE list_entries SET k_factor = 40 WHERE list_id = :l AND player_id = :p",
+        l=latest,
+        p=EVE,
+    )
+    code, lines = verify(capsys, url)
+    assert code == 1
+    assert [(f[1], f[2]) for f in failing(lines)] == [(P1, 1), (P2, 1), (P2, 2)]
+
+    # Put both back: identical again.
+    execute(
+        url,
+        "UPDATE list_entries SET rating = rating - 1 WHERE list_id = :l AND player_id = :p",
+        l=original,
+        p=DEE,
+    )
+    execute(
+        url,
+        "UPDATE list_entries SET k_factor = 20 WHERE list_id = :l AND player_id = :p",
+        l=latest,
+        p=EVE,
+    )
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (0, [])
+
+    # A stored input altered: Ben-Dee of P+1 (0-1) made 1-0 in place. Every revision of P+1
+    # recomputes differently; the lists after it were computed from P+1's stored entries and
+    # still verify.
+    assert (
+        execute(
+            url,
+            "UPDATE games SET result = '1-0' WHERE tournament_id = :t AND "
+            "white_id = :w AND black_id = :b",
+            t=ids["T2"],
+            w=BEN,
+            b=DEE,
+        )
+        == 1
+    )
+    code, lines = verify(capsys, url)
+    assert code == 1
+    assert failing(lines) == [
+        (CATEGORY, P1, 1, "recomputed from its stored inputs, the list differs"),
+        (CATEGORY, P1, 2, "recomputed from its stored inputs, the list differs"),
+    ]
+
+
+def test_audit_shows_who_corrected_what_when_and_why(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = database_url
+    ids = build(capsys, url, tmp_path / "chain")
+    old_id = query(url, "SELECT id FROM games WHERE white_id = :w AND black_id = :b", w=ADA, b=BEN)[
+        0
+    ][0]
+    started = datetime.now(UTC)
+    code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-", "Ben never came")
+    assert code == 0, err
+    correction_id = json.loads(out)["correction_id"]
+    code, out, err = cli(capsys, "players", "merge", GIL, ZED, "--reason", "one person", url=url)
+    assert code == 0, err
+    merge_id = json.loads(out)["correction_id"]
+    finished = datetime.now(UTC)
+    new_id = query(
+        url,
+        "SELECT id FROM games WHERE white_id = :w AND black_id = :b AND superseded_by IS NULL",
+        w=ADA,
+        b=BEN,
+    )[0][0]
+
+    log = [json.loads(line) for line in ok(capsys, "audit", url=url).splitlines()]
+    ours = [e for e in log if e["action"] in ("correction", "merge")]
+    assert [e["action"] for e in ours] == ["merge", "correction"]  # newest first
+    merge_entry, correction_entry = ours
+    actor = f"ratingdb cli pid {os.getpid()}"
+    for entry in ours:
+        assert entry["actor"] == actor
+        assert started <= datetime.fromisoformat(entry["at"]) <= finished
+    assert correction_entry["details"] == {
+        "correction_id": correction_id,
+        "kind": "game",
+        "tournament_id": ids["T1"],
+        "before": {"game_id": old_id, "result": "1-0"},
+        "after": {"game_id": new_id, "result": "+-"},
+        "reason": "Ben never came",
+    }
+    assert correction_entry["counts"] == {"revisions": 4}
+    assert merge_entry["details"] == {
+        "correction_id": merge_id,
+        "keep": GIL,
+        "drop": ZED,
+        "reason": "one person",
+    }
+    assert merge_entry["counts"]["games"] == 2  # Zed-Yan in T1 and in T3
+
+    only = [
+        json.loads(line)
+        for line in ok(capsys, "audit", "--action", "correction", url=url).splitlines()
+    ]
+    assert [e["details"]["correction_id"] for e in only] == [correction_id]
+    newest = [
+        json.loads(line) for line in ok(capsys, "audit", "--limit", "1", url=url).splitlines()
+    ]
+    assert [e["action"] for e in newest] == ["merge"]
+
+
+def test_audit_records_imports_and_closes(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 7: "An audit log of every import, close, correction and merge (file digest, actor,
+    time, counts), readable with ratingdb audit"."""
+    url = database_url
+    folder = tmp_path / "chain"
+    build(capsys, url, folder, periods=PERIODS[:1])
+    log = [json.loads(line) for line in ok(capsys, "audit", url=url).splitlines()]
+    digests = {e["file_digest"] for e in log if "import" in e["action"]}
+    for name in ("baseline.csv", "T1.csv", "T2.csv", "T3.csv"):
+        digest = hashlib.sha256((folder / name).read_bytes()).hexdigest()
+        assert digest in digests, f"no import of {name} in the audit log: {log}"
+    closes = [e for e in log if "close" in e["action"]]
+    assert len(closes) == 1, log
+    assert P in json.dumps(closes[0])
