@@ -305,7 +305,7 @@ def import_fide_list(
             )
         rated += bulk_insert(session, ListEntryRow, entries)
     rating_list.entry_count = rated
-    rating_list.digest = _stored_digest(session, rating_list.id)
+    rating_list.digest = stored_digest(session, rating_list.id)
     period_repo.mark_published(session, period_row, now)
     return ImportedList(
         category, period, rating_list.id, rated, unrated, created, updated, k_differs
@@ -374,7 +374,7 @@ def _repeated(row: FideListRow, path: Path, first: str) -> None:
     )
 
 
-def _stored_digest(session: Session, list_id: int) -> str:
+def stored_digest(session: Session, list_id: int) -> str:
     """list_digest of the stored entries, read back in player_id order (byte order, as Python
     sorts) without holding them all."""
     order = ListEntryRow.player_id

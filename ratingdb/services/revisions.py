@@ -29,7 +29,7 @@ from ratingdb.models import (
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Category, Period, PeriodRules
 from ratingdb.services.close import Computation, compute, entries_digest, entry_rows, publish
-from ratingdb.services.lists import digest_of_sorted
+from ratingdb.services.lists import digest_of_sorted, stored_digest
 from ratingdb.services.progress import Track, no_progress
 
 
@@ -120,21 +120,7 @@ def _changed(
     """Who moved between the stored revision and the computation (rating, games, K, rated
     games so far, peak: what the next periods start from); None when nothing did, entries and
     the statuses of the players off the list alike."""
-    stored = {
-        row[0]: tuple(row[1:])
-        for row in session.execute(
-            select(
-                ListEntryRow.player_id,
-                ListEntryRow.rating,
-                ListEntryRow.previous_rating,
-                ListEntryRow.change,
-                ListEntryRow.games,
-                ListEntryRow.k_factor,
-                ListEntryRow.rated_games,
-                ListEntryRow.peak_rating,
-            ).where(ListEntryRow.list_id == current.id)
-        )
-    }
+    stored = _entries_of(session, current.id)
     fresh = {
         player_id: (rating, previous, change, games, k, rated_games, peak)
         for _, player_id, rating, previous, change, games, k, _, _, rated_games, peak in entry_rows(
@@ -215,7 +201,7 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     def result(ok: bool, detail: str) -> Verification:
         return Verification(category, period, rating_list.revision, rating_list.source, ok, detail)
 
-    stored_rows = _stored_entries_digest(session, rating_list.id)
+    stored_rows = stored_digest(session, rating_list.id)
     if stored_rows != rating_list.digest:
         return result(False, "the stored entries do not match the list's digest")
     if rating_list.source != "close":
@@ -235,20 +221,6 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     if recomputed != rating_list.digest:
         return result(False, "recomputed from its stored inputs, the list differs")
     return result(True, f"recomputed identical ({computation.entry_count} entries)")
-
-
-def _stored_entries_digest(session: Session, list_id: int) -> str:
-    rows = session.execute(
-        select(
-            ListEntryRow.player_id,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-        ).where(ListEntryRow.list_id == list_id)
-    ).all()
-    return digest_of_sorted(sorted(tuple(row) for row in rows))
 
 
 def lists_to_verify(
@@ -287,8 +259,9 @@ def diff(
                 f"(revisions: {', '.join(str(r) for r in sorted(rows)) or 'none'})",
                 field=field,
             )
-    before = _entries_of(session, rows[from_revision].id)
-    after = _entries_of(session, rows[to_revision].id)
+    width = len(_ENTRY_FIELDS)
+    before = {p: e[:width] for p, e in _entries_of(session, rows[from_revision].id).items()}
+    after = {p: e[:width] for p, e in _entries_of(session, rows[to_revision].id).items()}
     names = dict(
         session.execute(
             select(PlayerRow.player_id, PlayerRow.name).where(
@@ -337,6 +310,7 @@ _ENTRY_FIELDS = ("rating", "previous_rating", "change", "games", "k_factor")
 
 
 def _entries_of(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
+    """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak)."""
     return {
         row[0]: tuple(row[1:])
         for row in session.execute(
@@ -347,6 +321,8 @@ def _entries_of(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
                 ListEntryRow.change,
                 ListEntryRow.games,
                 ListEntryRow.k_factor,
+                ListEntryRow.rated_games,
+                ListEntryRow.peak_rating,
             ).where(ListEntryRow.list_id == list_id)
         )
     }
