@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -59,12 +60,27 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, send_without_body)
 
 
-def create_app(settings: Settings) -> FastAPI:
-    """The app reading ``settings.read_database_url`` (by default the main database)."""
-    engine = make_read_only_engine(settings.read_database_url, pool_pre_ping=True)
+#: Threads running requests' reads, per process. Few on purpose: a request's read is a few
+#: short queries, and Python threads take turns on one interpreter lock, so more threads only
+#: interleave requests (each then waits behind all the others' turns: a long latency tail)
+#: without answering more of them. Requests beyond these wait in a first-come queue. Raise it
+#: (``ratingdb serve --threads``) when the database is far away and a read mostly waits on it.
+DEFAULT_THREADS = 4
+
+
+def create_app(settings: Settings, *, threads: int = DEFAULT_THREADS) -> FastAPI:
+    """The app reading ``settings.read_database_url`` (by default the main database), running
+    reads on ``threads`` threads (each with a pooled connection)."""
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    engine = make_read_only_engine(
+        settings.read_database_url, pool_pre_ping=True, pool_size=max(threads, 5)
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Set on the event loop that serves the app (the limiter is the loop's).
+        to_thread.current_default_thread_limiter().total_tokens = threads
         try:
             yield
         finally:

@@ -47,6 +47,16 @@ LimitQuery = Annotated[
     int, Query(ge=1, le=MAX_LIMIT, description=f"page size (at most {MAX_LIMIT})")
 ]
 OffsetQuery = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="entries to skip")]
+#: Revisions are numbered from 1 (the original list); a correction publishes the next one.
+MAX_REVISION = 2_147_483_647  # the column is a 32-bit integer
+RevisionQuery = Annotated[
+    int | None,
+    Query(
+        ge=1,
+        le=MAX_REVISION,
+        description="the revision of the list (1: the original list; default: the latest)",
+    ),
+]
 
 
 def period_of(text: str) -> Period:

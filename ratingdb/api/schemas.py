@@ -2,7 +2,8 @@
 published interface (contract.md "HTTP API") cannot change by accident when a table does.
 
 Dates are ISO strings, periods ``YYYY-MM``, decimals strings (exact, as published), and every
-item is an object with named fields.
+item is an object with named fields. Every rating of a list comes with its revision and the
+rating on the original list (revision 1) beside it.
 """
 
 from __future__ import annotations
@@ -118,6 +119,11 @@ class RulesOut(Schema):
 
 # --- lists -----------------------------------------------------------------------------------
 
+ORIGINAL_RATING = (
+    "the rating on the original list (revision 1), given even when equal; "
+    "null only when the player was not on the original list"
+)
+
 
 class ListOut(Schema):
     category: Category
@@ -126,7 +132,11 @@ class ListOut(Schema):
     published_at: datetime
     entries: int = Field(description="number of rated players on the list")
     rule_version: str | None = Field(description="null for a list imported as a starting point")
-    revision: int
+    revision: int = Field(description="the latest revision (1: the original list)")
+    revisions: int = Field(description="how many revisions the list has (1: never corrected)")
+    correction_id: int | None = Field(
+        description="the correction this revision was published for (null: the original)"
+    )
     source: Literal["import", "close"]
 
     @classmethod
@@ -139,6 +149,8 @@ class ListOut(Schema):
             entries=summary.entries,
             rule_version=summary.rule_version,
             revision=summary.revision,
+            revisions=summary.revisions,
+            correction_id=summary.correction_id,
             source="import" if summary.source == "import" else "close",
         )
 
@@ -156,32 +168,66 @@ class ListEntryOut(Schema):
     change: int | None = Field(description="null for a first rating")
     games: int = Field(description="games rated in the period")
     k_factor: int = Field(description="the K the next period starts from")
+    original_rating: int | None = Field(description=ORIGINAL_RATING)
 
-    @classmethod
-    def of(cls, entry: svc.ListEntry) -> ListEntryOut:
-        return cls(
-            player_id=entry.player_id,
-            name=entry.name,
-            federation=entry.federation,
-            rating=entry.rating,
-            previous_rating=entry.previous_rating,
-            change=entry.change,
-            games=entry.games,
-            k_factor=entry.k_factor,
-        )
+    @staticmethod
+    def fields_of(entry: svc.ListEntry) -> dict[str, Any]:
+        return {
+            "player_id": entry.player_id,
+            "name": entry.name,
+            "federation": entry.federation,
+            "rating": entry.rating,
+            "previous_rating": entry.previous_rating,
+            "change": entry.change,
+            "games": entry.games,
+            "k_factor": entry.k_factor,
+            "original_rating": entry.original_rating,
+        }
 
 
 class ListPageOut(Schema):
     category: Category
     period: PeriodText
     list_date: date
-    revision: int
+    revision: int = Field(description="the revision shown (1: the original list)")
+    revisions: int = Field(description="how many revisions the list has (the latest's number)")
+    correction_id: int | None = Field(
+        description="the correction this revision was published for (null: the original)"
+    )
     rule_version: str | None
     published_at: datetime
     total: int = Field(description="entries matching the filters")
     limit: int
     offset: int
     entries: list[ListEntryOut]
+
+    @classmethod
+    def of(
+        cls,
+        summary: svc.ListSummary,
+        total: int,
+        limit: int,
+        offset: int,
+        entries: tuple[svc.ListEntry, ...],
+    ) -> ListPageOut:
+        # One validation of the whole page (pydantic-core), not one model per entry: a page of
+        # 1,000 entries is the API's largest answer.
+        return cls.model_validate(
+            {
+                "category": summary.category,
+                "period": str(summary.period),
+                "list_date": summary.period.list_date,
+                "revision": summary.revision,
+                "revisions": summary.revisions,
+                "correction_id": summary.correction_id,
+                "rule_version": summary.rule_version,
+                "published_at": summary.published_at,
+                "total": total,
+                "limit": limit,
+                "offset": offset,
+                "entries": [ListEntryOut.fields_of(entry) for entry in entries],
+            }
+        )
 
 
 # --- players ---------------------------------------------------------------------------------
@@ -224,7 +270,9 @@ class RatingOut(Schema):
     category: Category
     period: PeriodText
     list_date: date
+    revision: int = Field(description="the list's revision (1: the original list)")
     rating: int
+    original_rating: int | None = Field(description=ORIGINAL_RATING)
     previous_rating: int | None
     change: int | None
     games: int
@@ -238,7 +286,9 @@ class RatingOut(Schema):
             category=point.category,
             period=str(point.period),
             list_date=point.period.list_date,
+            revision=point.revision,
             rating=point.rating,
+            original_rating=point.original_rating,
             previous_rating=point.previous_rating,
             change=point.change,
             games=point.games,
@@ -257,7 +307,9 @@ class PlayerDetailOut(PlayerOut):
 class HistoryPointOut(Schema):
     period: PeriodText
     list_date: date
+    revision: int = Field(description="the revision of that list shown (1: the original list)")
     rating: int
+    original_rating: int | None = Field(description=ORIGINAL_RATING)
     previous_rating: int | None
     change: int | None
     games: int
@@ -268,7 +320,9 @@ class HistoryPointOut(Schema):
         return cls(
             period=str(point.period),
             list_date=point.period.list_date,
+            revision=point.revision,
             rating=point.rating,
+            original_rating=point.original_rating,
             previous_rating=point.previous_rating,
             change=point.change,
             games=point.games,
@@ -279,6 +333,10 @@ class HistoryPointOut(Schema):
 class HistoryOut(Schema):
     player_id: str
     category: Category
+    revision: int | None = Field(
+        description="the revision asked for: each list at its latest revision up to it "
+        "(null: the latest revision of each list)"
+    )
     points: list[HistoryPointOut] = Field(description="one per published list, oldest first")
 
 
@@ -334,6 +392,7 @@ class CalculationOut(Schema):
     category: Category
     period: PeriodText
     list_date: date
+    revision: int = Field(description="the list's revision (1: the original list)")
     games: list[GameCalculationOut]
     k_factor: int | None = Field(description="K applied in the period (after K x n <= 700)")
     sum_delta: DecimalText | None = Field(description="sum of score - expected over rated games")
@@ -341,6 +400,7 @@ class CalculationOut(Schema):
     rule_version: str | None
     previous_rating: int | None
     rating: int | None = Field(description="the rating published on this list (null: unrated)")
+    original_rating: int | None = Field(description=ORIGINAL_RATING)
     first_rating: bool
     next_k_factor: int | None = Field(description="the K the next period starts from")
 
@@ -351,6 +411,7 @@ class CalculationOut(Schema):
             category=calc.category,
             period=str(calc.period),
             list_date=calc.period.list_date,
+            revision=calc.revision,
             games=[GameCalculationOut.of(game) for game in calc.games],
             k_factor=calc.k_factor,
             sum_delta=_decimal(calc.sum_delta),
@@ -358,9 +419,64 @@ class CalculationOut(Schema):
             rule_version=calc.rule_version,
             previous_rating=calc.previous_rating,
             rating=calc.rating,
+            original_rating=calc.original_rating,
             first_rating=calc.first_rating,
             next_k_factor=calc.next_k_factor,
         )
+
+
+# --- revisions: differences between two revisions of a list -----------------------------------
+
+
+class DiffEntryOut(Schema):
+    """A player's entry on one of the two revisions compared."""
+
+    rating: int
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+
+
+class DiffChangeOut(Schema):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    player_id: str
+    name: str | None
+    from_: DiffEntryOut | None = Field(
+        alias="from", description="the entry on the from revision (null: not on it)"
+    )
+    to: DiffEntryOut | None = Field(description="the entry on the to revision (null: not on it)")
+    rating_difference: int | None = Field(
+        description="to rating - from rating (null: on one revision only)"
+    )
+
+
+class DiffCorrectionOut(Schema):
+    correction_id: int
+    kind: Literal["game", "tournament", "merge"]
+    reason: str
+    actor: str
+    created_at: datetime
+    tournament_id: str | None
+
+
+class DiffOut(Schema):
+    category: Category
+    period: PeriodText
+    from_revision: int
+    to_revision: int
+    players_changed: int
+    corrections: list[DiffCorrectionOut] = Field(
+        description="the corrections that published the revisions between the two"
+    )
+    changes: list[DiffChangeOut] = Field(
+        description="every player whose entry differs, by player_id"
+    )
+
+    @classmethod
+    def of(cls, document: dict[str, Any]) -> DiffOut:
+        return cls.model_validate({**document, "players_changed": len(document["changes"])})
 
 
 # --- tournaments -----------------------------------------------------------------------------

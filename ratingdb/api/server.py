@@ -2,20 +2,115 @@
 
 from __future__ import annotations
 
+import gc
+import inspect
+import logging
+import os
+import socket
+
 import uvicorn
+from fastapi import FastAPI
+from uvicorn.supervisors import Multiprocess
 
-from ratingdb.api.app import create_app
-from ratingdb.config import Settings
+from ratingdb.api.app import DEFAULT_THREADS, create_app
+from ratingdb.config import DATABASE_URL_VARIABLE, READ_DATABASE_URL_VARIABLE, Settings
+
+logger = logging.getLogger("uvicorn.error")
+
+#: How ``serve`` hands the thread count to its worker processes (the database URLs go in
+#: RATINGDB_DATABASE_URL and RATINGDB_READ_DATABASE_URL).
+THREADS_VARIABLE = "RATINGDB_SERVE_THREADS"
+#: Young objects allocated between two collections of the youngest generation (Python's
+#: default: 700). A request allocates thousands of short-lived objects that reference counting
+#: frees; collecting every 700 of them costs time and, through the older generations, pauses
+#: every request in flight.
+GC_YOUNG_THRESHOLD = 10_000
 
 
-def serve(settings: Settings, host: str, port: int) -> None:
-    """Serve the API and the web pages with uvicorn in the foreground, until interrupted."""
-    uvicorn.run(
-        create_app(settings),
+def serve(
+    settings: Settings,
+    host: str,
+    port: int,
+    *,
+    workers: int = 1,
+    threads: int = DEFAULT_THREADS,
+    access_log: bool = True,
+) -> None:
+    """Serve the API and the web pages with uvicorn in the foreground, until interrupted.
+
+    ``workers`` > 1 runs that many worker processes on one listening socket (the app keeps no
+    state, so any worker can answer any request); each builds its app from the environment,
+    where the settings are handed down (:func:`app_from_environment`). ``threads``: see
+    ``ratingdb.api.app.DEFAULT_THREADS``.
+    """
+    if workers == 1:
+        app = create_app(settings, threads=threads)
+        tune_garbage_collector()
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="info",
+            access_log=access_log,
+            # Behind a proxy (compose, a load balancer) the client address comes from it.
+            proxy_headers=True,
+            server_header=False,
+        )
+        return
+    os.environ[DATABASE_URL_VARIABLE] = settings.database_url
+    os.environ[READ_DATABASE_URL_VARIABLE] = settings.read_database_url
+    os.environ[THREADS_VARIABLE] = str(threads)
+    config = uvicorn.Config(
+        "ratingdb.api.server:app_from_environment",
+        factory=True,
+        workers=workers,
         host=host,
         port=port,
         log_level="info",
-        # Behind a proxy (compose, a load balancer) the client address comes from it.
+        access_log=access_log,
         proxy_headers=True,
         server_header=False,
     )
+    sockets = [listening_socket(host, port)]
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36
+        Multiprocess(config, target=uvicorn.Server(config).run, sockets=sockets).run()  # type: ignore[call-arg]
+    else:
+        Multiprocess(config, sockets=sockets).run()
+
+
+def tune_garbage_collector() -> None:
+    """For a server process, once its app is built: what exists now (modules, the app, its
+    schemas) lives as long as the process, so the cyclic collector stops scanning it
+    (``gc.freeze``), and the youngest generation is collected less often. Measured with
+    benchmarks/api_load.py: at 50 clients, a list page's p99 went from about 2x to 1.1x its
+    median."""
+    gc.collect()
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The socket the workers share. Made here, not by uvicorn's ``Config.bind_socket``, whose
+    socket does not say it is TCP (protocol 0): asyncio then leaves Nagle's algorithm on for
+    the connections it accepts, and every keep-alive answer written in two parts waits about
+    40 ms for the client's delayed acknowledgement."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    logger.info("Uvicorn running on http://%s:%d (Press CTRL+C to quit)", shown,
+                sock.getsockname()[1])  # fmt: skip
+    return sock
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process of ``serve(workers=N)``: the settings its parent put in
+    ``RATINGDB_DATABASE_URL`` and ``RATINGDB_READ_DATABASE_URL``, the thread count in
+    ``RATINGDB_SERVE_THREADS``."""
+    threads = int(os.environ.get(THREADS_VARIABLE, DEFAULT_THREADS))
+    app = create_app(Settings.from_env(os.environ), threads=threads)
+    tune_garbage_collector()
+    return app

@@ -1,16 +1,20 @@
-"""``ratingdb serve [--host H] [--port N]``: the read-only API and web pages."""
+"""``ratingdb serve [--host H] [--port N] [--workers N] [--threads N] [--no-access-log]``: the
+read-only API and web pages."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from ratingdb.api.app import DEFAULT_THREADS
 from ratingdb.api.server import serve
 from ratingdb.cli.common import database_options, settings
 from ratingdb.errors import InputError
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+MAX_WORKERS = 64
+MAX_THREADS = 256
 
 
 def register(commands: Any) -> None:
@@ -21,11 +25,37 @@ def register(commands: Any) -> None:
     )
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"default: {DEFAULT_HOST}")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default: {DEFAULT_PORT}")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="worker processes sharing the port (default: 1; about one per core)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help=f"threads running reads, per worker (default: {DEFAULT_THREADS}; more when the "
+        "database is far away)",
+    )
+    parser.add_argument(
+        "--no-access-log",
+        dest="access_log",
+        action="store_false",
+        help="do not log each request (errors are still logged)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise InputError(f"must be 0..65535, got {args.port}", field="--port")
-    serve(settings(args), args.host, args.port)
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise InputError(f"must be 1..{MAX_WORKERS}, got {args.workers}", field="--workers")
+    if not 1 <= args.threads <= MAX_THREADS:
+        raise InputError(f"must be 1..{MAX_THREADS}, got {args.threads}", field="--threads")
+    serve(
+        settings(args), args.host, args.port,
+        workers=args.workers, threads=args.threads, access_log=args.access_log,
+    )  # fmt: skip
     return 0

@@ -29,15 +29,25 @@ from ratingdb.config import READ_DATABASE_URL_VARIABLE, Settings
 from tests.api import scenario
 
 
-@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
-def scenario_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+def _scenario_database(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    *,
+    corrected: bool,
 ) -> Iterator[str]:
-    """The scenario, built through the commands, on each database in turn."""
-    folder = tmp_path_factory.mktemp(f"scenario-{request.param}")
+    """The scenario (with its correction when ``corrected``), built through the commands, on
+    the database ``request.param`` names."""
+    kind = "corrected" if corrected else "scenario"
+    folder = tmp_path_factory.mktemp(f"{kind}-{request.param}")
+
+    def build(url: str) -> None:
+        scenario.build(url, folder)
+        if corrected:
+            scenario.correct(url)
+
     if request.param == "sqlite":
         url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
-        scenario.build(url, folder)
+        build(url)
         yield url
         return
     admin: Engine = request.getfixturevalue("postgresql_admin")
@@ -46,11 +56,34 @@ def scenario_url(
         connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
     try:
         url = admin.url.set(database=name).render_as_string(hide_password=False)
-        scenario.build(url, folder)
+        build(url)
         yield url
     finally:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def scenario_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The scenario, built through the commands, on each database in turn."""
+    yield from _scenario_database(request, tmp_path_factory, corrected=False)
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def corrected_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """The scenario after one correction (``ratingdb games correct``, scenario.correct): its
+    three closed lists have a revision 2, on each database in turn."""
+    yield from _scenario_database(request, tmp_path_factory, corrected=True)
+
+
+@pytest.fixture(scope="session")
+def corrected_client(corrected_url: str) -> Iterator[TestClient]:
+    with make_client(corrected_url) as test_client:
+        yield test_client
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,19 @@ The numbers the tests check (from the end-to-end docstring):
   2026-11  Anna: vs Max D -585 capped -400 -> .08, +.42; vs Jo D +179 -> .73, -.23;
            +0.19 x 20 = 3.8 -> +4, 1862 -> 1866.  Nina: vs Jo D +199 -> .76, -.76; K 40 ->
            -30.4 -> -30, 1882 -> 1852.
+
+The corrected scenario (:func:`correct`, after all three closes): Anna - Bob of tournament A,
+round 1, was 0-1, not 1-0. Every closed list gets a revision 2 (correction 1):
+  2026-09  Anna: D -70 -> .40, score 0, -.40 x 20 = -8, 1850 -> 1842 (was 1862).
+           Bob: vs Anna D +70 -> .60, +.40; vs Gus D +140 -> .69, +.31; +0.71 x 20 = 14.2 ->
+           +14, 1920 -> 1934 (was 1914).
+  2026-10  Bob: vs Gus (tournament D) D +154 -> .71, -.71 x 20 = -14.2 -> -14, 1934 -> 1920
+           (was 1900). Gus: D -154 -> .29, +.71 -> +14, 1794 as before. Anna: no game, 1842.
+           Nina's first rating: Anna -20 and Bob +20 leave her opponents' average, so 1882.
+  2026-11  Anna: vs Max D -605 capped -400 -> .08, +.42; vs Jo D +159 -> .71, -.21; +0.21 x 20
+           = 4.2 -> +4, 1842 -> 1846 (was 1866). Jo: vs Nina D -199 -> .24, +.76; vs Anna
+           D -159 -> .29, +.21; +0.97 x 40 = 38.8 -> +39, 1683 -> 1722 (was 1723).
+           Bob: no game, 1920 (was 1900).
 """
 
 from __future__ import annotations
@@ -128,3 +141,44 @@ def build(url: str, folder: Path) -> None:
         tournament(name)
     for period in ("2026-10", "2026-11"):
         run("periods", "close", "--category", "fide-standard", "--period", period)
+
+
+CORRECTION_REASON = "the scoresheet shows Bob won"
+#: ``ratingdb games correct`` arguments of the corrected scenario (it becomes correction 1).
+CORRECTION = (
+    "games", "correct", "--tournament", TOURNAMENTS["A"], "--round", "1", "--white", "1001",
+    "--black", "1002", "--result", "0-1", "--reason", CORRECTION_REASON,
+)  # fmt: skip
+
+#: The lists' revision 2 after the correction, as the originals above.
+SEPTEMBER_REVISED = [
+    ("1006", 2451, 2450, 1, 1, 10),
+    ("1004", 1986, 2010, -24, 2, 20),
+    ("1002", 1934, 1920, 14, 2, 20),
+    ("1001", 1842, 1850, -8, 1, 20),
+    ("1003", 1780, 1780, 0, 2, 20),
+    ("1005", 1683, 1650, 33, 2, 40),
+]
+OCTOBER_REVISED = [
+    ("1006", 2447, 2451, -4, 1, 10),
+    ("1004", 1994, 1986, 8, 1, 20),
+    ("1002", 1920, 1934, -14, 1, 20),
+    ("1007", 1882, None, None, 5, 40),
+    ("1001", 1842, 1842, 0, 0, 20),
+    ("1003", 1794, 1780, 14, 1, 20),
+    ("1005", 1683, 1683, 0, 0, 40),
+]
+NOVEMBER_REVISED = [
+    ("1006", 2443, 2447, -4, 1, 10),
+    ("1004", 1994, 1994, 0, 0, 20),
+    ("1002", 1920, 1920, 0, 0, 20),
+    ("1007", 1852, 1882, -30, 1, 40),
+    ("1001", 1846, 1842, 4, 2, 20),
+    ("1003", 1794, 1794, 0, 0, 20),
+    ("1005", 1722, 1683, 39, 2, 40),
+]
+
+
+def correct(url: str) -> None:
+    """Apply the correction of the corrected scenario through the command line."""
+    assert main([*CORRECTION, "--database-url", url]) == 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from fastapi import FastAPI
@@ -15,7 +15,7 @@ from tests.api.scenario import TOURNAMENTS
 
 def test_categories(client: TestClient) -> None:
     body = client.get("/v1/categories").json()
-    now = today()
+    now = datetime.now(UTC).date()
     assert [c["category"] for c in body["categories"]] == [c.value for c in Category]
     for item in body["categories"]:
         version = version_on(Category(item["category"]), now)

@@ -34,7 +34,7 @@ def test_published_lists_newest_first(client: TestClient) -> None:
     assert november["entries"] == 7
     assert november["rule_version"] == "fide-standard-2025-10"
     assert november["source"] == "close"
-    assert november["revision"] == 1
+    assert (november["revision"], november["revisions"], november["correction_id"]) == (1, 1, None)
     assert november["published_at"].endswith("Z")
     imported = lists[-1]
     assert (imported["entries"], imported["rule_version"], imported["source"]) == (
@@ -63,13 +63,16 @@ def test_a_list_as_published(client: TestClient, period: str, expected: list[Any
         "fide-standard", period, f"{period}-01",
     )  # fmt: skip
     assert (body["limit"], body["offset"], body["revision"]) == (100, 0, 1)
+    assert (body["revisions"], body["correction_id"]) == (1, None)
     assert body["rule_version"] == "fide-standard-2025-10"
     first = body["entries"][0]
     assert first == {
         "player_id": "1006", "name": "Max, M", "federation": "NOR", "rating": expected[0][1],
         "previous_rating": expected[0][2], "change": expected[0][3], "games": expected[0][4],
-        "k_factor": 10,
+        "k_factor": 10, "original_rating": expected[0][1],
     }  # fmt: skip
+    # Never corrected: every original rating is the rating.
+    assert all(e["original_rating"] == e["rating"] for e in body["entries"])
 
 
 def test_pagination(client: TestClient) -> None:
@@ -108,14 +111,19 @@ def test_etag_and_304(client: TestClient) -> None:
     etag = first.headers["etag"]
     assert etag.startswith('"')
     assert etag.endswith('"')
-    assert first.headers["cache-control"] == "public, max-age=3600"
+    # The latest revision: a correction may publish another, so it is kept for less time.
+    assert first.headers["cache-control"] == "public, max-age=300"
     assert client.get(url).headers["etag"] == etag  # a published list never changes
+    # The same revision asked for by number: the same content and ETag, kept longer.
+    numbered = client.get(url, params={"revision": 1})
+    assert numbered.headers["etag"] == etag
+    assert numbered.headers["cache-control"] == "public, max-age=3600"
 
     cached = client.get(url, headers={"If-None-Match": etag})
     assert cached.status_code == 304
     assert cached.content == b""
     assert cached.headers["etag"] == etag
-    assert cached.headers["cache-control"] == "public, max-age=3600"
+    assert cached.headers["cache-control"] == "public, max-age=300"
     for header in (f"W/{etag}", f'"other", {etag}', "*"):
         assert client.get(url, headers={"If-None-Match": header}).status_code == 304
     assert client.get(url, headers={"If-None-Match": '"other"'}).status_code == 200

@@ -47,11 +47,11 @@ def test_a_player_and_their_latest_ratings(client: TestClient) -> None:
         "birth_year": 1990, "title": None,
         "ratings": [
             {"category": "fide-standard", "period": "2026-11", "list_date": "2026-11-01",
-             "rating": 1866, "previous_rating": 1862, "change": 4, "games": 2, "k_factor": 20,
-             "rated_games": 63, "peak_rating": 1866},
+             "revision": 1, "rating": 1866, "original_rating": 1866, "previous_rating": 1862,
+             "change": 4, "games": 2, "k_factor": 20, "rated_games": 63, "peak_rating": 1866},
             {"category": "ffe-rapid", "period": "2026-10", "list_date": "2026-10-01",
-             "rating": 1700, "previous_rating": None, "change": None, "games": 0,
-             "k_factor": 20, "rated_games": 40, "peak_rating": 1700},
+             "revision": 1, "rating": 1700, "original_rating": 1700, "previous_rating": None,
+             "change": None, "games": 0, "k_factor": 20, "rated_games": 40, "peak_rating": 1700},
         ],
     }  # fmt: skip
     assert get(client, "/v1/players/1008")["ratings"] == []  # pooled, not rated yet
@@ -85,7 +85,7 @@ def test_calculation_game_by_game(client: TestClient) -> None:
     c = {"tournament_id": TOURNAMENTS["C"], "name": "C", "start_date": "2026-10-10"}
     assert body == {
         "player_id": "1001", "category": "fide-standard", "period": "2026-11",
-        "list_date": "2026-11-01",
+        "list_date": "2026-11-01", "revision": 1,
         "games": [
             {"tournament": c, "round": 1, "opponent": {"player_id": "1006", "name": "Max, M"},
              "rating_used": 1862, "opponent_rating": 2447, "difference": -585,
@@ -98,7 +98,8 @@ def test_calculation_game_by_game(client: TestClient) -> None:
         ],
         "k_factor": 20, "sum_delta": "0.19", "change": 4,
         "rule_version": "fide-standard-2025-10",
-        "previous_rating": 1862, "rating": 1866, "first_rating": False, "next_k_factor": 20,
+        "previous_rating": 1862, "rating": 1866, "original_rating": 1866, "first_rating": False,
+        "next_k_factor": 20,
     }  # fmt: skip
 
 

@@ -1,7 +1,8 @@
 """Read-only at three levels. 1: no write routes (test_errors.py: every route is GET, every write
 method 405). 2 and 3, here: the request's session refuses to flush, and the database itself
-refuses a statement that writes (a read-only transaction on PostgreSQL, ``PRAGMA query_only`` on SQLite),
-proved through the very dependency every route uses, on both databases."""
+refuses a statement that writes (a read-only transaction on PostgreSQL, ``PRAGMA query_only``
+on SQLite), proved through the very reader every route uses (``ReaderDep``), on both
+databases."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb.api import create_app
-from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.api.dependencies import ReaderDep
 from ratingdb.config import Settings
-from ratingdb.db import ReadOnlySessionError, make_engine
+from ratingdb.db import ReadOnlySessionError, ReadSession, make_engine
 from ratingdb.models import PeriodRow, PlayerRow
 from tests.api import scenario
 from tests.api.conftest import make_client
@@ -25,30 +26,39 @@ from tests.api.conftest import make_client
 def add_write_attempts(app: FastAPI) -> None:
     """Routes a test adds to try writing through the request session (never in the app)."""
 
-    @app.get("/_test/insert")
-    def try_insert(session: ReadSessionDep) -> dict[str, Any]:
+    def insert_player(session: ReadSession) -> dict[str, Any]:
         try:
             session.execute(insert(PlayerRow), [{"player_id": "9", "name": "Intruder"}])
         except DBAPIError as error:
             return {"refused": True, "error": str(error.orig)}
         return {"refused": False, "error": None}
 
-    @app.get("/_test/update")
-    def try_update(session: ReadSessionDep) -> dict[str, Any]:
+    def update_periods(session: ReadSession) -> dict[str, Any]:
         try:
             session.execute(update(PeriodRow).values(state="open"))
         except DBAPIError as error:
             return {"refused": True, "error": str(error.orig)}
         return {"refused": False, "error": None}
 
-    @app.get("/_test/flush")
-    def try_flush(session: ReadSessionDep) -> dict[str, Any]:
+    def flush_player(session: ReadSession) -> dict[str, Any]:
         session.add(PlayerRow(player_id="9", name="Intruder"))
         try:
             session.flush()
         except ReadOnlySessionError as error:
             return {"refused": True, "error": str(error)}
         return {"refused": False, "error": None}
+
+    @app.get("/_test/insert")
+    async def try_insert(read: ReaderDep) -> dict[str, Any]:
+        return await read(insert_player)
+
+    @app.get("/_test/update")
+    async def try_update(read: ReaderDep) -> dict[str, Any]:
+        return await read(update_periods)
+
+    @app.get("/_test/flush")
+    async def try_flush(read: ReaderDep) -> dict[str, Any]:
+        return await read(flush_player)
 
 
 def test_a_write_through_the_request_session_fails(database_url: str, tmp_path: Path) -> None:

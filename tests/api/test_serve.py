@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
+from ratingdb.api.server import listening_socket
 from ratingdb.cli import build_parser, main
+from ratingdb.config import READ_DATABASE_URL_VARIABLE
 from ratingdb.db import head_revision
+from tests.api.conftest import START_TIMEOUT, free_port
 
 
 def test_serve_answers_over_http(server: str) -> None:
@@ -35,3 +47,75 @@ def test_serve_options() -> None:
 def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "--port: must be 0..65535, got 70000" in capsys.readouterr().err
+
+
+def test_serve_worker_options(capsys: pytest.CaptureFixture[str]) -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.workers, args.access_log) == (1, True)
+    args = build_parser().parse_args(["serve", "--workers", "2", "--no-access-log"])
+    assert (args.workers, args.access_log) == (2, False)
+    assert main(["serve", "--workers", "0"]) == 2
+    assert "--workers: must be 1..64, got 0" in capsys.readouterr().err
+
+
+def test_the_workers_socket_is_tcp_so_answers_are_not_delayed() -> None:
+    """The socket ``serve --workers N`` shares says it is TCP, so asyncio turns Nagle's
+    algorithm off on each connection it accepts (a keep-alive answer written in two parts
+    would otherwise wait for the client's delayed acknowledgement, about 40 ms)."""
+    listening = listening_socket("127.0.0.1", 0)
+    accepted: list[int] = []
+
+    async def exchange() -> None:
+        def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            sock = writer.get_extra_info("socket")
+            accepted.append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            writer.close()
+
+        server = await asyncio.start_server(connected, sock=listening)
+        port = listening.getsockname()[1]
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        await reader.read()
+        writer.close()
+        server.close()
+        await server.wait_closed()
+
+    try:
+        assert listening.proto == socket.IPPROTO_TCP
+        asyncio.run(exchange())
+    finally:
+        listening.close()
+    assert accepted == [1]
+
+
+def test_serve_with_two_workers_answers(scenario_url: str, tmp_path: Path) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
+    log = tmp_path / "serve.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ratingdb", "serve", "--port", str(port), "--workers", "2",
+             "--database-url", scenario_url],
+            stdout=output, stderr=subprocess.STDOUT, env=env,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as answer:
+                    assert json.load(answer)["status"] == "ok"
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        url = f"http://127.0.0.1:{port}/v1/lists/fide-standard/2026-11?revision=1"
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            assert json.load(answer)["total"] == 7
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    assert log.read_text().count("Application startup complete") == 2

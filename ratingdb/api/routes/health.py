@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 
-from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.schemas import HealthDownOut, HealthOut
 from ratingdb.services import published as svc
 
@@ -23,13 +23,11 @@ NO_STORE = {"Cache-Control": "no-store"}
     response_model=HealthOut,
     responses={503: {"model": HealthDownOut, "description": "Unreachable or not migrated"}},
 )
-def health(
-    request: Request, response: Response, session: ReadSessionDep
-) -> HealthOut | JSONResponse:
+async def health(request: Request, response: Response, read: ReaderDep) -> HealthOut | JSONResponse:
     response.headers.update(NO_STORE)
     expected: str | None = request.app.state.expected_revision
     try:
-        revision = svc.schema_revision(session)
+        revision = await read(svc.schema_revision)
     except DBAPIError as error:
         logger.error("health: the database cannot be read", exc_info=error)
         return _down("the database cannot be reached", None, expected)

@@ -1,59 +1,72 @@
-"""``/v1/lists`` and ``/v1/lists/{category}/{period}``: published lists.
+"""``/v1/lists``, ``/v1/lists/{category}/{period}`` and its ``/diff``: published lists and
+their revisions.
 
-A published list never changes (a correction is a new revision), so a page of a list is
-identified by the list's id, revision and digest and by the query: that is its ETag, and a
-client holding it gets 304 without the entries being read.
+A published revision never changes (a correction publishes a new revision; revision 1, the
+original list, stays), so a page of a list is identified by the revision's list id and digest
+and by the query: that is its ETag, and a client holding it gets 304 without the entries being
+read. Without ``?revision=`` the page is the latest revision, which a correction can replace:
+its ETag then changes, and it is cached for a shorter time.
 """
 
 from __future__ import annotations
 
 import hashlib
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 
-from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
+    MAX_REVISION,
     CategoryPath,
     CategoryQuery,
     FederationQuery,
     LimitQuery,
     OffsetQuery,
     PeriodPath,
+    RevisionQuery,
     SearchQuery,
     federation_of,
     period_of,
     search_of,
 )
 from ratingdb.api.routes import LOOKUP, READ
-from ratingdb.api.schemas import ListEntryOut, ListOut, ListPageOut, ListsOut
+from ratingdb.api.schemas import DiffOut, ListOut, ListPageOut, ListsOut
+from ratingdb.db import ReadSession
 from ratingdb.services import published as svc
 
 router = APIRouter(prefix="/v1/lists", tags=["lists"])
 
-#: Clients and caches may keep a page for an hour, then revalidate with If-None-Match (cheap:
-#: one query). Not longer, because names and federations come from the players table, which a
-#: later list import may update.
+#: Clients and caches may keep a page of a given revision for an hour, then revalidate with
+#: If-None-Match (cheap: one query). Not longer, because names and federations come from the
+#: players table, which a later list import may update.
 CACHE_CONTROL = "public, max-age=3600"
+#: The latest revision (no ``?revision=``) may be replaced by a correction's new revision.
+CACHE_CONTROL_LATEST = "public, max-age=300"
 
 
 @router.get("", response_model=ListsOut, responses=READ)
-def lists(session: ReadSessionDep, category: CategoryQuery = None) -> ListsOut:
-    """Published lists (the latest revision of each), newest first."""
-    return ListsOut(lists=[ListOut.of(s) for s in svc.published_lists(session, category)])
+async def lists(read: ReaderDep, category: CategoryQuery = None) -> ListsOut:
+    """Published lists (the latest revision of each, with how many it has), newest first."""
+    found = await read(lambda session: svc.published_lists(session, category))
+    return ListsOut(lists=[ListOut.of(summary) for summary in found])
+
+
+def etag_of(*parts: object) -> str:
+    key = "\n".join("" if part is None else str(part) for part in parts)
+    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
 def list_etag(
     summary: svc.ListSummary, federation: str | None, search: str | None, limit: int, offset: int
 ) -> str:
-    key = "\n".join(
-        str(part)
-        for part in (
-            summary.list_id, summary.revision, summary.digest or "",
-            federation or "", search or "", limit, offset,
-        )
+    """The revision (its list id, number and digest) and the query: another revision of the
+    same list has another ETag."""
+    return etag_of(
+        summary.list_id, summary.revision, summary.digest,
+        federation, search, limit, offset,
     )  # fmt: skip
-    return '"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"'
 
 
 def etag_matches(if_none_match: str | None, etag: str) -> bool:
@@ -73,39 +86,97 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
         304: {"description": "Not modified (If-None-Match holds the ETag)"},
     },
 )
-def list_page(
+async def list_page(
     request: Request,
     response: Response,
-    session: ReadSessionDep,
+    read: ReaderDep,
     category: CategoryPath,
     period: PeriodPath,
     federation: FederationQuery = None,
     q: SearchQuery = None,
     limit: LimitQuery = DEFAULT_LIMIT,
     offset: OffsetQuery = 0,
+    revision: RevisionQuery = None,
 ) -> ListPageOut | Response:
     """One published list as in List JSON: by rating descending, then player_id; ``total``
-    counts the entries matching ``federation`` and ``q``."""
-    summary = svc.find_list(session, category, period_of(period))
+    counts the entries matching ``federation`` and ``q``. The latest revision unless
+    ``revision`` is given (404 when the list has no such revision); each entry gives its
+    ``original_rating``, the rating on revision 1."""
     wanted_federation = federation_of(federation)
     search = search_of(q)
-    etag = list_etag(summary, wanted_federation, search, limit, offset)
-    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
-    if etag_matches(request.headers.get("if-none-match"), etag):
-        return Response(status_code=304, headers=headers)
-    total, entries = svc.list_entries(
-        session, summary, federation=wanted_federation, search=search, limit=limit, offset=offset
-    )
-    response.headers.update(headers)
-    return ListPageOut(
-        category=summary.category,
-        period=str(summary.period),
-        list_date=summary.period.list_date,
-        revision=summary.revision,
-        rule_version=summary.rule_version,
-        published_at=summary.published_at,
-        total=total,
-        limit=limit,
-        offset=offset,
-        entries=[ListEntryOut.of(entry) for entry in entries],
-    )
+    if_none_match = request.headers.get("if-none-match")
+    cache = CACHE_CONTROL_LATEST if revision is None else CACHE_CONTROL
+
+    def page(session: ReadSession) -> ListPageOut | Response:
+        summary = svc.find_list(session, category, period_of(period), revision)
+        etag = list_etag(summary, wanted_federation, search, limit, offset)
+        headers = {"ETag": etag, "Cache-Control": cache}
+        if etag_matches(if_none_match, etag):
+            return Response(status_code=304, headers=headers)
+        total, entries = svc.list_entries(
+            session, summary, federation=wanted_federation, search=search, limit=limit,
+            offset=offset,
+        )  # fmt: skip
+        response.headers.update(headers)
+        return ListPageOut.of(summary, total, limit, offset, entries)
+
+    return await read(page)
+
+
+FromRevisionQuery = Annotated[
+    int | None,
+    Query(
+        alias="from",
+        ge=1,
+        le=MAX_REVISION,
+        description="the revision compared from (default: 1, the original list)",
+    ),
+]
+ToRevisionQuery = Annotated[
+    int | None,
+    Query(
+        alias="to",
+        ge=1,
+        le=MAX_REVISION,
+        description="the revision compared to (default: the latest)",
+    ),
+]
+
+
+@router.get(
+    "/{category}/{period}/diff",
+    response_model=DiffOut,
+    responses={
+        **LOOKUP,
+        200: {"headers": {"ETag": {"schema": {"type": "string"}}}},
+        304: {"description": "Not modified (If-None-Match holds the ETag)"},
+    },
+)
+async def list_diff(
+    request: Request,
+    response: Response,
+    read: ReaderDep,
+    category: CategoryPath,
+    period: PeriodPath,
+    from_revision: FromRevisionQuery = None,
+    to_revision: ToRevisionQuery = None,
+) -> DiffOut | Response:
+    """Who changed between two revisions of a list (``ratingdb lists diff``): each player whose
+    entry differs, from and to, by how much, and the corrections that published the
+    revisions in between. 404 when the list or a revision does not exist."""
+    wanted = period_of(period)
+    if_none_match = request.headers.get("if-none-match")
+    cache = CACHE_CONTROL_LATEST if to_revision is None else CACHE_CONTROL
+
+    def difference(session: ReadSession) -> DiffOut | Response:
+        first = 1 if from_revision is None else from_revision
+        before = svc.find_list(session, category, wanted, first)
+        after = svc.find_list(session, category, wanted, to_revision)
+        etag = etag_of("diff", before.list_id, before.digest, after.list_id, after.digest)
+        headers = {"ETag": etag, "Cache-Control": cache}
+        if etag_matches(if_none_match, etag):
+            return Response(status_code=304, headers=headers)
+        response.headers.update(headers)
+        return DiffOut.of(svc.list_diff(session, before, after))
+
+    return await read(difference)

@@ -15,8 +15,9 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from ratingdb.api.chart import step_chart
-from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.formatting import decimal_text, signed
+from ratingdb.db import ReadSession
 from ratingdb.services import published as svc
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -64,9 +65,9 @@ def _page(
 
 
 @router.get("/", response_class=HTMLResponse)
-def home(
+async def home(
     request: Request,
-    session: ReadSessionDep,
+    read: ReaderDep,
     q: Annotated[str, Query()] = "",
     offset: Annotated[str, Query()] = "0",
 ) -> HTMLResponse:
@@ -74,31 +75,39 @@ def home(
     people: whatever is typed in the address bar gives a page, never an error."""
     search = "".join(ch for ch in q if ch.isprintable()).strip()[:MAX_QUERY]
     start = int(offset) if offset.isascii() and offset.isdigit() and len(offset) < 10 else 0
-    total: int = 0
-    players: tuple[svc.Player, ...] = ()
-    if search:
-        total, players = svc.search_players(
-            session, search=search, limit=SEARCH_PAGE_SIZE, offset=start
+
+    def page(session: ReadSession) -> HTMLResponse:  # rendered on the worker thread too
+        total: int = 0
+        players: tuple[svc.Player, ...] = ()
+        if search:
+            total, players = svc.search_players(
+                session, search=search, limit=SEARCH_PAGE_SIZE, offset=start
+            )
+        return _page(
+            request,
+            "index.html",
+            {
+                "q": search,
+                "total": total,
+                "players": players,
+                "offset": start,
+                "page_size": SEARCH_PAGE_SIZE,
+                "latest": svc.latest_lists(session, TOP_OF_LIST),
+            },
         )
-    return _page(
-        request,
-        "index.html",
-        {
-            "q": search,
-            "total": total,
-            "players": players,
-            "offset": start,
-            "page_size": SEARCH_PAGE_SIZE,
-            "latest": svc.latest_lists(session, TOP_OF_LIST),
-        },
-    )
+
+    return await read(page)
 
 
 @router.get("/players/{player_id}", response_class=HTMLResponse)
-def player_page(request: Request, session: ReadSessionDep, player_id: str) -> HTMLResponse:
+async def player_page(request: Request, read: ReaderDep, player_id: str) -> HTMLResponse:
     """A player's ratings: per category a chart, the history and each period's calculation."""
     if not (player_id.isascii() and player_id.isdigit()) or len(player_id) > 20:
         return _not_found(request, f"{player_id!r} is not a player id (digits only).")
+    return await read(lambda session: _player_page(request, session, player_id))
+
+
+def _player_page(request: Request, session: ReadSession, player_id: str) -> HTMLResponse:
     try:
         record = svc.player_record(session, player_id)
     except svc.NotFound:

@@ -6,15 +6,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
+    MAX_REVISION,
     CategoryPath,
     FederationQuery,
     LimitQuery,
     OffsetQuery,
     PeriodPath,
     PlayerIdPath,
+    RevisionQuery,
     SearchQuery,
     federation_of,
     period_of,
@@ -30,6 +32,7 @@ from ratingdb.api.schemas import (
     PlayersOut,
     RatingOut,
 )
+from ratingdb.db import ReadSession
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
 
@@ -37,8 +40,8 @@ router = APIRouter(prefix="/v1/players", tags=["players"])
 
 
 @router.get("", response_model=PlayersOut, responses=READ)
-def players(
-    session: ReadSessionDep,
+async def players(
+    read: ReaderDep,
     q: SearchQuery = None,
     federation: FederationQuery = None,
     limit: LimitQuery = DEFAULT_LIMIT,
@@ -46,12 +49,11 @@ def players(
 ) -> PlayersOut:
     """Player search by name (every word, any order, any case) or by the start of an id; an
     exact id comes first, then by name."""
-    total, found = svc.search_players(
-        session,
-        search=search_of(q),
-        federation=federation_of(federation),
-        limit=limit,
-        offset=offset,
+    search, wanted_federation = search_of(q), federation_of(federation)
+    total, found = await read(
+        lambda session: svc.search_players(
+            session, search=search, federation=wanted_federation, limit=limit, offset=offset
+        )
     )
     return PlayersOut(
         total=total, limit=limit, offset=offset, players=[PlayerOut.of(p) for p in found]
@@ -59,26 +61,42 @@ def players(
 
 
 @router.get("/{player_id}", response_model=PlayerDetailOut, responses=LOOKUP)
-def player(session: ReadSessionDep, player_id: PlayerIdPath) -> PlayerDetailOut:
+async def player(read: ReaderDep, player_id: PlayerIdPath) -> PlayerDetailOut:
     """The player and their latest published rating in each category."""
-    found = svc.player(session, player_id)
-    return PlayerDetailOut(
-        **PlayerOut.fields_of(found),
-        ratings=[RatingOut.of(point) for point in svc.latest_ratings(session, player_id)],
-    )
+
+    def detail(session: ReadSession) -> PlayerDetailOut:
+        found = svc.player(session, player_id)
+        return PlayerDetailOut(
+            **PlayerOut.fields_of(found),
+            ratings=[RatingOut.of(point) for point in svc.latest_ratings(session, player_id)],
+        )
+
+    return await read(detail)
 
 
 @router.get("/{player_id}/history", response_model=HistoryOut, responses=LOOKUP)
-def history(
-    session: ReadSessionDep,
+async def history(
+    read: ReaderDep,
     player_id: PlayerIdPath,
     category: Annotated[Category, Query(description="the rating category")],
+    revision: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=MAX_REVISION,
+            description="each list at its latest revision up to this one (1: the original "
+            "lists; default: the latest revision of each list); 404 when no list of the "
+            "category has it",
+        ),
+    ] = None,
 ) -> HistoryOut:
-    """The player's rating on every published list of the category, oldest first."""
-    points = svc.history(session, player_id, category)
+    """The player's rating on every published list of the category, oldest first, each with
+    the revision shown and the rating on the original list."""
+    points = await read(lambda session: svc.history(session, player_id, category, revision))
     return HistoryOut(
         player_id=player_id,
         category=category,
+        revision=revision,
         points=[HistoryPointOut.of(point) for point in points],
     )
 
@@ -86,12 +104,19 @@ def history(
 @router.get(
     "/{player_id}/calculations/{category}/{period}", response_model=CalculationOut, responses=LOOKUP
 )
-def calculation(
-    session: ReadSessionDep, player_id: PlayerIdPath, category: CategoryPath, period: PeriodPath
+async def calculation(
+    read: ReaderDep,
+    player_id: PlayerIdPath,
+    category: CategoryPath,
+    period: PeriodPath,
+    revision: RevisionQuery = None,
 ) -> CalculationOut:
-    """How the player's rating on that list came about, game by game: the ratings used, the
-    difference after the cap, the expected score and the delta of each game; then the K
-    applied, the sum of deltas, the change and the rule version."""
-    return CalculationOut.of(
-        player_id, svc.calculation(session, player_id, category, period_of(period))
+    """How the player's rating on that list (its latest revision, or ``revision``) came about,
+    game by game: the ratings used, the difference after the cap, the expected score and the
+    delta of each game; then the K applied, the sum of deltas, the change and the rule
+    version."""
+    wanted = period_of(period)
+    found = await read(
+        lambda session: svc.calculation(session, player_id, category, wanted, revision)
     )
+    return CalculationOut.of(player_id, found)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from ratingdb.api.dependencies import ReadSessionDep
+from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.params import TournamentIdPath
 from ratingdb.api.routes import LOOKUP
 from ratingdb.api.schemas import TournamentOut
@@ -14,6 +14,6 @@ router = APIRouter(prefix="/v1/tournaments", tags=["tournaments"])
 
 
 @router.get("/{tournament_id}", response_model=TournamentOut, responses=LOOKUP)
-def tournament(session: ReadSessionDep, tournament_id: TournamentIdPath) -> TournamentOut:
+async def tournament(read: ReaderDep, tournament_id: TournamentIdPath) -> TournamentOut:
     """The tournament as ``ratingdb tournaments show`` prints it, with the players' names."""
-    return TournamentOut.of(svc.tournament(session, tournament_id))
+    return TournamentOut.of(await read(lambda session: svc.tournament(session, tournament_id)))

@@ -1,0 +1,61 @@
+"""benchmarks/api_load.py runs at a small size on SQLite, so it never rots. Figures are not
+asserted beyond their presence and shape: speed is measured by the script itself
+(benchmarks/README.md), never by a timed test."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENDPOINTS = {"health", "list", "history", "calculation"}
+FIGURES = {"rps", "p50_ms", "p95_ms", "p99_ms", "requests", "errors"}
+
+
+def run(tmp_path: Path, *options: str) -> dict[str, object]:
+    url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "api_load.py"), "--players", "2000",
+         "--games", "1000", "--database-url", url, "--duration", "1", "--warmup", "0.2",
+         *options],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+        timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert any(line.startswith("endpoint") for line in lines), done.stdout  # the table
+    figures: dict[str, object] = json.loads(lines[-1])
+    return figures
+
+
+def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
+    figures = run(tmp_path)
+    assert (figures["players"], figures["games"], figures["backend"]) == (2000, 1000, "sqlite")
+    assert figures["concurrency"] == [1, 10, 50]
+    endpoints = figures["endpoints"]
+    assert isinstance(endpoints, dict)
+    assert set(endpoints) == ENDPOINTS
+    for name, by_clients in endpoints.items():
+        assert set(by_clients) == {"1", "10", "50"}, name
+        for clients, row in by_clients.items():
+            assert set(row) >= FIGURES, (name, clients)
+            assert row["errors"] == 0, (name, clients, row)
+            assert row["requests"] > 0, (name, clients, row)
+            assert row["p50_ms"] <= row["p95_ms"] <= row["p99_ms"]
+            assert ("ratio" in row) == (name != "health")
+    targets = figures["targets"]
+    assert isinstance(targets, dict)
+    assert set(targets) == {"list", "history"}
+    assert {"p99_ms", "ratio", "p99_met", "ratio_met"} <= set(targets["list"])
+
+    # --reuse keeps the database it finds; two workers answer as one.
+    again = run(tmp_path, "--reuse", "--concurrency", "10", "--workers", "2", "--no-access-log",
+                "--duration", "0.5")  # fmt: skip
+    assert again["reused"] is True
+    assert (again["workers"], again["access_log"], again["concurrency"]) == (2, False, [10])
+    assert again["entries"] == figures["entries"]
