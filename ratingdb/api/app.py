@@ -30,6 +30,11 @@ What ratingdb publishes: rating lists, players' histories, and the game-by-game 
 behind every published change. Read-only: GET and HEAD only. Errors are JSON
 `{"detail": "..."}` (404 unknown, 422 bad parameter, naming it). Periods are `YYYY-MM`, dates ISO,
 decimals strings.
+
+A correction publishes a new revision of each list it changes; revision 1, the original list,
+stays. Lists, histories and calculations show the latest revision unless `?revision=N` asks for
+another, every rating comes with its `original_rating` (revision 1), and
+`/v1/lists/{category}/{period}/diff?from=A&to=B` shows who changed, by how much and why.
 """
 
 

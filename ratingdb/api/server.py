@@ -81,9 +81,9 @@ def serve(
 def tune_garbage_collector() -> None:
     """For a server process, once its app is built: what exists now (modules, the app, its
     schemas) lives as long as the process, so the cyclic collector stops scanning it
-    (``gc.freeze``), and the youngest generation is collected less often. Measured with
-    benchmarks/api_load.py: at 50 clients, a list page's p99 went from about 2x to 1.1x its
-    median."""
+    (``gc.freeze``), and the youngest generation is collected less often. Measured at 50
+    clients (benchmarks/README.md): a list page's p99 went from twice its median to 1.1 times,
+    collections of the old generations having paused every request in flight."""
     gc.collect()
     gc.freeze()
     _, middle, old = gc.get_threshold()

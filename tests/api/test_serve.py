@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
+from ratingdb.api import create_app
+from ratingdb.api.app import DEFAULT_THREADS
 from ratingdb.api.server import listening_socket
 from ratingdb.cli import build_parser, main
-from ratingdb.config import READ_DATABASE_URL_VARIABLE
+from ratingdb.config import READ_DATABASE_URL_VARIABLE, Settings
 from ratingdb.db import head_revision
 from tests.api.conftest import START_TIMEOUT, free_port
 
@@ -56,6 +58,12 @@ def test_serve_worker_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert (args.workers, args.access_log) == (2, False)
     assert main(["serve", "--workers", "0"]) == 2
     assert "--workers: must be 1..64, got 0" in capsys.readouterr().err
+    assert build_parser().parse_args(["serve"]).threads == DEFAULT_THREADS
+    assert build_parser().parse_args(["serve", "--threads", "16"]).threads == 16
+    assert main(["serve", "--threads", "0"]) == 2
+    assert "--threads: must be 1..256, got 0" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        create_app(Settings("sqlite:///never.sqlite3", "sqlite:///never.sqlite3"), threads=0)
 
 
 def test_the_workers_socket_is_tcp_so_answers_are_not_delayed() -> None:
@@ -94,7 +102,7 @@ def test_serve_with_two_workers_answers(scenario_url: str, tmp_path: Path) -> No
     with log.open("w") as output:
         process = subprocess.Popen(
             [sys.executable, "-m", "ratingdb", "serve", "--port", str(port), "--workers", "2",
-             "--database-url", scenario_url],
+             "--threads", "3", "--database-url", scenario_url],
             stdout=output, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
     try:
