@@ -264,6 +264,21 @@ class PlayersOut(Schema):
     players: list[PlayerOut]
 
 
+def _point_fields(point: svc.HistoryPoint) -> dict[str, Any]:
+    """What a latest rating and a history point both show of one list entry."""
+    return {
+        "period": str(point.period),
+        "list_date": point.period.list_date,
+        "revision": point.revision,
+        "rating": point.rating,
+        "original_rating": point.original_rating,
+        "previous_rating": point.previous_rating,
+        "change": point.change,
+        "games": point.games,
+        "k_factor": point.k_factor,
+    }
+
+
 class RatingOut(Schema):
     """A player's entry on a list."""
 
@@ -284,17 +299,9 @@ class RatingOut(Schema):
     def of(cls, point: svc.HistoryPoint) -> RatingOut:
         return cls(
             category=point.category,
-            period=str(point.period),
-            list_date=point.period.list_date,
-            revision=point.revision,
-            rating=point.rating,
-            original_rating=point.original_rating,
-            previous_rating=point.previous_rating,
-            change=point.change,
-            games=point.games,
-            k_factor=point.k_factor,
             rated_games=point.rated_games,
             peak_rating=point.peak_rating,
+            **_point_fields(point),
         )
 
 
@@ -317,17 +324,7 @@ class HistoryPointOut(Schema):
 
     @classmethod
     def of(cls, point: svc.HistoryPoint) -> HistoryPointOut:
-        return cls(
-            period=str(point.period),
-            list_date=point.period.list_date,
-            revision=point.revision,
-            rating=point.rating,
-            original_rating=point.original_rating,
-            previous_rating=point.previous_rating,
-            change=point.change,
-            games=point.games,
-            k_factor=point.k_factor,
-        )
+        return cls(**_point_fields(point))
 
 
 class HistoryOut(Schema):
