@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb.api import errors
+from ratingdb.api.page_cache import DEFAULT_MAX_BYTES, PageCache
 from ratingdb.api.routes import calculator, catalog, health, lists, pages, players, tournaments
 from ratingdb.config import Settings
 from ratingdb.db import head_revision, make_read_only_engine
@@ -71,13 +72,22 @@ class HeadAsGet:
 #: without answering more of them. Requests beyond these wait in a first-come queue. Raise it
 #: (``ratingdb serve --threads``) when the database is far away and a read mostly waits on it.
 DEFAULT_THREADS = 4
+#: Memory for rendered list pages, per process (``ratingdb serve --page-cache-mb``).
+DEFAULT_PAGE_CACHE_BYTES = DEFAULT_MAX_BYTES
 
 
-def create_app(settings: Settings, *, threads: int = DEFAULT_THREADS) -> FastAPI:
+def create_app(
+    settings: Settings,
+    *,
+    threads: int = DEFAULT_THREADS,
+    page_cache_bytes: int = DEFAULT_PAGE_CACHE_BYTES,
+) -> FastAPI:
     """The app reading ``settings.read_database_url`` (by default the main database), running
-    reads on ``threads`` threads (each with a pooled connection)."""
+    reads on ``threads`` threads (each with a pooled connection) and keeping up to
+    ``page_cache_bytes`` of rendered list pages (0: none; ``ratingdb.api.page_cache``)."""
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
+    list_pages = PageCache(page_cache_bytes)
     engine = make_read_only_engine(
         settings.read_database_url, pool_pre_ping=True, pool_size=max(threads, 5)
     )
@@ -98,6 +108,7 @@ def create_app(settings: Settings, *, threads: int = DEFAULT_THREADS) -> FastAPI
         lifespan=lifespan,
     )
     app.state.read_engine = engine
+    app.state.list_pages = list_pages
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)

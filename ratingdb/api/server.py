@@ -7,12 +7,13 @@ import inspect
 import logging
 import os
 import socket
+import sys
 
 import uvicorn
 from fastapi import FastAPI
 from uvicorn.supervisors import Multiprocess
 
-from ratingdb.api.app import DEFAULT_THREADS, create_app
+from ratingdb.api.app import DEFAULT_PAGE_CACHE_BYTES, DEFAULT_THREADS, create_app
 from ratingdb.config import DATABASE_URL_VARIABLE, READ_DATABASE_URL_VARIABLE, Settings
 
 logger = logging.getLogger("uvicorn.error")
@@ -20,11 +21,16 @@ logger = logging.getLogger("uvicorn.error")
 #: How ``serve`` hands the thread count to its worker processes (the database URLs go in
 #: RATINGDB_DATABASE_URL and RATINGDB_READ_DATABASE_URL).
 THREADS_VARIABLE = "RATINGDB_SERVE_THREADS"
+PAGE_CACHE_VARIABLE = "RATINGDB_SERVE_PAGE_CACHE_BYTES"
 #: Young objects allocated between two collections of the youngest generation (Python's
 #: default: 700). A request allocates thousands of short-lived objects that reference counting
 #: frees; collecting every 700 of them costs time and, through the older generations, pauses
 #: every request in flight.
 GC_YOUNG_THRESHOLD = 10_000
+#: uvicorn's HTTP parser and event loop, named rather than "auto" so that a missing one fails
+#: loudly instead of silently serving at h11's and asyncio's speed (both are dependencies).
+HTTP = "httptools"
+LOOP = "asyncio" if sys.platform == "win32" else "uvloop"
 
 
 def serve(
@@ -35,16 +41,17 @@ def serve(
     workers: int = 1,
     threads: int = DEFAULT_THREADS,
     access_log: bool = True,
+    page_cache_bytes: int = DEFAULT_PAGE_CACHE_BYTES,
 ) -> None:
     """Serve the API and the web pages with uvicorn in the foreground, until interrupted.
 
     ``workers`` > 1 runs that many worker processes on one listening socket (the app keeps no
     state, so any worker can answer any request); each builds its app from the environment,
     where the settings are handed down (:func:`app_from_environment`). ``threads``: see
-    ``ratingdb.api.app.DEFAULT_THREADS``.
+    ``ratingdb.api.app.DEFAULT_THREADS``; ``page_cache_bytes``: ``ratingdb.api.page_cache``.
     """
     if workers == 1:
-        app = create_app(settings, threads=threads)
+        app = create_app(settings, threads=threads, page_cache_bytes=page_cache_bytes)
         tune_garbage_collector()
         uvicorn.run(
             app,
@@ -52,6 +59,8 @@ def serve(
             port=port,
             log_level="info",
             access_log=access_log,
+            http=HTTP,
+            loop=LOOP,
             # Behind a proxy (compose, a load balancer) the client address comes from it.
             proxy_headers=True,
             server_header=False,
@@ -60,6 +69,7 @@ def serve(
     os.environ[DATABASE_URL_VARIABLE] = settings.database_url
     os.environ[READ_DATABASE_URL_VARIABLE] = settings.read_database_url
     os.environ[THREADS_VARIABLE] = str(threads)
+    os.environ[PAGE_CACHE_VARIABLE] = str(page_cache_bytes)
     config = uvicorn.Config(
         "ratingdb.api.server:app_from_environment",
         factory=True,
@@ -68,6 +78,8 @@ def serve(
         port=port,
         log_level="info",
         access_log=access_log,
+        http=HTTP,
+        loop=LOOP,
         proxy_headers=True,
         server_header=False,
     )

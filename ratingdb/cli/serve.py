@@ -1,12 +1,12 @@
-"""``ratingdb serve [--host H] [--port N] [--workers N] [--threads N] [--no-access-log]``: the
-read-only API and web pages."""
+"""``ratingdb serve [--host H] [--port N] [--workers N] [--threads N] [--page-cache-mb N]
+[--no-access-log]``: the read-only API and web pages."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from ratingdb.api.app import DEFAULT_THREADS
+from ratingdb.api.app import DEFAULT_PAGE_CACHE_BYTES, DEFAULT_THREADS
 from ratingdb.api.server import serve
 from ratingdb.cli.common import database_options, settings
 from ratingdb.errors import InputError
@@ -15,6 +15,8 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 MAX_WORKERS = 64
 MAX_THREADS = 256
+MAX_PAGE_CACHE_MB = 1024 * 1024
+DEFAULT_PAGE_CACHE_MB = DEFAULT_PAGE_CACHE_BYTES // (1024 * 1024)
 
 
 def register(commands: Any) -> None:
@@ -39,6 +41,13 @@ def register(commands: Any) -> None:
         "database is far away)",
     )
     parser.add_argument(
+        "--page-cache-mb",
+        type=int,
+        default=DEFAULT_PAGE_CACHE_MB,
+        help=f"memory for rendered list pages, per worker (default: {DEFAULT_PAGE_CACHE_MB}; "
+        "0: none)",
+    )
+    parser.add_argument(
         "--no-access-log",
         dest="access_log",
         action="store_false",
@@ -54,8 +63,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"must be 1..{MAX_WORKERS}, got {args.workers}", field="--workers")
     if not 1 <= args.threads <= MAX_THREADS:
         raise InputError(f"must be 1..{MAX_THREADS}, got {args.threads}", field="--threads")
+    if not 0 <= args.page_cache_mb <= MAX_PAGE_CACHE_MB:
+        raise InputError(
+            f"must be 0..{MAX_PAGE_CACHE_MB}, got {args.page_cache_mb}", field="--page-cache-mb"
+        )
     serve(
         settings(args), args.host, args.port,
         workers=args.workers, threads=args.threads, access_log=args.access_log,
+        page_cache_bytes=args.page_cache_mb * 1024 * 1024,
     )  # fmt: skip
     return 0

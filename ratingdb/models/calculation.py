@@ -22,18 +22,14 @@ class CalculationRow(Base):
     )
 
     list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
-    player_id: Mapped[str] = mapped_column(
-        String(PLAYER_ID_LENGTH), ForeignKey("players.player_id"), primary_key=True
-    )
+    #: The player, the opponent and the tournament are the game's (no keys of their own: the
+    #: game's tie them to players and tournaments; migration 0004 says why).
+    player_id: Mapped[str] = mapped_column(String(PLAYER_ID_LENGTH), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    tournament_id: Mapped[str] = mapped_column(
-        String(TOURNAMENT_ID_LENGTH), ForeignKey("tournaments.tournament_id")
-    )
+    tournament_id: Mapped[str] = mapped_column(String(TOURNAMENT_ID_LENGTH))
     #: The player's own rating on the list in force at the tournament's start (None: unrated).
     rating_used: Mapped[int | None] = mapped_column(Integer)
-    opponent_id: Mapped[str] = mapped_column(
-        String(PLAYER_ID_LENGTH), ForeignKey("players.player_id")
-    )
+    opponent_id: Mapped[str] = mapped_column(String(PLAYER_ID_LENGTH))
     opponent_rating_used: Mapped[int | None] = mapped_column(Integer)
     #: D = rating_used - opponent_rating_used, before and after the version's cap.
     difference: Mapped[int | None] = mapped_column(Integer)

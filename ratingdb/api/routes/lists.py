@@ -16,6 +16,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from ratingdb.api.dependencies import ReaderDep
+from ratingdb.api.page_cache import PageCache
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
     MAX_REVISION,
@@ -88,7 +89,6 @@ def etag_matches(if_none_match: str | None, etag: str) -> bool:
 )
 async def list_page(
     request: Request,
-    response: Response,
     read: ReaderDep,
     category: CategoryPath,
     period: PeriodPath,
@@ -97,30 +97,44 @@ async def list_page(
     limit: LimitQuery = DEFAULT_LIMIT,
     offset: OffsetQuery = 0,
     revision: RevisionQuery = None,
-) -> ListPageOut | Response:
+) -> Response:
     """One published list as in List JSON: by rating descending, then player_id; ``total``
     counts the entries matching ``federation`` and ``q``. The latest revision unless
     ``revision`` is given (404 when the list has no such revision); each entry gives its
-    ``original_rating``, the rating on revision 1."""
+    ``original_rating``, the rating on revision 1. A page once rendered is kept by its ETag
+    (``ratingdb.api.page_cache``)."""
     wanted_federation = federation_of(federation)
     search = search_of(q)
     if_none_match = request.headers.get("if-none-match")
     cache = CACHE_CONTROL_LATEST if revision is None else CACHE_CONTROL
 
-    def page(session: ReadSession) -> ListPageOut | Response:
+    pages = page_cache(request)
+
+    def page(session: ReadSession) -> Response:
         summary = svc.find_list(session, category, period_of(period), revision)
         etag = list_etag(summary, wanted_federation, search, limit, offset)
         headers = {"ETag": etag, "Cache-Control": cache}
         if etag_matches(if_none_match, etag):
             return Response(status_code=304, headers=headers)
-        total, entries = svc.list_entries(
-            session, summary, federation=wanted_federation, search=search, limit=limit,
-            offset=offset,
-        )  # fmt: skip
-        response.headers.update(headers)
-        return ListPageOut.of(summary, total, limit, offset, entries)
+        body = pages.get(etag)
+        if body is None:
+            total, entries = svc.list_entries(
+                session, summary, federation=wanted_federation, search=search, limit=limit,
+                offset=offset,
+            )  # fmt: skip
+            body = ListPageOut.of(summary, total, limit, offset, entries).model_dump_json().encode()
+            pages.put(etag, body)
+        return Response(body, media_type="application/json", headers=headers)
 
     return await read(page)
+
+
+def page_cache(request: Request) -> PageCache:
+    """The app's cache of rendered list pages (``create_app``)."""
+    cache = request.app.state.list_pages
+    if not isinstance(cache, PageCache):
+        raise TypeError("the app has no page cache (build it with create_app)")
+    return cache
 
 
 FromRevisionQuery = Annotated[

@@ -1,0 +1,168 @@
+"""The cache of rendered list pages: bounded by bytes, least recently used out first, each page
+for a limited time; and through the app, a page served again is the page as rendered, a page of
+another revision or query is another page, and a cache of 0 bytes keeps nothing."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from ratingdb.api import create_app
+from ratingdb.api.page_cache import PageCache
+from ratingdb.config import Settings
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_page_is_kept_and_found() -> None:
+    cache = PageCache(max_bytes=100)
+    assert cache.get("a") is None
+    cache.put("a", b"0123456789")
+    assert cache.get("a") == b"0123456789"
+    assert (len(cache), cache.size_bytes) == (1, 10)
+
+
+def test_the_least_recently_used_page_goes_first() -> None:
+    cache = PageCache(max_bytes=30)
+    for key in "abc":
+        cache.put(key, key.encode() * 10)
+    assert cache.get("a") == b"a" * 10  # a is now the most recently used
+    cache.put("d", b"d" * 10)  # 40 bytes > 30: b, the least recently used, goes
+    assert cache.get("b") is None
+    assert [cache.get(key) is not None for key in "acd"] == [True, True, True]
+    assert cache.size_bytes == 30
+
+
+def test_one_large_page_pushes_out_several() -> None:
+    cache = PageCache(max_bytes=30)
+    for key in "abc":
+        cache.put(key, b"x" * 10)
+    cache.put("big", b"y" * 25)
+    assert [key for key in ("a", "b", "c", "big") if cache.get(key) is not None] == ["big"]
+    assert cache.size_bytes == 25
+
+
+def test_a_page_larger_than_the_bound_is_not_kept() -> None:
+    cache = PageCache(max_bytes=30)
+    cache.put("a", b"a" * 10)
+    cache.put("huge", b"h" * 31)
+    assert cache.get("huge") is None
+    assert cache.get("a") == b"a" * 10  # nothing was pushed out for it
+
+
+def test_putting_a_key_again_replaces_it() -> None:
+    cache = PageCache(max_bytes=30)
+    cache.put("a", b"a" * 10)
+    cache.put("a", b"A" * 20)
+    assert cache.get("a") == b"A" * 20
+    assert (len(cache), cache.size_bytes) == (1, 20)
+
+
+def test_a_page_expires_after_its_time() -> None:
+    clock = FakeClock()
+    cache = PageCache(max_bytes=100, ttl_seconds=300, clock=clock)
+    cache.put("a", b"page")
+    clock.now += 299.9
+    assert cache.get("a") == b"page"
+    clock.now += 0.1  # 300 s after it was rendered: render it again
+    assert cache.get("a") is None
+    assert (len(cache), cache.size_bytes) == (0, 0)
+
+
+def test_zero_bytes_keeps_nothing() -> None:
+    cache = PageCache(max_bytes=0)
+    cache.put("a", b"page")
+    assert cache.get("a") is None
+    assert len(cache) == 0
+
+
+@pytest.mark.parametrize(
+    ("max_bytes", "ttl", "message"),
+    [
+        (-1, 300.0, "max_bytes must be 0 or more, got -1"),
+        (100, 0.0, "ttl_seconds must be more than 0, got 0.0"),
+        (100, -5.0, "ttl_seconds must be more than 0, got -5.0"),
+    ],
+)
+def test_bad_bounds_are_refused(max_bytes: int, ttl: float, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        PageCache(max_bytes=max_bytes, ttl_seconds=ttl)
+
+
+def test_threads_sharing_the_cache_keep_its_count_right() -> None:
+    cache = PageCache(max_bytes=1000)
+
+    def work(worker: int) -> None:
+        for i in range(2000):
+            key = f"{(worker * 7 + i) % 150}"
+            if cache.get(key) is None:
+                cache.put(key, b"x" * (1 + int(key) % 20))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert cache.size_bytes <= 1000
+    held = [key for key in map(str, range(150)) if cache.get(key) is not None]
+    assert cache.size_bytes == sum(1 + int(key) % 20 for key in held)
+
+
+# --- through the app -------------------------------------------------------------------------
+
+
+def cache_of(app: FastAPI) -> PageCache:
+    cache = app.state.list_pages
+    assert isinstance(cache, PageCache)
+    return cache
+
+
+def test_a_page_served_from_the_cache_is_the_page_rendered(scenario_url: str) -> None:
+    uncached_app = create_app(
+        Settings(database_url=scenario_url, read_database_url=scenario_url), page_cache_bytes=0
+    )
+    app = create_app(Settings(database_url=scenario_url, read_database_url=scenario_url))
+    queries = [{}, {"limit": 2, "offset": 1}, {"federation": "FRA"}, {"q": "a"}, {"revision": 1}]
+    with TestClient(uncached_app) as plain, TestClient(app) as client:
+        for period in ("2026-10", "2026-11"):
+            url = f"/v1/lists/fide-standard/{period}"
+            for params in queries:
+                expected = plain.get(url, params=params)
+                first = client.get(url, params=params)
+                again = client.get(url, params=params)
+                for answer in (first, again):
+                    assert answer.status_code == 200
+                    assert answer.headers["content-type"] == "application/json"
+                    assert answer.content == expected.content, (period, params)
+                    assert answer.headers["etag"] == expected.headers["etag"]
+                    assert answer.headers["cache-control"] == expected.headers["cache-control"]
+        assert len(cache_of(uncached_app)) == 0
+        # One page per query and list, except that revision 1 of a never-corrected list is the
+        # latest: the same ETag, the same page.
+        assert len(cache_of(app)) == 2 * (len(queries) - 1)
+        etag = client.get("/v1/lists/fide-standard/2026-10").headers["etag"]
+        assert client.get(
+            "/v1/lists/fide-standard/2026-10", headers={"If-None-Match": etag}
+        ).status_code == 304  # fmt: skip
+
+
+def test_a_revised_list_is_a_page_of_its_own(corrected_url: str) -> None:
+    app = create_app(Settings(database_url=corrected_url, read_database_url=corrected_url))
+    with TestClient(app) as client:
+        url = "/v1/lists/fide-standard/2026-10"
+        latest = client.get(url).json()
+        original = client.get(url, params={"revision": 1}).json()
+        assert (latest["revision"], original["revision"]) == (2, 1)
+        assert latest["entries"] != original["entries"]
+        assert client.get(url).json() == latest
+        assert client.get(url, params={"revision": 1}).json() == original
+        assert len(cache_of(app)) == 2
