@@ -194,13 +194,21 @@ def free_port() -> int:
 
 
 def start_server(
-    url: str, port: int, workers: int, threads: int | None, access_log: bool, log: Path
+    url: str,
+    port: int,
+    workers: int,
+    threads: int | None,
+    access_log: bool,
+    log: Path,
+    page_cache_mb: int | None = None,
 ) -> subprocess.Popen[bytes]:
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
     command = [sys.executable, "-m", "ratingdb", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--database-url", url, "--workers", str(workers)]  # fmt: skip
     if threads is not None:
         command += ["--threads", str(threads)]
+    if page_cache_mb is not None:
+        command += ["--page-cache-mb", str(page_cache_mb)]
     if not access_log:
         command.append("--no-access-log")
     with log.open("wb") as output:
@@ -385,7 +393,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     print(f"{found.entries:,} entries on the {CATEGORY.value} list of {PERIOD}")
     port = free_port()
     log = Path(args.server_log)
-    server = start_server(url, port, args.workers, args.threads, args.access_log, log)
+    server = start_server(
+        url, port, args.workers, args.threads, args.access_log, log, args.page_cache_mb
+    )
     rng = random.Random(args.seed)
     results: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in ENDPOINTS}
     try:
@@ -456,6 +466,9 @@ def main() -> None:
                         help="uvicorn worker processes of ratingdb serve")  # fmt: skip
     parser.add_argument("--threads", type=int,
                         help="ratingdb serve --threads (default: its default)")  # fmt: skip
+    parser.add_argument("--page-cache-mb", type=int,
+                        help="ratingdb serve --page-cache-mb (default: its default; 0: no "
+                        "cache of rendered list pages)")  # fmt: skip
     parser.add_argument("--no-access-log", dest="access_log", action="store_false",
                         help="run the server without its per-request log")  # fmt: skip
     parser.add_argument("--server-log", default=os.devnull,
@@ -468,6 +481,7 @@ def main() -> None:
     backend = make_url(args.database_url).get_backend_name()
     print(f"{backend}, {figures['entries']:,} list entries, {args.workers} worker(s), "
           f"threads {args.threads or 'default'}, "
+          f"page cache {'default' if args.page_cache_mb is None else args.page_cache_mb} MB, "
           f"{args.duration:g} s per measurement")  # fmt: skip
     print_table(results)
     targets_met = verdict(results)
@@ -487,6 +501,7 @@ def main() -> None:
                 "workers": args.workers,
                 "threads": args.threads,
                 "access_log": args.access_log,
+                "page_cache_mb": args.page_cache_mb,
                 "duration_s": args.duration,
                 "concurrency": list(args.concurrency),
                 "endpoints": results,
