@@ -88,9 +88,8 @@ def create_app(
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
     list_pages = PageCache(page_cache_bytes)
-    engine = make_read_only_engine(
-        settings.read_database_url, pool_pre_ping=True, pool_size=max(threads, 5)
-    )
+    # No pre-ping: the Reader reads again when a connection turns out to be dead.
+    engine = make_read_only_engine(settings.read_database_url, pool_size=max(threads, 5))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -8,21 +8,28 @@ four (dependency, route, response validation, dependency exit), each waiting for
 the others. And the connection goes back to the pool before the thread is free: a route thread
 never holds the pool's last connection while waiting for a thread, so any number of requests at
 once cannot wedge the server.
+
+Connections are not tested before use (a ping is one more round trip per request): a read that
+finds its connection dead (the database restarted, a network blip) is run once more, on a new
+connection — reads are safe to repeat.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from ratingdb.db import ReadSession, read_only_session
 
 T = TypeVar("T")
+logger = logging.getLogger("ratingdb.api")
 
 
 def read_engine(request: Request) -> Engine:
@@ -46,7 +53,17 @@ class Reader:
         return await run_in_threadpool(self.run, read)
 
     def run(self, read: Callable[[ReadSession], T]) -> T:
-        """``read(session)`` in this thread."""
+        """``read(session)`` in this thread; once more if its connection was found dead (the
+        pool has then let go of it and of every connection opened before)."""
+        try:
+            return self._once(read)
+        except DBAPIError as error:
+            if not error.connection_invalidated:
+                raise
+            logger.warning("a database connection was lost; reading again: %s", error.orig)
+            return self._once(read)
+
+    def _once(self, read: Callable[[ReadSession], T]) -> T:
         with read_only_session(self.engine) as session:
             return read(session)
 

@@ -92,45 +92,43 @@ def _refuse_flush(session: Session, flush_context: UOWTransaction, instances: ob
 def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
     """An engine whose connections cannot write.
 
-    PostgreSQL: every transaction is read-only (psycopg begins it with ``BEGIN READ ONLY``;
-    another driver gets ``SET TRANSACTION READ ONLY`` after its ``BEGIN``). SQLite: every
-    connection sets ``PRAGMA query_only``, so any statement that writes is refused. (Not a
-    ``mode=ro`` file: after a writer was killed mid-commit, the first reader must roll its hot
-    journal back, which a read-only file handle cannot do — the API would stay unable to read
-    until some writer came along.)
+    PostgreSQL: each connection is made read-only once, when it is opened (``SET SESSION
+    CHARACTERISTICS AS TRANSACTION READ ONLY``: every transaction on it is read-only, the
+    implicit one of a statement in autocommit included), and runs in autocommit unless
+    ``isolation_level`` says otherwise: a request's read is then its statements and nothing
+    else, where a transaction adds a ``BEGIN`` and a ``ROLLBACK`` round trip to each request
+    (half of a cached list page's). Published rows are immutable and read by their list's id,
+    so statements of one request need no common snapshot; pass ``isolation_level="REPEATABLE
+    READ"`` for reads that do. SQLite: every connection sets ``PRAGMA query_only``, so any
+    statement that writes is refused. (Not a ``mode=ro`` file: after a writer was killed
+    mid-commit, the first reader must roll its hot journal back, which a read-only file handle
+    cannot do — the API would stay unable to read until some writer came along.)
     """
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and (parsed.database or "") in ("", ":memory:"):
         raise ValueError("a read-only SQLite database must be a file, not an in-memory database")
     execution_options = {**kwargs.pop("execution_options", {}), _READ_ONLY_OPTION: True}
+    if parsed.get_backend_name() == "postgresql":
+        kwargs.setdefault("isolation_level", "AUTOCOMMIT")
     engine = make_engine(
         parsed, sqlite_immediate=False, execution_options=execution_options, **kwargs
     )
     if engine.dialect.name == "sqlite":
-
-        @event.listens_for(engine, "connect")
-        def _query_only(dbapi_connection: Any, connection_record: ConnectionPoolEntry) -> None:
-            cursor = dbapi_connection.cursor()
-            try:
-                cursor.execute("PRAGMA query_only = ON")
-            finally:
-                cursor.close()
-
-    elif engine.dialect.driver == "psycopg":
-
-        @event.listens_for(engine, "connect")
-        def _read_only_connection(
-            dbapi_connection: Any, connection_record: ConnectionPoolEntry
-        ) -> None:
-            # psycopg then opens every transaction with BEGIN READ ONLY: one round trip where
-            # a separate SET TRANSACTION takes two (a fifth of a small API request's time).
-            dbapi_connection.read_only = True
-
+        pragma = "PRAGMA query_only = ON"
     else:
+        pragma = "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"
 
-        @event.listens_for(engine, "begin")
-        def _read_only_transaction(connection: Connection) -> None:
-            connection.exec_driver_sql("SET TRANSACTION READ ONLY")
+    @event.listens_for(engine, "connect")
+    def _read_only_connection(
+        dbapi_connection: Any, connection_record: ConnectionPoolEntry
+    ) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(pragma)
+        finally:
+            cursor.close()
+        if engine.dialect.name != "sqlite":
+            dbapi_connection.commit()  # outside autocommit, the SET opened a transaction
 
     return engine
 
@@ -138,7 +136,7 @@ def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
 @contextmanager
 def read_only_session(engine: Engine) -> Iterator[ReadSession]:
     """A read session on ``engine`` (from :func:`make_read_only_engine`) for one request; its
-    transaction is always rolled back."""
+    transaction, if any, is always rolled back."""
     if not engine.get_execution_options().get(_READ_ONLY_OPTION):
         raise ValueError("read_only_session needs an engine made by make_read_only_engine")
     with ReadSession(bind=engine, autoflush=False) as session:

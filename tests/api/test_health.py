@@ -3,10 +3,13 @@ schema; otherwise 503 with what is wrong."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
 from alembic.script import ScriptDirectory
 from fastapi.testclient import TestClient
+from sqlalchemy import make_url
 
 from ratingdb.db import alembic_config, head_revision, make_engine, upgrade
 from tests.api.conftest import make_client
@@ -76,3 +79,28 @@ def test_503_when_postgresql_is_down() -> None:
         response = client.get("/health")
     assert response.status_code == 503
     assert response.json()["status"] == "unavailable"
+
+
+def test_a_lost_connection_is_replaced_without_a_failed_request(
+    scenario_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Connections are not pinged before use: when the database drops them (a restart), the
+    next request's read finds its connection dead and is run again on a new one."""
+    if make_url(scenario_url).get_backend_name() != "postgresql":
+        pytest.skip("SQLite has no server to drop connections")
+    with make_client(scenario_url) as client:
+        assert client.get("/v1/lists").status_code == 200  # a pooled connection now exists
+        admin = make_engine(scenario_url)
+        try:
+            with admin.connect() as connection:
+                dropped = connection.exec_driver_sql(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                ).scalar()
+        finally:
+            admin.dispose()
+        assert (dropped or 0) >= 1
+        with caplog.at_level(logging.WARNING, logger="ratingdb.api"):
+            for path in ("/v1/lists", "/health", "/v1/lists/fide-standard/2026-10"):
+                assert client.get(path).status_code == 200, path
+        assert "a database connection was lost; reading again" in caplog.text
