@@ -14,7 +14,6 @@ from datetime import date
 from functools import cache
 from typing import Any, TypeAlias
 
-from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
     BindParameter,
     ColumnElement,
@@ -23,13 +22,17 @@ from sqlalchemy import (
     and_,
     bindparam,
     case,
+    column,
     exists,
     false,
     func,
+    inspect,
     or_,
     select,
+    table,
     true,
 )
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.models import (
@@ -47,9 +50,24 @@ from ratingdb.rules import Category
 AnyRow: TypeAlias = Row[*tuple[Any, ...]]
 
 
+_VERSION = table("alembic_version", column("version_num"))
+
+
 def schema_revision(session: Session) -> str | None:
-    """The Alembic revision the database is at (None: never migrated)."""
-    return MigrationContext.configure(session.connection()).get_current_revision()
+    """The Alembic revision the database is at (None: never migrated).
+
+    One query where Alembic's own reading takes several (it looks the table up first): the
+    API's ``/health`` asks on every call. Only when that query fails is the table looked up,
+    to tell a database never migrated (None) from one that cannot be read (the error). The
+    session must be one a failed statement does not end (the API's: autocommit on PostgreSQL;
+    SQLite)."""
+    connection = session.connection()
+    try:
+        return connection.execute(select(_VERSION.c.version_num)).scalar()
+    except DBAPIError:
+        if inspect(connection).has_table("alembic_version"):
+            raise
+        return None
 
 
 def is_current(upto: int | ColumnElement[int] | None = None) -> ColumnElement[bool]:
