@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 
 from anyio import to_thread
 from fastapi import FastAPI
@@ -19,7 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb.api import errors
-from ratingdb.api.page_cache import DEFAULT_MAX_BYTES, PageCache
+from ratingdb.api.caches import DEFAULT_LOOKUP_SECONDS, DEFAULT_MAX_BYTES, ListLookups, PageCache
 from ratingdb.api.routes import calculator, catalog, health, lists, pages, players, tournaments
 from ratingdb.config import Settings
 from ratingdb.db import head_revision, make_read_only_engine
@@ -81,13 +82,16 @@ def create_app(
     *,
     threads: int = DEFAULT_THREADS,
     page_cache_bytes: int = DEFAULT_PAGE_CACHE_BYTES,
+    lookup_seconds: float = DEFAULT_LOOKUP_SECONDS,
 ) -> FastAPI:
     """The app reading ``settings.read_database_url`` (by default the main database), running
     reads on ``threads`` threads (each with a pooled connection) and keeping up to
-    ``page_cache_bytes`` of rendered list pages (0: none; ``ratingdb.api.page_cache``)."""
+    ``page_cache_bytes`` of rendered list pages (0: none) and which revision each list is at
+    for ``lookup_seconds`` (0: none; ``ratingdb.api.caches``)."""
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
     list_pages = PageCache(page_cache_bytes)
+    list_lookups: ListLookups[Any, Any] = ListLookups(lookup_seconds)
     # No pre-ping: the Reader reads again when a connection turns out to be dead.
     engine = make_read_only_engine(settings.read_database_url, pool_size=max(threads, 5))
 
@@ -108,6 +112,7 @@ def create_app(
     )
     app.state.read_engine = engine
     app.state.list_pages = list_pages
+    app.state.list_lookups = list_lookups
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)

@@ -48,7 +48,7 @@ def serve(
     ``workers`` > 1 runs that many worker processes on one listening socket (the app keeps no
     state, so any worker can answer any request); each builds its app from the environment,
     where the settings are handed down (:func:`app_from_environment`). ``threads``: see
-    ``ratingdb.api.app.DEFAULT_THREADS``; ``page_cache_bytes``: ``ratingdb.api.page_cache``.
+    ``ratingdb.api.app.DEFAULT_THREADS``; ``page_cache_bytes``: ``ratingdb.api.caches``.
     """
     if workers == 1:
         app = create_app(settings, threads=threads, page_cache_bytes=page_cache_bytes)

@@ -15,8 +15,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
+from ratingdb.api.caches import ListLookups, PageCache
 from ratingdb.api.dependencies import ReaderDep
-from ratingdb.api.page_cache import PageCache
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
     MAX_REVISION,
@@ -35,6 +35,7 @@ from ratingdb.api.params import (
 from ratingdb.api.routes import LOOKUP, READ
 from ratingdb.api.schemas import DiffOut, ListOut, ListPageOut, ListsOut
 from ratingdb.db import ReadSession
+from ratingdb.rules import Category, Period
 from ratingdb.services import published as svc
 
 router = APIRouter(prefix="/v1/lists", tags=["lists"])
@@ -62,10 +63,10 @@ def etag_of(*parts: object) -> str:
 def list_etag(
     summary: svc.ListSummary, federation: str | None, search: str | None, limit: int, offset: int
 ) -> str:
-    """The revision (its list id, number and digest) and the query: another revision of the
-    same list has another ETag."""
+    """The revision (its list id, number and digest), how many revisions the list has (the page
+    says it: a correction changes the pages of the earlier revisions too) and the query."""
     return etag_of(
-        summary.list_id, summary.revision, summary.digest,
+        summary.list_id, summary.revision, summary.digest, summary.revisions,
         federation, search, limit, offset,
     )  # fmt: skip
 
@@ -101,40 +102,57 @@ async def list_page(
     """One published list as in List JSON: by rating descending, then player_id; ``total``
     counts the entries matching ``federation`` and ``q``. The latest revision unless
     ``revision`` is given (404 when the list has no such revision); each entry gives its
-    ``original_rating``, the rating on revision 1. A page once rendered is kept by its ETag
-    (``ratingdb.api.page_cache``)."""
+    ``original_rating``, the rating on revision 1. A page once rendered is kept by its ETag,
+    which revision is the latest for a second (``ratingdb.api.caches``)."""
     wanted_federation = federation_of(federation)
     search = search_of(q)
+    wanted = period_of(period)
     if_none_match = request.headers.get("if-none-match")
     cache = CACHE_CONTROL_LATEST if revision is None else CACHE_CONTROL
+    pages, lookups = caches_of(request)
+    lookup = (category, wanted, revision)
 
-    pages = page_cache(request)
-
-    def page(session: ReadSession) -> Response:
-        summary = svc.find_list(session, category, period_of(period), revision)
+    def cached(summary: svc.ListSummary) -> Response | None:
+        """The answer without reading the entries: 304, or the page already rendered."""
         etag = list_etag(summary, wanted_federation, search, limit, offset)
-        headers = {"ETag": etag, "Cache-Control": cache}
         if etag_matches(if_none_match, etag):
-            return Response(status_code=304, headers=headers)
+            return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
         body = pages.get(etag)
         if body is None:
-            total, entries = svc.list_entries(
-                session, summary, federation=wanted_federation, search=search, limit=limit,
-                offset=offset,
-            )  # fmt: skip
-            body = ListPageOut.of(summary, total, limit, offset, entries).model_dump_json().encode()
-            pages.put(etag, body)
-        return Response(body, media_type="application/json", headers=headers)
+            return None
+        return Response(body, media_type="application/json",
+                        headers={"ETag": etag, "Cache-Control": cache})  # fmt: skip
+
+    known = lookups.get(lookup)
+    if known is not None and (served := cached(known)) is not None:
+        return served  # no database, no thread
+
+    def page(session: ReadSession) -> Response:
+        summary = known or svc.find_list(session, category, wanted, revision)
+        lookups.put(lookup, summary)
+        if (served := cached(summary)) is not None:
+            return served
+        total, entries = svc.list_entries(
+            session, summary, federation=wanted_federation, search=search, limit=limit,
+            offset=offset,
+        )  # fmt: skip
+        body = ListPageOut.of(summary, total, limit, offset, entries).model_dump_json().encode()
+        etag = list_etag(summary, wanted_federation, search, limit, offset)
+        pages.put(etag, body)
+        return Response(body, media_type="application/json",
+                        headers={"ETag": etag, "Cache-Control": cache})  # fmt: skip
 
     return await read(page)
 
 
-def page_cache(request: Request) -> PageCache:
-    """The app's cache of rendered list pages (``create_app``)."""
-    cache = request.app.state.list_pages
-    if not isinstance(cache, PageCache):
-        raise TypeError("the app has no page cache (build it with create_app)")
-    return cache
+def caches_of(
+    request: Request,
+) -> tuple[PageCache, ListLookups[tuple[Category, Period, int | None], svc.ListSummary]]:
+    """The app's rendered list pages and list lookups (``create_app``)."""
+    pages, lookups = request.app.state.list_pages, request.app.state.list_lookups
+    if not isinstance(pages, PageCache) or not isinstance(lookups, ListLookups):
+        raise TypeError("the app has no list caches (build it with create_app)")
+    return pages, lookups
 
 
 FromRevisionQuery = Annotated[

@@ -1,18 +1,21 @@
-"""The cache of rendered list pages: bounded by bytes, least recently used out first, each page
-for a limited time; and through the app, a page served again is the page as rendered, a page of
-another revision or query is another page, and a cache of 0 bytes keeps nothing."""
+"""The API's caches. Rendered list pages: bounded by bytes, least recently used out first, each
+page for a limited time. List lookups: each for a second. Through the app: a page served again
+is the page as rendered, a page of another revision or query is another page, a cache of 0
+bytes keeps nothing, and a correction's new revision shows once the lookup's second is over."""
 
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from ratingdb.api import create_app
-from ratingdb.api.page_cache import PageCache
+from ratingdb.api.caches import ListLookups, PageCache
 from ratingdb.config import Settings
+from tests.api import scenario
 
 
 class FakeClock:
@@ -117,6 +120,47 @@ def test_threads_sharing_the_cache_keep_its_count_right() -> None:
     assert cache.size_bytes == sum(1 + int(key) % 20 for key in held)
 
 
+def test_a_lookup_is_kept_for_its_time() -> None:
+    clock = FakeClock()
+    lookups: ListLookups[str, int] = ListLookups(ttl_seconds=1.0, clock=clock)
+    assert lookups.get("a") is None
+    lookups.put("a", 1)
+    clock.now += 0.9
+    assert lookups.get("a") == 1
+    clock.now += 0.1
+    assert lookups.get("a") is None
+    assert len(lookups) == 0
+
+
+def test_lookups_are_bounded_the_oldest_out_first() -> None:
+    lookups: ListLookups[int, int] = ListLookups(ttl_seconds=60, max_entries=3)
+    for key in range(5):
+        lookups.put(key, key * 10)
+    assert [lookups.get(key) for key in range(5)] == [None, None, 20, 30, 40]
+    lookups.put(2, 21)  # put again: the newest
+    lookups.put(5, 50)
+    assert [lookups.get(key) for key in range(6)] == [None, None, 21, None, 40, 50]
+
+
+def test_zero_seconds_keeps_no_lookup() -> None:
+    lookups: ListLookups[str, int] = ListLookups(ttl_seconds=0)
+    lookups.put("a", 1)
+    assert lookups.get("a") is None
+    assert len(lookups) == 0
+
+
+@pytest.mark.parametrize(
+    ("ttl", "entries", "message"),
+    [
+        (-1.0, 10, "ttl_seconds must be 0 or more, got -1.0"),
+        (1.0, 0, "max_entries must be at least 1, got 0"),
+    ],
+)
+def test_bad_lookup_bounds_are_refused(ttl: float, entries: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ListLookups(ttl_seconds=ttl, max_entries=entries)
+
+
 # --- through the app -------------------------------------------------------------------------
 
 
@@ -166,3 +210,40 @@ def test_a_revised_list_is_a_page_of_its_own(corrected_url: str) -> None:
         assert client.get(url).json() == latest
         assert client.get(url, params={"revision": 1}).json() == original
         assert len(cache_of(app)) == 2
+
+
+def test_a_new_revision_shows_once_the_lookup_second_is_over(
+    database_url: str, tmp_path: Path
+) -> None:
+    """A correction publishes revision 2 of the scenario's lists (scenario.correct). An app
+    that read the lists before keeps serving revision 1 as the latest for at most the lookup
+    time, then revision 2; and revision 1's page, which says how many revisions there are,
+    gets another ETag and body."""
+    scenario.build(database_url, tmp_path)
+    app = create_app(Settings(database_url=database_url, read_database_url=database_url))
+    clock = FakeClock()
+    app.state.list_lookups = ListLookups(ttl_seconds=1.0, clock=clock)
+    url = "/v1/lists/fide-standard/2026-10"
+    with TestClient(app) as client:
+        latest = client.get(url)
+        first = client.get(url, params={"revision": 1})
+        assert (latest.json()["revision"], latest.json()["revisions"]) == (1, 1)
+        assert first.json()["revisions"] == 1
+
+        scenario.correct(database_url)
+        still = client.get(url)  # within the second: the lookup made before the correction
+        assert still.json()["revision"] == 1
+        assert still.headers["etag"] == latest.headers["etag"]
+
+        clock.now += 1.0
+        now = client.get(url)
+        assert (now.json()["revision"], now.json()["revisions"]) == (2, 2)
+        assert now.headers["etag"] != latest.headers["etag"]
+        original = client.get(url, params={"revision": 1})
+        assert (original.json()["revision"], original.json()["revisions"]) == (1, 2)
+        assert original.headers["etag"] != first.headers["etag"]
+        assert original.json()["entries"] == first.json()["entries"]  # revision 1 as it was
+        stale = client.get(
+            url, params={"revision": 1}, headers={"If-None-Match": first.headers["etag"]}
+        )
+        assert stale.status_code == 200

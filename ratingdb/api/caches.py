@@ -1,0 +1,144 @@
+"""What the API keeps in memory between requests: rendered list pages, and which revision a
+list is at.
+
+A page of a published revision is fixed by the revision (its list id, digest and how many
+revisions the list has) and the query, which is what its ETag says (``routes.lists.list_etag``),
+so the JSON rendered for one ETag can be served again to any client asking for the same page
+(:class:`PageCache`). Names and federations come from the players table, which a later list
+import may update: a page lives at most ``ttl_seconds`` (the ``max-age`` the latest revision's
+pages are sent with), so a renamed player shows within that time, as in a client's or proxy's
+cache.
+
+Which revision is the latest, and how many a list has, changes only when a correction
+publishes a new revision: :class:`ListLookups` keeps the answer for a second, so that a page
+already rendered is served without reading the database at all. A new revision shows within
+that second (the HTTP caches in front may keep the latest revision's pages for 300 s anyway).
+
+Both are shared by the event loop and the threads that run requests' reads.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+#: Default bound: at about 20 kB per page of 100 entries, some 3,000 pages.
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+DEFAULT_TTL_SECONDS = 300.0
+#: How long the answer to "which revision is the latest" is kept.
+DEFAULT_LOOKUP_SECONDS = 1.0
+#: Lists whose lookup is kept at once (each a few hundred bytes).
+MAX_LOOKUPS = 4096
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class PageCache:
+    """Bytes by key, at most ``max_bytes`` in all (0: keep nothing), each for ``ttl_seconds``."""
+
+    def __init__(
+        self,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_bytes < 0:
+            raise ValueError(f"max_bytes must be 0 or more, got {max_bytes}")
+        if ttl_seconds <= 0:
+            raise ValueError(f"ttl_seconds must be more than 0, got {ttl_seconds}")
+        self.max_bytes = max_bytes
+        self.ttl_seconds = ttl_seconds
+        self._clock = clock
+        self._pages: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    @property
+    def size_bytes(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._pages)
+
+    def get(self, key: str) -> bytes | None:
+        """The page stored under ``key``, unless it is missing or expired."""
+        if self.max_bytes == 0:
+            return None
+        with self._lock:
+            found = self._pages.get(key)
+            if found is None:
+                return None
+            expires, body = found
+            if self._clock() >= expires:
+                self._drop(key)
+                return None
+            self._pages.move_to_end(key)
+            return body
+
+    def put(self, key: str, body: bytes) -> None:
+        """Keep ``body`` under ``key``, dropping the least recently used pages to make room. A
+        page larger than the whole bound is not kept."""
+        if len(body) > self.max_bytes:
+            return
+        with self._lock:
+            if key in self._pages:
+                self._drop(key)
+            self._pages[key] = (self._clock() + self.ttl_seconds, body)
+            self._bytes += len(body)
+            while self._bytes > self.max_bytes:
+                self._drop(next(iter(self._pages)))
+
+    def _drop(self, key: str) -> None:
+        _, body = self._pages.pop(key)
+        self._bytes -= len(body)
+
+
+class ListLookups(Generic[K, V]):
+    """Values by key for ``ttl_seconds`` each (0: none), at most ``max_entries`` of them, the
+    oldest out first."""
+
+    def __init__(
+        self,
+        ttl_seconds: float = DEFAULT_LOOKUP_SECONDS,
+        max_entries: int = MAX_LOOKUPS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if ttl_seconds < 0:
+            raise ValueError(f"ttl_seconds must be 0 or more, got {ttl_seconds}")
+        if max_entries < 1:
+            raise ValueError(f"max_entries must be at least 1, got {max_entries}")
+        self.ttl_seconds = ttl_seconds
+        self.max_entries = max_entries
+        self._clock = clock
+        self._values: OrderedDict[K, tuple[float, V]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def get(self, key: K) -> V | None:
+        """The value kept under ``key``, unless it is missing or older than the time."""
+        if self.ttl_seconds == 0:
+            return None
+        with self._lock:
+            found = self._values.get(key)
+            if found is None:
+                return None
+            expires, value = found
+            if self._clock() >= expires:
+                del self._values[key]
+                return None
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        if self.ttl_seconds == 0:
+            return
+        with self._lock:
+            self._values.pop(key, None)
+            self._values[key] = (self._clock() + self.ttl_seconds, value)
+            while len(self._values) > self.max_entries:
+                self._values.popitem(last=False)
