@@ -12,7 +12,8 @@ cache.
 Which revision is the latest, and how many a list has, changes only when a correction
 publishes a new revision: :class:`ListLookups` keeps the answer for a second, so that a page
 already rendered is served without reading the database at all. A new revision shows within
-that second (the HTTP caches in front may keep the latest revision's pages for 300 s anyway).
+two seconds (the second, then the one request that reads it again; the HTTP caches in front
+may keep the latest revision's pages for 300 s anyway).
 
 Both are shared by the event loop and the threads that run requests' reads.
 """
@@ -121,7 +122,13 @@ class ListLookups(Generic[K, V]):
         return len(self._values)
 
     def get(self, key: K) -> V | None:
-        """The value kept under ``key``, unless it is missing or older than the time."""
+        """The value kept under ``key``, unless it is missing or older than the time.
+
+        When a value's time is over, one caller is told so (None) and reads it again while the
+        others keep getting the old value for up to ``ttl_seconds`` more: 50 clients asking
+        for one list the moment its lookup ends would otherwise all queue for the database at
+        once (a p99 of 175 ms where the median is 26 ms). If that caller never puts a value
+        back (its read failed), the next caller after that time is told."""
         if self.ttl_seconds == 0:
             return None
         with self._lock:
@@ -129,10 +136,12 @@ class ListLookups(Generic[K, V]):
             if found is None:
                 return None
             expires, value = found
-            if self._clock() >= expires:
-                del self._values[key]
-                return None
-            return value
+            now = self._clock()
+            if now < expires:
+                return value
+            # This caller refreshes; the others are served the old value meanwhile.
+            self._values[key] = (now + self.ttl_seconds, value)
+            return None
 
     def put(self, key: K, value: V) -> None:
         if self.ttl_seconds == 0:

@@ -128,8 +128,18 @@ def test_a_lookup_is_kept_for_its_time() -> None:
     clock.now += 0.9
     assert lookups.get("a") == 1
     clock.now += 0.1
+    assert lookups.get("a") is None  # this caller reads it again...
+    assert lookups.get("a") == 1  # ...while the others get the old value
+    clock.now += 0.5
+    lookups.put("a", 2)  # read again
+    assert lookups.get("a") == 2
+    clock.now += 1.0
     assert lookups.get("a") is None
-    assert len(lookups) == 0
+    clock.now += 0.9  # the caller told to read it again never put it back
+    assert lookups.get("a") == 2
+    clock.now += 0.1
+    assert lookups.get("a") is None  # the next one is told
+    assert lookups.get("a") == 2
 
 
 def test_lookups_are_bounded_the_oldest_out_first() -> None:
@@ -236,6 +246,7 @@ def test_a_new_revision_shows_once_the_lookup_second_is_over(
         assert still.headers["etag"] == latest.headers["etag"]
 
         clock.now += 1.0
+        assert client.get(url).json()["revision"] == 2  # the request that reads it again
         now = client.get(url)
         assert (now.json()["revision"], now.json()["revisions"]) == (2, 2)
         assert now.headers["etag"] != latest.headers["etag"]
