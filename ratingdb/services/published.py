@@ -288,8 +288,8 @@ def history(
     """The player's published ratings in the category, oldest first: on the latest revision of
     each list, or with ``revision`` on the latest revision up to it (1: the original lists).
     NotFound: no player, or no list of the category has that revision."""
-    player(session, player_id)
     if revision is not None:
+        player(session, player_id)
         latest = repo.latest_revision_of(session, category)
         if latest is None or revision > latest:
             raise NotFound(
@@ -297,6 +297,8 @@ def history(
                 f"(the highest is {latest or 'none: nothing is published'})"
             )
     rows = repo.player_entries(session, player_id, category, upto=revision)
+    if not rows:
+        player(session, player_id)  # no such player, or one never on a list of the category
     return tuple(_point(row) for row in rows)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.params import (
@@ -89,7 +89,7 @@ async def history(
             "category has it",
         ),
     ] = None,
-) -> HistoryOut:
+) -> Response:
     """The player's rating on every published list of the category, oldest first, each with
     the revision shown and the rating on the original list."""
     points = await read(lambda session: svc.history(session, player_id, category, revision))
@@ -98,7 +98,7 @@ async def history(
         category=category,
         revision=revision,
         points=[HistoryPointOut.of(point) for point in points],
-    )
+    ).response()
 
 
 @router.get(
