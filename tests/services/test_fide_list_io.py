@@ -198,18 +198,23 @@ def test_a_big_list_goes_in_batches(
     out = io.StringIO()
     write_fide_xml([*players[:20], players[3], *players[20:]], out)
     path = write(tmp_path, "repeated.xml", out.getvalue())
-    code, _, err = cli(capsys, "lists", "import", str(path), "--format", "fide-xml",
-                       "--category", "fide-blitz", "--period", "2026-11",
-                       url=database_url)  # fmt: skip
-    assert code == 0, err  # unrated in blitz: nothing to repeat
+    # Player #21 of the file, on line 23 (after the XML declaration and <playerslist>); in a
+    # category where he is unrated too: the file is wrong whatever is imported from it.
+    for category, period in (("fide-standard", "2026-12"), ("fide-blitz", "2026-11")):
+        code, _, err = cli(capsys, "lists", "import", str(path), "--format", "fide-xml",
+                           "--category", category, "--period", period,
+                           url=database_url)  # fmt: skip
+        assert code == 2, category
+        assert f"{path}:23: ID: player #21: FIDE id 1003 is already on an earlier line" in err
+    assert counts(database_url) == before
+    # In one batch, the first line is named.
+    monkeypatch.setattr(list_service, "FIDE_BATCH", 5000)
     code, _, err = cli(capsys, "lists", "import", str(path), "--format", "fide-xml",
                        "--category", "fide-standard", "--period", "2026-12",
                        url=database_url)  # fmt: skip
     assert code == 2
-    # Player #21 of the file, on line 23 (after the XML declaration and <playerslist>).
-    assert f"{path}:23: ID: player #21: FIDE id 1003 is already on an earlier line" in err
-    assert counts(database_url)["list_entries"] == before["list_entries"]
-    assert counts(database_url)["rating_lists"] == before["rating_lists"] + 1  # the blitz one
+    assert f"{path}:23: ID: player #21: FIDE id 1003 is already on line 6" in err  # player #4
+    assert counts(database_url) == before
 
 
 @pytest.mark.parametrize(
