@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy import ColumnElement, String, any_, bindparam, func, select, text, update
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.models import PlayerRow
@@ -26,11 +27,25 @@ def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[Sequence[Any]]:
         yield items[start : start + size]
 
 
+def one_of(
+    session: Session, column: InstrumentedAttribute[Any], values: Sequence[str]
+) -> ColumnElement[bool]:
+    """``column IN values``. On PostgreSQL ``column = ANY(:values)``, one array parameter: the
+    statement's text is the same whatever the number of values, where an IN list of 5,000
+    parameters is compiled by SQLAlchemy and parsed by the driver again for every chunk (a
+    fifth of a FIDE list import's time)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return column == any_(bindparam("values", list(values), type_=ARRAY(String), unique=True))
+    return column.in_(values)
+
+
 def existing_ids(session: Session, player_ids: Collection[str]) -> set[str]:
     found: set[str] = set()
     for chunk in chunks(sorted(player_ids)):
         found.update(
-            session.scalars(select(PlayerRow.player_id).where(PlayerRow.player_id.in_(chunk)))
+            session.scalars(
+                select(PlayerRow.player_id).where(one_of(session, PlayerRow.player_id, chunk))
+            )
         )
     return found
 
@@ -39,7 +54,9 @@ def birth_years(session: Session, player_ids: Collection[str]) -> dict[str, int 
     years: dict[str, int | None] = {}
     for chunk in chunks(sorted(player_ids)):
         rows = session.execute(
-            select(PlayerRow.player_id, PlayerRow.birth_year).where(PlayerRow.player_id.in_(chunk))
+            select(PlayerRow.player_id, PlayerRow.birth_year).where(
+                one_of(session, PlayerRow.player_id, chunk)
+            )
         )
         years.update(dict(rows.all()))
     return years
@@ -72,12 +89,16 @@ def by_fide_ids(session: Session, fide_ids: Collection[str]) -> dict[str, Player
     the id (a list CSV names players by their FIDE id) and whose FIDE id is not recorded."""
     found: dict[str, PlayerRow] = {}
     for chunk in chunks(sorted(fide_ids)):
-        for row in session.scalars(select(PlayerRow).where(PlayerRow.fide_id.in_(chunk))):
+        for row in session.scalars(
+            select(PlayerRow).where(one_of(session, PlayerRow.fide_id, chunk))
+        ):
             if row.fide_id is not None:
                 found[row.fide_id] = row
     missing = sorted(set(fide_ids) - found.keys())
     for chunk in chunks(missing):
-        for row in session.scalars(select(PlayerRow).where(PlayerRow.player_id.in_(chunk))):
+        for row in session.scalars(
+            select(PlayerRow).where(one_of(session, PlayerRow.player_id, chunk))
+        ):
             found[row.player_id] = row
     return found
 
@@ -94,7 +115,8 @@ def by_national_ids(
         for chunk in chunks(sorted(ids)):
             rows = session.scalars(
                 select(PlayerRow).where(
-                    PlayerRow.national_federation == federation, PlayerRow.national_id.in_(chunk)
+                    PlayerRow.national_federation == federation,
+                    one_of(session, PlayerRow.national_id, chunk),
                 )
             )
             for row in rows:
@@ -127,7 +149,7 @@ def unidentified(session: Session, player_ids: Collection[str]) -> set[str]:
         found.update(
             session.scalars(
                 select(PlayerRow.player_id).where(
-                    PlayerRow.player_id.in_(chunk), PlayerRow.national_id.is_(None)
+                    one_of(session, PlayerRow.player_id, chunk), PlayerRow.national_id.is_(None)
                 )
             )
         )

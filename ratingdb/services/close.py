@@ -34,7 +34,7 @@ from ratingdb.models import (
 )
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
-from ratingdb.repositories.players import chunks
+from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules import (
     Category,
     Event,
@@ -574,7 +574,7 @@ def _ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> di
     for chunk in chunks(sorted(player_ids)):
         rows = session.connection().execute(
             select(ListEntryRow.player_id, ListEntryRow.rating).where(
-                ListEntryRow.list_id == list_id, ListEntryRow.player_id.in_(chunk)
+                ListEntryRow.list_id == list_id, one_of(session, ListEntryRow.player_id, chunk)
             )
         )
         ratings.update(dict(rows.all()))
