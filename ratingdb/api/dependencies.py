@@ -42,8 +42,8 @@ def read_engine(request: Request) -> Engine:
 
 class Reader:
     """Runs reads for one request, each in a read-only session of its own: it refuses to
-    flush, its transaction is read-only (PostgreSQL) or its connection is (SQLite ``PRAGMA
-    query_only``), and it is always rolled back."""
+    flush, its connection is read-only (PostgreSQL: every transaction on it, ``SET SESSION
+    CHARACTERISTICS``; SQLite: ``PRAGMA query_only``), and whatever it began is rolled back."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
