@@ -24,6 +24,7 @@ from ratingdb.api.caches import DEFAULT_LOOKUP_SECONDS, DEFAULT_MAX_BYTES, ListL
 from ratingdb.api.routes import calculator, catalog, health, lists, pages, players, tournaments
 from ratingdb.config import Settings
 from ratingdb.db import head_revision, make_read_only_engine
+from ratingdb.db.engine import make_read_only_async_engine
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -67,12 +68,16 @@ class HeadAsGet:
         await self.app({**scope, "method": "GET"}, receive, send_without_body)
 
 
-#: Threads running requests' reads, per process. Few on purpose: a request's read is a few
+#: Threads running requests' reads on SQLite, per process (on PostgreSQL reads run on the
+#: event loop: ``dependencies.Reader``; the threads serve the rest). Few on purpose: a request's read is a few
 #: short queries, and Python threads take turns on one interpreter lock, so more threads only
 #: interleave requests (each then waits behind all the others' turns: a long latency tail)
 #: without answering more of them. Requests beyond these wait in a first-come queue. Raise it
 #: (``ratingdb serve --threads``) when the database is far away and a read mostly waits on it.
 DEFAULT_THREADS = 4
+#: PostgreSQL connections of the reads run on the event loop, per process (and as many again
+#: when all are busy, before a read waits for one).
+ASYNC_POOL_SIZE = 10
 #: Memory for rendered list pages, per process (``ratingdb serve --page-cache-mb``).
 DEFAULT_PAGE_CACHE_BYTES = DEFAULT_MAX_BYTES
 
@@ -94,6 +99,12 @@ def create_app(
     list_lookups: ListLookups[Any, Any] = ListLookups(lookup_seconds)
     # No pre-ping: the Reader reads again when a connection turns out to be dead.
     engine = make_read_only_engine(settings.read_database_url, pool_size=max(threads, 5))
+    # PostgreSQL: reads run on the event loop (psycopg's asyncio connection); see Reader.
+    async_engine = (
+        make_read_only_async_engine(settings.read_database_url, pool_size=ASYNC_POOL_SIZE)
+        if engine.dialect.name == "postgresql"
+        else None
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -103,6 +114,8 @@ def create_app(
             yield
         finally:
             engine.dispose()
+            if async_engine is not None:
+                await async_engine.dispose()
 
     app = FastAPI(
         title="ratingdb",
@@ -111,6 +124,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.read_engine = engine
+    app.state.read_async_engine = async_engine
     app.state.list_pages = list_pages
     app.state.list_lookups = list_lookups
     #: /health compares the database with the migrations this code ships with.

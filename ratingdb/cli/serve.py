@@ -37,7 +37,7 @@ def register(commands: Any) -> None:
         "--threads",
         type=int,
         default=DEFAULT_THREADS,
-        help=f"threads running reads, per worker (default: {DEFAULT_THREADS}; more when the "
+        help=f"threads running SQLite reads, per worker (default: {DEFAULT_THREADS}; more when the "
         "database is far away)",
     )
     parser.add_argument(

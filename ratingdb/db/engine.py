@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.orm import Session, UOWTransaction, sessionmaker
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -129,6 +130,31 @@ def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
             cursor.close()
         if engine.dialect.name != "sqlite":
             dbapi_connection.commit()  # outside autocommit, the SET opened a transaction
+
+    return engine
+
+
+def make_read_only_async_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
+    """The asyncio twin of :func:`make_read_only_engine` for PostgreSQL (psycopg's async
+    connection): the same read-only connections in autocommit, for reads run on the event loop
+    (``AsyncSession.run_sync``) instead of in threads."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "postgresql":
+        raise ValueError("an asyncio read engine is for PostgreSQL only")
+    execution_options = {**kwargs.pop("execution_options", {}), _READ_ONLY_OPTION: True}
+    kwargs.setdefault("isolation_level", "AUTOCOMMIT")
+    engine = create_async_engine(parsed, execution_options=execution_options, **kwargs)
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _read_only_async_connection(
+        dbapi_connection: Any, connection_record: ConnectionPoolEntry
+    ) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+        finally:
+            cursor.close()
+        dbapi_connection.commit()  # outside autocommit, the SET opened a transaction
 
     return engine
 
