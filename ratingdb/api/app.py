@@ -69,8 +69,8 @@ class HeadAsGet:
 
 
 #: Threads running requests' reads on SQLite, per process (on PostgreSQL reads run on the
-#: event loop: ``dependencies.Reader``; the threads serve the rest). Few on purpose: a request's read is a few
-#: short queries, and Python threads take turns on one interpreter lock, so more threads only
+#: event loop: ``dependencies.Reader``). Few on purpose: a request's read is a few short
+#: queries, and Python threads take turns on one interpreter lock, so more threads only
 #: interleave requests (each then waits behind all the others' turns: a long latency tail)
 #: without answering more of them. Requests beyond these wait in a first-come queue. Raise it
 #: (``ratingdb serve --threads``) when the database is far away and a read mostly waits on it.
