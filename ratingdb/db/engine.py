@@ -114,10 +114,21 @@ def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
     engine = make_engine(
         parsed, sqlite_immediate=False, execution_options=execution_options, **kwargs
     )
-    if engine.dialect.name == "sqlite":
-        pragma = "PRAGMA query_only = ON"
-    else:
-        pragma = "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY"
+    _keep_connections_from_writing(engine)
+    return engine
+
+
+#: What makes a new connection read-only, by database.
+_READ_ONLY_CONNECTION = {
+    "sqlite": "PRAGMA query_only = ON",
+    "postgresql": "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY",
+}
+
+
+def _keep_connections_from_writing(engine: Engine) -> None:
+    statement = _READ_ONLY_CONNECTION.get(engine.dialect.name)
+    if statement is None:
+        raise ValueError(f"ratingdb reads SQLite and PostgreSQL, not {engine.dialect.name}")
 
     @event.listens_for(engine, "connect")
     def _read_only_connection(
@@ -125,13 +136,11 @@ def make_read_only_engine(url: str | URL, **kwargs: Any) -> Engine:
     ) -> None:
         cursor = dbapi_connection.cursor()
         try:
-            cursor.execute(pragma)
+            cursor.execute(statement)
         finally:
             cursor.close()
         if engine.dialect.name != "sqlite":
             dbapi_connection.commit()  # outside autocommit, the SET opened a transaction
-
-    return engine
 
 
 def make_read_only_async_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
@@ -145,17 +154,7 @@ def make_read_only_async_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:
     kwargs.setdefault("isolation_level", "AUTOCOMMIT")
     engine = create_async_engine(parsed, execution_options=execution_options, **kwargs)
 
-    @event.listens_for(engine.sync_engine, "connect")
-    def _read_only_async_connection(
-        dbapi_connection: Any, connection_record: ConnectionPoolEntry
-    ) -> None:
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
-        finally:
-            cursor.close()
-        dbapi_connection.commit()  # outside autocommit, the SET opened a transaction
-
+    _keep_connections_from_writing(engine.sync_engine)
     return engine
 
 
