@@ -8,6 +8,7 @@ import logging
 import os
 import socket
 import sys
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -53,18 +54,7 @@ def serve(
     if workers == 1:
         app = create_app(settings, threads=threads, page_cache_bytes=page_cache_bytes)
         tune_garbage_collector()
-        uvicorn.run(
-            app,
-            host=host,
-            port=port,
-            log_level="info",
-            access_log=access_log,
-            http=HTTP,
-            loop=LOOP,
-            # Behind a proxy (compose, a load balancer) the client address comes from it.
-            proxy_headers=True,
-            server_header=False,
-        )
+        uvicorn.run(app, host=host, port=port, **_uvicorn_options(access_log))
         return
     os.environ[DATABASE_URL_VARIABLE] = settings.database_url
     os.environ[READ_DATABASE_URL_VARIABLE] = settings.read_database_url
@@ -76,18 +66,26 @@ def serve(
         workers=workers,
         host=host,
         port=port,
-        log_level="info",
-        access_log=access_log,
-        http=HTTP,
-        loop=LOOP,
-        proxy_headers=True,
-        server_header=False,
+        **_uvicorn_options(access_log),
     )
     sockets = [listening_socket(host, port)]
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36
         Multiprocess(config, target=uvicorn.Server(config).run, sockets=sockets).run()  # type: ignore[call-arg]
     else:
         Multiprocess(config, sockets=sockets).run()
+
+
+def _uvicorn_options(access_log: bool) -> dict[str, Any]:
+    """What one worker and many share."""
+    return {
+        "log_level": "info",
+        "access_log": access_log,
+        "http": HTTP,
+        "loop": LOOP,
+        # Behind a proxy (compose, a load balancer) the client address comes from it.
+        "proxy_headers": True,
+        "server_header": False,
+    }
 
 
 def tune_garbage_collector() -> None:
