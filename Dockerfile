@@ -9,17 +9,20 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, so that a code change does not reinstall them.
-COPY pyproject.toml README.md ./
+# Dependencies first, in their own layer, at the exact versions CI tested (constraints.txt):
+# a code change does not reinstall them.
+COPY pyproject.toml constraints.txt ./
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
+    && pip install -c constraints.txt -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt
+
+# Then ratingdb itself, as a wheel would install it: migrations, templates and sample data
+# travel inside the package, nothing is read from /app at run time.
+COPY README.md LICENSE ./
 COPY ratingdb ./ratingdb
 COPY jobs ./jobs
 COPY migrations ./migrations
-RUN pip install .
-
-# `ratingdb db upgrade` and /health read the Alembic scripts next to the code
-# (ratingdb/db/migrate.py: pyproject.toml and migrations/ in the project root), which the
-# wheel does not carry: run the code from /app, with the dependencies pip installed.
-ENV PYTHONPATH=/app
+RUN pip install -c constraints.txt --no-deps . && rm -rf /app/*
 
 RUN useradd --system --uid 10001 --home-dir /app ratingdb
 USER ratingdb

@@ -17,14 +17,15 @@ def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "calc", help="the rating calculator: JSON in, JSON out (touches no database)"
     )
-    parser.add_argument("file", nargs="?", help="input JSON file (default: standard input)")
+    parser.add_argument("file", nargs="?", help="input JSON file; absent or - reads standard input")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    source = args.file or "<stdin>"
+    from_stdin = args.file in (None, "-")
+    source = "<stdin>" if from_stdin else args.file
     try:
-        text = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
+        text = sys.stdin.read() if from_stdin else Path(args.file).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise InputError("no such file", source=source) from None
     except UnicodeDecodeError as error:

@@ -4,6 +4,7 @@ use these instead of the ``alembic`` command line (both read ``[tool.alembic]`` 
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 from alembic import command
@@ -14,19 +15,28 @@ from sqlalchemy.engine import URL, make_url
 
 from ratingdb.db.engine import make_engine
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
-PYPROJECT = PROJECT_ROOT / "pyproject.toml"
-MIGRATIONS = PROJECT_ROOT / "migrations"
+#: The Alembic scripts: migrations/ at the top of the repository, shipped in the wheel as the
+#: package ratingdb.migrations (pyproject.toml [tool.setuptools.package-dir]).
+MIGRATIONS_PACKAGE = "ratingdb.migrations"
+
+
+def migrations_directory() -> Path:
+    """Where the installed ratingdb keeps its Alembic scripts: found by import, so it is the
+    same for a wheel, an editable install and a container, never guessed from a checkout."""
+    spec = importlib.util.find_spec(MIGRATIONS_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError(
+            f"ratingdb's migrations ({MIGRATIONS_PACKAGE}) are not installed: reinstall ratingdb"
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
 
 
 def alembic_config(url: str | URL | None = None) -> Config:
-    """The project's Alembic configuration, pointed at ``url`` when given (migrations/env.py
-    otherwise falls back to the RATINGDB_ settings)."""
-    if PYPROJECT.is_file():
-        config = Config(toml_file=str(PYPROJECT))
-    else:
-        config = Config()
-        config.set_main_option("script_location", str(MIGRATIONS))
+    """The Alembic configuration of the installed migrations, pointed at ``url`` when given
+    (migrations/env.py otherwise falls back to the RATINGDB_ settings). The `alembic` command
+    run in a checkout reads the same location from [tool.alembic] in pyproject.toml."""
+    config = Config()
+    config.set_main_option("script_location", str(migrations_directory()))
     if url is not None:
         text = make_url(url).render_as_string(hide_password=False)
         # The option goes through configparser interpolation: a literal % must be doubled.

@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -92,9 +93,32 @@ def test_dockerfile() -> None:
     assert lines[[line.startswith("FROM") for line in lines].index(True)] == (
         "FROM python:3.11-slim"
     )
-    assert "RUN pip install ." in lines
     for needed in ("pyproject.toml", "ratingdb", "jobs", "migrations"):
         assert any(line.startswith("COPY") and needed in line for line in lines), needed
+    # The dependencies, pinned by constraints.txt, are a layer of their own before the code.
+    dependencies = next(i for i, line in enumerate(lines) if "-r /tmp/requirements.txt" in line)
+    code = next(i for i, line in enumerate(lines) if line.startswith("COPY ratingdb"))
+    installs = [i for i, line in enumerate(lines) if "pip install -c constraints.txt" in line]
+    assert dependencies < code < installs[-1]
+    assert len(installs) == 2
+    assert "PYTHONPATH" not in DOCKERFILE.read_text(encoding="utf-8")
+
+
+def test_dockerfile_dependency_list_is_the_projects() -> None:
+    """The Dockerfile's first layer installs exactly pyproject.toml's dependencies: the same
+    one-liner it runs, run here."""
+    line = next(
+        line
+        for line in DOCKERFILE.read_text(encoding="utf-8").splitlines()
+        if line.startswith("RUN python -c")
+    )
+    program = line.split('"', 1)[1].rsplit('"', 1)[0]
+    printed = subprocess.run(
+        [sys.executable, "-c", program], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        declared = tomllib.load(file)["project"]["dependencies"]
+    assert [line for line in printed if line] == declared
 
 
 def _compose_client() -> str | None:

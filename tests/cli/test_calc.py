@@ -266,3 +266,18 @@ def test_python_dash_m_reads_a_file(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "bad.json: category: unknown category 'go'" in done.stderr
+
+
+@pytest.mark.parametrize("arguments", [["calc", "-"], ["calc"]])
+def test_a_dash_or_no_file_reads_standard_input(arguments: list[str]) -> None:
+    # The usual convention: "-" names standard input. TV-05 as above: 2813 -> 2810.
+    completed = subprocess.run(
+        [sys.executable, "-m", "ratingdb", *arguments],
+        input=json.dumps(TV05),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    out = json.loads(completed.stdout)
+    assert (out["change"], out["new_rating"]) == (-3, 2810)

@@ -1,0 +1,119 @@
+"""ratingdb as people install it: a wheel built by ``python -m build`` into a new virtual
+environment, used from an empty folder, with no checkout anywhere on its path.
+
+Slow (a wheel build and a dependency install from pip's cache), so marked; it is part of the
+full run and of CI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
+
+
+def _run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    completed = subprocess.run(command, capture_output=True, text=True, check=False, **kwargs)  # type: ignore[call-overload]
+    assert completed.returncode == 0, (command, completed.stdout[-3000:], completed.stderr[-3000:])
+    return completed  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bin folder of a new virtual environment holding the built wheel and its
+    dependencies (at the versions of constraints.txt)."""
+    work = tmp_path_factory.mktemp("wheel")
+    # sdist first, then the wheel from the unpacked sdist: both must carry everything.
+    _run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(work / "dist"), str(ROOT)]
+    )
+    wheels = list((work / "dist").glob("ratingdb-*.whl"))
+    assert len(wheels) == 1, wheels
+    venv.create(work / "venv", with_pip=True)
+    bin_folder = work / "venv" / "bin"
+    _run(
+        [
+            str(bin_folder / "python"),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-c",
+            str(ROOT / "constraints.txt"),
+            str(wheels[0]),
+        ]
+    )
+    return bin_folder
+
+
+def _clean_environment() -> dict[str, str]:
+    """No trace of the checkout or of the test run's database settings."""
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("RATINGDB_", "PYTHON", "VIRTUAL_ENV"))
+    }
+
+
+def test_the_wheel_carries_what_ratingdb_reads_at_run_time(installed: Path) -> None:
+    program = (
+        "import json, ratingdb, importlib.resources as r\n"
+        "from ratingdb.db.migrate import migrations_directory\n"
+        "print(json.dumps({'package': ratingdb.__file__,"
+        " 'migrations': str(migrations_directory()),"
+        " 'versions': sorted(p.name for p in (migrations_directory() / 'versions').glob('0*.py')),"
+        " 'templates': r.files('ratingdb.api').joinpath('templates/base.html').is_file(),"
+        " 'css': r.files('ratingdb.api').joinpath('static/ratingdb.css').is_file(),"
+        " 'sample': r.files('ratingdb.sample_data').joinpath('manifest.json').is_file(),"
+        " 'typed': r.files('ratingdb').joinpath('py.typed').is_file()}))"
+    )
+    out = json.loads(
+        _run([str(installed / "python"), "-c", program], cwd="/", env=_clean_environment()).stdout
+    )
+    site_packages = str(installed.parent / "lib")
+    assert out["package"].startswith(site_packages)
+    assert out["migrations"].startswith(site_packages)
+    shipped = sorted(path.name for path in (ROOT / "migrations" / "versions").glob("0*.py"))
+    assert out["versions"] == shipped
+    assert [out[key] for key in ("templates", "css", "sample", "typed")] == [True] * 4
+
+
+def test_demo_runs_from_an_empty_folder(installed: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    environment = _clean_environment()
+    _run(
+        [str(installed / "ratingdb"), "demo", "--no-serve", "--now", "2026-11-30T12:00:00+00:00"],
+        cwd=folder,
+        env=environment,
+    )
+    database = folder / "ratingdb.sqlite3"
+    assert database.is_file()
+    with sqlite3.connect(database) as connection:
+        # Six months of lists (2026-07 .. 2026-12) closed on top of the imported June lists,
+        # in each of the four categories (the demo's sample federation, README "Try it").
+        lists = connection.execute("SELECT count(*) FROM rating_lists").fetchone()[0]
+    assert lists == 4 * 7
+    # The installed command migrates a database of its own too.
+    other = folder / "other.sqlite3"
+    _run(
+        [str(installed / "ratingdb"), "db", "upgrade", "--database-url", f"sqlite:///{other}"],
+        cwd=folder,
+        env=environment,
+    )
+    _run(
+        [str(installed / "ratingdb"), "periods", "status", "--database-url", f"sqlite:///{other}"],
+        cwd=folder,
+        env=environment,
+    )
