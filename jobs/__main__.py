@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 
 from jobs.close_periods import NAME as CLOSE_PERIODS
 from jobs.close_periods import close_periods
-from jobs.scheduler import DAILY, build_scheduler, scheduled_jobs
+from jobs.scheduler import DAILY, run_scheduler, scheduled_jobs
 from ratingdb.config import Settings
+from ratingdb.db import SchemaNotCurrent
 from ratingdb.errors import InputError
 
 
@@ -50,7 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for outcome in outcomes:
             print(json.dumps(outcome.as_json()))
         return 0
-    build_scheduler(scheduled_jobs(settings)).start()
+    try:
+        run_scheduler(settings)
+    except SchemaNotCurrent as error:
+        print(f"python -m jobs scheduler: {error}", file=sys.stderr)
+        return 1
     return 0
 
 

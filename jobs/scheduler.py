@@ -6,16 +6,31 @@ the close claims each period in the database.
 
 from __future__ import annotations
 
+import logging
+import signal
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
+from types import FrameType
 
+from apscheduler.events import (
+    EVENT_JOB_ERROR,
+    EVENT_JOB_MAX_INSTANCES,
+    EVENT_JOB_MISSED,
+    JobEvent,
+    JobExecutionEvent,
+)
+from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from ratingdb.config import Settings
+from ratingdb.db import require_latest_schema
 
 #: Each day shortly after midnight UTC: a closing date "has passed" once its day is over.
 DAILY = CronTrigger(hour=0, minute=15, timezone=UTC)
+
+log = logging.getLogger("jobs.scheduler")
 
 
 def build_scheduler(jobs: dict[str, Callable[[], object]]) -> BlockingScheduler:
@@ -26,7 +41,61 @@ def build_scheduler(jobs: dict[str, Callable[[], object]]) -> BlockingScheduler:
     for name, job in jobs.items():
         # next_run_time=now: the catch-up run at start, then every day.
         scheduler.add_job(job, DAILY, id=name, name=name, next_run_time=datetime.now(UTC))
+    report_job_problems(scheduler)
     return scheduler
+
+
+def report_job_problems(scheduler: BaseScheduler) -> None:
+    """Log what APScheduler would otherwise keep to itself: a job that failed (with its
+    traceback), a run that was missed, a run skipped because the previous one still runs."""
+
+    def report(event: JobEvent) -> None:
+        if isinstance(event, JobExecutionEvent) and event.code == EVENT_JOB_ERROR:
+            log.error(
+                "job %s failed (run of %s): %s\n%s",
+                event.job_id,
+                event.scheduled_run_time,
+                event.exception,
+                event.traceback,
+            )
+        elif event.code == EVENT_JOB_MISSED:
+            log.warning("job %s missed its run of %s", event.job_id, event.scheduled_run_time)
+        elif event.code == EVENT_JOB_MAX_INSTANCES:
+            log.warning(
+                "job %s skipped its run of %s: the previous run is still going",
+                event.job_id,
+                getattr(event, "scheduled_run_times", None),
+            )
+
+    scheduler.add_listener(report, EVENT_JOB_ERROR | EVENT_JOB_MISSED | EVENT_JOB_MAX_INSTANCES)
+
+
+def run_scheduler(settings: Settings) -> None:
+    """``python -m jobs scheduler``: refuse a database that is not at the latest schema, then
+    run until SIGTERM or SIGINT, which let a running close finish before the process exits."""
+    require_latest_schema(settings.database_url)
+    scheduler = build_scheduler(scheduled_jobs(settings))
+    stopping: list[threading.Thread] = []
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        if stopping:
+            return
+        log.info("%s: stopping once the running job, if any, is done", signal.Signals(signum).name)
+        # Not in the handler itself: shutting down waits for the running job.
+        stopper = threading.Thread(target=scheduler.shutdown, name="scheduler-stop")
+        stopping.append(stopper)
+        stopper.start()
+
+    previous = {number: signal.signal(number, stop) for number in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        log.info("scheduler started")
+        scheduler.start()
+    finally:
+        for stopper in stopping:
+            stopper.join()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    log.info("scheduler stopped")
 
 
 def scheduled_jobs(settings: Settings) -> dict[str, Callable[[], object]]:
