@@ -35,9 +35,7 @@ MAX_DATE = date(2200, 12, 31)
 CHUNK_BYTES = 65_536
 
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_CONTROL_BUT_TAB = re.compile(
-    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
-)
+_CONTROL_BUT_TAB = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _NAMES = {
     "\x00": "NUL",
     "\t": "TAB",

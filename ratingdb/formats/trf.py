@@ -42,6 +42,7 @@ from ratingdb.formats.numbers import is_digits
 from ratingdb.formats.text import (
     MAX_NAME_CHARS,
     MIN_DATE,
+    Fail,
     bounded_chunks,
     check_date,
     check_text,
@@ -330,6 +331,10 @@ class _Parser:
     def error(self, message: str, line: int, column: int | None, field: str) -> InputError:
         return InputError(message, source=self.source, line=line, column=column, field=field)
 
+    def _fail(self, line: int, column: int | None, field: str) -> Fail:
+        """The error for a message about the value at ``line``, ``column``, ``field``."""
+        return lambda message: self.error(message, line, column, field)
+
     def parse(self) -> TrfFile:
         for number, line in enumerate(self.lines, start=1):
             self._check_controls(number, line)
@@ -385,10 +390,14 @@ class _Parser:
     # records
 
     def _check_controls(self, number: int, line: str) -> None:
-        """Refuse a control character anywhere in a line, naming the field it is in; tabs are
-        let through here (some programs put them between the fields of a round) and refused
-        in the text fields themselves."""
+        """Refuse a control character anywhere in a line, naming the field it is in. Tabs are
+        let through in a player line's rounds (some programs put them between the fields of a
+        round) and in records not read (real TRF26 files have them); header values are
+        checked again, without tabs, when kept."""
         index = control_at(line, allow_tab=True)
+        tab = line.find("\t", 0, FIRST_ROUND - 1) if line.startswith("001") else -1
+        if tab >= 0 and (index is None or tab < index):
+            index = tab
         if index is None:
             return
         message = control_message(line, index)
@@ -808,12 +817,8 @@ class _Parser:
                 except ValueError:
                     self.notes.append(f"line {number}: round date {match[0]!r} ignored")
                     continue
-                column = match.start() + 5
-                round_dates.append(
-                    check_date(
-                        found, lambda m: self.error(m, number, column, "132 round dates")
-                    )
-                )
+                where = self._fail(number, match.start() + 5, "132 round dates")
+                round_dates.append(check_date(found, where))
         dates: list[date | None] = []
         for kind, label in (("042", "start date"), ("052", "end date")):
             if kind not in self.headers or not self.headers[kind][1]:
@@ -829,9 +834,7 @@ class _Parser:
                     5,
                     f"{kind} {label}",
                 )
-            dates.append(
-                check_date(parsed, lambda m: self.error(m, number, 5, f"{kind} {label}"))
-            )
+            dates.append(check_date(parsed, self._fail(number, 5, f"{kind} {label}")))
         start, end = dates
         if start is not None and end is not None and end < start:
             number = self.headers["052"][0]

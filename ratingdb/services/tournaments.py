@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
-from ratingdb.formats.games_csv import GameRow as CsvGame
 from ratingdb.formats.csv_input import SAVE_AS as CSV_SAVE_AS
+from ratingdb.formats.games_csv import GameRow as CsvGame
 from ratingdb.formats.games_csv import TournamentFile, read_games_csv
 from ratingdb.formats.text import read_bounded
 from ratingdb.formats.trf import FIDE_ID, SHORT_GAMES, TrfFile, TrfPlayer, parse_trf
