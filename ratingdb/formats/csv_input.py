@@ -1,5 +1,10 @@
 """Reading a CSV file the way every importer needs: UTF-8, a header with the required columns,
-and each row with its line number so every refusal can name file, line and field."""
+and each row with its line number so every refusal can name file, line and field.
+
+The file is read in chunks so that a line over 64 KiB is refused before it is held, a UTF-16 or
+semicolon-separated file is refused with what to do, and no cell may hold a control character
+(a quoted cell may span lines in CSV: a line break in a value is refused too). Values are kept
+as written, but for the spaces around them."""
 
 from __future__ import annotations
 
@@ -13,6 +18,16 @@ from pathlib import Path
 
 from ratingdb.errors import InputError
 from ratingdb.formats.numbers import is_digits
+from ratingdb.formats.text import (
+    check_date,
+    check_text,
+    control_at,
+    control_message,
+    read_bounded,
+)
+
+#: What to save a CSV file as, when it is in an encoding that is not read.
+SAVE_AS = "UTF-8 (in Excel: CSV UTF-8 (Comma delimited))"
 
 _DIGITS = re.compile(r"[0-9]{1,20}")
 
@@ -26,11 +41,13 @@ class CsvRow:
     def error(self, field: str, message: str) -> InputError:
         return InputError(message, field=field, source=self.source, line=self.line)
 
-    def text(self, field: str, *, required: bool = True) -> str:
-        value = self.values.get(field, "").strip()
+    def text(self, field: str, *, required: bool = True, limit: int | None = None) -> str:
+        """The value without the spaces around it (nothing else is taken away); ``limit``: at
+        most that many characters."""
+        value = self.values.get(field, "").strip(" ")
         if required and not value:
             raise self.error(field, "is empty")
-        return value
+        return check_text(value, lambda message: self.error(field, message), limit=limit)
 
     def integer(self, field: str, *, low: int, high: int) -> int | None:
         value = self.text(field, required=False)
@@ -55,18 +72,16 @@ class CsvRow:
         try:
             if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
                 raise ValueError
-            return date.fromisoformat(value)
+            parsed = date.fromisoformat(value)
         except ValueError:
             raise self.error(field, f"must be a date YYYY-MM-DD, got {value!r}") from None
+        return check_date(parsed, lambda message: self.error(field, message))
 
 
 def read_csv(path: Path, required: Sequence[str], *, source: str | None = None) -> Iterator[CsvRow]:
     """Rows of a UTF-8 CSV file with a header naming at least ``required`` columns."""
     name = source or str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source=name) from None
+    raw = read_bounded(path, name, save_as=SAVE_AS)
     return read_csv_text(_decode(raw, name), required, source=name)
 
 
@@ -82,6 +97,14 @@ def read_csv_text(text: str, required: Sequence[str], *, source: str) -> Iterato
         raise InputError(f"bad CSV: {error}", source=source, line=1) from None
     columns = [column.strip() for column in header]
     missing = [column for column in required if column not in columns]
+    if missing and any(";" in column for column in columns):
+        raise InputError(
+            "the file is separated by semicolons, not commas (as Excel saves CSV in some "
+            "languages); save it as CSV with commas: in Excel, File > Save As > "
+            "CSV UTF-8 (Comma delimited)",
+            source=source,
+            line=1,
+        )
     if missing:
         raise InputError(
             f"missing column (the header needs: {', '.join(required)})",
@@ -96,21 +119,29 @@ def read_csv_text(text: str, required: Sequence[str], *, source: str) -> Iterato
 
 
 def _rows(reader: Iterator[list[str]], columns: list[str], source: str) -> Iterator[CsvRow]:
-    line = 1
+    """Each row with the line it starts on (a quoted cell may run onto the next lines)."""
+    end = reader.line_num  # type: ignore[attr-defined]
     while True:
+        line = end + 1
         try:
             cells = next(reader)
         except StopIteration:
             return
         except csv.Error as error:
-            raise InputError(f"bad CSV: {error}", source=source, line=line + 1) from None
-        line = reader.line_num  # type: ignore[attr-defined]
+            raise InputError(f"bad CSV: {error}", source=source, line=line) from None
+        end = reader.line_num  # type: ignore[attr-defined]
         if not cells or all(not cell.strip() for cell in cells):
             continue
         if len(cells) != len(columns):
             raise InputError(
                 f"has {len(cells)} fields, the header has {len(columns)}", source=source, line=line
             )
+        for column, cell in zip(columns, cells, strict=True):
+            index = control_at(cell)
+            if index is not None:
+                raise InputError(
+                    control_message(cell, index), field=column, source=source, line=line
+                )
         yield CsvRow(source, line, dict(zip(columns, cells, strict=True)))
 
 

@@ -4,8 +4,14 @@ million players) never sits in memory, and the fixed-width TXT written back.
 TXT (``standard_rating_list.txt``, ``rapid_…``, ``blitz_…``, the combined
 ``players_list_foa.txt``): the columns are found from the header line, each running from its
 title to the next title, so any column order and width is read. XML (``<playerslist>`` of
-``<player>`` elements): read with ``xml.etree.ElementTree.iterparse``, each player cleared once
-read. FIDE does not document either layout; these follow the public parsers cited in B §12.
+``<player>`` elements): fed in chunks to ``xml.etree.ElementTree.XMLPullParser``, every element
+let go once read, so memory stays flat whatever the file holds; a DOCTYPE (hence any entity
+declaration) is refused. FIDE does not document either layout; these follow the public parsers
+cited in B §12.
+
+Both refuse lines over 64 KiB before holding them, control characters in any value (XML: in
+every text and attribute of a player), names over 200 characters and years of birth before 1900
+(text.py).
 
 Each row gives one category's rating, the games rated in the month and the K of the list.
 """
@@ -22,6 +28,17 @@ from xml.sax.saxutils import escape
 
 from ratingdb.errors import InputError
 from ratingdb.formats.numbers import is_digits
+from ratingdb.formats.text import (
+    MAX_LINE_BYTES,
+    MAX_NAME_CHARS,
+    MIN_DATE,
+    bounded_chunks,
+    check_text,
+    control_at,
+    control_message,
+    line_too_long,
+    refuse_wide_encoding,
+)
 from ratingdb.rules import Category
 
 MAX_RATING = 4000
@@ -146,8 +163,24 @@ def iter_fide_txt(
 
 def read_fide_txt(handle: IO[bytes], category: Category, *, source: str) -> Iterator[FideListRow]:
     columns: dict[str, _Column] | None = None
-    for number, raw in enumerate(handle, start=1):
+    number = 0
+    while raw := handle.readline(MAX_LINE_BYTES + 2):  # the line, its CR and LF
+        number += 1
+        if number == 1:
+            refuse_wide_encoding(raw, source, save_as="UTF-8 (or Latin-1)")
+        if len(raw.removesuffix(b"\n").removesuffix(b"\r")) > MAX_LINE_BYTES:
+            raise line_too_long(number, source)
         line = _decode_line(raw).rstrip("\r\n")
+        index = control_at(line)
+        if index is not None:
+            column = None if columns is None else _column_at(columns, index)
+            raise InputError(
+                control_message(line, index),
+                source=source,
+                line=number,
+                column=index + 1,
+                field=None if column is None else column.title,
+            )
         if not line.strip():
             continue
         if columns is None:
@@ -156,6 +189,13 @@ def read_fide_txt(handle: IO[bytes], category: Category, *, source: str) -> Iter
         yield _txt_row(line, number, columns, source)
     if columns is None:
         raise InputError("the file is empty (a header line is needed)", source=source, line=1)
+
+
+def _column_at(columns: dict[str, _Column], index: int) -> _Column | None:
+    for column in columns.values():
+        if column.start <= index and (column.end is None or index < column.end):
+            return column
+    return None
 
 
 def _decode_line(raw: bytes) -> str:
@@ -170,7 +210,7 @@ def _txt_row(line: str, number: int, columns: dict[str, _Column], source: str) -
         column = columns.get(field)
         if column is None:
             return ""
-        return line[column.start : column.end].strip()
+        return line[column.start : column.end].strip(" ")
 
     def error(field: str, message: str) -> InputError:
         column = columns[field]
@@ -189,6 +229,7 @@ def _txt_row(line: str, number: int, columns: dict[str, _Column], source: str) -
         if len(line) <= columns["name"].start:
             raise error("name", "the line ends before the name: truncated?")
         raise error("name", "is empty")
+    check_text(name, lambda m: error("name", m), limit=MAX_NAME_CHARS)
     return FideListRow(
         line=number,
         fide_id=fide_id.lstrip("0") or "0",
@@ -231,8 +272,8 @@ def _birth_year(text: str, error: _Fail) -> int | None:
     if not re.fullmatch(r"\d{4}", text):
         raise error(f"must be a year of birth (4 digits), got {text!r}")
     year = int(text)
-    if not 1850 <= year <= 2100:
-        raise error(f"must be a year from 1850 to 2100, got {year}")
+    if not MIN_DATE.year <= year <= 2100:
+        raise error(f"must be a year from {MIN_DATE.year} to 2100, got {year}")
     return year
 
 
@@ -278,52 +319,129 @@ def iter_fide_xml(
         yield from _read_xml(handle, path, category, name)
 
 
+#: Bytes of XML without an element ending: more is a value far too long (or not a list).
+MAX_XML_PENDING = 1 << 20
+#: Elements inside each other: a FIDE list has three levels.
+MAX_XML_DEPTH = 16
+_DOCTYPE = b"<!DOCTYPE"
+
+
 def _read_xml(
     handle: IO[bytes], path: Path, category: Category, source: str
 ) -> Iterator[FideListRow]:
+    """Feed the parser CHUNK_BYTES at a time (bounded_chunks: no line over 64 KiB), and let go
+    of every element once it ends: a player's values are kept in a dict, everything else is
+    dropped. Memory is bounded by MAX_XML_PENDING (bytes with no element ending, e.g. a value
+    spread over many lines) and MAX_XML_DEPTH."""
     tags: tuple[str, str, str] | None = None
-    root: ET.Element | None = None
+    parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
+    stack: list[ET.Element] = []
+    player: dict[str, str] | None = None
     index = 0
+    lines = 1  # the line the parser has been fed up to
+    pending = 0  # bytes fed since an element last ended
+    prolog = b""  # the bytes before the root element, searched for a DOCTYPE
+    root_seen = False
     try:
-        for event, element in ET.iterparse(handle, events=("start", "end")):
-            if root is None:
-                root = element
-                continue
-            if event != "end" or element.tag != "player":
-                continue
-            index += 1
-            values = {child.tag: (child.text or "").strip() for child in element}
-            element.clear()
-            root.clear()
-            if tags is None:
-                # The combined file has rapid_* and blitz_* tags; a single-category file
-                # (B §12.2) has rating, games and k only.
-                tags = XML_TAGS[category]
-                if tags[0] not in values:
-                    tags = XML_TAGS[Category.FIDE_STANDARD]
-            yield _xml_row(path, source, index, values, tags)
+        for chunk in bounded_chunks(handle, source, save_as="UTF-8"):
+            if not root_seen:
+                prolog += chunk
+                found = prolog.find(_DOCTYPE)
+                if found >= 0:
+                    raise InputError(
+                        "a DOCTYPE is not allowed in a FIDE list (it may declare entities); "
+                        "remove it",
+                        source=source,
+                        line=prolog.count(b"\n", 0, found) + 1,
+                    )
+                prolog = prolog[-len(_DOCTYPE) :]
+            parser.feed(chunk)
+            lines += chunk.count(b"\n")
+            pending += len(chunk)
+            for found_event in parser.read_events():
+                event, element = found_event  # type: ignore[misc]  # start and end events only
+                assert isinstance(element, ET.Element)
+                if event == "start":
+                    root_seen = True
+                    stack.append(element)
+                    if len(stack) > MAX_XML_DEPTH:
+                        raise InputError(
+                            f"elements nested more than {MAX_XML_DEPTH} deep", source=source,
+                            line=lines,
+                        )  # fmt: skip
+                    if element.tag == "player" and player is None:
+                        player, index = {}, index + 1
+                    continue
+                pending = 0
+                stack.pop()
+                if player is not None and element.tag != "player":
+                    _keep(player, element, path, source, index)
+                elif player is not None:
+                    _check_attributes(element, path, source, index)
+                    values, player = player, None
+                    if tags is None:
+                        # The combined file has rapid_* and blitz_* tags; a single-category
+                        # file (B §12.2) has rating, games and k only.
+                        tags = XML_TAGS[category]
+                        if tags[0] not in values:
+                            tags = XML_TAGS[Category.FIDE_STANDARD]
+                    row = _xml_row(path, source, index, values, tags)
+                    _let_go(stack, element)
+                    yield row
+                    continue
+                _let_go(stack, element)
+            if pending > MAX_XML_PENDING:
+                raise InputError(
+                    f"no element ends in {MAX_XML_PENDING:,} bytes: a value far too long",
+                    source=source,
+                    line=lines,
+                )
+        parser.close()
     except ET.ParseError as error:
         line, column = error.position
         raise InputError(
             f"not well-formed XML ({error})", source=source, line=line, column=column + 1
         ) from None
-    if root is None:
+    if not root_seen:
         raise InputError("the file is empty", source=source, line=1)
+
+
+def _let_go(stack: list[ET.Element], element: ET.Element) -> None:
+    """Drop an element that has ended (and what it holds) from its parent."""
+    element.clear()
+    if stack:
+        stack[-1].remove(element)
+
+
+def _keep(player: dict[str, str], element: ET.Element, path: Path, source: str, index: int) -> None:
+    """A value of the ``index``-th player, checked (text and attributes), kept by tag."""
+    _check_attributes(element, path, source, index)
+    text = element.text or ""
+    position = control_at(text)
+    if position is not None:
+        raise _xml_error(path, source, index, element.tag, control_message(text, position))
+    player[element.tag] = text.strip(" ")
+
+
+def _check_attributes(element: ET.Element, path: Path, source: str, index: int) -> None:
+    for name, value in element.attrib.items():
+        position = control_at(value)
+        if position is not None:
+            message = f"attribute {name}: {control_message(value, position)}"
+            raise _xml_error(path, source, index, element.tag, message)
+
+
+def _xml_error(path: Path, source: str, index: int, tag: str, message: str) -> InputError:
+    return InputError(
+        f"player #{index}: {message}", source=source, line=xml_line_of(path, index, tag), field=tag
+    )
 
 
 def _xml_row(
     path: Path, source: str, index: int, values: dict[str, str], tags: tuple[str, str, str]
 ) -> FideListRow:
     def error(tag: str) -> _Fail:
-        def build(message: str) -> InputError:
-            return InputError(
-                f"player #{index}: {message}",
-                source=source,
-                line=xml_line_of(path, index, tag),
-                field=tag,
-            )
-
-        return build
+        return lambda message: _xml_error(path, source, index, tag, message)
 
     fide_id = values.get("fideid", "")
     if not is_digits(fide_id):
@@ -331,6 +449,7 @@ def _xml_row(
     name = values.get("name", "")
     if not name:
         raise error("name")("is empty")
+    check_text(name, error("name"), limit=MAX_NAME_CHARS)
     rating_tag, games_tag, k_tag = tags
     flag = values.get("flag", "")
     return FideListRow(

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ratingdb.errors import InputError
 from ratingdb.formats.csv_input import read_csv
+from ratingdb.formats.text import MAX_NAME_CHARS
 
 COLUMNS = ("tournament", "start_date", "end_date", "round", "white_id", "black_id", "result")
 #: Played results (rated) and forfeits (stored, never rated).
@@ -49,7 +50,7 @@ def read_games_csv(path: Path, *, source: str | None = None) -> TournamentFile:
     pairs: dict[tuple[int, frozenset[str]], int] = {}
     busy: dict[tuple[int, str], int] = {}
     for row in read_csv(path, COLUMNS, source=name_of_file):
-        name = row.text("tournament")
+        name = row.text("tournament", limit=MAX_NAME_CHARS)
         start = row.iso_date("start_date")
         end = row.iso_date("end_date")
         if header is None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ratingdb.errors import InputError
 from ratingdb.formats.csv_input import CsvRow, read_csv
+from ratingdb.formats.text import MAX_NAME_CHARS, MIN_DATE
 
 COLUMNS = (
     "player_id",
@@ -64,7 +65,7 @@ def read_list_csv(path: Path, *, source: str | None = None) -> list[ListRow]:
 
 def _parse(row: CsvRow) -> ListRow:
     player_id = row.player_id("player_id")
-    name = row.text("name")
+    name = row.text("name", limit=MAX_NAME_CHARS)
     federation = row.text("federation", required=False).upper() or None
     if federation is not None and not re.fullmatch(r"[A-Z]{3}", federation):
         raise row.error("federation", f"must be a 3-letter code, got {federation!r}")
@@ -84,7 +85,7 @@ def _parse(row: CsvRow) -> ListRow:
         name=name,
         federation=federation,
         sex=sex,
-        birth_year=row.integer("birth_year", low=1850, high=2100),
+        birth_year=row.integer("birth_year", low=MIN_DATE.year, high=2100),
         title=row.text("title", required=False) or None,
         rating=rating,
         rated_games=DEFAULT_RATED_GAMES if rated_games is None else rated_games,

@@ -2,7 +2,11 @@
 
 Reading is strict where rating depends on it and lenient elsewhere, as real files demand:
 
-- the text is UTF-8, else Latin-1; lines end in LF, CRLF or CR; columns are characters, 1-based;
+- the text is UTF-8, else Latin-1 (UTF-16 and UTF-32 are refused); lines end in LF, CRLF or CR
+  and are at most 64 KiB; columns are characters, 1-based; no line holds a control character
+  (tabs between the fields of a round aside), a line separator or a bidi override, refused with
+  the field it is in; the tournament name and city are at most 200 characters; dates are from
+  1900 to 2200 (text.py);
 - header records ``012`` name, ``022`` city, ``032`` federation, ``042``/``052`` dates (ISO,
   ``YYYY/MM/DD``, ``DD.MM.YYYY``, ``DD/MM/YYYY``, ``May 29, 2020`` ...), ``122`` time control and
   TRF26 ``222`` encoded time control; ``###`` comments, ``XX*``/``BB*`` engine records and every
@@ -30,10 +34,35 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
+from io import BytesIO
 from pathlib import Path
 
 from ratingdb.errors import InputError
 from ratingdb.formats.numbers import is_digits
+from ratingdb.formats.text import (
+    MAX_NAME_CHARS,
+    MIN_DATE,
+    Fail,
+    bounded_chunks,
+    check_date,
+    check_text,
+    control_at,
+    control_message,
+    read_bounded,
+)
+
+#: What to save a TRF as, when it is in an encoding that is not read.
+SAVE_AS = "UTF-8 (or Latin-1)"
+#: What each header record holds, to name it in a message.
+HEADER_FIELDS = {
+    "012": "tournament name", "022": "city", "032": "federation", "042": "start date",
+    "052": "end date", "062": "number of players", "072": "number of rated players",
+    "082": "number of teams", "092": "type of tournament", "102": "chief arbiter",
+    "112": "deputy chief arbiter", "122": "time control", "132": "round dates",
+    "222": "encoded time control",
+}  # fmt: skip
+#: Header records held to MAX_NAME_CHARS.
+NAMED_HEADERS = frozenset({"012", "022"})
 
 #: Records that exist only in TRF26 (B §11.3): one of them, or an NRS record, makes a TRF26.
 TRF26_RECORDS = frozenset(
@@ -66,6 +95,8 @@ TITLES = {
 }  # fmt: skip
 SEXES = {"M": "M", "W": "F", "F": "F"}
 MAX_RATING = 4000
+#: The latest year of birth read (the earliest: text.MIN_DATE).
+MAX_BIRTH_YEAR = 2100
 #: Starting ranks and FIDE ids as TRF16 lays them out (1-based, inclusive).
 RANK = (5, 8)
 SEX = 10
@@ -240,14 +271,13 @@ def split_lines(text: str) -> tuple[list[str], str]:
 
 def read_trf(path: Path, *, source: str | None = None) -> TrfFile:
     name = source or str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source=name) from None
-    return parse_trf(raw, source=name)
+    return parse_trf(read_bounded(path, name, save_as=SAVE_AS), source=name)
 
 
 def parse_trf(raw: bytes, *, source: str) -> TrfFile:
+    """The file's bytes, read: refused (InputError) with file, line, column and field."""
+    for _ in bounded_chunks(BytesIO(raw), source, save_as=SAVE_AS):
+        pass  # a UTF-16 file, or a line over 64 KiB, refused before it is decoded
     try:
         return _Parser(raw, source).parse()
     except InputError as error:
@@ -256,6 +286,34 @@ def parse_trf(raw: bytes, *, source: str) -> TrfFile:
 
 def _field(line: str, span: tuple[int, int]) -> str:
     return line[span[0] - 1 : span[1]]
+
+
+#: The fields of a player line (001) and of a National Rating Support record, by column.
+_PLAYER_FIELDS = (
+    (RANK, "starting rank"), ((SEX, SEX), "sex"), (TITLE, "title"), (NAME, "name"),
+    (RATING, "rating"), (FEDERATION, "federation"), (FIDE_ID, "FIDE id"), (BIRTH, "birth date"),
+    (POINTS_FIELD, "points"), ((86, 89), "rank"),
+)  # fmt: skip
+_NATIONAL_FIELDS = ((RANK, "starting rank"), (NAME, "name"), (RATING, "national rating"),
+                    (FIDE_ID, "national id"))  # fmt: skip
+
+
+def _field_at(line: str, column: int) -> str:
+    """The name of the field of ``line`` at ``column`` (1-based), for a message."""
+    kind = line[:3]
+    if column <= 3:
+        return "record type"
+    if kind in HEADER_FIELDS:
+        return f"{kind} {HEADER_FIELDS[kind]}"
+    if kind == "001" or re.fullmatch(r"[A-Z]{3}", kind):
+        fields = _PLAYER_FIELDS if kind == "001" else _NATIONAL_FIELDS
+        for (start, end), name in fields:
+            if start <= column <= end:
+                return name
+        if kind == "001" and column >= FIRST_ROUND:
+            return f"round {(column - FIRST_ROUND) // ROUND_WIDTH + 1}"
+        return f"{kind} record"
+    return f"{kind} record"
 
 
 class _Parser:
@@ -273,8 +331,13 @@ class _Parser:
     def error(self, message: str, line: int, column: int | None, field: str) -> InputError:
         return InputError(message, source=self.source, line=line, column=column, field=field)
 
+    def _fail(self, line: int, column: int | None, field: str) -> Fail:
+        """The error for a message about the value at ``line``, ``column``, ``field``."""
+        return lambda message: self.error(message, line, column, field)
+
     def parse(self) -> TrfFile:
         for number, line in enumerate(self.lines, start=1):
+            self._check_controls(number, line)
             self._record(number, line)
         if not self.players:
             raise InputError(
@@ -326,6 +389,22 @@ class _Parser:
 
     # records
 
+    def _check_controls(self, number: int, line: str) -> None:
+        """Refuse a control character anywhere in a line, naming the field it is in. Tabs are
+        let through in a player line's rounds (some programs put them between the fields of a
+        round) and in records not read (real TRF26 files have them); header values are
+        checked again, without tabs, when kept."""
+        index = control_at(line, allow_tab=True)
+        tab = line.find("\t", 0, FIRST_ROUND - 1) if line.startswith("001") else -1
+        if tab >= 0 and (index is None or tab < index):
+            index = tab
+        if index is None:
+            return
+        message = control_message(line, index)
+        if self.encoding != "UTF-8" and "\x80" <= line[index] <= "\x9f":
+            message += " (the file is not UTF-8: saved as Windows-1252? save it as UTF-8)"
+        raise self.error(message, number, index + 1, _field_at(line, index + 1))
+
     def _record(self, number: int, line: str) -> None:
         if not line.strip():
             return
@@ -338,7 +417,13 @@ class _Parser:
         elif kind in HEADER_RECORDS:
             self.trf26 = self.trf26 or kind in TRF26_RECORDS
             if kind not in self.headers:
-                self.headers[kind] = (number, line[4:].strip())
+                value = line[4:].strip(" ")
+                check_text(
+                    value,
+                    lambda message: self.error(message, number, None, _field_at(line, 5)),
+                    limit=MAX_NAME_CHARS if kind in NAMED_HEADERS else None,
+                )
+                self.headers[kind] = (number, value)
             elif kind not in ("102", "112"):
                 self.notes.append(f"line {number}: a second {kind} record ignored")
         elif (
@@ -409,7 +494,10 @@ class _Parser:
         rank = self._number(line, number, RANK, "starting rank", high=9999, zero_is_none=False)
         if not rank:
             raise self.error("is missing or 0", number, RANK[0], "starting rank")
-        name = " ".join(_field(line, NAME).split())
+        name = check_text(
+            _field(line, NAME).strip(" "),
+            lambda message: self.error(message, number, NAME[0], "name"),
+        )
         rating = self._number(line, number, RATING, "rating", high=MAX_RATING)
         birth_year, birth_date = self._birth(number, line)
         return TrfPlayer(
@@ -473,6 +561,13 @@ class _Parser:
         if found is None:
             raise self.error(
                 f"not a birth date (YYYY/MM/DD, YYYY, DD.MM.YYYY), got {text!r}",
+                number,
+                BIRTH[0],
+                "birth date",
+            )
+        if not MIN_DATE.year <= found[0] <= MAX_BIRTH_YEAR:
+            raise self.error(
+                f"the year must be from {MIN_DATE.year} to {MAX_BIRTH_YEAR}, got {found[0]}",
                 number,
                 BIRTH[0],
                 "birth date",
@@ -713,15 +808,17 @@ class _Parser:
     def _dates(self) -> tuple[date | None, date | None, tuple[date, ...]]:
         round_dates: list[date] = []
         if "132" in self.headers:
-            number, text = self.headers["132"]
-            for match in re.finditer(r"(\d{2}|\d{4})/(\d{2})/(\d{2})", text):
+            number = self.headers["132"][0]
+            line = self.lines[number - 1]
+            for match in re.finditer(r"(\d{2}|\d{4})/(\d{2})/(\d{2})", line[4:]):
                 year = int(match.group(1))
                 try:
-                    round_dates.append(
-                        date(year + 2000 if year < 100 else year, int(match[2]), int(match[3]))
-                    )
+                    found = date(year + 2000 if year < 100 else year, int(match[2]), int(match[3]))
                 except ValueError:
                     self.notes.append(f"line {number}: round date {match[0]!r} ignored")
+                    continue
+                where = self._fail(number, match.start() + 5, "132 round dates")
+                round_dates.append(check_date(found, where))
         dates: list[date | None] = []
         for kind, label in (("042", "start date"), ("052", "end date")):
             if kind not in self.headers or not self.headers[kind][1]:
@@ -737,7 +834,7 @@ class _Parser:
                     5,
                     f"{kind} {label}",
                 )
-            dates.append(parsed)
+            dates.append(check_date(parsed, self._fail(number, 5, f"{kind} {label}")))
         start, end = dates
         if start is not None and end is not None and end < start:
             number = self.headers["052"][0]
@@ -804,8 +901,6 @@ def parse_birth(text: str) -> tuple[int, date | None] | None:
     else:
         return None
     birth_year = int(year)
-    if not 1850 <= birth_year <= 2100:
-        return None
     if month and day and int(month) and int(day):
         try:
             return birth_year, date(birth_year, int(month), int(day))

@@ -16,9 +16,12 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
+from ratingdb.formats.csv_input import SAVE_AS as CSV_SAVE_AS
 from ratingdb.formats.games_csv import GameRow as CsvGame
 from ratingdb.formats.games_csv import TournamentFile, read_games_csv
+from ratingdb.formats.text import read_bounded
 from ratingdb.formats.trf import FIDE_ID, SHORT_GAMES, TrfFile, TrfPlayer, parse_trf
+from ratingdb.formats.trf import SAVE_AS as TRF_SAVE_AS
 from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
@@ -132,7 +135,7 @@ def read_tournament(
     """Read a TRF or games CSV for an import or a replacement (``--replace``)."""
     if format_of(path, file_format) == "trf":
         return _read_trf(session, path, categories, forced)
-    raw = _read_bytes(path)
+    raw = _read_bytes(path, CSV_SAVE_AS)
     tournament = read_games_csv(path)
     player_repo.lock_imports(session)
     played = sum(1 for game in tournament.games if game.played)
@@ -148,7 +151,7 @@ def _read_trf(
     session: Session, path: Path, categories: Sequence[Category], forced: Period | None
 ) -> ReadTournament:
     """A TRF16 or TRF26 file: players created or matched."""
-    raw = _read_bytes(path)
+    raw = _read_bytes(path, TRF_SAVE_AS)
     trf = parse_trf(raw, source=str(path))
     source = str(path)
     digest = hashlib.sha256(raw).hexdigest()
@@ -183,13 +186,9 @@ def _read_trf(
     return ReadTournament(tournament, digest, "trf", details, report)
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", source=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", source=str(path)) from None
+def _read_bytes(path: Path, save_as: str) -> bytes:
+    """The file's bytes, read so that a line over 64 KiB is refused before it is held."""
+    return read_bounded(path, str(path), save_as=save_as)
 
 
 def _refuse_duplicate(session: Session, digest: str, category: Category, source: str) -> None:

@@ -103,6 +103,18 @@ TRF_CASES = [
          "the third player line has starting rank 2 again"),
     Case("trf_duplicate_fide_id.trf", 14, 58, "FIDE id", "#4 has #1's FIDE id 1001001"),
     Case("trf_empty.trf", 1, None, None, "an empty file (0 bytes): no player records"),
+    Case("trf_nul_in_name.trf", 12, 22, "name", "#2 is 'Roe, Ri<NUL>hard': NUL at column 22"),
+    Case("trf_bidi_override_in_tournament_name.trf", 1, 12, "012 tournament name",
+         "012 'Corpus <RIGHT-TO-LEFT OVERRIDE>Open': U+202E at column 12"),
+    Case("trf_line_separator_in_city.trf", 2, 8, "022 city", "022 'Par<U+2028>is'"),
+    Case("trf_start_date_9999.trf", 4, 5, "042 start date", "042 9999/09/10, 052 9999/09/12"),
+    Case("trf_round_date_1899.trf", 11, 92, "132 round dates",
+         "a 132 record (line 11) whose round 1 date, at column 92, is 1899/09/10"),
+    Case("trf_born_1899.trf", 13, 70, "birth date", "#3 was born on 1899/03/03"),
+    Case("trf_utf16.trf", 1, None, None, "valid.trf saved as UTF-16 with its BOM"),
+    Case("trf_utf16_no_bom.trf", 1, None, None, "valid.trf saved as UTF-16 LE without a BOM"),
+    Case("trf_tournament_name_201_chars.trf", 1, None, "012 tournament name",
+         "012 is 201 letters C"),
 ]  # fmt: skip
 
 GAMES_CASES = [
@@ -117,8 +129,8 @@ GAMES_CASES = [
         "games_bom_bad_header.csv",
         1,
         None,
-        "tournament",
-        "a UTF-8 BOM, then a header separated by semicolons",
+        None,
+        "a UTF-8 BOM, then a header separated by semicolons: the whole file, not one column",
     ),
     Case("games_utf16.csv", 1, None, None, "UTF-16 with its BOM: byte 0xff first"),
     Case("games_extra_cell.csv", 3, None, None, "line 3 has 8 cells, the header 7"),
@@ -160,6 +172,12 @@ GAMES_CASES = [
     Case("games_name_differs.csv", 3, None, "tournament", "'Other' on line 3, 'Corpus' on 2"),
     Case("games_bad_result.csv", 3, None, "result", "result '1:0'"),
     Case("games_unknown_player.csv", 4, None, "black_id", "9999 is nobody"),
+    Case("games_start_date_9999.csv", 2, None, "start_date", "start 9999-09-10, end 9999-09-12"),
+    Case("games_end_date_2201.csv", 2, None, "end_date", "end_date 2201-01-01"),
+    Case("games_tab_in_tournament.csv", 2, None, "tournament", "'Cor<TAB>pus' on every line"),
+    Case("games_semicolons.csv", 1, None, None, "valid_games.csv separated by semicolons"),
+    Case("games_utf16_no_bom.csv", 1, None, None, "UTF-16 LE without a BOM"),
+    Case("games_utf32.csv", 1, None, None, "UTF-32 with its BOM"),
 ]
 
 LIST_CASES = [
@@ -176,6 +194,19 @@ LIST_CASES = [
     Case("list_negative_rated_games.csv", 3, None, "rated_games", "rated_games -5"),
     Case("list_peak_below_rating.csv", 2, None, "peak_rating", "peak 1800 below rating 1850"),
     Case("list_federation_bad.csv", 2, None, "federation", "federation FRANCE"),
+    Case(
+        "list_newline_in_name.csv",
+        3,
+        None,
+        "name",
+        "the quoted name 'Birch,<LF>Ben' runs from line 3 onto line 4",
+    ),
+    Case("list_nul_in_name.csv", 2, None, "name", "'Ash,<NUL>Ann' on line 2"),
+    Case("list_escape_in_title.csv", 4, None, "title", "title 'GM<ESC>[2J' on line 4"),
+    Case("list_born_1899.csv", 3, None, "birth_year", "born in 1899"),
+    Case("list_semicolons.csv", 1, None, None, "valid_list.csv separated by semicolons"),
+    Case("list_utf16.csv", 1, None, None, "UTF-16 with its BOM"),
+    Case("list_name_201_chars.csv", 2, None, "name", "a name of 201 letters A"),
 ]
 
 ALL_CASES = [(case, TOURNAMENT_IMPORT) for case in TRF_CASES + GAMES_CASES]
@@ -344,14 +375,27 @@ def test_a_trf_with_a_1_mb_line_is_refused(
     baseline_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """#1's line (line 11 of valid.trf) is cut at its rounds and continued with x up to
-    1,000,091 characters (91 + 10 x 100,000: the line ends where a round ends, so nothing is
-    truncated): round 1 reads 'xxxxxxxxxx', whose column 96 must be a space."""
+    1,000,091 characters: more than a line may hold (64 KiB), refused as such on line 11."""
     lines = (CONTROLS / "valid.trf").read_text(encoding="utf-8").splitlines()
     lines[10] = lines[10][:91] + "x" * 1_000_000
     assert len(lines[10]) == 1_000_091
     path = tmp_path / "trf_1mb_line.trf"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    case = Case(path.name, 11, 96, "round 1", "a 1 MB player line")
+    case = Case(path.name, 11, None, None, "a 1 MB player line")
+    assert_refused(capsys, baseline_url, path, case, TOURNAMENT_IMPORT)
+
+
+@pytest.mark.parametrize("line_ends", ["\n", "\r\n", "\r"])
+def test_a_trf_with_a_10_mb_tournament_name_is_refused(
+    baseline_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], line_ends: str
+) -> None:
+    """012 (line 1) names the tournament with ten million letters: today it is stored. The line
+    is over 64 KiB, refused on line 1 whatever the line ends."""
+    lines = (CONTROLS / "valid.trf").read_text(encoding="utf-8").splitlines()
+    lines[0] = "012 " + "T" * 10_000_000
+    path = tmp_path / "trf_10mb_name.trf"
+    path.write_bytes((line_ends.join(lines) + line_ends).encode())
+    case = Case(path.name, 1, None, None, "a 10 MB tournament name")
     assert_refused(capsys, baseline_url, path, case, TOURNAMENT_IMPORT)
 
 
