@@ -29,7 +29,8 @@ def build_scheduler(jobs: dict[str, Callable[[], object]]) -> BlockingScheduler:
     return scheduler
 
 
-def scheduled_jobs(settings: Settings) -> dict[str, Callable[[], object]]:
+def scheduled_jobs(settings: Settings, actor: str) -> dict[str, Callable[[], object]]:
+    """The jobs, each recording ``actor`` in the audit log."""
     from jobs.close_periods import NAME, close_periods
 
-    return {NAME: lambda: close_periods(settings, datetime.now(UTC))}
+    return {NAME: lambda: close_periods(settings, datetime.now(UTC), actor)}
