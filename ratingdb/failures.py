@@ -97,16 +97,31 @@ def explain(error: BaseException, url: str | None) -> str | None:
     """The one line for a known operational failure; None when the failure is not one."""
     if isinstance(error, (OperationalFailure, ConfigurationError)):
         return str(error)
-    if isinstance(error, DBAPIError):
+    database_error = _first_database_error(error)
+    if database_error is not None:
         where = "the database" if url is None else f"the database at {shown(url)}"
-        if isinstance(error.orig, sqlite3.Error):
-            return _sqlite(error.orig, where)
-        if isinstance(error.orig, psycopg.Error):
-            return _postgresql(error, error.orig, where)
+        if isinstance(database_error.orig, sqlite3.Error):
+            return _sqlite(database_error.orig, where)
+        if isinstance(database_error.orig, psycopg.Error):
+            return _postgresql(database_error, database_error.orig, where)
         return None
     if isinstance(error, OSError) and error.filename is not None:
         return f"{error.filename}: {error.strerror}: check the path and its permissions"
     return None
+
+
+def _first_database_error(error: BaseException) -> DBAPIError | None:
+    """The driver error that started it: a lost connection fails the statement, then the
+    rollback, whose error (raised last) has the first one as its context."""
+    found: DBAPIError | None = None
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, DBAPIError):
+            found = current
+        current = current.__cause__ or current.__context__
+    return found
 
 
 def unexpected(error: BaseException) -> str:
