@@ -71,6 +71,8 @@ def run_close(args: argparse.Namespace) -> int:
             session.rollback()
     if outcome.already_published:
         print(f"{wanted_category.value} {wanted_period} is already closed", file=sys.stderr)
+    elif args.dry_run:
+        print("dry run: nothing was written", file=sys.stderr)
     print(json.dumps(outcome.as_json()))
     return 0
 
