@@ -52,10 +52,17 @@ def register(commands: Any) -> None:
 
 
 def _report(outcome: CorrectionOutcome, dry_run: bool) -> None:
-    document = outcome.as_json() | {"dry_run": dry_run}
-    print(json.dumps(document, indent=1))
+    print(json.dumps(correction_document(outcome, dry_run), indent=1))
     if dry_run:
         print("dry run: nothing was written", file=sys.stderr)
+
+
+def correction_document(outcome: CorrectionOutcome, dry_run: bool) -> dict[str, Any]:
+    """The outcome as JSON; a dry run's correction was rolled back, so it has no id (null)."""
+    document = outcome.as_json() | {"dry_run": dry_run}
+    if dry_run:
+        document["correction_id"] = None
+    return document
 
 
 def run_correct(args: argparse.Namespace) -> int:

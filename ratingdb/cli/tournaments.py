@@ -17,6 +17,7 @@ from ratingdb.cli.common import (
     transaction,
     utc_now,
 )
+from ratingdb.cli.corrections import correction_document
 from ratingdb.errors import InputError
 from ratingdb.services import audit
 from ratingdb.services.corrections import replace_tournament
@@ -106,7 +107,10 @@ def run_replace(args: argparse.Namespace) -> int:
             session.rollback()
     for line in read.report:
         print(line, file=sys.stderr)
-    print(json.dumps(outcome.as_json() | {"tournament_id": args.replace, "dry_run": args.dry_run}))
+    document = correction_document(outcome, args.dry_run) | {"tournament_id": args.replace}
+    print(json.dumps(document))
+    if args.dry_run:
+        print("dry run: nothing was written", file=sys.stderr)
     return 0
 
 
