@@ -1,4 +1,7 @@
-"""``python -m jobs list | run NAME [--now ISO-8601] | scheduler``."""
+"""``python -m jobs [--debug] [--actor NAME] list | run NAME [--now ISO-8601] | scheduler``.
+
+Exit codes as ``ratingdb``'s: 2 for bad usage, 1 for an operational failure, told in one line
+(``--debug`` or ``RATINGDB_DEBUG=1`` shows the traceback instead)."""
 
 from __future__ import annotations
 
@@ -13,17 +16,33 @@ from datetime import UTC, datetime
 from jobs.close_periods import NAME as CLOSE_PERIODS
 from jobs.close_periods import close_periods
 from jobs.scheduler import DAILY, run_scheduler, scheduled_jobs
-from ratingdb.config import Settings
-from ratingdb.db import SchemaNotCurrent
+from ratingdb.config import ACTOR_VARIABLE, ConfigurationError, Settings, resolve_actor
 from ratingdb.errors import InputError
+from ratingdb.failures import EXIT_FAILURE, database_named, debug_wanted, explain, unexpected
+
+#: What the audit log adds to the operating system user when nobody names the actor.
+SCHEDULER_QUALIFIER = " (scheduler)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m jobs", description="ratingdb's scheduled jobs")
     parser.add_argument("--database-url", help="database URL (default: RATINGDB_DATABASE_URL)")
+    parser.add_argument(
+        "--actor",
+        metavar="NAME",
+        help=f"who the closes are recorded as in the audit log (default: {ACTOR_VARIABLE}, else "
+        f"the operating system user followed by {SCHEDULER_QUALIFIER.strip()!r})",
+    )
+    parser.add_argument(
+        "--debug", action="store_true", help="on a failure, show the traceback (RATINGDB_DEBUG=1)"
+    )
     # Accepted after the command too, as on every ratingdb command (contract "Configuration").
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--database-url", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    common.add_argument("--actor", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    common.add_argument(
+        "--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands.add_parser(
         "list", parents=[common], help="the scheduled jobs and their next run times"
@@ -34,28 +53,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands.add_parser("scheduler", parents=[common], help="run the scheduler in the foreground")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    settings = Settings.from_env(os.environ, database_url=args.database_url)
+    prefix = f"python -m jobs {args.command}"
+    try:
+        return _run(args)
+    except InputError as error:
+        print(f"{prefix}: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:
+        if debug_wanted(args.debug, os.environ):
+            raise
+        line = explain(error, database_named(args.database_url, os.environ))
+        print(f"{prefix}: {unexpected(error) if line is None else line}", file=sys.stderr)
+        return EXIT_FAILURE
 
+
+def job_actor(given: str | None) -> str:
+    """``--actor`` or ``RATINGDB_ACTOR`` as given; otherwise the operating system user running
+    the jobs, marked as the scheduler's. Unusable: bad usage (exit 2)."""
+    try:
+        if given is not None or os.environ.get(ACTOR_VARIABLE, "").strip():
+            return resolve_actor(given, os.environ, source="--actor")
+        return resolve_actor(None, os.environ, source="--actor") + SCHEDULER_QUALIFIER
+    except ConfigurationError as error:
+        raise InputError(str(error)) from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    settings = Settings.from_env(os.environ, database_url=args.database_url)
     if args.command == "list":
         now = datetime.now(UTC)
-        for name in scheduled_jobs(settings):
+        for name in scheduled_jobs(settings, actor="nobody: the jobs are only listed"):
             print(f"{name}\tat start, then daily\tnext: {DAILY.get_next_fire_time(None, now)}")
         return 0
+    actor = job_actor(args.actor)
     if args.command == "run":
-        try:
-            now = _parse_now(args.now)
-        except InputError as error:
-            print(f"python -m jobs run: {error}", file=sys.stderr)
-            return 2
-        outcomes = close_periods(settings, now)
+        now = _parse_now(args.now)
+        outcomes = close_periods(settings, now, actor)
         for outcome in outcomes:
             print(json.dumps(outcome.as_json()))
         return 0
-    try:
-        run_scheduler(settings)
-    except SchemaNotCurrent as error:
-        print(f"python -m jobs scheduler: {error}", file=sys.stderr)
-        return 1
+    run_scheduler(settings, actor)
     return 0
 
 

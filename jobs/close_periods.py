@@ -5,11 +5,11 @@ claims its period in the database (ratingdb.services.close)."""
 from __future__ import annotations
 
 import logging
-import os
 from datetime import UTC, datetime
 
 from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.failures import require_ready_database
 from ratingdb.rules import Category
 from ratingdb.services.catch_up import due_periods
 from ratingdb.services.close import CloseOutcome, close_period
@@ -19,12 +19,12 @@ NAME = "close-periods"
 log = logging.getLogger("jobs.close_periods")
 
 
-def close_periods(settings: Settings, now: datetime) -> list[CloseOutcome]:
-    """Close what is due at ``now``; a failure stops the run and propagates (the periods closed
-    before it stay published, the failed one stays open)."""
+def close_periods(settings: Settings, now: datetime, actor: str) -> list[CloseOutcome]:
+    """Close what is due at ``now``, in the audit log as ``actor``; a failure stops the run and
+    propagates (the periods closed before it stay published, the failed one stays open)."""
+    require_ready_database(settings.database_url)
     engine = make_engine(settings.database_url)
     factory = make_sessionmaker(engine)
-    closed_by = f"jobs {NAME} pid {os.getpid()}"
     outcomes: list[CloseOutcome] = []
     try:
         for category in Category:
@@ -37,7 +37,7 @@ def close_periods(settings: Settings, now: datetime) -> list[CloseOutcome]:
                         category,
                         period,
                         now=datetime.now(UTC),
-                        closed_by=closed_by,
+                        closed_by=actor,
                         track=terminal_progress,
                     )
                 if outcome.already_published:

@@ -25,7 +25,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from ratingdb.config import Settings
-from ratingdb.db import require_latest_schema
+from ratingdb.failures import require_ready_database
 
 #: Each day shortly after midnight UTC: a closing date "has passed" once its day is over.
 DAILY = CronTrigger(hour=0, minute=15, timezone=UTC)
@@ -70,11 +70,11 @@ def report_job_problems(scheduler: BaseScheduler) -> None:
     scheduler.add_listener(report, EVENT_JOB_ERROR | EVENT_JOB_MISSED | EVENT_JOB_MAX_INSTANCES)
 
 
-def run_scheduler(settings: Settings) -> None:
+def run_scheduler(settings: Settings, actor: str) -> None:
     """``python -m jobs scheduler``: refuse a database that is not at the latest schema, then
     run until SIGTERM or SIGINT, which let a running close finish before the process exits."""
-    require_latest_schema(settings.database_url)
-    scheduler = build_scheduler(scheduled_jobs(settings))
+    require_ready_database(settings.database_url)
+    scheduler = build_scheduler(scheduled_jobs(settings, actor))
     stopping: list[threading.Thread] = []
 
     def stop(signum: int, _frame: FrameType | None) -> None:
@@ -98,7 +98,8 @@ def run_scheduler(settings: Settings) -> None:
     log.info("scheduler stopped")
 
 
-def scheduled_jobs(settings: Settings) -> dict[str, Callable[[], object]]:
+def scheduled_jobs(settings: Settings, actor: str) -> dict[str, Callable[[], object]]:
+    """The jobs, each recording ``actor`` in the audit log."""
     from jobs.close_periods import NAME, close_periods
 
-    return {NAME: lambda: close_periods(settings, datetime.now(UTC))}
+    return {NAME: lambda: close_periods(settings, datetime.now(UTC), actor)}

@@ -4,6 +4,8 @@ passed down: nothing else in ratingdb reads ``os.environ``.
 
 from __future__ import annotations
 
+import getpass
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -12,6 +14,13 @@ from sqlalchemy.exc import ArgumentError
 
 DATABASE_URL_VARIABLE = "RATINGDB_DATABASE_URL"
 READ_DATABASE_URL_VARIABLE = "RATINGDB_READ_DATABASE_URL"
+ACTOR_VARIABLE = "RATINGDB_ACTOR"
+
+#: The audit log's ``actor`` column holds at most this many characters.
+ACTOR_LENGTH = 100
+
+#: The databases ratingdb runs on: the scheme of their SQLAlchemy URLs.
+SUPPORTED_SCHEMES = ("sqlite", "sqlite+pysqlite", "postgresql+psycopg")
 
 #: A SQLite file in the current directory (contract, "Configuration").
 DEFAULT_DATABASE_URL = "sqlite:///ratingdb.sqlite3"
@@ -35,10 +44,46 @@ def normalize_database_url(url: str, *, source: str = "database URL") -> str:
             text = _PSYCOPG_SCHEME + text[len(scheme) :]
             break
     try:
-        make_url(text)
+        parsed = make_url(text)
     except ArgumentError:
-        raise ConfigurationError(f"{source}: not a database URL: {url!r}") from None
+        raise ConfigurationError(
+            f"{source}: not a database URL: {url!r} (use sqlite:///FILE or "
+            "postgresql+psycopg://USER@HOST:PORT/DATABASE)"
+        ) from None
+    if parsed.drivername not in SUPPORTED_SCHEMES:
+        raise ConfigurationError(
+            f"{source}: unsupported database {parsed.drivername!r}: ratingdb runs on SQLite "
+            "(sqlite:///FILE) and PostgreSQL (postgresql+psycopg://USER@HOST:PORT/DATABASE)"
+        )
     return text
+
+
+def resolve_actor(given: str | None, environ: Mapping[str, str], *, source: str) -> str:
+    """The person the audit log names: ``given`` (``--actor``), else ``RATINGDB_ACTOR``, else
+    the operating system user. Raises ConfigurationError when none of them gives a name, or the
+    name is empty, too long or holds control characters (it is shown in logs and pages)."""
+    if given is not None:
+        return _valid_actor(given, source)
+    if environ.get(ACTOR_VARIABLE, "").strip():
+        return _valid_actor(environ[ACTOR_VARIABLE], ACTOR_VARIABLE)
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError) as error:  # no LOGNAME/USER/LNAME/USERNAME and no passwd entry
+        raise ConfigurationError(
+            f"cannot tell who runs this command ({error}): give {source} NAME or set "
+            f"{ACTOR_VARIABLE}"
+        ) from None
+    return _valid_actor(user, "the operating system user")
+
+
+def _valid_actor(name: str, source: str) -> str:
+    if not name.strip():
+        raise ConfigurationError(f"{source}: the name of a person is needed, got {name!r}")
+    if len(name) > ACTOR_LENGTH:
+        raise ConfigurationError(f"{source}: at most {ACTOR_LENGTH} characters, got {len(name)}")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in name):
+        raise ConfigurationError(f"{source}: control characters are not allowed in {name!r}")
+    return name
 
 
 def _hide_password(url: str) -> str:

@@ -1,17 +1,21 @@
 """The ``ratingdb`` command (contract.md "Command line").
 
 Exit codes: 0 success; 2 bad usage or bad input, with a message on stderr naming the file,
-line and field; 1 any other failure (the exception propagates with its traceback).
+line and field; 1 any other failure, told in one line on stderr (ratingdb.failures says what
+went wrong and what to do); ``--debug`` or ``RATINGDB_DEBUG=1`` lets the exception propagate
+with its traceback instead.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments
 from ratingdb.errors import InputError
+from ratingdb.failures import EXIT_FAILURE, database_named, debug_wanted, explain, unexpected
 
 EXIT_BAD_INPUT = 2
 
@@ -19,6 +23,11 @@ EXIT_BAD_INPUT = 2
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ratingdb", description="Rating-history database for chess federations."
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="on a failure, show the traceback instead of one line (or RATINGDB_DEBUG=1)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     db.register(commands)
@@ -61,4 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as error:
         print(f"ratingdb {args.command}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except Exception as error:
+        if debug_wanted(args.debug, os.environ):
+            raise
+        line = explain(error, database_named(getattr(args, "database_url", None), os.environ))
+        print(f"ratingdb {args.command}: {unexpected(error) if line is None else line}",
+              file=sys.stderr)  # fmt: skip
+        return EXIT_FAILURE
     return code

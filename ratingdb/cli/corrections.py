@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from ratingdb.cli.common import database_options, transaction, utc_now, who
+from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
 from ratingdb.services import audit
 from ratingdb.services.corrections import CorrectionOutcome, correct_game, merge_players
 from ratingdb.services.progress import terminal_progress
@@ -18,7 +18,7 @@ def register(commands: Any) -> None:
     actions = games.add_subparsers(dest="action", required=True, metavar="ACTION")
     correct = actions.add_parser(
         "correct",
-        parents=[database_options()],
+        parents=[database_options(), actor_options()],
         help="correct one game's result; recompute the published lists it changes",
     )
     correct.add_argument("--tournament", required=True)
@@ -34,7 +34,7 @@ def register(commands: Any) -> None:
     player_actions = players.add_subparsers(dest="action", required=True, metavar="ACTION")
     merge = player_actions.add_parser(
         "merge",
-        parents=[database_options()],
+        parents=[database_options(), actor_options()],
         help="merge a duplicate player into the one to keep; recompute the lists it changes",
     )
     merge.add_argument("keep", metavar="KEEP")
@@ -52,13 +52,21 @@ def register(commands: Any) -> None:
 
 
 def _report(outcome: CorrectionOutcome, dry_run: bool) -> None:
-    document = outcome.as_json() | {"dry_run": dry_run}
-    print(json.dumps(document, indent=1))
+    print(json.dumps(correction_document(outcome, dry_run), indent=1))
     if dry_run:
         print("dry run: nothing was written", file=sys.stderr)
 
 
+def correction_document(outcome: CorrectionOutcome, dry_run: bool) -> dict[str, Any]:
+    """The outcome as JSON; a dry run's correction was rolled back, so it has no id (null)."""
+    document = outcome.as_json() | {"dry_run": dry_run}
+    if dry_run:
+        document["correction_id"] = None
+    return document
+
+
 def run_correct(args: argparse.Namespace) -> int:
+    person = actor(args)
     with transaction(args) as session:
         outcome = correct_game(
             session,
@@ -69,7 +77,7 @@ def run_correct(args: argparse.Namespace) -> int:
             # argparse reads --result=-- as an empty list (its end-of-options marker removed).
             result="--" if args.result == [] else args.result,
             reason=args.reason,
-            actor=who(),
+            actor=person,
             now=utc_now(),
             track=terminal_progress,
         )
@@ -80,9 +88,10 @@ def run_correct(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
+    person = actor(args)
     with transaction(args) as session:
         outcome = merge_players(
-            session, args.keep, args.drop, reason=args.reason, actor=who(), now=utc_now(),
+            session, args.keep, args.drop, reason=args.reason, actor=person, now=utc_now(),
             track=terminal_progress,
         )  # fmt: skip
         if args.dry_run:

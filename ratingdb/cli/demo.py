@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from jobs.close_periods import close_periods
-from ratingdb.cli.common import database_options, settings, transaction
+from ratingdb.cli.common import actor, actor_options, database_options, settings, transaction
 from ratingdb.db import current_revision, upgrade
 from ratingdb.errors import InputError
 from ratingdb.models import GameRow, RatingListRow, TournamentRow
@@ -41,7 +41,7 @@ DEFAULT_PORT = 8000
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "demo",
-        parents=[database_options()],
+        parents=[database_options(), actor_options()],
         help="a database with the bundled sample federation, its periods closed, then serve",
     )
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
@@ -59,13 +59,14 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = settings(args)
     now = _now(args.now)
+    person = actor(args)
     upgrade(config.database_url)
     manifest = load_manifest()
     with transaction(args) as session:
         loaded = _load(session, manifest, now)
     say(f"database: {_shown(config.database_url)} (schema {current_revision(config.database_url)})")
     say(loaded)
-    closed = close_periods(config, now)
+    closed = close_periods(config, now, person)
     published: dict[str, list[str]] = defaultdict(list)
     for outcome in closed:
         if not outcome.already_published:

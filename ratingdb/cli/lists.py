@@ -9,7 +9,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
+from ratingdb.cli.common import (
+    actor,
+    actor_options,
+    category,
+    database_options,
+    period,
+    transaction,
+    utc_now,
+)
 from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
 from ratingdb.formats.list_csv import ExportEntry, write_list_csv
 from ratingdb.services import audit, revisions
@@ -24,7 +32,7 @@ def register(commands: Any) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     load = actions.add_parser(
         "import",
-        parents=[database_options()],
+        parents=[database_options(), actor_options()],
         help="load a list published elsewhere as the published list of a period",
     )
     load.add_argument("file", type=Path)
@@ -59,6 +67,7 @@ def run_import(args: argparse.Namespace) -> int:
     file_format = args.format or {".xml": "fide-xml", ".txt": "fide-txt"}.get(suffix, "csv")
     wanted_category = category(args.category)
     wanted_period = period(args.period)
+    person = actor(args)
     with transaction(args) as session:
         now = utc_now()
         imported = import_list_file(
@@ -66,7 +75,7 @@ def run_import(args: argparse.Namespace) -> int:
             track=terminal_progress,
         )  # fmt: skip
         audit.record(
-            session, "list-import", who(), now, file_digest=audit.file_digest(args.file),
+            session, "list-import", person, now, file_digest=audit.file_digest(args.file),
             counts=imported.as_json(), details={"file": str(args.file), "format": file_format},
         )  # fmt: skip
     if imported.k_differs:

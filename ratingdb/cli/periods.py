@@ -8,12 +8,13 @@ import sys
 from typing import Any
 
 from ratingdb.cli.common import (
+    actor,
+    actor_options,
     category,
     database_options,
     period,
     transaction,
     utc_now,
-    who,
 )
 from ratingdb.errors import InputError
 from ratingdb.repositories import periods as period_repo
@@ -27,7 +28,9 @@ def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser("periods", help="rating periods")
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     close = actions.add_parser(
-        "close", parents=[database_options()], help="compute and publish the list of a period"
+        "close",
+        parents=[database_options(), actor_options()],
+        help="compute and publish the list of a period",
     )
     close.add_argument("--category", required=True)
     close.add_argument("--period", required=True)
@@ -53,13 +56,14 @@ def register(commands: Any) -> None:
 def run_close(args: argparse.Namespace) -> int:
     wanted_category = category(args.category)
     wanted_period = period(args.period)
+    person = actor(args)
     with transaction(args) as session:
         outcome = close_period(
             session,
             wanted_category,
             wanted_period,
             now=utc_now(),
-            closed_by=who(),
+            closed_by=person,
             dry_run=args.dry_run,
             track=terminal_progress,
         )
@@ -67,6 +71,8 @@ def run_close(args: argparse.Namespace) -> int:
             session.rollback()
     if outcome.already_published:
         print(f"{wanted_category.value} {wanted_period} is already closed", file=sys.stderr)
+    elif args.dry_run:
+        print("dry run: nothing was written", file=sys.stderr)
     print(json.dumps(outcome.as_json()))
     return 0
 

@@ -8,7 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
+from ratingdb.cli.common import (
+    actor,
+    actor_options,
+    category,
+    database_options,
+    period,
+    transaction,
+    utc_now,
+)
+from ratingdb.cli.corrections import correction_document
 from ratingdb.errors import InputError
 from ratingdb.services import audit
 from ratingdb.services.corrections import replace_tournament
@@ -21,7 +30,7 @@ def register(commands: Any) -> None:
     actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
     load = actions.add_parser(
         "import",
-        parents=[database_options()],
+        parents=[database_options(), actor_options()],
         help="add one tournament (TRF16, TRF26 or games CSV), once per category",
     )
     load.add_argument("file", type=Path)
@@ -59,10 +68,11 @@ def run_import(args: argparse.Namespace) -> int:
         raise InputError("is required (or --replace TOURNAMENT_ID)", field="--category")
     categories = [category(text) for text in args.category]
     forced = None if args.period is None else period(args.period)
+    person = actor(args)
     with transaction(args) as session:
         outcome = import_tournament_file(session, args.file, categories, forced, args.format)
         audit.record(
-            session, "tournament-import", who(), utc_now(),
+            session, "tournament-import", person, utc_now(),
             file_digest=audit.file_digest(args.file),
             counts={"tournaments": len(outcome.tournaments),
                     "games": sum(t.games for t in outcome.tournaments)},
@@ -81,6 +91,7 @@ def run_replace(args: argparse.Namespace) -> int:
         raise InputError("a replaced tournament keeps its category and period", field="--category")
     if args.reason is None:
         raise InputError("is required with --replace", field="--reason")
+    person = actor(args)
     with transaction(args) as session:
         outcome, read = replace_tournament(
             session,
@@ -88,7 +99,7 @@ def run_replace(args: argparse.Namespace) -> int:
             args.file,
             file_format=args.format,
             reason=args.reason,
-            actor=who(),
+            actor=person,
             now=utc_now(),
             track=terminal_progress,
         )
@@ -96,7 +107,10 @@ def run_replace(args: argparse.Namespace) -> int:
             session.rollback()
     for line in read.report:
         print(line, file=sys.stderr)
-    print(json.dumps(outcome.as_json() | {"tournament_id": args.replace, "dry_run": args.dry_run}))
+    document = correction_document(outcome, args.dry_run) | {"tournament_id": args.replace}
+    print(json.dumps(document))
+    if args.dry_run:
+        print("dry run: nothing was written", file=sys.stderr)
     return 0
 
 

@@ -11,12 +11,10 @@ from ratingdb.db.engine import (
     read_only_session,
 )
 from ratingdb.db.migrate import (
-    SchemaNotCurrent,
     alembic_config,
     current_revision,
     downgrade,
     head_revision,
-    require_latest_schema,
     upgrade,
 )
 from ratingdb.db.naming import NAMING_CONVENTION, make_metadata
@@ -26,7 +24,6 @@ __all__ = [
     "NAMING_CONVENTION",
     "ReadOnlySessionError",
     "ReadSession",
-    "SchemaNotCurrent",
     "UtcDateTime",
     "alembic_config",
     "bulk_insert",
@@ -39,6 +36,5 @@ __all__ = [
     "make_read_only_engine",
     "make_sessionmaker",
     "read_only_session",
-    "require_latest_schema",
     "upgrade",
 ]

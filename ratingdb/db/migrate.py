@@ -64,21 +64,6 @@ def current_revision(url: str | URL) -> str | None:
         engine.dispose()
 
 
-class SchemaNotCurrent(RuntimeError):
-    """The database is not at the schema this ratingdb was built for."""
-
-
-def require_latest_schema(url: str | URL) -> None:
-    """Refuse to work on a database that is not at the latest revision: the code would read
-    tables that are not there, or write rows an older schema does not expect."""
-    current, head = current_revision(url), head_revision()
-    if current != head:
-        at = "has no ratingdb schema" if current is None else f"is at schema revision {current}"
-        raise SchemaNotCurrent(
-            f"the database {at}, this ratingdb needs {head}: run `ratingdb db upgrade`"
-        )
-
-
 def head_revision() -> str | None:
     """The latest revision in migrations/ (None if there is none)."""
     return ScriptDirectory.from_config(alembic_config()).get_current_head()

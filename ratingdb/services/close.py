@@ -81,23 +81,28 @@ class CloseOutcome:
     compute_s: float = 0.0
     write_s: float = 0.0
     rows_written: int = 0
+    revision: int | None = None  # of the list published, or found already published
 
     @property
     def already_published(self) -> bool:
         return self.state == "already published"
 
     def as_json(self) -> dict[str, Any]:
+        """A period found published reports its list (id, revision, entries, rule version);
+        the counts of a computation it did not run are null, not zero."""
+        computed = not self.already_published
         out: dict[str, Any] = {
             "category": self.category.value,
             "period": str(self.period),
             "state": self.state,
             "rule_version": self.rule_version,
             "list_id": self.list_id,
+            "revision": self.revision,
             "entries": self.entries,
-            "first_ratings": self.first_ratings,
-            "below_floor": self.below_floor,
-            "players_with_games": self.players_with_games,
-            "games": self.games,
+            "first_ratings": self.first_ratings if computed else None,
+            "below_floor": self.below_floor if computed else None,
+            "players_with_games": self.players_with_games if computed else None,
+            "games": self.games if computed else None,
         }
         if self.state == "dry run":
             out["changes"] = [
@@ -124,7 +129,7 @@ def close_period(
         raise InputError(str(error), field="--period") from None
     period_row = period_repo.get_period(session, category, period)
     if period_row is not None and period_row.state == "published":
-        return CloseOutcome(category, period, "already published")
+        return _already_published(session, category, period)
     if period_row is None:
         if dry_run:
             period_row = PeriodRow(id=-1, category=category.value, list_date=period.list_date)
@@ -132,7 +137,7 @@ def close_period(
             period_row = period_repo.get_or_create_period(session, category, period)
     if not dry_run and not period_repo.claim(session, period_row, closed_by, now):
         # Another closer got there first (its transaction has committed: the lock waited).
-        return CloseOutcome(category, period, "already published")
+        return _already_published(session, category, period)
 
     with _collector_paused():
         outcome = _close(session, rules, period_row, now=now, dry_run=dry_run, track=track)
@@ -145,6 +150,23 @@ def close_period(
                      "list_id": outcome.list_id, "rule_version": outcome.rule_version},
         )  # fmt: skip
     return outcome
+
+
+def _already_published(session: Session, category: Category, period: Period) -> CloseOutcome:
+    """What a close of a published period reports: the list in force for it (its latest
+    revision), not a computation that did not happen."""
+    published = period_repo.list_for(session, category, period)
+    if published is None:
+        raise RuntimeError(f"{category.value} {period} is marked published but has no list")
+    return CloseOutcome(
+        category,
+        period,
+        "already published",
+        rule_version=published.rule_version,
+        list_id=published.id,
+        entries=published.entry_count,
+        revision=published.revision,
+    )
 
 
 @contextmanager
@@ -185,6 +207,7 @@ def _close(
     return dataclasses.replace(
         outcome,
         list_id=rating_list.id,
+        revision=rating_list.revision,
         write_s=time.perf_counter() - started,
         rows_written=rows,
     )

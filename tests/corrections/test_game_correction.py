@@ -6,7 +6,6 @@ requests exit 2 naming the option, changing nothing."""
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -111,8 +110,12 @@ def test_the_original_revision_stays_available_and_unchanged(
 
 
 def test_the_correction_is_recorded_who_when_why_before_after(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.setenv("RATINGDB_ACTOR", "Ada Arbiter")  # the person, never a process id
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
     (old_id,) = query(
@@ -140,7 +143,7 @@ def test_the_correction_is_recorded_who_when_why_before_after(
                 ids["T1"],
             )
             assert row.reason == "Ben did not show up"
-            assert row.actor == f"ratingdb cli pid {os.getpid()}"
+            assert row.actor == "Ada Arbiter"
             assert started <= row.created_at <= finished
             assert row.before == {"game_id": old_id, "result": "1-0"}
             assert row.after == {"game_id": new_id, "result": "+-"}

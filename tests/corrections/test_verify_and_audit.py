@@ -5,9 +5,9 @@ who corrected what, when and why."""
 
 from __future__ import annotations
 
+import getpass
 import hashlib
 import json
-import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -245,8 +245,12 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
 
 
 def test_audit_shows_who_corrected_what_when_and_why(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    monkeypatch.delenv("RATINGDB_ACTOR", raising=False)
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
     old_id = query(url, "SELECT id FROM games WHERE white_id = :w AND black_id = :b", w=ADA, b=BEN)[
@@ -271,7 +275,7 @@ def test_audit_shows_who_corrected_what_when_and_why(
     ours = [e for e in log if e["action"] in ("correction", "merge")]
     assert [e["action"] for e in ours] == ["merge", "correction"]  # newest first
     merge_entry, correction_entry = ours
-    actor = f"ratingdb cli pid {os.getpid()}"
+    actor = getpass.getuser()  # no --actor, no RATINGDB_ACTOR: the operating system user
     for entry in ours:
         assert entry["actor"] == actor
         assert started <= datetime.fromisoformat(entry["at"]) <= finished

@@ -86,7 +86,7 @@ def test_the_scheduler_runs_close_periods_at_start_then_without_piling_up(
 ) -> None:
     settings = Settings.from_env({}, database_url=f"sqlite:///{tmp_path / 'unused.sqlite3'}")
     before = datetime.now(UTC)
-    scheduler = build_scheduler(scheduled_jobs(settings))
+    scheduler = build_scheduler(scheduled_jobs(settings, "the test"))
     # A BlockingScheduler blocks in start(): start it paused in a thread, so that the job
     # defaults are applied but the job never runs.
     thread = threading.Thread(target=scheduler.start, kwargs={"paused": True}, daemon=True)

@@ -153,7 +153,8 @@ def test_a_failure_in_the_middle_of_a_close_changes_nothing(
 def test_the_cli_close_after_a_failed_close_publishes(
     prepared_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The same through the command: the failed close exits non-zero, the next one exits 0."""
+    """The same through the command: the failed close exits 1 with one line (the traceback with
+    --debug), the next one exits 0."""
     real = bulk_insert_rows
     calls: list[object] = []
 
@@ -167,8 +168,17 @@ def test_the_cli_close_after_a_failed_close_publishes(
     args = ["periods", "close", "--category", "fide-standard", "--period", "2026-09",
             "--database-url", prepared_url]  # fmt: skip
     monkeypatch.setattr(close_module, "bulk_insert_rows", failing)
-    with pytest.raises(DiskFull):
-        main(args)
+    capsys.readouterr()
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "ratingdb periods: unexpected DiskFull: disk full "
+        "(run again with --debug, or RATINGDB_DEBUG=1, to see the traceback)\n"
+    )
+    assert snapshot(prepared_url) == before
+    calls.clear()
+    with pytest.raises(DiskFull):  # --debug: the exception itself, with its traceback
+        main(["--debug", *args])
     assert snapshot(prepared_url) == before
 
     monkeypatch.undo()

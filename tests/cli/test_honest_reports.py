@@ -1,0 +1,259 @@
+"""Honest reports (issue 11): a close of a published period reports that list, a dry run never
+prints the id of a row it did not write, and the audit log names a person (``--actor``, else
+``RATINGDB_ACTOR``, else the operating system user), never a process id.
+
+The federation: Anna (1001), Bob (1002) and Gus (1003) on the fide-standard list of 2026-08;
+one games CSV in 2026-09 (Anna beats Bob), so the 2026-09 close publishes 3 entries.
+"""
+
+from __future__ import annotations
+
+import json
+import pwd
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from ratingdb.cli import main
+
+LIST = (
+    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
+    '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
+    '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n'
+    '1003,"Gus, G",FRA,M,1980,,1780,60,1780,20\n'
+)
+GAMES = (
+    "tournament,start_date,end_date,round,white_id,black_id,result\n"
+    "Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n"
+)
+CORRECTED = GAMES.replace("1-0", "0-1")
+CLOSE = ("periods", "close", "--category", "fide-standard", "--period", "2026-09")
+
+
+def cli(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main([*args, "--database-url", url])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def ok(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> Any:
+    code, out, err = cli(capsys, url, *args)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def query(url: str, sql: str) -> list[tuple[Any, ...]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(sql))]
+    finally:
+        engine.dispose()
+
+
+def counts(url: str) -> tuple[int, ...]:
+    return tuple(
+        query(url, f"SELECT count(*) FROM {table}")[0][0]
+        for table in ("corrections", "rating_lists", "games", "audit_log", "players")
+    )
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    out = {}
+    for name, content in (("list", LIST), ("games", GAMES), ("corrected", CORRECTED)):
+        out[name] = tmp_path / f"{name}.csv"
+        out[name].write_text(content, encoding="utf-8")
+    return out
+
+
+@pytest.fixture
+def loaded(database_url: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> str:
+    ok(capsys, database_url, "lists", "import", str(files["list"]), "--category",
+       "fide-standard", "--period", "2026-08", "--actor", "loader")  # fmt: skip
+    ok(capsys, database_url, "tournaments", "import", str(files["games"]), "--category",
+       "fide-standard", "--actor", "loader")  # fmt: skip
+    return database_url
+
+
+# --- periods close on a published period ---------------------------------------------------
+
+
+def test_closing_a_published_period_reports_that_list(
+    loaded: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = loaded
+    first = ok(capsys, url, *CLOSE)
+    assert first["state"] == "published"
+    stored = query(url, "SELECT id, entry_count, rule_version, revision FROM rating_lists "
+                        "WHERE list_date = '2026-09-01'")  # fmt: skip
+    assert len(stored) == 1
+    list_id, entries, rule_version, revision = stored[0]
+    assert (entries, revision) == (3, 1)  # Anna, Bob and Gus (who did not play)
+    assert (first["list_id"], first["entries"], first["rule_version"]) == (
+        list_id, 3, rule_version,
+    )  # fmt: skip
+    before = counts(url)
+
+    code, out, err = cli(capsys, url, *CLOSE)
+    assert code == 0
+    again = json.loads(out)
+    assert "fide-standard 2026-09 is already closed" in err
+    assert again["state"] == "already published"
+    assert (again["list_id"], again["entries"], again["rule_version"], again["revision"]) == (
+        list_id, 3, rule_version, 1,
+    )  # fmt: skip
+    # Counts only a computation knows are null, never a made-up zero.
+    assert again["games"] is None
+    assert again["first_ratings"] is None
+    assert counts(url) == before
+
+
+def test_closing_an_imported_period_reports_the_imported_list(
+    loaded: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = loaded
+    ((list_id, rule_version),) = query(
+        url, "SELECT id, rule_version FROM rating_lists WHERE list_date = '2026-08-01'"
+    )
+    again = ok(capsys, url, "periods", "close", "--category", "fide-standard", "--period",
+               "2026-08")  # fmt: skip
+    assert again["state"] == "already published"
+    assert (again["list_id"], again["entries"], again["rule_version"]) == (list_id, 3, rule_version)
+
+
+# --- dry runs ------------------------------------------------------------------------------
+
+
+def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
+    loaded: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = loaded
+    before = counts(url)
+    code, out, err = cli(capsys, url, *CLOSE, "--dry-run")
+    assert code == 0, err
+    dry = json.loads(out)
+    assert dry["state"] == "dry run"
+    assert dry["list_id"] is None
+    assert dry["revision"] is None
+    assert "dry run: nothing was written" in err
+    assert counts(url) == before
+
+    ok(capsys, url, *CLOSE)
+    before = counts(url)
+    ((tournament_id,),) = query(url, "SELECT tournament_id FROM tournaments")
+    commands = [
+        ("games", "correct", "--tournament", tournament_id, "--round", "1", "--white", "1001",
+         "--black", "1002", "--result", "0-1", "--reason", "scoresheet", "--dry-run"),
+        ("players", "merge", "1001", "1003", "--reason", "one person", "--dry-run"),
+        ("tournaments", "import", str(files["corrected"]), "--replace", tournament_id,
+         "--reason", "scoresheet", "--dry-run"),
+    ]  # fmt: skip
+    for command in commands:
+        code, out, err = cli(capsys, url, *command)
+        assert code == 0, (command, err)
+        document = json.loads(out)
+        assert document["dry_run"] is True
+        assert document["correction_id"] is None, command
+        assert "dry run: nothing was written" in err
+        assert counts(url) == before, command
+    # The correction would have changed the published list: the dry run still says how.
+    assert [r["to_revision"] for r in document["revisions"]] == [2]
+
+
+# --- the audit log's actor -----------------------------------------------------------------
+
+
+def actors(url: str) -> list[tuple[str, str]]:
+    return [
+        (action, actor)
+        for action, actor in query(url, "SELECT action, actor FROM audit_log ORDER BY id")
+    ]
+
+
+def test_the_audit_log_names_the_actor_given(
+    database_url: str,
+    files: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--actor first, then RATINGDB_ACTOR, then the operating system user (LOGNAME here)."""
+    url = database_url
+    monkeypatch.setenv("LOGNAME", "olga")
+    monkeypatch.setenv("RATINGDB_ACTOR", "Ravi Rating Officer")
+    ok(capsys, url, "lists", "import", str(files["list"]), "--category", "fide-standard",
+       "--period", "2026-08", "--actor", "Ada Arbiter")  # fmt: skip
+    ok(capsys, url, "tournaments", "import", str(files["games"]), "--category", "fide-standard")
+    monkeypatch.delenv("RATINGDB_ACTOR")
+    ok(capsys, url, *CLOSE)
+    ((tournament_id,),) = query(url, "SELECT tournament_id FROM tournaments")
+    ok(capsys, url, "games", "correct", "--tournament", tournament_id, "--round", "1",
+       "--white", "1001", "--black", "1002", "--result", "1/2-1/2", "--reason", "scoresheet",
+       "--actor", "Ada Arbiter")  # fmt: skip
+    ok(capsys, url, "tournaments", "import", str(files["corrected"]), "--replace", tournament_id,
+       "--reason", "second scoresheet", "--actor", "Bea")  # fmt: skip
+    ok(capsys, url, "players", "merge", "1001", "1003", "--reason", "one person")
+    assert actors(url) == [
+        ("list-import", "Ada Arbiter"),
+        ("tournament-import", "Ravi Rating Officer"),
+        ("close", "olga"),
+        ("correction", "Ada Arbiter"),
+        ("correction", "Bea"),
+        ("merge", "olga"),
+    ]
+
+
+def test_an_actor_that_cannot_be_found_or_used_is_refused(
+    database_url: str,
+    files: dict[str, Path],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = database_url
+    before = counts(url)
+    load = ("lists", "import", str(files["list"]), "--category", "fide-standard", "--period",
+            "2026-08")  # fmt: skip
+    for variable in ("LOGNAME", "USER", "LNAME", "USERNAME", "RATINGDB_ACTOR"):
+        monkeypatch.delenv(variable, raising=False)
+
+    def no_entry(uid: int) -> pwd.struct_passwd:
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", no_entry)
+    code, _, err = cli(capsys, url, *load)
+    assert code == 2
+    assert "cannot tell who runs this command" in err
+    assert "give --actor NAME or set RATINGDB_ACTOR" in err
+    for bad, said in (("   ", "the name of a person is needed"),
+                      ("x" * 101, "at most 100 characters"),
+                      ("Ada\nArbiter", "control characters")):  # fmt: skip
+        code, _, err = cli(capsys, url, *load, "--actor", bad)
+        assert code == 2
+        assert err.startswith(f"ratingdb lists: --actor: {said}"), err
+    assert counts(url) == before
+
+
+def test_the_scheduled_close_records_its_actor(loaded: str) -> None:
+    """``python -m jobs``: ``--actor`` as given; without it, the OS user, marked as the
+    scheduler's."""
+    url = loaded
+    base = [sys.executable, "-m", "jobs", "--database-url", url]
+    env = {"PATH": "/usr/bin:/bin", "LOGNAME": "cron-user", "PYTHONPATH": ":".join(sys.path)}
+    done = subprocess.run(
+        [*base, "run", "close-periods", "--now", "2026-09-01T00:30:00+00:00"],
+        capture_output=True, text=True, check=False, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run(
+        [*base, "--actor", "Ola Operator", "run", "close-periods", "--now",
+         "2026-10-01T00:30:00+00:00"],
+        capture_output=True, text=True, check=False, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    closes = [actor for action, actor in actors(url) if action == "close"]
+    assert closes == ["cron-user (scheduler)", "Ola Operator"]
