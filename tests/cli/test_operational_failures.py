@@ -9,10 +9,11 @@ both apply.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,22 @@ def test_a_read_only_sqlite_database_says_so(
     assert "the file or its folder is read-only" in line
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes whatever the permissions say")
+def _write_protect(target: Path, what: str) -> Callable[[], None]:
+    """Take write permission away from ``target``; returns what gives it back. Root writes
+    whatever the permission bits say, but not to an immutable file or folder (chattr +i), which
+    fails the same way (EPERM/EACCES -> SQLITE_READONLY or SQLITE_CANTOPEN)."""
+    if os.geteuid() != 0:
+        target.chmod(0o555 if what == "folder" else 0o444)
+        return lambda: target.chmod(0o755 if what == "folder" else 0o644)
+    chattr = shutil.which("chattr")
+    if chattr is None:
+        pytest.skip("running as root without chattr: nothing can stop root writing")
+    done = subprocess.run([chattr, "+i", str(target)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"running as root and chattr +i is refused here: {done.stderr.strip()}")
+    return lambda: subprocess.run([chattr, "-i", str(target)], check=True)
+
+
 @pytest.mark.parametrize("what", ["file", "folder"])
 def test_a_sqlite_file_or_folder_without_write_permission_says_so(
     tmp_path: Path, what: str, capsys: pytest.CaptureFixture[str]
@@ -151,13 +167,13 @@ def test_a_sqlite_file_or_folder_without_write_permission_says_so(
     database = folder / "ratingdb.sqlite3"
     url = f"sqlite:///{database}"
     assert main(["db", "upgrade", "--database-url", url]) == 0
-    target = database if what == "file" else folder
-    target.chmod(0o555 if what == "folder" else 0o444)
+    restore = _write_protect(database if what == "file" else folder, what)
     try:
         line = fails(capsys, *import_list(list_file(tmp_path), url))
     finally:
-        target.chmod(0o755 if what == "folder" else 0o644)
+        restore()
     assert "cannot be written" in line or "cannot be opened" in line, line
+    assert "Traceback" not in line
 
 
 # --- corrupted SQLite ----------------------------------------------------------------------
