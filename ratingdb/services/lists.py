@@ -121,6 +121,8 @@ def _publish_imported(
     version = version_for_period(category, period)
     rated = [row for row in rows if row.rating is not None and row.rating >= version.floor]
     unrated = [row for row in rows if row not in set(rated)] if len(rated) != len(rows) else []
+    if not rated:
+        raise _no_entries(source, category, len(rows), version.floor)
     entries = [
         {
             "player_id": row.player_id,
@@ -206,6 +208,20 @@ def _check_publishable(session: Session, category: Category, period: Period) -> 
             f"{category.value} already has a published list after {period} ({max(later)})",
             field="--period",
         )
+
+
+def _no_entries(source: str, category: Category, players: int, floor: int) -> InputError:
+    """A list without entries is never published: the next close would start from nobody, and
+    a published list cannot be taken back. Refused whether the file holds no player at all or
+    only players without a rating at or above the floor (the caller's transaction rolls back
+    the players it may have written)."""
+    why = (
+        "the list has no entries"
+        if players == 0
+        else f"the list has no entries: none of its {players} players has a {category.value} "
+        f"rating at or above the floor ({floor})"
+    )
+    return InputError(why, source=source)
 
 
 def list_digest(entries: Sequence[dict[str, Any]]) -> str:
@@ -314,6 +330,8 @@ def import_fide_list(
                 }
             )
         rated += bulk_insert(session, ListEntryRow, entries)
+    if not rated:
+        raise _no_entries(str(path), category, unrated, version.floor)
     rating_list.entry_count = rated
     rating_list.digest = stored_digest(session, rating_list.id)
     period_repo.mark_published(session, period_row, now)
