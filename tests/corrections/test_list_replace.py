@@ -1,0 +1,277 @@
+"""``ratingdb lists import FILE --replace --reason TEXT [--dry-run]`` (issue 11): a list imported
+by mistake is corrected like everything else. The corrected file is published as a new revision
+of the imported list (revision 1 stays as it was), the later published periods are recomputed
+from it, the correction is in the audit log, ``periods verify --all`` proves every revision,
+and ``--dry-run`` prints the impact and writes nothing.
+
+The chain (fide-standard 2025-10 rules, table 8.1.2 of rules.md §7.1; see test_revision_chain):
+list 2026-08 imported, T1 rated in 2026-09, T2 in 2026-10, both closed. The corrected 2026-08
+list gives Ada 1850 instead of 1800; everything else as imported.
+
+2026-09 (T1 rated with the 2026-08 list; Fay-Ada is a forfeit, never rated):
+  Ada 1850 vs Ben 1700: D +150 -> PD .70; 1 - .70 = +.30; x20 = 6 -> 1856 (was 1807).
+  Ben: vs Ada D -150 -> .30, -.30; vs Cal 2000 D -300 -> .15, +.85; +.55 x20 = 11 -> 1711
+  (was 1710). Every other entry as in revision 1.
+2026-10 (T2 rated with the 2026-09 list):
+  Ada 1856 vs Cal 1980 draw: D -124 -> .33, +.17 x20 = 3.4 -> +3 -> 1859 (was 1812);
+  Cal: D +124 -> .67, -.17 -> -3 -> 1977 (was 1975).
+  Ben 1711 vs Dee 1903 0-1: D -192 -> .25, -.25 x20 = -5 -> 1706 (was 1705);
+  Dee: D +192 -> .75, +.25 -> +5 -> 1908 (unchanged: 1903 + 5 as before).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.corrections.test_revision_chain import (
+    ADA,
+    BASE,
+    BASELINE,
+    BEN,
+    CAL,
+    CATEGORY,
+    DEE,
+    ORIGINAL,
+    P1,
+    T1,
+    T2,
+    Entry,
+    P,
+    baseline_csv,
+    build,
+    carried,
+    cli,
+    entries,
+    ok,
+    query,
+    row_counts,
+)
+
+REASON = "the federation sent last month's file"
+CORRECTED = [(p, name, 1850 if p == ADA else rating, games) for p, name, rating, games in BASELINE]
+
+BASE_REVISION_1: dict[str, Entry] = {
+    p: (rating, None, None, 0, 40 if games < 30 else 20) for p, _, rating, games in BASELINE
+}
+BASE_REVISION_2 = BASE_REVISION_1 | {ADA: (1850, None, None, 0, 20)}
+P_REVISION_2 = ORIGINAL[P] | {ADA: (1856, 1850, 6, 1, 20), BEN: (1711, 1700, 11, 2, 20)}
+P1_REVISION_2 = carried(P_REVISION_2) | {
+    ADA: (1859, 1856, 3, 1, 20),
+    CAL: (1977, 1980, -3, 1, 20),
+    BEN: (1706, 1711, -5, 1, 20),
+    DEE: (1908, 1903, 5, 1, 20),
+}
+
+
+def imported_entries(url: str, period: str, revision: int) -> dict[str, Entry]:
+    rows = query(
+        url,
+        "SELECT e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor "
+        "FROM list_entries e JOIN rating_lists l ON l.id = e.list_id "
+        "WHERE l.category = :c AND l.list_date = :d AND l.revision = :r",
+        c=CATEGORY,
+        d=f"{period}-01",
+        r=revision,
+    )
+    return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def chain(capsys: pytest.CaptureFixture[str], url: str, folder: Path) -> Path:
+    """The imported 2026-08 list, T1 and T2 closed in 2026-09 and 2026-10; returns the
+    corrected list's file."""
+    build(capsys, url, folder, tournaments=(T1, T2), periods=(P, P1))
+    corrected = folder / "corrected.csv"
+    corrected.write_text(baseline_csv(CORRECTED), encoding="utf-8")
+    return corrected
+
+
+def replace(
+    capsys: pytest.CaptureFixture[str], url: str, path: Path, *extra: str, period: str = BASE
+) -> tuple[int, str, str]:
+    return cli(
+        capsys, "lists", "import", str(path), "--category", CATEGORY, "--period", period,
+        "--replace", *extra, url=url,
+    )  # fmt: skip
+
+
+def revisions_by_period(document: dict[str, Any]) -> dict[str, tuple[int, int, list[Any]]]:
+    return {
+        r["period"]: (
+            r["from_revision"],
+            r["to_revision"],
+            [(c["player_id"], c["from_rating"], c["to_rating"]) for c in r["changes"]],
+        )
+        for r in document["revisions"]
+    }
+
+
+EXPECTED_IMPACT = {
+    BASE: (1, 2, [(ADA, 1800, 1850)]),
+    P: (1, 2, [(ADA, 1807, 1856), (BEN, 1710, 1711)]),
+    P1: (1, 2, [(ADA, 1812, 1859), (BEN, 1705, 1706), (CAL, 1975, 1977)]),
+}
+
+
+def test_a_replaced_list_is_a_new_revision_and_the_later_lists_are_recomputed(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = database_url
+    corrected = chain(capsys, url, tmp_path)
+    assert entries(url, P) == ORIGINAL[P]
+    list_row_before = query(url, "SELECT * FROM rating_lists WHERE revision = 1 ORDER BY id")
+    base_before = imported_entries(url, BASE, 1)
+    assert base_before == BASE_REVISION_1
+
+    code, out, err = replace(capsys, url, corrected, "--reason", REASON)
+    assert code == 0, err
+    document = json.loads(out)
+    assert revisions_by_period(document) == EXPECTED_IMPACT
+    assert document["kind"] == "list-replace"
+    assert document["revision"] == 2
+    assert document["dry_run"] is False
+    assert document["entries"] == len(BASELINE)
+
+    # The new revisions, as worked in the module docstring; revision 1 of every list as it was.
+    assert imported_entries(url, BASE, 2) == BASE_REVISION_2
+    assert entries(url, P, 2) == P_REVISION_2
+    assert entries(url, P1, 2) == P1_REVISION_2
+    assert imported_entries(url, BASE, 1) == base_before
+    assert entries(url, P, 1) == ORIGINAL[P]
+    assert entries(url, P1, 1) == ORIGINAL[P1]
+    assert query(url, "SELECT * FROM rating_lists WHERE revision = 1 ORDER BY id") == (
+        list_row_before
+    )
+    # The new revision of the imported list is an import naming its correction.
+    (source, cause), *_ = query(
+        url,
+        "SELECT source, cause_correction_id FROM rating_lists WHERE list_date = :d "
+        "AND revision = 2",
+        d=f"{BASE}-01",
+    )
+    assert source == "import"
+    assert cause == document["correction_id"]
+    # The export gives the latest revision.
+    exported = json.loads(ok(capsys, "lists", "export", "--category", CATEGORY, "--period",
+                             BASE, "--format", "json", url=url))  # fmt: skip
+    assert exported["revision"] == 2
+    assert {e["player_id"]: e["rating"] for e in exported["entries"]}[ADA] == 1850
+
+    # The correction and the audit entry.
+    ((kind, category, tournament, reason, actor, before, after),) = query(
+        url, "SELECT kind, category, tournament_id, reason, actor, before, after FROM corrections"
+    )
+    before, after = (json.loads(v) if isinstance(v, str) else v for v in (before, after))
+    assert (kind, category, tournament, reason) == ("list-replace", CATEGORY, None, REASON)
+    assert actor
+    assert before["revision"] == 1
+    assert before["entries"] == len(BASELINE)
+    assert after["revision"] == 2
+    assert after["file"] == str(corrected)
+    audit = [json.loads(line) for line in ok(capsys, "audit", url=url).splitlines()]
+    assert audit[0]["action"] == "correction"
+    assert audit[0]["details"]["kind"] == "list-replace"
+    assert audit[0]["details"]["reason"] == REASON
+    assert audit[0]["details"]["correction_id"] == document["correction_id"]
+    assert audit[0]["actor"] == actor
+    assert audit[0]["file_digest"] == after["file_digest"]
+
+    # diff names the correction; verify proves every revision.
+    diff = json.loads(ok(capsys, "lists", "diff", "--category", CATEGORY, "--period", BASE,
+                         "--to-revision", "2", url=url))  # fmt: skip
+    assert [c["kind"] for c in diff["corrections"]] == ["list-replace"]
+    assert [(c["player_id"], c["rating_difference"]) for c in diff["changes"]] == [(ADA, 50)]
+    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
+    assert code == 0, out + err
+    verified = [json.loads(line) for line in out.splitlines()]
+    assert len(verified) == 6  # three lists, two revisions each
+    assert all(v["ok"] for v in verified), verified
+
+
+def test_a_dry_run_prints_the_impact_and_writes_nothing(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = database_url
+    corrected = chain(capsys, url, tmp_path)
+    counts = row_counts(url)
+    code, out, err = replace(capsys, url, corrected, "--reason", REASON, "--dry-run")
+    assert code == 0, err
+    assert "nothing was written" in err
+    document = json.loads(out)
+    assert document["dry_run"] is True
+    assert revisions_by_period(document) == EXPECTED_IMPACT
+    # No id of a row that was not written.
+    assert "correction_id" not in document
+    assert "list_id" not in document
+    assert row_counts(url) == counts
+    # The real replace afterwards does what the dry run showed.
+    code, out, err = replace(capsys, url, corrected, "--reason", REASON)
+    assert code == 0, err
+    assert revisions_by_period(json.loads(out)) == EXPECTED_IMPACT
+
+
+def test_a_second_replace_is_revision_three_and_everything_still_verifies(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Back to the first file: revision 3 of the imported list is revision 1's content, and
+    the later lists come back to their original entries, each in a third revision."""
+    url = database_url
+    corrected = chain(capsys, url, tmp_path)
+    assert replace(capsys, url, corrected, "--reason", REASON)[0] == 0
+    code, out, err = replace(capsys, url, tmp_path / "baseline.csv", "--reason", "undo")
+    assert code == 0, err
+    assert {r["period"]: r["to_revision"] for r in json.loads(out)["revisions"]} == {
+        BASE: 3, P: 3, P1: 3,
+    }  # fmt: skip
+    assert imported_entries(url, BASE, 3) == BASE_REVISION_1
+    assert entries(url, P, 3) == ORIGINAL[P]
+    assert entries(url, P1, 3) == ORIGINAL[P1]
+    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
+    assert code == 0, out + err
+    assert len(out.splitlines()) == 9
+
+
+def test_refusals_exit_2_and_store_nothing(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = database_url
+    corrected = chain(capsys, url, tmp_path)
+    counts = row_counts(url)
+
+    def refused(*args: str, period: str = BASE, path: Path = corrected) -> str:
+        code, out, err = replace(capsys, url, path, *args, period=period)
+        assert code == 2, (code, out, err)
+        assert out == ""
+        assert "Traceback" not in err
+        assert row_counts(url) == counts
+        return err
+
+    assert "--reason: " in refused()
+    assert "--reason: " in refused("--reason", "  ")
+    # A period without a published list.
+    err = refused("--reason", REASON, period="2026-12")
+    assert "--period: " in err
+    assert "fide-standard 2026-12 has no published list to replace" in err
+    # A list computed by a close: its tournaments are what to correct.
+    err = refused("--reason", REASON, period=P)
+    assert "computed by a close" in err
+    # The file gives the list as it is.
+    err = refused("--reason", REASON, path=tmp_path / "baseline.csv")
+    assert "nothing to correct" in err
+    assert str(tmp_path / "baseline.csv") in err
+    # A corrected file without entries.
+    empty = tmp_path / "empty.csv"
+    empty.write_text(baseline_csv([]), encoding="utf-8")
+    assert "the list has no entries" in refused("--reason", REASON, path=empty)
+    # --reason and --dry-run belong to --replace.
+    for extra in (("--reason", REASON), ("--dry-run",)):
+        code, _, err = cli(
+            capsys, "lists", "import", str(corrected), "--category", CATEGORY, "--period",
+            "2026-12", *extra, url=url,
+        )  # fmt: skip
+        assert code == 2, err
+        assert "only with --replace" in err
+        assert row_counts(url) == counts
