@@ -275,3 +275,98 @@ def test_refusals_exit_2_and_store_nothing(
         assert code == 2, err
         assert "only with --replace" in err
         assert row_counts(url) == counts
+
+
+def test_a_replaced_standard_list_reaches_the_rapid_list_that_read_it(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Rapid 2026-09 rated Ada, unrated in rapid, with her standard rating (B.02 rapid/blitz
+    §7.2.1: a rated player with no rapid games, K 40); the imported rapid list 2026-08 (Ben
+    1700, K 20) is not computed from anything and stays as it is.
+    Rapid tournament 2026-08-10..11: Ada - Ben 1-0.
+      Standard 1800: Ada D +100 -> .64, +.36 x40 = 14.4 -> 1814; Ben D -100 -> .36, -.36 x20
+      = -7.2 -> 1693.
+      Standard 1850: Ada D +150 -> .70, +.30 x40 = 12 -> 1862; Ben D -150 -> .30, -.30 x20 = -6
+      -> 1694."""
+    url = database_url
+    rapid = ("--category", "fide-rapid")
+    standard = tmp_path / "standard.csv"
+    standard.write_text(baseline_csv(), encoding="utf-8")
+    ok(capsys, "lists", "import", str(standard), "--category", CATEGORY, "--period", BASE,
+       url=url)  # fmt: skip
+    rapid_list = tmp_path / "rapid.csv"
+    rapid_list.write_text(baseline_csv([(BEN, "Ben, B", 1700, 60)]), encoding="utf-8")
+    ok(capsys, "lists", "import", str(rapid_list), *rapid, "--period", BASE, url=url)
+    games = tmp_path / "rapid_open.csv"
+    games.write_text(
+        "tournament,start_date,end_date,round,white_id,black_id,result\n"
+        f"Rapid,2026-08-10,2026-08-11,1,{ADA},{BEN},1-0\n",
+        encoding="utf-8",
+    )
+    ok(capsys, "tournaments", "import", str(games), *rapid, url=url)
+    ok(capsys, "periods", "close", *rapid, "--period", P, url=url)
+
+    def rapid_entries(revision: int) -> dict[str, Any]:
+        rows = query(
+            url,
+            "SELECT e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor "
+            "FROM list_entries e JOIN rating_lists l ON l.id = e.list_id WHERE l.category = "
+            "'fide-rapid' AND l.list_date = :d AND l.revision = :r",
+            d=f"{P}-01",
+            r=revision,
+        )
+        return {row[0]: tuple(row[1:]) for row in rows}
+
+    original = {ADA: (1814, None, None, 1, 40), BEN: (1693, 1700, -7, 1, 20)}
+    assert rapid_entries(1) == original
+    corrected = tmp_path / "corrected.csv"
+    corrected.write_text(baseline_csv(CORRECTED), encoding="utf-8")
+    code, out, err = replace(capsys, url, corrected, "--reason", REASON)
+    assert code == 0, err
+    assert [
+        (r["category"], r["period"], r["to_revision"]) for r in json.loads(out)["revisions"]
+    ] == [
+        (CATEGORY, BASE, 2),
+        ("fide-rapid", P, 2),
+    ]
+    assert rapid_entries(2) == {ADA: (1862, None, None, 1, 40), BEN: (1694, 1700, -6, 1, 20)}
+    assert rapid_entries(1) == original
+    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
+    assert code == 0, out + err
+    assert len(out.splitlines()) == 5  # standard 2026-08 x2, rapid 2026-08, rapid 2026-09 x2
+
+
+def test_a_fide_txt_list_is_replaced_by_a_corrected_download(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The FIDE formats take the same path: Nina's rating 1650 -> 1660 in the corrected TXT;
+    the others' entries as before (the K kept as the status gives it); the player added by the
+    corrected file is created, as a list import creates him."""
+    from tests.formats.test_fide_list import STANDARD, STANDARD_HEADER, fixed
+
+    url = database_url
+    first = tmp_path / "std.txt"
+    first.write_text(STANDARD, encoding="utf-8")
+    which = ("--category", CATEGORY, "--period", "2026-11")
+    ok(capsys, "lists", "import", str(first), *which, url=url)
+    newcomer = fixed(STANDARD_HEADER, {"ID Number": "56789012", "Name": "Late, Leo",
+                                       "Fed": "FRA", "Sex": "M", "SRtng": "1500", "SGm": "0",
+                                       "SK": "20", "B-day": "1980"})  # fmt: skip
+    corrected = tmp_path / "corrected.txt"
+    corrected.write_text(STANDARD.replace(" 1650 ", " 1660 ") + newcomer + "\n", encoding="utf-8")
+    before = imported_entries(url, "2026-11", 1)
+    code, out, err = cli(capsys, "lists", "import", str(corrected), *which, "--replace",
+                         "--reason", REASON, url=url)  # fmt: skip
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["players_created"] == 1
+    assert revisions_by_period(document) == {
+        "2026-11": (1, 2, [("34567890", 1650, 1660), ("56789012", None, 1500)])
+    }
+    assert imported_entries(url, "2026-11", 1) == before
+    assert imported_entries(url, "2026-11", 2) == before | {
+        "34567890": (1660, None, None, 3, 40),
+        "56789012": (1500, None, None, 0, 20),
+    }
+    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
+    assert code == 0, out + err
