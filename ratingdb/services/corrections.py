@@ -311,6 +311,12 @@ def replace_list(
     if not reason.strip():
         raise InputError("a correction needs a reason", field="--reason")
     check_period(category, period, field="--period")
+    # The lists this recomputes must not gain a period closed beside it from the old revision.
+    for reached in sorted(
+        {category} | (STANDARD_SEEDED if category is Category.FIDE_STANDARD else set()),
+        key=lambda c: c.value,
+    ):
+        period_repo.hold_off_closes(session, reached)
     period_row = period_repo.get_period(session, category, period)
     current = period_repo.list_for(session, category, period)
     if period_row is None or period_row.state != "published" or current is None:

@@ -22,6 +22,7 @@ list gives Ada 1850 instead of 1800; everything else as imported.
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -368,5 +369,55 @@ def test_a_fide_txt_list_is_replaced_by_a_corrected_download(
         "34567890": (1660, None, None, 3, 40),
         "56789012": (1500, None, None, 0, 20),
     }
+    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
+    assert code == 0, out + err
+
+
+def test_a_close_beside_a_replace_waits_and_starts_from_the_new_revision(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A replace holds off the close of the next period until it commits: the close then
+    computes 2026-10 from the replaced chain (PostgreSQL: the close's own lock, taken by the
+    replace; SQLite: the database's write lock). Without that, the close would publish 2026-10
+    from 2026-09's revision 1 beside the replace, and verify would not prove it."""
+    from datetime import UTC, datetime
+
+    from ratingdb.db import make_engine, make_sessionmaker
+    from ratingdb.rules import Category, Period
+    from ratingdb.services.corrections import replace_list
+
+    url = database_url
+    build(capsys, url, tmp_path, tournaments=(T1, T2), periods=(P,))
+    corrected = tmp_path / "corrected.csv"
+    corrected.write_text(baseline_csv(CORRECTED), encoding="utf-8")
+    engine = make_engine(url)
+    outcome: dict[str, Any] = {}
+
+    def close_next() -> None:
+        outcome["code"] = main_close()
+
+    def main_close() -> int:
+        from ratingdb.cli import main
+
+        return main(["periods", "close", "--category", CATEGORY, "--period", P1,
+                     "--database-url", url])  # fmt: skip
+
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            replace_list(
+                session, corrected, Category.FIDE_STANDARD, Period.parse(BASE),
+                file_format="csv", reason=REASON, actor="test", now=datetime.now(UTC),
+            )  # fmt: skip
+            closer = threading.Thread(target=close_next)
+            closer.start()
+            closer.join(timeout=2)
+            assert closer.is_alive(), "the close did not wait for the replace"
+        closer.join(timeout=60)
+        assert not closer.is_alive()
+    finally:
+        engine.dispose()
+    assert outcome["code"] == 0
+    assert entries(url, P, 2) == P_REVISION_2
+    assert entries(url, P1, 1) == P1_REVISION_2
     code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
     assert code == 0, out + err
