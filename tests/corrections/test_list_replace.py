@@ -421,3 +421,37 @@ def test_a_close_beside_a_replace_waits_and_starts_from_the_new_revision(
     assert entries(url, P1, 1) == P1_REVISION_2
     code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
     assert code == 0, out + err
+
+
+def test_the_api_shows_the_replaced_list_and_its_correction(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The list's page gives revision 2 (revision 1 on request) and the diff names the
+    correction of kind list-replace (the API refused that kind before)."""
+    from fastapi.testclient import TestClient
+
+    from ratingdb.api import create_app
+    from ratingdb.config import Settings
+
+    url = database_url
+    corrected = chain(capsys, url, tmp_path)
+    code, out, err = replace(capsys, url, corrected, "--reason", REASON)
+    assert code == 0, err
+    correction_id = json.loads(out)["correction_id"]
+    page = f"/v1/lists/{CATEGORY}/{BASE}"
+    with TestClient(create_app(Settings(database_url=url, read_database_url=url))) as client:
+        latest = client.get(page)
+        assert latest.status_code == 200, latest.text
+        assert latest.json()["revision"] == 2
+        assert latest.json()["correction_id"] == correction_id
+        first = client.get(page, params={"revision": 1})
+        assert first.status_code == 200, first.text
+        assert {e["player_id"]: e["rating"] for e in first.json()["entries"]}[ADA] == 1800
+        diff = client.get(f"{page}/diff", params={"from_revision": 1, "to_revision": 2})
+        assert diff.status_code == 200, diff.text
+        assert [(c["kind"], c["reason"]) for c in diff.json()["corrections"]] == [
+            ("list-replace", REASON)
+        ]
+        assert [(c["player_id"], c["rating_difference"]) for c in diff.json()["changes"]] == [
+            (ADA, 50)
+        ]
