@@ -459,7 +459,7 @@ class DiffChangeOut(Schema):
 
 class DiffCorrectionOut(Schema):
     correction_id: int
-    kind: Literal["game", "tournament", "merge"]
+    kind: Literal["game", "tournament", "merge", "list-replace"]
     reason: str
     actor: str
     created_at: datetime

@@ -18,9 +18,11 @@ from ratingdb.cli.common import (
     transaction,
     utc_now,
 )
+from ratingdb.errors import InputError
 from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
 from ratingdb.formats.list_csv import ExportEntry, write_list_csv
 from ratingdb.services import audit, revisions
+from ratingdb.services.corrections import replace_list
 from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
 from ratingdb.services.progress import terminal_progress
 
@@ -42,6 +44,16 @@ def register(commands: Any) -> None:
         "--format",
         choices=IMPORT_FORMATS,
         help="default: fide-xml for a .xml file, fide-txt for a .txt file, otherwise csv",
+    )
+    load.add_argument(
+        "--replace",
+        action="store_true",
+        help="a corrected file for a list published by an import: a new revision of the list, "
+        "the later periods recomputed (needs --reason)",
+    )
+    load.add_argument("--reason", help="why the list is replaced (with --replace)")
+    load.add_argument(
+        "--dry-run", action="store_true", help="with --replace: print the impact, write nothing"
     )
     load.set_defaults(handler=run_import)
     export = actions.add_parser("export", parents=[database_options()], help="a published list")
@@ -67,6 +79,11 @@ def run_import(args: argparse.Namespace) -> int:
     file_format = args.format or {".xml": "fide-xml", ".txt": "fide-txt"}.get(suffix, "csv")
     wanted_category = category(args.category)
     wanted_period = period(args.period)
+    if args.replace:
+        return _run_replace(args, file_format)
+    for option, given in (("--reason", args.reason is not None), ("--dry-run", args.dry_run)):
+        if given:
+            raise InputError("only with --replace (a corrected list)", field=option)
     person = actor(args)
     with transaction(args) as session:
         now = utc_now()
@@ -85,6 +102,33 @@ def run_import(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     print(json.dumps(imported.as_json()))
+    return 0
+
+
+def _run_replace(args: argparse.Namespace, file_format: str) -> int:
+    """``lists import --replace``: one transaction, rolled back for ``--dry-run``, whose report
+    then names no row id (the correction, the new list) since none was written."""
+    if args.reason is None:
+        raise InputError("a corrected list needs a reason", field="--reason")
+    with transaction(args) as session:
+        outcome, imported = replace_list(
+            session, args.file, category(args.category), period(args.period),
+            file_format=file_format, reason=args.reason, actor=actor(args), now=utc_now(),
+            track=terminal_progress,
+        )  # fmt: skip
+        if args.dry_run:
+            session.rollback()
+    document = (
+        {"correction_id": outcome.correction_id, "list_id": imported.list_id}
+        | imported.as_json()
+        | outcome.as_json()
+        | {"revision": imported.revision, "dry_run": args.dry_run}
+    )
+    if args.dry_run:
+        del document["correction_id"], document["list_id"]
+    print(json.dumps(document, indent=1))
+    if args.dry_run:
+        print("dry run: nothing was written", file=sys.stderr)
     return 0
 
 

@@ -13,8 +13,9 @@ from ratingdb.models.base import CATEGORY_LENGTH, Base, in_values
 from ratingdb.models.tournament import TOURNAMENT_ID_LENGTH
 
 #: ``game``: one game's result; ``tournament``: a tournament replaced by a corrected file;
-#: ``merge``: two records of one player made one.
-CORRECTION_KINDS = ["game", "tournament", "merge"]
+#: ``merge``: two records of one player made one; ``list-replace``: an imported list replaced
+#: by a corrected file (``lists import --replace``).
+CORRECTION_KINDS = ["game", "tournament", "merge", "list-replace"]
 
 
 class CorrectionRow(Base):

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import GameRow, PeriodRow, RatingListRow, TournamentRow
 from ratingdb.rules import Category, Period, closing_date
+from ratingdb.rules.calendar import next_period
 
 
 def get_period(session: Session, category: Category, period: Period) -> PeriodRow | None:
@@ -71,7 +72,7 @@ def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetim
     period, so the conditional UPDATE below always sees the last committed state.
     """
     if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(period_row)})
+        _lock(session, period_row.category, period_row.list_date)
     claimed: CursorResult[Any] = session.execute(  # type: ignore[assignment]
         update(PeriodRow)
         .where(PeriodRow.id == period_row.id, PeriodRow.state == "open")
@@ -82,11 +83,35 @@ def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetim
     return claimed.rowcount == 1
 
 
-def _lock_key(period_row: PeriodRow) -> int:
+def _lock(session: Session, category: str, list_date: date) -> None:
+    session.execute(
+        text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(category, list_date)}
+    )
+
+
+def _lock_key(category: str, list_date: date) -> int:
     """A stable 63-bit key per (category, list date): 'RD' + category index + month index."""
-    category_index = [c.value for c in Category].index(period_row.category)
-    month_index = Period.of_list_date(period_row.list_date).index
+    category_index = [c.value for c in Category].index(category)
+    month_index = Period.of_list_date(list_date).index
     return (0x5244 << 40) | (category_index << 32) | month_index
+
+
+def hold_off_closes(session: Session, category: Category) -> None:
+    """Until this transaction ends, no close of the category publishes a list, and a close
+    running now is waited for (PostgreSQL; SQLite writers already take turns): a correction
+    recomputes the published periods, and a list published beside it would be computed from the
+    revisions the correction replaces. Closes go in order, so only the period after the latest
+    published one can be closed: its close lock (``claim``) is taken, and the next one's if a
+    close published it meanwhile. A category without a published list has nothing to protect."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    locked: set[Period] = set()
+    while published := published_periods(session, category):
+        following = next_period(category, max(published))
+        if following in locked:
+            return
+        _lock(session, category.value, following.list_date)
+        locked.add(following)
 
 
 def mark_published(session: Session, period_row: PeriodRow, now: datetime) -> None:

@@ -1,6 +1,7 @@
-"""Corrections after publication: a game's result, a duplicate player. Each is recorded (who,
-when, why, before and after) and replaces rows instead of editing them; a correction that
-touches a published period recomputes it and the later ones (services.revisions)."""
+"""Corrections after publication: a game's result, a duplicate player, an imported list. Each
+is recorded (who, when, why, before and after) and replaces rows instead of editing them; a
+correction that touches a published period recomputes it and the later ones
+(services.revisions)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,22 @@ from sqlalchemy.orm import Session
 from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
-from ratingdb.models import CorrectionRow, GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.models import (
+    CorrectionRow,
+    GameRow,
+    PeriodRow,
+    PlayerRow,
+    RatingListRow,
+    TournamentRow,
+)
+from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import audit
 from ratingdb.services.close import STANDARD_SEEDED
+from ratingdb.services.lists import ImportedList, Replacement, check_period, import_list_file
 from ratingdb.services.progress import Track, no_progress
-from ratingdb.services.revisions import Revision, recalculate
+from ratingdb.services.revisions import Revision, list_changes, recalculate
 from ratingdb.services.tournaments import ReadTournament, read_tournament
 
 
@@ -278,6 +288,98 @@ def merge_players(
     return outcome
 
 
+def replace_list(
+    session: Session,
+    path: Path,
+    category: Category,
+    period: Period,
+    *,
+    file_format: str,
+    reason: str,
+    actor: str,
+    now: datetime,
+    track: Track = no_progress,
+) -> tuple[CorrectionOutcome, ImportedList]:
+    """``lists import --replace``: a corrected file for a list published by an import. The file
+    is read and its players created or updated as any list import does; it is published as the
+    next revision of the list (the earlier revisions stay as they were), and the later published
+    periods of the category are recomputed from it, with the rapid and blitz lists that read a
+    standard list, as a tournament correction does.
+
+    A list published by a close is refused: it is computed from the period's tournaments, and a
+    file put in its place would hide them; correct the tournaments instead."""
+    if not reason.strip():
+        raise InputError("a correction needs a reason", field="--reason")
+    check_period(category, period, field="--period")
+    # The lists this recomputes must not gain a period closed beside it from the old revision.
+    for reached in sorted(
+        {category} | (STANDARD_SEEDED if category is Category.FIDE_STANDARD else set()),
+        key=lambda c: c.value,
+    ):
+        period_repo.hold_off_closes(session, reached)
+    period_row = period_repo.get_period(session, category, period)
+    current = period_repo.list_for(session, category, period)
+    if period_row is None or period_row.state != "published" or current is None:
+        raise InputError(
+            f"{category.value} {period} has no published list to replace; "
+            "import the list without --replace",
+            field="--period",
+        )
+    if current.source != "import":
+        raise InputError(
+            f"{category.value} {period} was computed by a close from its tournaments, not "
+            "imported: correct its games instead (games correct, tournaments import --replace, "
+            "players merge)",
+            field="--replace",
+        )
+    digest = audit.file_digest(path) if path.is_file() else None
+    correction = CorrectionRow(
+        kind="list-replace", category=category.value, tournament_id=None, reason=reason,
+        actor=actor, created_at=now, after={},
+        before={"list_id": current.id, "revision": current.revision,
+                "entries": current.entry_count, "digest": current.digest},
+    )  # fmt: skip
+    session.add(correction)
+    session.flush()
+    imported = import_list_file(
+        session, path, category, period, now, file_format, track=track,
+        replaces=Replacement(current.revision + 1, correction.id),
+    )  # fmt: skip
+    revised = session.get(RatingListRow, imported.list_id)
+    if revised is None:
+        raise AssertionError(f"the list {imported.list_id} just written is not found")
+    changed = list_changes(session, current, revised)
+    if changed is None:
+        raise InputError(
+            f"the file gives the list of {category.value} {period} as published "
+            f"(revision {current.revision}): nothing to correct",
+            source=str(path),
+            field="--replace",
+        )
+    correction.after = {
+        "list_id": revised.id, "revision": revised.revision, "entries": revised.entry_count,
+        "digest": revised.digest, "file": str(path), "file_digest": digest,
+        "format": file_format,
+    }  # fmt: skip
+    own = Revision(category, period, current.revision, revised.revision, changed)
+    later = _recompute_from(
+        session, correction, {category: period}, now=now, track=track, list_replaced=True
+    )
+    outcome = CorrectionOutcome(correction.id, correction.kind, (own, *later), ())
+    audit.record(
+        session, "correction", actor, now, file_digest=digest,
+        counts={"entries": imported.rated, "unrated": imported.unrated,
+                "players_created": imported.players_created,
+                "players_updated": imported.players_updated,
+                "players_changed": len(changed), "revisions": len(outcome.revisions)},
+        details={"correction_id": correction.id, "kind": "list-replace",
+                 "category": category.value, "period": str(period), "list_id": revised.id,
+                 "revision": revised.revision, "file": str(path), "format": file_format,
+                 "reason": reason},
+    )  # fmt: skip
+    return outcome, imported
+
+
 def _recompute(
     session: Session,
     correction: CorrectionRow,
@@ -304,12 +406,34 @@ def _recompute(
             continue
         if category not in first or period < first[category]:
             first[category] = period
+    revisions = _recompute_from(session, correction, first, now=now, track=track)
+    return CorrectionOutcome(correction.id, correction.kind, tuple(revisions),
+                             tuple(sorted(set(pending))))  # fmt: skip
+
+
+def _recompute_from(
+    session: Session,
+    correction: CorrectionRow,
+    first: dict[Category, Period],
+    *,
+    now: datetime,
+    track: Track,
+    list_replaced: bool = False,
+) -> list[Revision]:
+    """Recalculate each category of ``first`` from its period on, then the rapid and blitz
+    lists when a standard list was revised. ``list_replaced``: the list of ``first`` is an
+    imported list whose new revision is written already (lists import --replace): imported
+    lists are passed over (revisions.recalculate's ``skip_imported``), and a replaced standard
+    list is revised even when no later standard list changes."""
     revisions: list[Revision] = []
     for category, period in sorted(first.items(), key=lambda item: item[0].value):
         revisions.extend(
-            recalculate(session, category, period, now=now, cause=correction.id, track=track)
-        )
-    if revisions and Category.FIDE_STANDARD in first:
+            recalculate(
+                session, category, period, now=now, cause=correction.id,
+                skip_imported=list_replaced, track=track,
+            )
+        )  # fmt: skip
+    if Category.FIDE_STANDARD in first and (revisions or list_replaced):
         # Rapid and blitz periods rate players without a rating of their own with the standard
         # list (and the 2022 uplift read it): a revised standard list reaches them.
         for category in sorted(STANDARD_SEEDED - first.keys(), key=lambda c: c.value):
@@ -321,8 +445,8 @@ def _recompute(
                     now=now,
                     cause=correction.id,
                     through_all=True,
+                    skip_imported=list_replaced,
                     track=track,
                 )
             )
-    return CorrectionOutcome(correction.id, correction.kind, tuple(revisions),
-                             tuple(sorted(set(pending))))  # fmt: skip
+    return revisions

@@ -36,10 +36,22 @@ _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
 @dataclass(frozen=True, slots=True)
+class Replacement:
+    """An import that publishes a corrected revision of a published imported list
+    (``lists import --replace``): the revision it writes and the correction it is written for.
+    The caller (services.corrections.replace_list) has checked that the period is published
+    from an import."""
+
+    revision: int
+    cause: int
+
+
+@dataclass(frozen=True, slots=True)
 class ImportedList:
     category: Category
     period: Period
     list_id: int
+    revision: int
     rated: int
     unrated: int
     players_created: int
@@ -61,12 +73,20 @@ class ImportedList:
 
 
 def import_list_csv(
-    session: Session, path: Path, category: Category, period: Period, now: datetime
+    session: Session,
+    path: Path,
+    category: Category,
+    period: Period,
+    now: datetime,
+    *,
+    replaces: Replacement | None = None,
 ) -> ImportedList:
     """Load a list CSV as the published list of ``period``: the category's starting point."""
     check_period(category, period, field="--period")
     rows = read_list_csv(path)
-    return _publish_imported(session, rows, category, period, now, source=str(path))
+    return _publish_imported(
+        session, rows, category, period, now, source=str(path), replaces=replaces
+    )
 
 
 def import_list_file(
@@ -77,13 +97,18 @@ def import_list_file(
     now: datetime,
     file_format: str = "csv",
     track: Track = no_progress,
+    *,
+    replaces: Replacement | None = None,
 ) -> ImportedList:
-    """``lists import``: a list CSV, or a FIDE download (``fide-txt``, ``fide-xml``)."""
+    """``lists import``: a list CSV, or a FIDE download (``fide-txt``, ``fide-xml``); with
+    ``replaces``, a corrected revision of the period's published list."""
     if file_format not in IMPORT_FORMATS:
         raise InputError(f"must be one of {', '.join(IMPORT_FORMATS)}", field="--format")
     if file_format == "csv":
-        return import_list_csv(session, path, category, period, now)
-    return import_fide_list(session, path, category, period, now, file_format, track=track)
+        return import_list_csv(session, path, category, period, now, replaces=replaces)
+    return import_fide_list(
+        session, path, category, period, now, file_format, track=track, replaces=replaces
+    )
 
 
 def check_period(category: Category, period: Period, *, field: str) -> None:
@@ -101,8 +126,10 @@ def _publish_imported(
     now: datetime,
     *,
     source: str,
+    replaces: Replacement | None,
 ) -> ImportedList:
-    _check_publishable(session, category, period)
+    if replaces is None:
+        _check_publishable(session, category, period)
     created, updated = player_repo.upsert(
         session,
         [
@@ -121,6 +148,8 @@ def _publish_imported(
     version = version_for_period(category, period)
     rated = [row for row in rows if row.rating is not None and row.rating >= version.floor]
     unrated = [row for row in rows if row not in set(rated)] if len(rated) != len(rows) else []
+    if not rated:
+        raise _no_entries(source, category, len(rows), version.floor)
     entries = [
         {
             "player_id": row.player_id,
@@ -141,7 +170,13 @@ def _publish_imported(
         for row in rated
     ]
     rating_list = _add_imported_list(
-        session, period_row, period, now, entry_count=len(entries), digest=list_digest(entries)
+        session,
+        period_row,
+        period,
+        now,
+        entry_count=len(entries),
+        digest=list_digest(entries),
+        replaces=replaces,
     )
     for entry in entries:
         entry["list_id"] = rating_list.id
@@ -160,9 +195,17 @@ def _publish_imported(
             for row in unrated
         ],
     )
-    period_repo.mark_published(session, period_row, now)
+    if replaces is None:
+        period_repo.mark_published(session, period_row, now)
     return ImportedList(
-        category, period, rating_list.id, len(entries), len(unrated), created, updated
+        category,
+        period,
+        rating_list.id,
+        rating_list.revision,
+        len(entries),
+        len(unrated),
+        created,
+        updated,
     )
 
 
@@ -174,18 +217,22 @@ def _add_imported_list(
     *,
     entry_count: int,
     digest: str | None,
+    replaces: Replacement | None,
 ) -> RatingListRow:
-    """The list row of an imported list (revision 1, no rule version), flushed for its id."""
+    """The list row of an imported list (revision 1, or the replacement's revision naming its
+    correction; no rule version), flushed for its id."""
     rating_list = RatingListRow(
         period_id=period_row.id,
         category=period_row.category,
         list_date=period.list_date,
-        revision=1,
+        revision=1 if replaces is None else replaces.revision,
         source="import",
         rule_version=None,
         published_at=now,
         entry_count=entry_count,
         digest=digest,
+        cause_correction_id=None if replaces is None else replaces.cause,
+        corrections_applied=0 if replaces is None else replaces.cause,
     )
     session.add(rating_list)
     session.flush()
@@ -206,6 +253,20 @@ def _check_publishable(session: Session, category: Category, period: Period) -> 
             f"{category.value} already has a published list after {period} ({max(later)})",
             field="--period",
         )
+
+
+def _no_entries(source: str, category: Category, players: int, floor: int) -> InputError:
+    """A list without entries is never published: the next close would start from nobody, and
+    a published list cannot be taken back. Refused whether the file holds no player at all or
+    only players without a rating at or above the floor (the caller's transaction rolls back
+    the players it may have written)."""
+    why = (
+        "the list has no entries"
+        if players == 0
+        else f"the list has no entries: none of its {players} players has a {category.value} "
+        f"rating at or above the floor ({floor})"
+    )
+    return InputError(why, source=source)
 
 
 def list_digest(entries: Sequence[dict[str, Any]]) -> str:
@@ -249,6 +310,7 @@ def import_fide_list(
     file_format: str,
     *,
     track: Track = no_progress,
+    replaces: Replacement | None = None,
 ) -> ImportedList:
     """A FIDE download as the published list of ``period``, streamed in batches: players are
     created or updated (the FIDE list is the authority on names, federations, titles), every
@@ -263,11 +325,14 @@ def import_fide_list(
             f"{path.name}: players",
         )
     )
-    _check_publishable(session, category, period)
+    if replaces is None:
+        _check_publishable(session, category, period)
     version = version_for_period(category, period)
     period_row = period_repo.get_or_create_period(session, category, period)
     # The count and the digest are known once every batch is in.
-    rating_list = _add_imported_list(session, period_row, period, now, entry_count=0, digest=None)
+    rating_list = _add_imported_list(
+        session, period_row, period, now, entry_count=0, digest=None, replaces=replaces
+    )
     rated = unrated = created = updated = k_differs = 0
     seen: set[int | str] = set()
     while batch := list(itertools.islice(rows, FIDE_BATCH)):
@@ -314,11 +379,22 @@ def import_fide_list(
                 }
             )
         rated += bulk_insert(session, ListEntryRow, entries)
+    if not rated:
+        raise _no_entries(str(path), category, unrated, version.floor)
     rating_list.entry_count = rated
     rating_list.digest = stored_digest(session, rating_list.id)
-    period_repo.mark_published(session, period_row, now)
+    if replaces is None:
+        period_repo.mark_published(session, period_row, now)
     return ImportedList(
-        category, period, rating_list.id, rated, unrated, created, updated, k_differs
+        category,
+        period,
+        rating_list.id,
+        rating_list.revision,
+        rated,
+        unrated,
+        created,
+        updated,
+        k_differs,
     )
 
 

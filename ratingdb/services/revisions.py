@@ -75,13 +75,16 @@ def recalculate(
     now: datetime,
     cause: int,
     through_all: bool = False,
+    skip_imported: bool = False,
     track: Track = no_progress,
 ) -> list[Revision]:
     """Recompute ``first`` and every later published period of the category, in order, and
     publish a new revision of each list that changes; stop at the first that does not (the
     lists after it cannot change either) — unless ``through_all``: a category that reads another
     one's lists (rapid and blitz read the standard list) may change further on even when one of
-    its lists did not. A dry run is this, rolled back by the caller."""
+    its lists did not. ``skip_imported``: an imported list is computed from nothing, so nothing
+    changes it; it is passed over (a replaced imported list, the periods after it), where a
+    tournament correction refuses it. A dry run is this, rolled back by the caller."""
     periods = sorted(p for p in period_repo.published_periods(session, category) if p >= first)
     revisions: list[Revision] = []
     for period in periods:
@@ -90,6 +93,8 @@ def recalculate(
         if current is None or period_row is None:
             raise AssertionError(f"published period {category.value} {period} has no list")
         if current.source != "close":
+            if skip_imported:
+                continue
             raise InputError(
                 f"{category.value} {period} is an imported list: it cannot be recomputed; "
                 "correct the tournaments of later periods only",
@@ -135,6 +140,25 @@ def _changed(
         (p, _rating(stored.get(p)), _rating(fresh.get(p)))
         for p in players
         if stored.get(p) != fresh.get(p)
+    )
+
+
+def list_changes(
+    session: Session, before: RatingListRow, after: RatingListRow
+) -> tuple[tuple[str, int | None, int | None], ...] | None:
+    """Who moved between two stored revisions of a list (player, rating before, after; an
+    entry's every column compared), or None when they hold the same entries and the same
+    statuses of the players off the list."""
+    old, new = _entries_of(session, before.id), _entries_of(session, after.id)
+    same_statuses = _stored_statuses_digest(session, before.id) == _stored_statuses_digest(
+        session, after.id
+    )
+    if old == new and same_statuses:
+        return None
+    return tuple(
+        (p, _rating(old.get(p)), _rating(new.get(p)))
+        for p in sorted(set(old) | set(new))
+        if old.get(p) != new.get(p)
     )
 
 
@@ -333,6 +357,7 @@ __all__ = [
     "Revision",
     "Verification",
     "diff",
+    "list_changes",
     "lists_to_verify",
     "recalculate",
     "verify",
