@@ -311,12 +311,8 @@ def replace_list(
     if not reason.strip():
         raise InputError("a correction needs a reason", field="--reason")
     check_period(category, period, field="--period")
-    # The lists this recomputes must not gain a period closed beside it from the old revision.
-    for reached in sorted(
-        {category} | (STANDARD_SEEDED if category is Category.FIDE_STANDARD else set()),
-        key=lambda c: c.value,
-    ):
-        period_repo.hold_off_closes(session, reached)
+    # Before the list is read: no period may be closed beside this from the old revision.
+    _hold_off_closes(session, {category})
     period_row = period_repo.get_period(session, category, period)
     current = period_repo.list_for(session, category, period)
     if period_row is None or period_row.state != "published" or current is None:
@@ -411,6 +407,15 @@ def _recompute(
                              tuple(sorted(set(pending))))  # fmt: skip
 
 
+def _hold_off_closes(session: Session, categories: set[Category]) -> None:
+    """The lists a correction recomputes (with the rapid and blitz lists a standard list seeds)
+    must not gain a period closed beside it from the revisions it replaces."""
+    if Category.FIDE_STANDARD in categories:
+        categories = categories | STANDARD_SEEDED
+    for category in sorted(categories, key=lambda c: c.value):
+        period_repo.hold_off_closes(session, category)
+
+
 def _recompute_from(
     session: Session,
     correction: CorrectionRow,
@@ -425,6 +430,7 @@ def _recompute_from(
     imported list whose new revision is written already (lists import --replace): imported
     lists are passed over (revisions.recalculate's ``skip_imported``), and a replaced standard
     list is revised even when no later standard list changes."""
+    _hold_off_closes(session, set(first))
     revisions: list[Revision] = []
     for category, period in sorted(first.items(), key=lambda item: item[0].value):
         revisions.extend(

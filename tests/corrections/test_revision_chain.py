@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -735,3 +736,49 @@ def test_a_standard_correction_reaches_the_rapid_list_seeded_from_it(
             assert list_table(revised) == list_table(fresh), f"{category} {period}"
     code, out, _ = cli(capsys, "periods", "verify", "--all", url=url)
     assert code == 0, "\n".join(line for line in out.splitlines() if '"ok": false' in line)
+
+
+def test_a_close_beside_a_game_correction_waits_and_starts_from_the_corrected_list(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """P published, P+1 open with T2: a game correction in P holds off the close of P+1 until
+    it commits (PostgreSQL: the close's own lock; SQLite: the write lock), so P+1 is computed
+    from P's corrected revision, never from the revision the correction replaces."""
+    from datetime import UTC, datetime
+
+    from ratingdb.db import make_engine, make_sessionmaker
+    from ratingdb.services.corrections import correct_game
+
+    url = database_url
+    ids = build(capsys, url, tmp_path / "chain", tournaments=(T1, T2), periods=(P,))
+    outcome: dict[str, int] = {}
+
+    def close_next() -> None:
+        from ratingdb.cli import main
+
+        outcome["code"] = main(["periods", "close", "--category", CATEGORY, "--period", P1,
+                                "--database-url", url])  # fmt: skip
+
+    engine = make_engine(url)
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            correct_game(
+                session, tournament_id=ids["T1"], round_number=1, white_id=ADA, black_id=BEN,
+                result="+-", reason="the arbiter's report was wrong", actor="test",
+                now=datetime.now(UTC),
+            )  # fmt: skip
+            closer = threading.Thread(target=close_next)
+            closer.start()
+            closer.join(timeout=2)
+            assert closer.is_alive(), "the close did not wait for the correction"
+        closer.join(timeout=60)
+        assert not closer.is_alive()
+    finally:
+        engine.dispose()
+    assert outcome["code"] == 0
+    # As worked in test_a_win_made_a_forfeit_in_p_revises_p_to_p3: P+1 from P revision 2.
+    assert entries(url, P1) == with_changes(
+        ORIGINAL[P1], ada=(1805, 1800, 5, 1, 20), ben=(1712, 1717, -5, 1, 20)
+    )
+    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
+    assert code == 0, out + err
