@@ -116,21 +116,28 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         if self._head_timer is None and (self.cycle is None or self.cycle.response_complete):
             # The first bytes of a request (or of what follows a finished one).
             self._head_timer = self.loop.call_later(self.limits.head_timeout, self._head_late)
+        limit = self.limits.max_head_bytes
+        if len(data) <= limit - (self._head_bytes if self._reading_head else 0):
+            # The usual case: a whole head, or a part of one within the limit.
+            if self._reading_head:
+                self._head_bytes += len(data)
+            self._feed(data)
+            return
         rest = memoryview(data)
         while rest:
             if self._reading_head:
-                room = self.limits.max_head_bytes - self._head_bytes
+                room = limit - self._head_bytes
                 if room <= 0:
                     self._refuse(431, "Request header fields too large.")
                     return
                 piece, rest = rest[:room], rest[room:]
                 self._head_bytes += len(piece)
             else:
-                piece, rest = rest[: self.limits.max_head_bytes], rest[self.limits.max_head_bytes :]
+                piece, rest = rest[:limit], rest[limit:]
             if not self._feed(piece):
                 return
 
-    def _feed(self, piece: memoryview) -> bool:
+    def _feed(self, piece: bytes | memoryview) -> bool:
         """Parse ``piece``; False when the connection is done with (refused, upgraded)."""
         try:
             self.parser.feed_data(piece)

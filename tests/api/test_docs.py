@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from ratingdb.api import create_app
+from ratingdb.config import Settings
+from ratingdb.db import upgrade
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
 
 STATIC_DOCS = Path(__file__).resolve().parents[2] / "ratingdb" / "api" / "static" / "docs"
@@ -166,3 +169,20 @@ def test_docs_render_in_chromium_without_internet(server: str) -> None:
             assert all(url.startswith(server) for url in loaded), loaded
     finally:
         driver.quit()
+
+
+def test_a_server_error_says_nosniff_too(tmp_path: Path) -> None:
+    """A 500 is answered from outside the app's middleware (Starlette's ServerErrorMiddleware)."""
+    url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
+    upgrade(url)
+    app = create_app(Settings(url, url))
+
+    async def broken() -> None:
+        raise RuntimeError("a bug")
+
+    app.add_api_route("/_test/broken", broken)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get("/_test/broken")
+    assert answer.status_code == 500
+    assert answer.json() == {"detail": "internal server error"}
+    assert answer.headers.get_list("x-content-type-options") == ["nosniff"]
