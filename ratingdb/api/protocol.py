@@ -87,8 +87,10 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         app_state: dict[str, Any],
         _loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
+        if not isinstance(config, LimitedConfig):
+            raise TypeError("LimitedHttpToolsProtocol is configured by a LimitedConfig")
         super().__init__(config, server_state, app_state, _loop)
-        self.limits = config.limits if isinstance(config, LimitedConfig) else DEFAULT_LIMITS
+        self.limits = config.limits
         self._reading_head = True
         self._head_bytes = 0
         self._header_count = 0

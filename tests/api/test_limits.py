@@ -14,6 +14,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,9 +38,10 @@ class Served:
     pid: int
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    folder = tmp_path_factory.mktemp("limits")
+@contextmanager
+def serving(folder: Path, *options: str) -> Iterator[Served]:
+    """``ratingdb serve`` with ``options`` on a migrated SQLite database in ``folder``, until
+    the block ends."""
     url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
     upgrade(url)
     port = free_port()
@@ -48,8 +50,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with log_path.open("w") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "ratingdb", "serve", "--port", str(port), "--database-url", url,
-             "--timeout-keep-alive", str(KEEP_ALIVE), "--timeout-request-head", str(HEAD_TIMEOUT),
-             "--no-access-log"],
+             "--no-access-log", *options],
             stdout=log, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
     try:
@@ -66,6 +67,13 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     finally:
         process.terminate()
         process.wait(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    options = ("--timeout-keep-alive", str(KEEP_ALIVE), "--timeout-request-head", str(HEAD_TIMEOUT))
+    with serving(tmp_path_factory.mktemp("limits"), *options) as server:
+        yield server
 
 
 def connect(served: Served) -> socket.socket:
@@ -194,3 +202,12 @@ def test_limit_options(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         assert main(["serve", option, bad]) == 2, option
         assert f"{option}: {message}" in capsys.readouterr().err
+
+
+def test_the_limits_reach_every_worker(tmp_path: Path) -> None:
+    """``--workers N``: the worker processes get the limits with the rest of the configuration."""
+    with serving(tmp_path, "--workers", "2", "--limit-request-fields", "5") as served:
+        for _ in range(4):  # whichever worker accepts
+            with connect(served) as sock:
+                sock.sendall(request("/health", *(f"X-{i}: {i}" for i in range(4))))
+                assert status(read_until_closed(sock)) == 431
