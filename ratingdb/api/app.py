@@ -21,7 +21,16 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb.api import errors
 from ratingdb.api.caches import DEFAULT_LOOKUP_SECONDS, DEFAULT_MAX_BYTES, ListLookups, PageCache
-from ratingdb.api.routes import calculator, catalog, health, lists, pages, players, tournaments
+from ratingdb.api.routes import (
+    calculator,
+    catalog,
+    docs,
+    health,
+    lists,
+    pages,
+    players,
+    tournaments,
+)
 from ratingdb.config import Settings
 from ratingdb.db import head_revision, make_read_only_engine
 from ratingdb.db.engine import make_read_only_async_engine
@@ -66,6 +75,31 @@ class HeadAsGet:
             await send(message)
 
         await self.app({**scope, "method": "GET"}, receive, send_without_body)
+
+
+class NoSniff:
+    """``X-Content-Type-Options: nosniff`` on every response that does not say it already: a
+    browser never takes a JSON answer, a download or an error for HTML or a script."""
+
+    NAME = b"x-content-type-options"
+    HEADER = (NAME, b"nosniff")
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_header(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = message.get("headers", ())
+                if not any(name.lower() == self.NAME for name, _ in headers):
+                    message = {**message, "headers": [*headers, self.HEADER]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_header)
 
 
 #: Threads running requests' reads on SQLite, per process (on PostgreSQL reads run on the
@@ -122,6 +156,9 @@ def create_app(
         version=_version(),
         description=DESCRIPTION,
         lifespan=lifespan,
+        # Served by routes.docs from local assets, not by FastAPI from a CDN.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.read_engine = engine
     app.state.read_async_engine = async_engine
@@ -138,8 +175,10 @@ def create_app(
         tournaments.router,
         calculator.router,
         pages.router,
+        docs.router,
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)
+    app.add_middleware(NoSniff)
     return app

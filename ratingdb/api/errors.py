@@ -75,7 +75,12 @@ async def _database_unavailable(request: Request, exc: Exception) -> Response:
 
 async def _server_error(request: Request, exc: Exception) -> Response:
     # Starlette logs and re-raises the exception after this response: nothing is swallowed.
-    return JSONResponse({"detail": "internal server error"}, status_code=500)
+    # Its answer is sent from outside the app's middleware (app.NoSniff), so it says nosniff.
+    return JSONResponse(
+        {"detail": "internal server error"},
+        status_code=500,
+        headers={"X-Content-Type-Options": "nosniff"},
+    )
 
 
 def install(app: FastAPI) -> None:

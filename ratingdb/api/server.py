@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import inspect
 import logging
@@ -15,9 +16,12 @@ from fastapi import FastAPI
 from uvicorn.supervisors import Multiprocess
 
 from ratingdb.api.app import DEFAULT_PAGE_CACHE_BYTES, DEFAULT_THREADS, create_app
+from ratingdb.api.protocol import DEFAULT_LIMITS, HttpLimits, LimitedConfig
 from ratingdb.config import DATABASE_URL_VARIABLE, READ_DATABASE_URL_VARIABLE, Settings
 
 logger = logging.getLogger("uvicorn.error")
+#: uvicorn's exit status when the server could not start (the port taken, say).
+STARTUP_FAILURE = 3
 
 #: How ``serve`` hands the thread count to its worker processes (the database URLs go in
 #: RATINGDB_DATABASE_URL and RATINGDB_READ_DATABASE_URL).
@@ -28,9 +32,9 @@ PAGE_CACHE_VARIABLE = "RATINGDB_SERVE_PAGE_CACHE_BYTES"
 #: frees; collecting every 700 of them costs time and, through the older generations, pauses
 #: every request in flight.
 GC_YOUNG_THRESHOLD = 10_000
-#: uvicorn's HTTP parser and event loop, named rather than "auto" so that a missing one fails
-#: loudly instead of silently serving at h11's and asyncio's speed (both are dependencies).
-HTTP = "httptools"
+#: uvicorn's event loop, named rather than "auto" so that a missing one fails loudly instead of
+#: silently serving at asyncio's speed (a dependency). The HTTP protocol is httptools', with
+#: limits (``ratingdb.api.protocol``).
 LOOP = "asyncio" if sys.platform == "win32" else "uvloop"
 
 
@@ -43,25 +47,35 @@ def serve(
     threads: int = DEFAULT_THREADS,
     access_log: bool = True,
     page_cache_bytes: int = DEFAULT_PAGE_CACHE_BYTES,
+    limits: HttpLimits = DEFAULT_LIMITS,
 ) -> None:
     """Serve the API and the web pages with uvicorn in the foreground, until interrupted.
 
     ``workers`` > 1 runs that many worker processes on one listening socket (the app keeps no
     state, so any worker can answer any request); each builds its app from the environment,
     where the settings are handed down (:func:`app_from_environment`). ``threads``: see
-    ``ratingdb.api.app.DEFAULT_THREADS``; ``page_cache_bytes``: ``ratingdb.api.caches``.
+    ``ratingdb.api.app.DEFAULT_THREADS``; ``page_cache_bytes``: ``ratingdb.api.caches``;
+    ``limits``: what one connection may cost (``ratingdb.api.protocol``).
     """
     if workers == 1:
         app = create_app(settings, threads=threads, page_cache_bytes=page_cache_bytes)
         tune_garbage_collector()
-        uvicorn.run(app, host=host, port=port, **_uvicorn_options(access_log))
+        config = LimitedConfig(
+            app, limits=limits, host=host, port=port, **_uvicorn_options(access_log)
+        )
+        server = uvicorn.Server(config)
+        with contextlib.suppress(KeyboardInterrupt):
+            server.run()
+        if not server.started:
+            raise SystemExit(STARTUP_FAILURE)
         return
     os.environ[DATABASE_URL_VARIABLE] = settings.database_url
     os.environ[READ_DATABASE_URL_VARIABLE] = settings.read_database_url
     os.environ[THREADS_VARIABLE] = str(threads)
     os.environ[PAGE_CACHE_VARIABLE] = str(page_cache_bytes)
-    config = uvicorn.Config(
+    config = LimitedConfig(
         "ratingdb.api.server:app_from_environment",
+        limits=limits,
         factory=True,
         workers=workers,
         host=host,
@@ -80,7 +94,6 @@ def _uvicorn_options(access_log: bool) -> dict[str, Any]:
     return {
         "log_level": "info",
         "access_log": access_log,
-        "http": HTTP,
         "loop": LOOP,
         # Behind a proxy (compose, a load balancer) the client address comes from it.
         "proxy_headers": True,

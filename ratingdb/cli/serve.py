@@ -1,5 +1,6 @@
 """``ratingdb serve [--host H] [--port N] [--workers N] [--threads N] [--page-cache-mb N]
-[--no-access-log]``: the read-only API and web pages."""
+[--no-access-log] [--limit-request-head BYTES] [--limit-request-fields N]
+[--timeout-request-head S] [--timeout-keep-alive S]``: the read-only API and web pages."""
 
 from __future__ import annotations
 
@@ -7,6 +8,13 @@ import argparse
 from typing import Any
 
 from ratingdb.api.app import DEFAULT_PAGE_CACHE_BYTES, DEFAULT_THREADS
+from ratingdb.api.protocol import (
+    DEFAULT_HEAD_TIMEOUT,
+    DEFAULT_KEEP_ALIVE_TIMEOUT,
+    DEFAULT_MAX_HEAD_BYTES,
+    DEFAULT_MAX_HEADERS,
+    HttpLimits,
+)
 from ratingdb.api.server import serve
 from ratingdb.cli.common import database_options, settings
 from ratingdb.errors import InputError
@@ -17,6 +25,13 @@ MAX_WORKERS = 64
 MAX_THREADS = 256
 MAX_PAGE_CACHE_MB = 1024 * 1024
 DEFAULT_PAGE_CACHE_MB = DEFAULT_PAGE_CACHE_BYTES // (1024 * 1024)
+#: (option, smallest, largest) of the connection limits.
+LIMITS = (
+    ("--limit-request-head", 1024, 1024 * 1024),
+    ("--limit-request-fields", 1, 10_000),
+    ("--timeout-request-head", 1, 3600),
+    ("--timeout-keep-alive", 1, 3600),
+)
 
 
 def register(commands: Any) -> None:
@@ -53,6 +68,37 @@ def register(commands: Any) -> None:
         action="store_false",
         help="do not log each request (errors are still logged)",
     )
+    parser.add_argument(
+        "--limit-request-head",
+        type=int,
+        default=DEFAULT_MAX_HEAD_BYTES,
+        metavar="BYTES",
+        help=f"largest request line and headers, larger ones get 431 (default: "
+        f"{DEFAULT_MAX_HEAD_BYTES})",
+    )
+    parser.add_argument(
+        "--limit-request-fields",
+        type=int,
+        default=DEFAULT_MAX_HEADERS,
+        metavar="N",
+        help=f"most header fields in a request, more get 431 (default: {DEFAULT_MAX_HEADERS})",
+    )
+    parser.add_argument(
+        "--timeout-request-head",
+        type=int,
+        default=DEFAULT_HEAD_TIMEOUT,
+        metavar="SECONDS",
+        help=f"a request's line and headers must arrive within this, else 408 and the "
+        f"connection is closed (default: {DEFAULT_HEAD_TIMEOUT})",
+    )
+    parser.add_argument(
+        "--timeout-keep-alive",
+        type=int,
+        default=DEFAULT_KEEP_ALIVE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"close a connection idle this long, before its first request or between two "
+        f"(default: {DEFAULT_KEEP_ALIVE_TIMEOUT})",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -67,9 +113,19 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(
             f"must be 0..{MAX_PAGE_CACHE_MB}, got {args.page_cache_mb}", field="--page-cache-mb"
         )
+    for option, smallest, largest in LIMITS:
+        value = getattr(args, option[2:].replace("-", "_"))
+        if not smallest <= value <= largest:
+            raise InputError(f"must be {smallest}..{largest}, got {value}", field=option)
+    limits = HttpLimits(
+        max_head_bytes=args.limit_request_head,
+        max_headers=args.limit_request_fields,
+        head_timeout=args.timeout_request_head,
+        keep_alive_timeout=args.timeout_keep_alive,
+    )
     serve(
         settings(args), args.host, args.port,
         workers=args.workers, threads=args.threads, access_log=args.access_log,
-        page_cache_bytes=args.page_cache_mb * 1024 * 1024,
+        page_cache_bytes=args.page_cache_mb * 1024 * 1024, limits=limits,
     )  # fmt: skip
     return 0

@@ -8,6 +8,7 @@ itself keeps from writing.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -139,8 +140,71 @@ def _keep_connections_from_writing(engine: Engine) -> None:
             cursor.execute(statement)
         finally:
             cursor.close()
-        if engine.dialect.name != "sqlite":
+        if engine.dialect.name == "sqlite":
+            dbapi_connection.set_authorizer(read_only_authorizer)
+        else:
             dbapi_connection.commit()  # outside autocommit, the SET opened a transaction
+
+
+#: What a read-only SQLite connection may prepare (``read_only_authorizer``): reading tables
+#: and calling functions, and transactions, which write nothing on their own. Everything else
+#: is refused when the statement is prepared: every write, schema change and temporary table,
+#: and ATTACH and DETACH (ATTACH of a name that is no file creates one).
+_READ_ACTIONS = frozenset(
+    {
+        sqlite3.SQLITE_SELECT,
+        sqlite3.SQLITE_READ,
+        sqlite3.SQLITE_FUNCTION,
+        sqlite3.SQLITE_RECURSIVE,
+        sqlite3.SQLITE_TRANSACTION,
+        sqlite3.SQLITE_SAVEPOINT,
+    }
+)
+#: Pragmas a reader may run, without a value or with a table or index name: they only report.
+#: (SQLAlchemy reads ``read_uncommitted`` for the isolation level, and the table_info family
+#: when it inspects the schema.)
+_READ_PRAGMAS = frozenset(
+    {
+        "read_uncommitted", "query_only", "busy_timeout", "foreign_keys", "user_version",
+        "schema_version", "data_version", "journal_mode", "page_size", "page_count",
+        "encoding", "table_info", "table_xinfo", "table_list", "index_list", "index_info",
+        "index_xinfo", "foreign_key_list", "database_list", "compile_options",
+    }
+)  # fmt: skip
+#: Pragmas a reader may set: they change how this connection waits or reads, never the file.
+#: ``query_only`` only back on.
+_SETTABLE_PRAGMAS = {
+    "busy_timeout": None,
+    "foreign_keys": None,
+    "read_uncommitted": None,
+    "query_only": frozenset({"1", "on", "true", "yes"}),
+}
+#: Pragmas whose argument names a table or index rather than setting a value.
+_NAMED_PRAGMAS = frozenset(
+    {"table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+     "foreign_key_list"}
+)  # fmt: skip
+
+
+def read_only_authorizer(
+    action: int, arg1: str | None, arg2: str | None, database: str | None, source: str | None
+) -> int:
+    """SQLite's authorizer of read connections (``Connection.set_authorizer``): a second
+    lock after ``PRAGMA query_only``, which a statement could otherwise turn off, and which
+    does not stop ATTACH. Called for each action of a statement as it is prepared; rolling a
+    killed writer's hot journal back is the pager's work, not a statement, and still happens.
+    """
+    if action in _READ_ACTIONS:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_PRAGMA and arg1 is not None:
+        name = arg1.lower()
+        if name in _READ_PRAGMAS and (arg2 is None or name in _NAMED_PRAGMAS):
+            return sqlite3.SQLITE_OK
+        if name in _SETTABLE_PRAGMAS and arg2 is not None:
+            allowed = _SETTABLE_PRAGMAS[name]
+            if allowed is None or arg2.strip().strip("'\"").lower() in allowed:
+                return sqlite3.SQLITE_OK
+    return sqlite3.SQLITE_DENY
 
 
 def make_read_only_async_engine(url: str | URL, **kwargs: Any) -> AsyncEngine:

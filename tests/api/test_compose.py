@@ -1,11 +1,16 @@
 """docker-compose.yml and the Dockerfile: ``docker compose config`` where a Docker client with
 compose is usable, and always a structure check of the file (PyYAML): PostgreSQL with a health
-check, a one-shot migrate, the API (scalable: no single fixed host port), exactly one
-scheduler, each started with the project's own command, all from one image."""
+check, a one-shot migrate, the API (scalable: no single fixed host port) connecting as a role
+that can only read (created by the one-shot ``roles`` service), exactly one scheduler, each
+started with the project's own command, all from one image. And the role's SQL, run for real
+on PostgreSQL exactly as the ``roles`` service runs it."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -15,19 +20,32 @@ from typing import Any
 
 import pytest
 import yaml
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ProgrammingError
 
+from ratingdb.api import create_app
 from ratingdb.cli import build_parser
+from ratingdb.config import Settings
+from ratingdb.db import upgrade
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 APP_SERVICES = ("migrate", "api", "scheduler")
+READER = "ratingdb_reader"
+
+
+def with_defaults(text: str) -> str:
+    """``text`` with compose's ``${NAME:-default}`` replaced by the default."""
+    return re.sub(r"\$\{(\w+):-([^}]*)\}", lambda match: match.group(2), text)
 
 
 def structure_problems(services: dict[str, Any]) -> list[str]:
     """What is wrong with the services of a compose file (normalised or as written)."""
     problems = []
-    if set(services) != {"db", *APP_SERVICES}:
+    if set(services) != {"db", "roles", *APP_SERVICES}:
         problems.append(f"services: {sorted(services)}")
         return problems
     db = services["db"]
@@ -50,7 +68,12 @@ def structure_problems(services: dict[str, Any]) -> list[str]:
             problems.append(f"{name} has no RATINGDB_DATABASE_URL")
     conditions = {
         "migrate": {"db": "service_healthy"},
-        "api": {"db": "service_healthy", "migrate": "service_completed_successfully"},
+        "api": {
+            "db": "service_healthy",
+            "migrate": "service_completed_successfully",
+            "roles": "service_completed_successfully",
+        },
+        "roles": {"db": "service_healthy", "migrate": "service_completed_successfully"},
         "scheduler": {"db": "service_healthy", "migrate": "service_completed_successfully"},
     }
     for name, wanted in conditions.items():
@@ -66,8 +89,19 @@ def structure_problems(services: dict[str, Any]) -> list[str]:
         host = str(published).rsplit(":", 1)[0] if ":" in str(published) else str(published)
         if host and "-" not in host:
             problems.append(f"api port {port}: one fixed host port stops --scale api=3")
-    if "RATINGDB_READ_DATABASE_URL" not in services["api"].get("environment", {}):
-        problems.append("api cannot be pointed at a replica")
+    api_environment = services["api"].get("environment", {})
+    for variable in ("RATINGDB_DATABASE_URL", "RATINGDB_READ_DATABASE_URL"):
+        user = make_url(with_defaults(str(api_environment.get(variable)))).username
+        if user != READER:
+            problems.append(f"api {variable} connects as {user}, not the read-only {READER}")
+    roles = services["roles"]
+    if not str(roles.get("image")).startswith("postgres:"):
+        problems.append(f"roles image {roles.get('image')}")
+    if str(roles.get("restart", "no")) != "no":
+        problems.append("roles restarts: it must run once")
+    command = [str(part) for part in roles.get("command", [])]
+    if command[:1] != ["psql"] or f"reader={READER}" not in command:
+        problems.append(f"roles command {command}")
     return problems
 
 
@@ -143,3 +177,85 @@ def test_docker_compose_config() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert structure_problems(json.loads(done.stdout)["services"]) == []
+
+
+def _roles_command(role: str) -> list[str]:
+    """The ``roles`` service's command, as compose runs it (default password, the mounted
+    file at its path here), for ``role`` instead of ratingdb_reader."""
+    service = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))["services"]["roles"]
+    mounts = {}
+    for volume in service["volumes"]:
+        source, target = volume.split(":")[:2]
+        mounts[target] = str((ROOT / source).resolve())
+    command = []
+    for part in service["command"]:
+        part = with_defaults(part)
+        command.append(mounts.get(part, part).replace(f"reader={READER}", f"reader={role}"))
+    return command
+
+
+def test_the_read_only_role_can_read_and_nothing_else(postgresql_admin: Engine) -> None:
+    """docker/read-only-role.sql, run by psql as compose runs it, before the migrations and
+    again after (it is idempotent): the role reads every table, those created later
+    included, and the app serves through it; it cannot insert, update, delete, truncate or
+    create a table, even in a transaction it makes read-write."""
+    psql = shutil.which("psql")
+    if psql is None:
+        pytest.skip("no psql client here: the compose structure check stands")
+    suffix = secrets.token_hex(4)
+    database, role = f"ratingdb_roles_{suffix}", f"{READER}_{suffix}"
+    with postgresql_admin.connect() as connection:
+        connection.exec_driver_sql(f'CREATE DATABASE "{database}"')
+    owner_url = postgresql_admin.url.set(database=database)
+    environment = {
+        **os.environ,
+        "PGHOST": owner_url.host or "127.0.0.1",
+        "PGPORT": str(owner_url.port or 5432),
+        "PGUSER": owner_url.username or "postgres",
+        "PGPASSWORD": owner_url.password or "",
+        "PGDATABASE": database,
+    }
+    reader_url = owner_url.set(username=role, password="ratingdb_reader")
+    try:
+        for step in ("before the migrations", "after them"):
+            done = subprocess.run(
+                _roles_command(role), capture_output=True, text=True, env=environment,
+                check=False, timeout=60,
+            )  # fmt: skip
+            assert done.returncode == 0, (step, done.stderr)
+            if step == "before the migrations":
+                upgrade(owner_url.render_as_string(hide_password=False))
+        owner = create_engine(owner_url, isolation_level="AUTOCOMMIT")
+        with owner.connect() as connection:
+            connection.exec_driver_sql("CREATE TABLE later_table (x integer)")
+        owner.dispose()
+        reader = create_engine(reader_url, isolation_level="AUTOCOMMIT")
+        try:
+            with reader.connect() as connection:
+                assert connection.scalar(text("SELECT count(*) FROM players")) == 0
+                assert connection.scalar(text("SELECT count(*) FROM later_table")) == 0
+                assert connection.scalar(text("SELECT version_num FROM alembic_version"))
+                assert connection.scalar(text("SHOW default_transaction_read_only")) == "on"
+                connection.exec_driver_sql("SET default_transaction_read_only = off")
+                for statement in (
+                    "INSERT INTO players (player_id, name) VALUES ('9', 'Intruder')",
+                    "UPDATE players SET name = 'x'",
+                    "DELETE FROM players",
+                    "TRUNCATE players",
+                    "INSERT INTO later_table VALUES (1)",
+                    "CREATE TABLE intruder (x integer)",
+                    "CREATE TEMP TABLE intruder (x integer)",
+                    "CREATE SCHEMA intruder",
+                ):
+                    with pytest.raises(ProgrammingError, match="permission denied"):
+                        connection.exec_driver_sql(statement)
+        finally:
+            reader.dispose()
+        url = reader_url.render_as_string(hide_password=False)
+        with TestClient(create_app(Settings(url, url))) as client:
+            assert client.get("/health").json()["status"] == "ok"
+            assert client.get("/v1/lists").status_code == 200
+    finally:
+        with postgresql_admin.connect() as connection:
+            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            connection.exec_driver_sql(f'DROP ROLE IF EXISTS "{role}"')

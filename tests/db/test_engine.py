@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from sample_rows import Graph
-from sqlalchemy import Engine, func, insert, select, text
+from sqlalchemy import Engine, func, insert, inspect, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -18,6 +18,7 @@ from ratingdb.db import (
     make_engine,
     make_read_only_engine,
     read_only_session,
+    upgrade,
 )
 from ratingdb.models import PeriodRow, PlayerRow
 
@@ -77,11 +78,12 @@ def test_read_only_session_refuses_orm_writes(read_engine: Engine) -> None:
 
 
 def test_read_only_database_refuses_statements(read_engine: Engine, graph: Graph) -> None:
-    """Past the session too: the database itself refuses (read-only transaction on PostgreSQL,
-    query_only on SQLite)."""
+    """Past the session too: the database itself refuses (read-only transaction on PostgreSQL;
+    on SQLite the authorizer, when the statement is prepared, before query_only would)."""
     with read_only_session(read_engine) as session, pytest.raises(DBAPIError) as raised:
         session.execute(insert(PlayerRow), [{"player_id": "3", "name": "Nobody"}])
-    assert "read-only" in str(raised.value.orig).lower().replace("readonly", "read-only")
+    expected = "not authorized" if read_engine.dialect.name == "sqlite" else "read-only"
+    assert expected in str(raised.value.orig).lower()
     with read_only_session(read_engine) as session:
         period = session.scalars(select(PeriodRow)).one()
         period.state = "open"
@@ -109,3 +111,74 @@ def test_write_session_sees_committed_period(session: Session) -> None:
         )
     period = session.scalars(select(PeriodRow)).one()
     assert period.state == "open"  # the server default
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "PRAGMA query_only = OFF",
+        "PRAGMA query_only = 0",
+        "PRAGMA journal_mode = DELETE",
+        "PRAGMA writable_schema = ON",
+        "PRAGMA user_version = 7",
+        "PRAGMA optimize",
+        "REINDEX",
+        "ANALYZE",
+        "CREATE TEMP TABLE scratch (x INTEGER)",
+        "CREATE TABLE scratch (x INTEGER)",
+        "DELETE FROM players",
+        "DETACH DATABASE main",
+    ],
+)
+def test_read_only_sqlite_refuses_what_query_only_could_let_through(
+    tmp_path: Path, statement: str
+) -> None:
+    """The authorizer refuses, when they are prepared, the statements that could turn
+    query_only off, write, change the file or its schema."""
+    url = f"sqlite:///{tmp_path / 'read.sqlite3'}"
+    upgrade(url)
+    engine = make_read_only_engine(url)
+    try:
+        with read_only_session(engine) as session, pytest.raises(DBAPIError) as raised:
+            session.execute(text(statement))
+        assert "not authorized" in str(raised.value.orig)
+        with read_only_session(engine) as session:  # and the connection is still read-only
+            assert session.execute(text("PRAGMA query_only")).scalar() == 1
+            assert session.execute(text("PRAGMA user_version")).scalar() == 0
+    finally:
+        engine.dispose()
+
+
+def test_read_only_sqlite_refuses_attach(tmp_path: Path) -> None:
+    """ATTACH (of a name that is no file: it would create one) is refused, and no file
+    appears."""
+    url = f"sqlite:///{tmp_path / 'read.sqlite3'}"
+    upgrade(url)
+    other = tmp_path / "other.sqlite3"
+    engine = make_read_only_engine(url)
+    try:
+        with read_only_session(engine) as session, pytest.raises(DBAPIError) as raised:
+            session.execute(text(f"ATTACH DATABASE '{other}' AS other"))
+        assert "not authorized" in str(raised.value.orig)
+    finally:
+        engine.dispose()
+    assert not other.exists()
+
+
+def test_read_only_sqlite_still_reads_and_sets_its_own_connection(tmp_path: Path) -> None:
+    """What a reader needs passes: selects (joins, CTEs, functions), transactions, the
+    pragmas SQLAlchemy and ratingdb run, schema inspection."""
+    url = f"sqlite:///{tmp_path / 'read.sqlite3'}"
+    upgrade(url)
+    engine = make_read_only_engine(url)
+    try:
+        with read_only_session(engine) as session:
+            assert session.scalar(select(func.count()).select_from(PlayerRow)) == 0
+            cte = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3)"
+            assert session.execute(text(f"{cte} SELECT sum(i) FROM n")).scalar() == 6
+            for pragma in ("busy_timeout = 1000", "foreign_keys = ON", "query_only = ON",
+                           "read_uncommitted", "table_info(players)"):  # fmt: skip
+                session.execute(text(f"PRAGMA {pragma}"))
+        assert "players" in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()

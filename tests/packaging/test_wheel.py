@@ -75,6 +75,8 @@ def test_the_wheel_carries_what_ratingdb_reads_at_run_time(installed: Path) -> N
         " 'versions': sorted(p.name for p in (migrations_directory() / 'versions').glob('0*.py')),"
         " 'templates': r.files('ratingdb.api').joinpath('templates/base.html').is_file(),"
         " 'css': r.files('ratingdb.api').joinpath('static/ratingdb.css').is_file(),"
+        " 'docs': r.files('ratingdb.api').joinpath("
+        "'static/docs/swagger-ui/swagger-ui-bundle.js').is_file(),"
         " 'sample': r.files('ratingdb.sample_data').joinpath('manifest.json').is_file(),"
         " 'typed': r.files('ratingdb').joinpath('py.typed').is_file()}))"
     )
@@ -86,7 +88,7 @@ def test_the_wheel_carries_what_ratingdb_reads_at_run_time(installed: Path) -> N
     assert out["migrations"].startswith(site_packages)
     shipped = sorted(path.name for path in (ROOT / "migrations" / "versions").glob("0*.py"))
     assert out["versions"] == shipped
-    assert [out[key] for key in ("templates", "css", "sample", "typed")] == [True] * 4
+    assert [out[key] for key in ("templates", "css", "docs", "sample", "typed")] == [True] * 5
 
 
 def test_demo_runs_from_an_empty_folder(installed: Path, tmp_path: Path) -> None:
