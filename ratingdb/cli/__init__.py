@@ -10,7 +10,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments
+from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments, users
 from ratingdb.errors import InputError
 
 EXIT_BAD_INPUT = 2
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     calc.register(commands)
     demo.register(commands)
     serve.register(commands)
+    users.register(commands)  # users and backoffice
     return parser
 
 
