@@ -451,3 +451,23 @@ def test_sessions_are_not_kept_longer_than_needed(
 def _session_count(engine: Engine) -> int:
     with make_sessionmaker(engine)() as session:
         return session.scalar(select(func.count()).select_from(WebSessionRow)) or 0
+
+
+def test_api_bodies_are_read_only_after_the_credentials_are_checked(
+    client: TestClient, users: Accounts
+) -> None:
+    """A malformed or huge body from a caller without the right gets 401 or 403, never 422
+    or 413: nothing about the body is looked at before the credentials."""
+    users.add("arnold", "arbiter")
+    users.add("root", "admin")
+    json_type = {"content-type": "application/json"}
+    arbiter = {"Authorization": f"Bearer {users.token('arnold')}"} | json_type
+    admin = {"Authorization": f"Bearer {users.token('root')}"} | json_type
+    for body in (b"not json", b"[" * 100_000):
+        assert client.post("/admin/v1/users", content=body, headers=json_type).status_code == 401
+        assert client.post("/admin/v1/users", content=body, headers=arbiter).status_code == 403
+    assert client.post("/admin/v1/users", content=b"not json", headers=admin).status_code == 422
+    assert client.post("/admin/v1/users", content=b"[" * 100_000, headers=admin).status_code == 413
+    missing = client.post("/admin/v1/users", json={"username": "x"}, headers=admin)
+    assert missing.status_code == 422
+    assert {error["loc"][-1] for error in missing.json()["detail"]} == {"role", "password"}
