@@ -471,3 +471,38 @@ def test_api_bodies_are_read_only_after_the_credentials_are_checked(
     missing = client.post("/admin/v1/users", json={"username": "x"}, headers=admin)
     assert missing.status_code == 422
     assert {error["loc"][-1] for error in missing.json()["detail"]} == {"role", "password"}
+
+
+def test_user_management_pages(client: TestClient, users: Accounts, engine: Engine) -> None:
+    """An admin's forms: refusals are shown and store nothing; a token is shown once."""
+    users.add("root", "admin")
+    session_id, csrf = users.session("root")
+    client.cookies.set("ratingdb_session", session_id)
+    form = {"csrf_token": csrf, "username": "olga", "role": "officer", "password": PASSWORD}
+    differ = client.post("/users", data=form | {"password_again": PASSWORD + "!"})
+    assert differ.status_code == 422
+    assert "the two passwords differ" in differ.text
+    short = client.post("/users", data=form | {"password": "short", "password_again": "short"})
+    assert short.status_code == 422
+    assert "at least 12 characters" in short.text
+    assert _user_count(engine) == 1
+    assert client.post("/users", data=form | {"password_again": PASSWORD}).status_code == 303
+    itself = client.post("/users/root/disable", data={"csrf_token": csrf})
+    assert itself.status_code == 422
+    assert "you cannot disable yourself" in itself.text
+    unknown = client.post("/users/nobody/tokens", data={"csrf_token": csrf, "label": "x"})
+    assert unknown.status_code == 404
+    issued = client.post("/users/olga/tokens", data={"csrf_token": csrf, "label": "club"})
+    assert issued.status_code == 200
+    token = issued.text.split('<code class="token">')[1].split("<")[0]
+    me = client.get("/admin/v1/me", headers={"Authorization": f"Bearer {token}"}).json()
+    assert (me["username"], me["role"], me["token"]["label"]) == ("olga", "officer", "club")
+    listing = client.get("/users").text
+    assert "olga" in listing
+    assert "club" in listing
+    assert token not in listing
+    revoke = {"csrf_token": csrf, "label": ""}
+    assert client.post("/users/olga/tokens/revoke", data=revoke).status_code == 303
+    assert (
+        client.get("/admin/v1/me", headers={"Authorization": f"Bearer {token}"}).status_code == 401
+    )
