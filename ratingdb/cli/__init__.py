@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments
+from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments, users
 from ratingdb.errors import InputError
 from ratingdb.failures import EXIT_FAILURE, database_named, debug_wanted, explain, unexpected
 
@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     calc.register(commands)
     demo.register(commands)
     serve.register(commands)
+    users.register(commands)  # users and backoffice
     return parser
 
 

@@ -1,6 +1,7 @@
 """The ORM tables, one module per family. Importing this package registers every table on
 ``Base.metadata`` (what migrations/env.py compares the database with)."""
 
+from ratingdb.models.account import ApiTokenRow, SignInAttemptRow, UserRow, WebSessionRow
 from ratingdb.models.audit import AuditRow, CorrectionRow
 from ratingdb.models.base import Base
 from ratingdb.models.calculation import CalculationRow
@@ -11,6 +12,7 @@ from ratingdb.models.rating_list import ListEntryRow, PlayerStatusRow, RatingLis
 from ratingdb.models.tournament import TournamentRow
 
 __all__ = [
+    "ApiTokenRow",
     "AuditRow",
     "Base",
     "CalculationRow",
@@ -21,5 +23,8 @@ __all__ = [
     "PlayerRow",
     "PlayerStatusRow",
     "RatingListRow",
+    "SignInAttemptRow",
     "TournamentRow",
+    "UserRow",
+    "WebSessionRow",
 ]

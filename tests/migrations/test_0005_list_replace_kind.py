@@ -56,7 +56,7 @@ def test_list_replace_is_a_kind_and_nothing_else_is(database_url: str) -> None:
     assert scalar(url, "SELECT cause_correction_id FROM rating_lists") == 1
     with pytest.raises(IntegrityError):
         run(url, CORRECTION, id=2, kind="list-replace")
-    upgrade(url)
+    upgrade(url, "0005")
     run(url, CORRECTION, id=2, kind="list-replace")
     with pytest.raises(IntegrityError):
         run(url, CORRECTION, id=3, kind="list")

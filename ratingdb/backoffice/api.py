@@ -1,0 +1,146 @@
+"""The back office's JSON API under /admin/v1: ``Authorization: Bearer TOKEN`` only.
+
+401 (with ``WWW-Authenticate: Bearer``) without a valid token, 403 when the role may not
+(``ratingdb.backoffice.policy``); bad input 422 naming the field, an unknown user 404.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, Field, ValidationError
+
+from ratingdb.backoffice.security import context, signed_in
+from ratingdb.services import accounts
+from ratingdb.services.accounts import Principal
+
+TAGS: list[str | Enum] = ["back office"]
+Caller = Annotated[Principal, Depends(signed_in)]
+Body = TypeVar("Body", bound=BaseModel)
+MAX_BODY_BYTES = 64 * 1024
+
+
+async def _json(request: Request, model: type[Body]) -> Body:
+    """The request's JSON body as ``model``, read only once the guard has let the caller in
+    (a body parameter would be read, and could be refused as malformed, before the check)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise HTTPException(413, "body too large")
+    try:
+        return model.model_validate_json(body or b"{}")
+    except ValidationError as error:
+        raise RequestValidationError(error.errors(include_url=False)) from None
+
+
+def body_of(model: type[Body]) -> Any:
+    """A dependency giving the JSON body as ``model``, after the guard."""
+
+    async def parse(request: Request, caller: Caller) -> Body:
+        return await _json(request, model)
+
+    return Depends(parse)
+
+
+def documented(model: type[BaseModel]) -> dict[str, Any]:
+    """The OpenAPI request body of ``model`` (not a FastAPI body parameter: see _json)."""
+    schema = model.model_json_schema()
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
+class NewUser(BaseModel):
+    username: str
+    role: str
+    password: str = Field(repr=False)
+
+
+class NewToken(BaseModel):
+    label: str = accounts.DEFAULT_TOKEN_LABEL
+    days: int = accounts.DEFAULT_TOKEN_DAYS
+
+
+class Revoke(BaseModel):
+    label: str | None = None
+
+
+def openapi(request: Request, caller: Caller) -> dict[str, Any]:
+    """The API's description, for signed-in callers only."""
+    schema: dict[str, Any] = request.app.openapi()
+    return schema
+
+
+def me(caller: Caller) -> dict[str, Any]:
+    """Who the token acts for."""
+    return {
+        "username": caller.username,
+        "role": caller.role,
+        "token": {
+            "label": caller.token_label,
+            "expires": None if caller.token_expires is None else caller.token_expires.isoformat(),
+        },
+    }
+
+
+def list_users(request: Request, caller: Caller) -> list[dict[str, Any]]:
+    with context(request).sessions.begin() as session:
+        return accounts.list_users(session)
+
+
+def add_user(
+    request: Request, caller: Caller, body: Annotated[NewUser, body_of(NewUser)]
+) -> dict[str, Any]:
+    found = context(request)
+    with found.sessions.begin() as session:
+        accounts.add_user(session, body.username, body.role, body.password,
+                          actor=caller.username, now=found.clock())  # fmt: skip
+    return {"username": body.username, "role": body.role}
+
+
+def disable_user(request: Request, username: str, caller: Caller) -> dict[str, Any]:
+    found = context(request)
+    with found.sessions.begin() as session:
+        accounts.disable_user(session, username, actor=caller.username, now=found.clock())
+    return {"username": username, "disabled": True}
+
+
+def issue_token(
+    request: Request, username: str, caller: Caller, body: Annotated[NewToken, body_of(NewToken)]
+) -> dict[str, Any]:
+    """A new token for the user, in this answer only."""
+    found = context(request)
+    with found.sessions.begin() as session:
+        issued = accounts.issue_token(session, username, body.label, body.days,
+                                      actor=caller.username, now=found.clock())  # fmt: skip
+    return {"token": issued.token, "expires": issued.expires.isoformat()}
+
+
+def revoke_tokens(
+    request: Request, username: str, caller: Caller, body: Annotated[Revoke, body_of(Revoke)]
+) -> dict[str, Any]:
+    found = context(request)
+    with found.sessions.begin() as session:
+        count = accounts.revoke_tokens(session, username, body.label, actor=caller.username,
+                                       now=found.clock())  # fmt: skip
+    return {"username": username, "label": body.label, "revoked": count}
+
+
+def register(app: FastAPI) -> None:
+    """The API's routes (each one also a line of ``policy.POLICY``)."""
+    app.get("/admin/v1/openapi.json", include_in_schema=False)(openapi)
+    app.get("/admin/v1/me", tags=TAGS)(me)
+    app.get("/admin/v1/users", tags=TAGS)(list_users)
+    app.post("/admin/v1/users", status_code=201, tags=TAGS, openapi_extra=documented(NewUser))(
+        add_user
+    )
+    app.post("/admin/v1/users/{username}/disable", tags=TAGS)(disable_user)
+    app.post(
+        "/admin/v1/users/{username}/tokens", status_code=201, tags=TAGS,
+        openapi_extra=documented(NewToken),
+    )(issue_token)  # fmt: skip
+    app.post(
+        "/admin/v1/users/{username}/tokens/revoke", tags=TAGS, openapi_extra=documented(Revoke)
+    )(revoke_tokens)

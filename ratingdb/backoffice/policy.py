@@ -1,0 +1,66 @@
+"""Who may call what: the single table every back-office route is checked against.
+
+Least privilege: an arbiter uploads tournaments and sees their own submissions; an officer
+reviews submissions, previews and approves publication, corrects, reads the audit log; an admin
+manages users and reads the audit log (an admin is NOT an officer). A route that is not in this
+table is refused (``ratingdb.backoffice.security.guard``), and the app refuses to start with
+one (``check_policy_covers``). A new route adds one line here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final, Literal
+
+ARBITER: Final = "arbiter"
+OFFICER: Final = "officer"
+ADMIN: Final = "admin"
+
+#: Anyone, signed in or not (the sign-in page itself, the stylesheet).
+PUBLIC: Final = "public"
+SIGNED_IN: Final = frozenset({ARBITER, OFFICER, ADMIN})
+
+Allowed = frozenset[str] | Literal["public"]
+
+#: (method, path as declared) -> who may call it.
+POLICY: Final[dict[tuple[str, str], Allowed]] = {
+    # Web pages
+    ("GET", "/login"): PUBLIC,
+    ("POST", "/login"): PUBLIC,
+    ("GET", "/style.css"): PUBLIC,
+    ("POST", "/logout"): SIGNED_IN,
+    ("GET", "/"): SIGNED_IN,
+    ("GET", "/users"): frozenset({ADMIN}),
+    ("POST", "/users"): frozenset({ADMIN}),
+    ("POST", "/users/{username}/disable"): frozenset({ADMIN}),
+    ("POST", "/users/{username}/tokens"): frozenset({ADMIN}),
+    ("POST", "/users/{username}/tokens/revoke"): frozenset({ADMIN}),
+    # JSON API (bearer tokens)
+    ("GET", "/admin/v1/openapi.json"): SIGNED_IN,
+    ("GET", "/admin/v1/me"): SIGNED_IN,
+    ("GET", "/admin/v1/users"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/users"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/users/{username}/disable"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/users/{username}/tokens"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/users/{username}/tokens/revoke"): frozenset({ADMIN}),
+}
+
+#: Paths under this prefix are the JSON API: bearer tokens only, never the session cookie.
+API_PREFIX: Final = "/admin/v1"
+
+
+def allowed(method: str, path: str) -> Allowed | None:
+    """Who may call the route; None when the route is not in the table (deny)."""
+    return POLICY.get((method, path))
+
+
+def check_policy_covers(routes: Iterable[tuple[str, str]]) -> None:
+    """Every route in the table and every table line a route: an app that would serve an
+    unlisted route, or whose table names a route that no longer exists, does not start."""
+    served = set(routes)
+    missing = served - POLICY.keys()
+    if missing:
+        raise RuntimeError(f"routes missing from the back-office policy: {sorted(missing)}")
+    stale = POLICY.keys() - served
+    if stale:
+        raise RuntimeError(f"back-office policy lines without a route: {sorted(stale)}")

@@ -1,0 +1,132 @@
+"""``ratingdb users add|list|disable|token|revoke-token`` and ``ratingdb backoffice``.
+
+Every change is written to the audit log with the command line's actor (``--actor``,
+``RATINGDB_ACTOR``, else the operating system user).
+Passwords come from stdin (``--password-stdin``) or a prompt asked twice, never from an
+argument (it would sit in the shell history and the process list).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import hmac
+import json
+import sys
+from typing import Any
+
+from ratingdb.cli import backoffice
+from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
+from ratingdb.errors import InputError
+from ratingdb.models.account import ROLES
+from ratingdb.services import accounts
+
+
+def register(commands: Any) -> None:
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "users", help="back-office accounts and their API tokens"
+    )
+    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = actions.add_parser(
+        "add", parents=[database_options(), actor_options()], help="create an account"
+    )
+    add.add_argument("username", metavar="USERNAME")
+    add.add_argument("--role", required=True, choices=ROLES)
+    add.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the password from the first line of stdin (else: a prompt, asked twice)",
+    )
+    add.set_defaults(handler=run_add)
+    listing = actions.add_parser(
+        "list", parents=[database_options()], help="accounts as JSON lines (never a hash)"
+    )
+    listing.set_defaults(handler=run_list)
+    disable = actions.add_parser(
+        "disable",
+        parents=[database_options(), actor_options()],
+        help="no more sign-in nor token for the user",
+    )
+    disable.add_argument("username", metavar="USERNAME")
+    disable.set_defaults(handler=run_disable)
+    token = actions.add_parser(
+        "token", parents=[database_options(), actor_options()], help="a new API token, printed once"
+    )
+    token.add_argument("username", metavar="USERNAME")
+    token.add_argument("--label", default=accounts.DEFAULT_TOKEN_LABEL)
+    token.add_argument(
+        "--days",
+        type=int,
+        default=accounts.DEFAULT_TOKEN_DAYS,
+        help=f"valid for N days (default: {accounts.DEFAULT_TOKEN_DAYS}; at most "
+        f"{accounts.MAX_TOKEN_DAYS})",
+    )
+    token.set_defaults(handler=run_token)
+    revoke = actions.add_parser(
+        "revoke-token",
+        parents=[database_options(), actor_options()],
+        help="revoke the user's tokens",
+    )
+    revoke.add_argument("username", metavar="USERNAME")
+    revoke.add_argument("--label", help="only the tokens with this label (default: all)")
+    revoke.set_defaults(handler=run_revoke)
+    backoffice.register(commands)
+
+
+def _read_password(args: argparse.Namespace) -> str:
+    if args.password_stdin:
+        line = sys.stdin.readline()
+        password = line[:-1] if line.endswith("\n") else line
+        if password.endswith("\r"):
+            password = password[:-1]
+        return password
+    first = getpass.getpass("Password: ")
+    second = getpass.getpass("Password again: ")
+    if not hmac.compare_digest(first.encode(), second.encode()):
+        raise InputError("the two passwords differ", field="password")
+    return first
+
+
+def run_add(args: argparse.Namespace) -> int:
+    accounts.check_username(args.username)
+    password = _read_password(args)
+    accounts.check_password(password, args.username)
+    with transaction(args) as session:
+        accounts.add_user(
+            session, args.username, args.role, password, actor=actor(args), now=utc_now()
+        )
+    print(json.dumps({"username": args.username, "role": args.role}))
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with transaction(args) as session:
+        users = accounts.list_users(session)
+    for user in users:
+        print(json.dumps(user))
+    return 0
+
+
+def run_disable(args: argparse.Namespace) -> int:
+    with transaction(args) as session:
+        accounts.disable_user(session, args.username, actor=actor(args), now=utc_now())
+    print(json.dumps({"username": args.username, "disabled": True}))
+    return 0
+
+
+def run_token(args: argparse.Namespace) -> int:
+    with transaction(args) as session:
+        issued = accounts.issue_token(
+            session, args.username, args.label, args.days, actor=actor(args), now=utc_now()
+        )
+    print(json.dumps({"token": issued.token, "expires": issued.expires.isoformat()}))
+    return 0
+
+
+def run_revoke(args: argparse.Namespace) -> int:
+    with transaction(args) as session:
+        count = accounts.revoke_tokens(
+            session, args.username, args.label, actor=actor(args), now=utc_now()
+        )
+    print(json.dumps({"username": args.username, "label": args.label, "revoked": count}))
+    return 0

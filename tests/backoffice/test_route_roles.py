@@ -1,0 +1,183 @@
+"""Every route of the back office, with every role and without credentials, through the web
+session and through a bearer token: 2xx (or the page's own redirect) when the role may,
+303 to /login (pages) or 401 (API) without valid credentials, 403 when the role may not.
+
+The expected access below is written out here, apart from ratingdb.backoffice.policy; a route
+added to the app without a line here fails ``test_every_route_is_walked``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from httpx import Response
+from sqlalchemy import Engine, func, select
+
+from ratingdb.backoffice.app import route_keys
+from ratingdb.db import make_sessionmaker
+from ratingdb.models import AuditRow, UserRow
+from tests.backoffice.conftest import PASSWORD, ROLES, Accounts, login_csrf
+
+EVERYONE = "everyone"
+SIGNED_IN = frozenset(ROLES)
+ADMIN = frozenset({"admin"})
+
+#: (method, path) -> (who may, the answer when they do).
+EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
+    ("GET", "/login"): (EVERYONE, 200),
+    ("POST", "/login"): (EVERYONE, 303),
+    ("GET", "/style.css"): (EVERYONE, 200),
+    ("POST", "/logout"): (SIGNED_IN, 303),
+    ("GET", "/"): (SIGNED_IN, 200),
+    ("GET", "/users"): (ADMIN, 200),
+    ("POST", "/users"): (ADMIN, 303),
+    ("POST", "/users/{username}/disable"): (ADMIN, 303),
+    ("POST", "/users/{username}/tokens"): (ADMIN, 200),
+    ("POST", "/users/{username}/tokens/revoke"): (ADMIN, 303),
+    ("GET", "/admin/v1/openapi.json"): (SIGNED_IN, 200),
+    ("GET", "/admin/v1/me"): (SIGNED_IN, 200),
+    ("GET", "/admin/v1/users"): (ADMIN, 200),
+    ("POST", "/admin/v1/users"): (ADMIN, 201),
+    ("POST", "/admin/v1/users/{username}/disable"): (ADMIN, 200),
+    ("POST", "/admin/v1/users/{username}/tokens"): (ADMIN, 201),
+    ("POST", "/admin/v1/users/{username}/tokens/revoke"): (ADMIN, 200),
+}
+
+SECURITY_HEADERS = {
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+    "cache-control": "no-store",
+}
+
+_names = itertools.count(1)
+
+
+def test_every_route_is_walked(app: FastAPI) -> None:
+    assert sorted(route_keys(app)) == sorted(EXPECTED)
+
+
+def _state(engine: Engine) -> tuple[int, int]:
+    """Audit entries of requests (the test's own set-up is recorded as actor "test"), and
+    disabled users: what a refused request must not change."""
+    with make_sessionmaker(engine)() as session:
+        counted = select(func.count()).select_from(AuditRow).where(AuditRow.actor != "test")
+        disabled = select(func.count()).where(UserRow.disabled)
+        return session.scalar(counted) or 0, session.scalar(disabled) or 0
+
+
+def _call(
+    client: TestClient,
+    users: Accounts,
+    method: str,
+    path: str,
+    *,
+    cookie: tuple[str, str] | None,
+    token: str | None,
+    signing_in: str,
+) -> Response:
+    """One request with realistic inputs: a fresh target user for {username}, the session's
+    CSRF token on forms, valid bodies."""
+    client.cookies.clear()
+    target = f"target-{next(_names)}"
+    if "{username}" in path:
+        users.add(target, "arbiter")
+    url = path.replace("{username}", target)
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    if method == "GET":
+        if cookie is not None:
+            client.cookies.set("ratingdb_session", cookie[0])
+        return client.get(url, headers=headers)
+    if path.startswith("/admin/v1"):
+        body: dict[str, Any] = {}
+        if path == "/admin/v1/users":
+            body = {"username": f"new-{next(_names)}", "role": "arbiter", "password": PASSWORD}
+        elif path.endswith("/tokens"):
+            body = {"label": "walk", "days": 7}
+        if cookie is not None:
+            client.cookies.set("ratingdb_session", cookie[0])
+        return client.post(url, json=body, headers=headers)
+    form: dict[str, str] = {}
+    if path == "/login":
+        form = {"csrf_token": login_csrf(client), "username": signing_in, "password": PASSWORD}
+    elif cookie is not None:
+        form = {"csrf_token": cookie[1]}
+    if path == "/users":
+        form |= {"username": f"new-{next(_names)}", "role": "arbiter", "password": PASSWORD,
+                 "password_again": PASSWORD}  # fmt: skip
+    elif path.endswith("/tokens"):
+        form |= {"label": "walk", "days": "7"}
+    if cookie is not None:
+        client.cookies.set("ratingdb_session", cookie[0])
+    return client.post(url, data=form, headers=headers)
+
+
+def _check_denied(response: Response, api: bool, signed_in: bool, where: str) -> None:
+    if signed_in:
+        assert response.status_code == 403, where
+    elif api:
+        assert response.status_code == 401, where
+        assert response.headers["www-authenticate"] == "Bearer", where
+    else:
+        assert response.status_code == 303, where
+        assert response.headers["location"] == "/login", where
+
+
+def test_every_route_with_every_role(client: TestClient, users: Accounts, engine: Engine) -> None:
+    for role in ROLES:
+        users.add(f"{role}1", role)
+    users.add("walker", "arbiter")
+    for (method, path), (who, status) in EXPECTED.items():
+        api = path.startswith("/admin/v1")
+        # (caller, role or None, cookie, token): each role through its own channel, through
+        # the other channel (which must not count), and nobody.
+        callers: list[tuple[str, str | None, tuple[str, str] | None, str | None]] = [
+            ("nobody", None, None, None),
+            ("nobody with a made-up token", None, None, "x" * 43),
+        ]
+        for role in ROLES:
+            cookie = users.session(f"{role}1")
+            token = users.token(f"{role}1", label=f"walk-{next(_names)}")
+            if api:
+                callers.append((f"{role} token", role, None, token))
+                callers.append((f"{role} cookie on the API", None, cookie, None))
+            else:
+                callers.append((f"{role} session", role, cookie, None))
+                callers.append((f"{role} token on a page", None, None, token))
+        for label, role, cookie, token in callers:
+            where = f"{method} {path} as {label}"
+            before = _state(engine)
+            response = _call(client, users, method, path, cookie=cookie, token=token,
+                             signing_in=role + "1" if role else "walker")  # fmt: skip
+            for name, value in SECURITY_HEADERS.items():
+                assert response.headers.get(name) == value, where
+            assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
+            may = who == EVERYONE or (role is not None and role in who)
+            if may:
+                assert response.status_code == status, (where, response.text[:300])
+                continue
+            _check_denied(response, api, role is not None, where)
+            # Refused: nothing done, nothing recorded.
+            assert _state(engine) == before, where
+
+
+@pytest.mark.parametrize("path", ["/extra", "/admin/v1/extra"])
+def test_a_route_missing_from_the_policy_is_refused(
+    app: FastAPI, client: TestClient, users: Accounts, path: str
+) -> None:
+    """Deny by default: a route added without its policy line answers 403, even to an admin."""
+
+    def extra() -> dict[str, str]:
+        return {"secret": "yes"}
+
+    app.add_api_route(path, extra, methods=["GET"])
+    users.add("root", "admin")
+    session_id, _ = users.session("root")
+    client.cookies.set("ratingdb_session", session_id)
+    response = client.get(path, headers={"Authorization": f"Bearer {users.token('root')}"})
+    assert response.status_code == 403
+    assert "secret" not in response.text

@@ -1,0 +1,207 @@
+"""``ratingdb users add|list|disable|token|revoke-token``: exit codes, output, what is stored
+and the audit entries, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import Engine, select
+
+from ratingdb.cli import main
+from ratingdb.db import make_sessionmaker
+from ratingdb.models import AuditRow, UserRow
+from ratingdb.services import accounts
+
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture(autouse=True)
+def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(
+        accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    )
+
+
+def run(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    database_url: str,
+    *argv: str,
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    try:
+        code = main(["users", *argv, "--database-url", database_url])
+    except SystemExit as stop:  # argparse's refusals
+        code = int(stop.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def add(monkeypatch: Any, capsys: Any, url: str, name: str, role: str = "admin") -> None:
+    assert run(monkeypatch, capsys, url, "add", name, "--role", role, "--password-stdin",
+               stdin=PASSWORD + "\n")[0] == 0  # fmt: skip
+
+
+def audit_entries(engine: Engine) -> list[tuple[str, str, dict[str, Any]]]:
+    with make_sessionmaker(engine)() as session:
+        rows = session.scalars(select(AuditRow).order_by(AuditRow.id)).all()
+        return [(row.action, row.actor, row.details) for row in rows]
+
+
+def test_add_list_disable(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    database_url: str,
+    engine: Engine,
+) -> None:
+    monkeypatch.setenv("RATINGDB_ACTOR", "Claire Officer")
+    code, out, _ = run(monkeypatch, capsys, database_url, "add", "alice", "--role", "admin",
+                       "--password-stdin", stdin=PASSWORD + "\n")  # fmt: skip
+    assert code == 0
+    assert json.loads(out) == {"username": "alice", "role": "admin"}
+    add(monkeypatch, capsys, database_url, "bob", "arbiter")
+    code, out, _ = run(monkeypatch, capsys, database_url, "list")
+    assert code == 0
+    listed = [json.loads(line) for line in out.splitlines()]
+    assert [(u["username"], u["role"], u["disabled"]) for u in listed] == [
+        ("alice", "admin", False),
+        ("bob", "arbiter", False),
+    ]
+    assert "argon2" not in out
+    assert PASSWORD not in out
+    code, out, _ = run(monkeypatch, capsys, database_url, "disable", "bob")
+    assert code == 0
+    assert json.loads(out) == {"username": "bob", "disabled": True}
+    with make_sessionmaker(engine)() as session:
+        stored = {row.username: row for row in session.scalars(select(UserRow))}
+        assert stored["bob"].disabled
+        assert not stored["alice"].disabled
+        assert stored["alice"].password_hash.startswith("$argon2id$")
+        assert accounts.sign_in(session, "bob", PASSWORD, "192.0.2.1",
+                                datetime.now(UTC)).session_id is None  # fmt: skip
+    actor = "Claire Officer"  # RATINGDB_ACTOR: the person, never a process
+    assert audit_entries(engine) == [
+        ("user-add", actor, {"username": "alice", "role": "admin"}),
+        ("user-add", actor, {"username": "bob", "role": "arbiter"}),
+        ("user-disable", actor, {"username": "bob"}),
+    ]
+
+
+def test_the_password_prompt_is_asked_twice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], database_url: str
+) -> None:
+    answers = iter([PASSWORD, PASSWORD + "x"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    code, _, err = run(monkeypatch, capsys, database_url, "add", "alice", "--role", "admin")
+    assert code == 2
+    assert "password: the two passwords differ" in err
+    answers = iter([PASSWORD, PASSWORD])
+    code, _, _ = run(monkeypatch, capsys, database_url, "add", "alice", "--role", "admin")
+    assert code == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "message"),
+    [
+        (["add", "alice", "--role", "root", "--password-stdin"], PASSWORD, "invalid choice"),
+        (["add", "alice", "--role", "admin", "--password-stdin"], "short pass", "at least 12"),
+        (["add", "alicealice12", "--role", "admin", "--password-stdin"], "AliceAlice12",
+         "must not be the user name"),
+        (["add", "Alice Smith", "--role", "admin", "--password-stdin"], PASSWORD, "USERNAME"),
+        (["add", "taken", "--role", "admin", "--password-stdin"], PASSWORD, "already exists"),
+        (["disable", "nobody"], "", "no user 'nobody'"),
+        (["token", "nobody"], "", "no user 'nobody'"),
+        (["revoke-token", "nobody"], "", "no user 'nobody'"),
+        (["token", "taken", "--days", "0"], "", "--days"),
+        (["token", "taken", "--days", "400"], "", "--days"),
+        (["token", "taken", "--label", ""], "", "--label"),
+    ],
+)  # fmt: skip
+def test_refusals_exit_2_and_store_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    database_url: str,
+    engine: Engine,
+    argv: list[str],
+    stdin: str,
+    message: str,
+) -> None:
+    add(monkeypatch, capsys, database_url, "taken")
+    before = audit_entries(engine)
+    code, out, err = run(monkeypatch, capsys, database_url, *argv, stdin=stdin + "\n")
+    assert code == 2
+    assert message in err
+    assert out == ""
+    assert audit_entries(engine) == before
+
+
+def test_token_and_revoke(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    database_url: str,
+    engine: Engine,
+) -> None:
+    add(monkeypatch, capsys, database_url, "club", "arbiter")
+    started = datetime.now(UTC)
+    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "pairing",
+                       "--days", "30")  # fmt: skip
+    assert code == 0
+    issued = json.loads(out)
+    assert set(issued) == {"token", "expires"}
+    expires = datetime.fromisoformat(issued["expires"])
+    assert started + timedelta(days=30) <= expires <= datetime.now(UTC) + timedelta(days=30)
+    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "other")
+    other = json.loads(out)["token"]
+    code, out, _ = run(monkeypatch, capsys, database_url, "list")
+    assert issued["token"] not in out
+    assert [t["label"] for t in json.loads(out)["tokens"]] == ["pairing", "other"]
+    now = datetime.now(UTC)
+    with make_sessionmaker(engine).begin() as session:
+        principal = accounts.authenticate_token(session, issued["token"], now)
+        assert principal is not None
+        assert (principal.username, principal.role) == ("club", "arbiter")
+    code, out, _ = run(monkeypatch, capsys, database_url, "revoke-token", "club", "--label",
+                       "pairing")  # fmt: skip
+    assert code == 0
+    assert json.loads(out) == {"username": "club", "label": "pairing", "revoked": 1}
+    with make_sessionmaker(engine).begin() as session:
+        assert accounts.authenticate_token(session, issued["token"], now) is None
+        assert accounts.authenticate_token(session, other, now) is not None
+    code, out, _ = run(monkeypatch, capsys, database_url, "revoke-token", "club")
+    assert json.loads(out)["revoked"] == 1
+    with make_sessionmaker(engine).begin() as session:
+        assert accounts.authenticate_token(session, other, now) is None
+    actions = [(action, details.get("label")) for action, _, details in audit_entries(engine)]
+    assert actions == [
+        ("user-add", None),
+        ("token-issue", "pairing"),
+        ("token-issue", "other"),
+        ("token-revoke", "pairing"),
+        ("token-revoke", None),
+    ]
+    assert issued["token"] not in str(audit_entries(engine))
+
+
+def test_the_console_script_reads_the_password_from_stdin(database_url: str) -> None:
+    """The installed command, end to end: users add then list."""
+    environment = {**os.environ, "RATINGDB_DATABASE_URL": database_url}
+    added = subprocess.run(
+        [sys.executable, "-m", "ratingdb", "users", "add", "eve", "--role", "officer",
+         "--password-stdin"],
+        input=PASSWORD + "\n", capture_output=True, text=True, env=environment, check=False,
+    )  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    listed = subprocess.run(
+        [sys.executable, "-m", "ratingdb", "users", "list"],
+        capture_output=True, text=True, env=environment, check=False,
+    )  # fmt: skip
+    assert json.loads(listed.stdout)["username"] == "eve"
