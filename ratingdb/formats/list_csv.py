@@ -1,6 +1,8 @@
 """The list CSV (contract.md "List CSV"): a published list, in and out.
 
 `player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor`
+
+Text cells are written spreadsheet-safe and read back with that escape undone (formats.cells).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ratingdb.errors import InputError
+from ratingdb.formats.cells import checked_text, spreadsheet_text, undo_spreadsheet_text
 from ratingdb.formats.csv_input import CsvRow, read_csv
 
 COLUMNS = (
@@ -64,11 +67,11 @@ def read_list_csv(path: Path, *, source: str | None = None) -> list[ListRow]:
 
 def _parse(row: CsvRow) -> ListRow:
     player_id = row.player_id("player_id")
-    name = row.text("name")
-    federation = row.text("federation", required=False).upper() or None
+    name = undo_spreadsheet_text(row.text("name"))
+    federation = undo_spreadsheet_text(row.text("federation", required=False)).upper() or None
     if federation is not None and not re.fullmatch(r"[A-Z]{3}", federation):
         raise row.error("federation", f"must be a 3-letter code, got {federation!r}")
-    sex = row.text("sex", required=False).upper() or None
+    sex = undo_spreadsheet_text(row.text("sex", required=False)).upper() or None
     if sex not in (None, "M", "F"):
         raise row.error("sex", f"must be M or F, got {sex!r}")
     rating = row.integer("rating", low=0, high=MAX_RATING)
@@ -85,7 +88,7 @@ def _parse(row: CsvRow) -> ListRow:
         federation=federation,
         sex=sex,
         birth_year=row.integer("birth_year", low=1850, high=2100),
-        title=row.text("title", required=False) or None,
+        title=undo_spreadsheet_text(row.text("title", required=False)) or None,
         rating=rating,
         rated_games=DEFAULT_RATED_GAMES if rated_games is None else rated_games,
         peak_rating=peak,
@@ -107,18 +110,23 @@ class ExportEntry:
 
 
 def write_list_csv(entries: Iterable[ExportEntry]) -> str:
+    """The list CSV; a text value with a character no file may hold is refused."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for e in entries:
+
+        def text(value: str | None, field: str, e: ExportEntry = e) -> str:
+            return spreadsheet_text(checked_text(value or "", e.player_id, e.name, field))
+
         writer.writerow(
             [
-                e.player_id,
-                e.name,
-                e.federation or "",
-                e.sex or "",
+                text(e.player_id, "player_id"),
+                text(e.name, "name"),
+                text(e.federation, "federation"),
+                text(e.sex, "sex"),
                 "" if e.birth_year is None else e.birth_year,
-                e.title or "",
+                text(e.title, "title"),
                 e.rating,
                 e.rated_games,
                 e.peak_rating,
