@@ -10,13 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
-from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
-from ratingdb.formats.list_csv import ExportEntry, write_list_csv
 from ratingdb.services import audit, revisions
-from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
+from ratingdb.services.lists import (
+    EXPORT_FORMATS,
+    IMPORT_FORMATS,
+    import_list_file,
+    published_list,
+    write_published,
+)
 from ratingdb.services.progress import terminal_progress
-
-EXPORT_FORMATS = ("json", "csv", "fide-txt")
 
 
 def register(commands: Any) -> None:
@@ -84,82 +86,15 @@ def run_export(args: argparse.Namespace) -> int:
     wanted_period = period(args.period)
     with transaction(args) as session:
         published = published_list(session, wanted_category, wanted_period)
-    if args.format == "json":
-        text = list_json(published)
-    elif args.format == "csv":
-        text = list_csv(published)
-    else:
-        text = list_fide_txt(published)
+    # Written in memory first: a value the format cannot hold is refused before any output.
+    out = io.StringIO()
+    write_published(published, args.format, out)
+    text = out.getvalue()
     if args.output is None:
         sys.stdout.write(text)
     else:
         args.output.write_text(text, encoding="utf-8")
     return 0
-
-
-def list_json(published: PublishedList) -> str:
-    document = {
-        "category": published.category.value,
-        "period": str(published.period),
-        "list_date": published.period.list_date.isoformat(),
-        "revision": published.revision,
-        "rule_version": published.rule_version,
-        "entries": [
-            {
-                "player_id": e.player_id,
-                "name": e.name,
-                "federation": e.federation,
-                "rating": e.rating,
-                "previous_rating": e.previous_rating,
-                "change": e.change,
-                "games": e.games,
-                "k_factor": e.k_factor,
-            }
-            for e in published.entries
-        ],
-    }
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
-def list_csv(published: PublishedList) -> str:
-    return write_list_csv(
-        ExportEntry(
-            e.player_id,
-            e.name,
-            e.federation,
-            e.sex,
-            e.birth_year,
-            e.title,
-            e.rating,
-            e.rated_games,
-            e.peak_rating,
-            e.k_factor,
-        )
-        for e in published.entries
-    )
-
-
-def list_fide_txt(published: PublishedList) -> str:
-    out = io.StringIO()
-    write_fide_txt(
-        (
-            FideTxtEntry(
-                e.player_id,
-                e.name,
-                e.federation,
-                e.sex,
-                e.title,
-                e.rating,
-                e.games,
-                e.k_factor,
-                e.birth_year,
-            )
-            for e in published.entries
-        ),
-        published.category,
-        out,
-    )
-    return out.getvalue()
 
 
 def run_diff(args: argparse.Namespace) -> int:

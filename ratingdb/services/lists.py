@@ -10,15 +10,29 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
-from ratingdb.formats.fide_list import FideListRow, iter_fide_txt, iter_fide_xml
-from ratingdb.formats.list_csv import DEFAULT_RATED_GAMES, ListRow, read_list_csv
+from ratingdb.formats.fide_list import (
+    XML_TAGS,
+    FideListRow,
+    FideTxtEntry,
+    iter_fide_txt,
+    iter_fide_xml,
+    write_fide_txt,
+    write_fide_xml_list,
+)
+from ratingdb.formats.list_csv import (
+    DEFAULT_RATED_GAMES,
+    ExportEntry,
+    ListRow,
+    read_list_csv,
+    write_list_csv,
+)
 from ratingdb.models import ListEntryRow, PeriodRow, PlayerRow, PlayerStatusRow, RatingListRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
@@ -28,6 +42,7 @@ from ratingdb.rules.kfactor import is_junior
 from ratingdb.services.progress import Track, no_progress
 
 IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
+EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
 #: Rows of a FIDE list read, checked and written at a time: memory stays flat for any size.
 FIDE_BATCH = 5000
 #: Entries encoded at once for a list's digest.
@@ -471,3 +486,83 @@ def published_list(session: Session, category: Category, period: Period) -> Publ
         rating_list.published_at,
         tuple(PublishedEntry(**row._asdict()) for row in rows),
     )
+
+
+def write_published(published: PublishedList, file_format: str, out: IO[str]) -> None:
+    """``lists export``: the list in one of EXPORT_FORMATS, each written so that its reader
+    gives back exactly what was written (a value a format cannot hold is refused with an
+    InputError naming the player and the field; a FIDE TXT name is cut as FIDE cuts it)."""
+    if file_format == "json":
+        out.write(list_json(published))
+    elif file_format == "csv":
+        out.write(list_csv(published))
+    elif file_format == "fide-txt":
+        write_fide_txt(fide_entries(published), published.category, out)
+    elif file_format == "fide-xml":
+        if published.category not in XML_TAGS:
+            raise InputError(
+                f"a FIDE XML list holds FIDE ratings only, not {published.category.value} "
+                "(fide-txt, csv and json hold every category)",
+                field="--format",
+            )
+        write_fide_xml_list(fide_entries(published), out)
+    else:
+        raise InputError(f"must be one of {', '.join(EXPORT_FORMATS)}", field="--format")
+
+
+def list_json(published: PublishedList) -> str:
+    document = {
+        "category": published.category.value,
+        "period": str(published.period),
+        "list_date": published.period.list_date.isoformat(),
+        "revision": published.revision,
+        "rule_version": published.rule_version,
+        "entries": [
+            {
+                "player_id": e.player_id,
+                "name": e.name,
+                "federation": e.federation,
+                "rating": e.rating,
+                "previous_rating": e.previous_rating,
+                "change": e.change,
+                "games": e.games,
+                "k_factor": e.k_factor,
+            }
+            for e in published.entries
+        ],
+    }
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def list_csv(published: PublishedList) -> str:
+    return write_list_csv(
+        ExportEntry(
+            e.player_id,
+            e.name,
+            e.federation,
+            e.sex,
+            e.birth_year,
+            e.title,
+            e.rating,
+            e.rated_games,
+            e.peak_rating,
+            e.k_factor,
+        )
+        for e in published.entries
+    )
+
+
+def fide_entries(published: PublishedList) -> Iterator[FideTxtEntry]:
+    """The list's entries as the FIDE writers take them, one at a time."""
+    for e in published.entries:
+        yield FideTxtEntry(
+            e.player_id,
+            e.name,
+            e.federation,
+            e.sex,
+            e.title,
+            e.rating,
+            e.games,
+            e.k_factor,
+            e.birth_year,
+        )
