@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ratingdb.cli.common import category, database_options, period, transaction, utc_now, who
 from ratingdb.services import audit, revisions
@@ -15,7 +18,7 @@ from ratingdb.services.lists import (
     EXPORT_FORMATS,
     IMPORT_FORMATS,
     import_list_file,
-    published_list,
+    streamed_list,
     write_published,
 )
 from ratingdb.services.progress import terminal_progress
@@ -84,17 +87,33 @@ def run_import(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     wanted_category = category(args.category)
     wanted_period = period(args.period)
-    with transaction(args) as session:
-        published = published_list(session, wanted_category, wanted_period)
-    # Written in memory first: a value the format cannot hold is refused before any output.
-    out = io.StringIO()
-    write_published(published, args.format, out)
-    text = out.getvalue()
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        args.output.write_text(text, encoding="utf-8")
+    with (
+        transaction(args) as session,
+        streamed_list(session, wanted_category, wanted_period) as published,
+        whole_or_nothing(args.output) as out,
+    ):
+        write_published(published, args.format, out)
     return 0
+
+
+@contextmanager
+def whole_or_nothing(output: Path | None) -> Iterator[IO[str]]:
+    """Where an export is written as it is read: a file on disk (memory stays flat whatever
+    the list's size) that becomes ``output`` (renamed into place) or goes to standard output
+    only once complete, so a value refused half way leaves no file and prints nothing."""
+    if output is None:
+        with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+            yield spool
+            spool.seek(0)
+            shutil.copyfileobj(spool, sys.stdout)
+        return
+    part = output.with_name(f".{output.name}.part")
+    try:
+        with part.open("w", encoding="utf-8", newline="") as handle:
+            yield handle
+        part.replace(output)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def run_diff(args: argparse.Namespace) -> int:

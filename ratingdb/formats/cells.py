@@ -1,9 +1,10 @@
 """What every writer does to a text value before it goes in a file, and what the readers undo.
 
-- ``unwritable``: a character that would break a line (or that XML 1.0 cannot hold) is never
-  written: control characters (C0, DEL, C1), U+2028/U+2029, surrogates, U+FFFE/U+FFFF. The
-  readers refuse them on input; a writer refuses them too, so nothing stored earlier can come
-  out as a file that reads back otherwise.
+- ``unwritable``: a character that would break a line, that XML 1.0 cannot hold, or that the
+  readers refuse, is never written: control characters (C0, DEL, C1), U+2028/U+2029, the bidi
+  embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), surrogates, U+FFFE and
+  U+FFFF. A writer refuses them, so nothing stored before the readers refused them can come out
+  as a file that reads back otherwise.
 - ``spreadsheet_text`` / ``undo_spreadsheet_text``: CSV injection (OWASP). A spreadsheet runs a
   cell that starts with ``=``, ``+``, ``-``, ``@``, tab or CR as a formula; such a text cell is
   written with a single quote in front, which spreadsheets show as text. So that the reader
@@ -22,8 +23,11 @@ from ratingdb.errors import InputError
 
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
 _ESCAPED = re.compile(r"'+[=+\-@\t\r]")
-#: Unicode's Cc (C0, DEL, C1), Zl, Zp and Cs categories, and the two non-characters.
-_UNWRITABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+#: Unicode's Cc (C0, DEL, C1), Zl, Zp and Cs categories, the bidi controls that reorder what
+#: is shown (Trojan Source), and the two non-characters.
+_UNWRITABLE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def spreadsheet_text(text: str) -> str:

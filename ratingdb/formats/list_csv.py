@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from ratingdb.errors import InputError
 from ratingdb.formats.cells import checked_text, spreadsheet_text, undo_spreadsheet_text
@@ -110,8 +111,15 @@ class ExportEntry:
 
 
 def write_list_csv(entries: Iterable[ExportEntry]) -> str:
-    """The list CSV; a text value with a character no file may hold is refused."""
+    """The list CSV as a string."""
     out = io.StringIO()
+    write_list_csv_to(entries, out)
+    return out.getvalue()
+
+
+def write_list_csv_to(entries: Iterable[ExportEntry], out: IO[str]) -> None:
+    """The list CSV, written to ``out`` a row at a time; a text value with a character no
+    file may hold is refused."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for e in entries:
@@ -133,7 +141,14 @@ def write_list_csv(entries: Iterable[ExportEntry]) -> str:
                 e.k_factor,
             ]
         )
-    return out.getvalue()
 
 
-__all__ = ["COLUMNS", "ExportEntry", "InputError", "ListRow", "read_list_csv", "write_list_csv"]
+__all__ = [
+    "COLUMNS",
+    "ExportEntry",
+    "InputError",
+    "ListRow",
+    "read_list_csv",
+    "write_list_csv",
+    "write_list_csv_to",
+]

@@ -7,7 +7,8 @@ import hashlib
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -31,7 +32,7 @@ from ratingdb.formats.list_csv import (
     ExportEntry,
     ListRow,
     read_list_csv,
-    write_list_csv,
+    write_list_csv_to,
 )
 from ratingdb.models import ListEntryRow, PeriodRow, PlayerRow, PlayerStatusRow, RatingListRow
 from ratingdb.repositories import periods as period_repo
@@ -451,10 +452,21 @@ class PublishedList:
     revision: int
     rule_version: str | None
     published_at: datetime
-    entries: tuple[PublishedEntry, ...]
+    #: A tuple; from ``streamed_list`` an iterator, read once as it goes.
+    entries: Iterable[PublishedEntry]
 
 
 def published_list(session: Session, category: Category, period: Period) -> PublishedList:
+    """The published list of ``period``, its entries in memory."""
+    with streamed_list(session, category, period) as published:
+        return replace(published, entries=tuple(published.entries))
+
+
+@contextmanager
+def streamed_list(session: Session, category: Category, period: Period) -> Iterator[PublishedList]:
+    """The published list of ``period``, its entries read from the database FIDE_BATCH at a
+    time as they are used, inside the ``with``: an export's memory stays flat whatever the
+    list's size; the cursor is closed on leaving, used up or not."""
     rating_list = period_repo.list_for(session, category, period)
     if rating_list is None:
         raise InputError(f"{category.value} has no published list for {period}", field="--period")
@@ -477,25 +489,30 @@ def published_list(session: Session, category: Category, period: Period) -> Publ
         .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
         .where(ListEntryRow.list_id == rating_list.id)
         .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .execution_options(yield_per=FIDE_BATCH)
     )
-    return PublishedList(
-        category,
-        period,
-        rating_list.revision,
-        rating_list.rule_version,
-        rating_list.published_at,
-        tuple(PublishedEntry(**row._asdict()) for row in rows),
-    )
+    try:
+        yield PublishedList(
+            category,
+            period,
+            rating_list.revision,
+            rating_list.rule_version,
+            rating_list.published_at,
+            (PublishedEntry(**row._asdict()) for row in rows),
+        )
+    finally:
+        rows.close()
 
 
 def write_published(published: PublishedList, file_format: str, out: IO[str]) -> None:
     """``lists export``: the list in one of EXPORT_FORMATS, each written so that its reader
     gives back exactly what was written (a value a format cannot hold is refused with an
-    InputError naming the player and the field; a FIDE TXT name is cut as FIDE cuts it)."""
+    InputError naming the player and the field; a FIDE TXT name is cut as FIDE cuts it).
+    CSV, FIDE TXT and FIDE XML are written one entry at a time; JSON as one document."""
     if file_format == "json":
         out.write(list_json(published))
     elif file_format == "csv":
-        out.write(list_csv(published))
+        list_csv(published, out)
     elif file_format == "fide-txt":
         write_fide_txt(fide_entries(published), published.category, out)
     elif file_format == "fide-xml":
@@ -534,21 +551,24 @@ def list_json(published: PublishedList) -> str:
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def list_csv(published: PublishedList) -> str:
-    return write_list_csv(
-        ExportEntry(
-            e.player_id,
-            e.name,
-            e.federation,
-            e.sex,
-            e.birth_year,
-            e.title,
-            e.rating,
-            e.rated_games,
-            e.peak_rating,
-            e.k_factor,
-        )
-        for e in published.entries
+def list_csv(published: PublishedList, out: IO[str]) -> None:
+    write_list_csv_to(
+        (
+            ExportEntry(
+                e.player_id,
+                e.name,
+                e.federation,
+                e.sex,
+                e.birth_year,
+                e.title,
+                e.rating,
+                e.rated_games,
+                e.peak_rating,
+                e.k_factor,
+            )
+            for e in published.entries
+        ),
+        out,
     )
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -49,10 +50,14 @@ EXAMPLES = settings(
 # --- the data ----------------------------------------------------------------------------------
 
 #: Every character a stored text may hold: no control characters (Cc), line or paragraph
-#: separators (Zl, Zp), surrogates (Cs) or unassigned code points (Cn, U+FFFE and U+FFFF).
-CHARACTERS = st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Cn"))
+#: separators (Zl, Zp), bidi embeddings, overrides or isolates, surrogates (Cs) or unassigned
+#: code points (Cn, U+FFFE and U+FFFF): the readers refuse them.
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+CHARACTERS = st.characters(
+    blacklist_categories=("Cc", "Cs", "Zl", "Zp", "Cn"), blacklist_characters=BIDI_CONTROLS
+)
 #: The characters that break naive writers, drawn more often than their share of Unicode.
-TRICKY = st.sampled_from(list("'\",;=+-@&<>] éÉøßÿŁ'\u2019\u00a0\u3000\u202e\ufeff"))
+TRICKY = st.sampled_from(list("'\",;=+-@&<>] éÉøßÿŁ'\u2019\u00a0\u3000\u0301\ufeff"))
 
 
 #: Names that once broke a writer, or would.
@@ -371,6 +376,7 @@ def test_xml_refuses_what_its_reader_would_change() -> None:
          "fideid"),
         (FideTxtEntry("5", "Nat", None, None, "NM", 2000, 1, 20, None), "title"),
         (FideTxtEntry("6", "Bell\u2028Line", None, None, None, 2000, 1, 20, None), "name"),
+        (FideTxtEntry("7", "evil\u202egnp.exe", None, None, None, 2000, 1, 20, None), "name"),
     ]:  # fmt: skip
         with pytest.raises(InputError) as caught:
             write_fide_xml_list([entry], io.StringIO())
@@ -451,3 +457,20 @@ def test_the_trf_writer_refuses_a_line_break() -> None:
     with pytest.raises(ValueError, match="break the line"):
         format_trf(name="T\n012 Other", city="C", federation="FRA", start_date=date(2026, 11, 1),
                    end_date=date(2026, 11, 2), time_control="90", players=[])  # fmt: skip
+
+
+@pytest.mark.parametrize("fmt", ["fide-txt", "fide-xml"])
+def test_the_fide_writers_write_each_player_as_it_comes(fmt: str) -> None:
+    """Memory stays flat: a player is written before the next is asked for."""
+    out = io.StringIO()
+
+    def entries() -> Iterator[FideTxtEntry]:
+        yield CARLSEN
+        assert "Carlsen, Magnus" in out.getvalue()
+        yield replace(CARLSEN, player_id="2", name="Second, Player")
+
+    if fmt == "fide-txt":
+        write_fide_txt(entries(), Category.FIDE_STANDARD, out)
+    else:
+        write_fide_xml_list(entries(), out)
+    assert "Second, Player" in out.getvalue()

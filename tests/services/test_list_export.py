@@ -11,6 +11,9 @@ from typing import Any
 
 import pytest
 
+from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.rules import Category, Period
+from ratingdb.services.lists import published_list, streamed_list
 from tests.conftest import _postgresql_database, _sqlite_database
 from tests.services.test_fide_list_io import LIST_HEADER, export, load
 from tests.services.test_trf_import import cli, query, write
@@ -100,17 +103,22 @@ def test_a_value_the_format_cannot_hold_is_refused(
          + "0042,\"Zero, Lead\",FRA,M,1990,,1850,60,1850,\n"
          + "1043,\"National, Nat\",FRA,M,1990,NM,1850,60,1850,\n"), "csv",
          "fide-standard", "2026-09")  # fmt: skip
-    output = tmp_path / "out.xml"
+    (tmp_path / "exports").mkdir()
+    output = tmp_path / "exports" / "out.xml"
+    output.write_text("an earlier export\n", encoding="utf-8")
     for fmt, words in [
         ("fide-xml", "fideid: player 0042 ('Zero, Lead'): '0042' is not a FIDE id"),
         ("fide-txt", "ID Number: player 0042 ('Zero, Lead'): '0042' is not a FIDE id"),
     ]:
-        code, out, err = cli(capsys, "lists", "export", "--category", "fide-standard",
-                             "--period", "2026-09", "--format", fmt, "--output", str(output),
-                             url=database_url)  # fmt: skip
-        assert (code, out) == (2, "")
-        assert words in err
-        assert not output.exists()
+        for where in (["--output", str(output)], []):
+            code, out, err = cli(capsys, "lists", "export", "--category", "fide-standard",
+                                 "--period", "2026-09", "--format", fmt, *where,
+                                 url=database_url)  # fmt: skip
+            assert (code, out) == (2, "")
+            assert words in err
+            # The file is left as it was, and nothing half written is left beside it.
+            assert output.read_text(encoding="utf-8") == "an earlier export\n"
+            assert [p.name for p in output.parent.iterdir()] == ["out.xml"]
     # The list CSV holds both as they are.
     text = export(capsys, database_url, "fide-standard", "2026-09", "csv")
     assert '0042,"Zero, Lead"' in text
@@ -128,3 +136,40 @@ def test_fide_xml_is_refused_for_a_national_category(
                          "2026-09", "--format", "fide-xml", url=database_url)  # fmt: skip
     assert (code, out) == (2, "")
     assert "--format: a FIDE XML list holds FIDE ratings only, not ffe-rapid" in err
+
+
+def test_export_to_a_file(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--output: the same bytes as standard output, the file replaced whole."""
+    load(capsys, database_url, write(tmp_path, "baseline.csv", BASELINE), "csv",
+         "fide-standard", "2026-09")  # fmt: skip
+    (tmp_path / "exports").mkdir()
+    output = tmp_path / "exports" / "out.xml"
+    output.write_text("an earlier export, longer than the new one" * 1000, encoding="utf-8")
+    for fmt in ("fide-xml", "fide-txt", "csv", "json"):
+        code, out, err = cli(capsys, "lists", "export", "--category", "fide-standard",
+                             "--period", "2026-09", "--format", fmt, "--output", str(output),
+                             url=database_url)  # fmt: skip
+        assert (code, out, err) == (0, "", "")
+        assert output.read_text(encoding="utf-8") == export(
+            capsys, database_url, "fide-standard", "2026-09", fmt
+        )
+    assert [p.name for p in output.parent.iterdir()] == ["out.xml"]
+
+
+def test_the_list_in_memory_and_streamed_are_the_same(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    load(capsys, database_url, write(tmp_path, "baseline.csv", BASELINE), "csv",
+         "fide-standard", "2026-09")  # fmt: skip
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            whole = published_list(session, Category.FIDE_STANDARD, Period(2026, 9))
+            with streamed_list(session, Category.FIDE_STANDARD, Period(2026, 9)) as streamed:
+                assert tuple(streamed.entries) == whole.entries
+    finally:
+        engine.dispose()
+    assert isinstance(whole.entries, tuple)
+    assert [e.player_id for e in whole.entries] == ["1004", "1005", "1002", "1001", "1003"]
