@@ -52,8 +52,18 @@ def cannot_write(player_id: str, name: str, field: str, message: str) -> InputEr
     return InputError(f"player {player_id} ({shown!r}): {message}", field=field)
 
 
-def checked_text(text: str, player_id: str, name: str, field: str) -> str:
-    """``text``, refused if it holds a character no file may hold."""
+#: The longest name the readers take (and the players table holds).
+MAX_NAME_LENGTH = 200
+
+
+def checked_text(
+    text: str, player_id: str, name: str, field: str, *, max_length: int | None = None
+) -> str:
+    """``text``, refused if it holds a character no file may hold or is over ``max_length``."""
+    if max_length is not None and len(text) > max_length:
+        raise cannot_write(
+            player_id, name, field, f"has {len(text)} characters; at most {max_length} are read"
+        )
     character = unwritable(text)
     if character is not None:
         raise cannot_write(

@@ -24,7 +24,7 @@ from typing import IO
 from xml.sax.saxutils import escape
 
 from ratingdb.errors import InputError
-from ratingdb.formats.cells import cannot_write, checked_text
+from ratingdb.formats.cells import MAX_NAME_LENGTH, cannot_write, checked_text
 from ratingdb.formats.numbers import is_digits
 from ratingdb.rules import Category
 
@@ -442,15 +442,19 @@ class _Fields:
     id_digits: int
     max_games: int
     max_k: int
+    #: None: a longer name is cut (TXT).
+    max_name: int | None
 
 
 def _txt_fields(prefix: str) -> _Fields:
     return _Fields("ID Number", "Name", "Fed", "Sex", "Tit", f"{prefix}Rtng", f"{prefix}Gm",
-                   f"{prefix}K", "B-day", TXT_ID_DIGITS, TXT_MAX_GAMES, TXT_MAX_K)  # fmt: skip
+                   f"{prefix}K", "B-day", TXT_ID_DIGITS, TXT_MAX_GAMES, TXT_MAX_K,
+                   None)  # fmt: skip
 
 
 _XML_FIELDS = _Fields("fideid", "name", "country", "sex", "title", "rating", "games", "k",
-                      "birthday", _XML_ID_DIGITS, _XML_MAX_GAMES, TXT_MAX_K)  # fmt: skip
+                      "birthday", _XML_ID_DIGITS, _XML_MAX_GAMES, TXT_MAX_K,
+                      MAX_NAME_LENGTH)  # fmt: skip
 
 
 def _check_entry(e: FideTxtEntry, fields: _Fields) -> None:
@@ -467,7 +471,7 @@ def _check_entry(e: FideTxtEntry, fields: _Fields) -> None:
     if len(e.player_id) > fields.id_digits:
         raise refuse(fields.id, f"has {len(e.player_id)} digits; the column holds "
                      f"{fields.id_digits}")  # fmt: skip
-    checked_text(e.name, e.player_id, e.name, fields.name)
+    checked_text(e.name, e.player_id, e.name, fields.name, max_length=fields.max_name)
     if not e.name or e.name != e.name.strip():
         raise refuse(fields.name, "is empty or starts or ends with a space")
     if e.federation is not None and not re.fullmatch(r"[A-Z]{3}", e.federation):

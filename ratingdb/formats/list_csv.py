@@ -16,7 +16,12 @@ from pathlib import Path
 from typing import IO
 
 from ratingdb.errors import InputError
-from ratingdb.formats.cells import checked_text, spreadsheet_text, undo_spreadsheet_text
+from ratingdb.formats.cells import (
+    MAX_NAME_LENGTH,
+    checked_text,
+    spreadsheet_text,
+    undo_spreadsheet_text,
+)
 from ratingdb.formats.csv_input import CsvRow, read_csv
 
 COLUMNS = (
@@ -125,7 +130,9 @@ def write_list_csv_to(entries: Iterable[ExportEntry], out: IO[str]) -> None:
     for e in entries:
 
         def text(value: str | None, field: str, e: ExportEntry = e) -> str:
-            return spreadsheet_text(checked_text(value or "", e.player_id, e.name, field))
+            most = MAX_NAME_LENGTH if field == "name" else None
+            checked = checked_text(value or "", e.player_id, e.name, field, max_length=most)
+            return spreadsheet_text(checked)
 
         writer.writerow(
             [

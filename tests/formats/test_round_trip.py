@@ -377,6 +377,7 @@ def test_xml_refuses_what_its_reader_would_change() -> None:
         (FideTxtEntry("5", "Nat", None, None, "NM", 2000, 1, 20, None), "title"),
         (FideTxtEntry("6", "Bell\u2028Line", None, None, None, 2000, 1, 20, None), "name"),
         (FideTxtEntry("7", "evil\u202egnp.exe", None, None, None, 2000, 1, 20, None), "name"),
+        (FideTxtEntry("8", "N" * 201, None, None, None, 2000, 1, 20, None), "name"),
     ]:  # fmt: skip
         with pytest.raises(InputError) as caught:
             write_fide_xml_list([entry], io.StringIO())
@@ -439,13 +440,16 @@ def test_the_list_csv_writes_formulas_as_text(tmp_path: Path) -> None:
     ]
 
 
-def test_the_list_csv_refuses_a_control_character() -> None:
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [("Two\nLines", "U+000A"), ("N" * 201, "has 201 characters; at most 200 are read")],
+)
+def test_the_list_csv_refuses_a_name_it_would_not_read(name: str, words: str) -> None:
     with pytest.raises(InputError) as caught:
-        write_list_csv(
-            [ExportEntry("1001", "Two\nLines", None, None, None, None, 2000, 40, 2100, 20)]
-        )
+        write_list_csv([ExportEntry("1001", name, None, None, None, None, 2000, 40, 2100, 20)])
     assert caught.value.field == "name"
-    assert "player 1001" in caught.value.message
+    assert caught.value.message.startswith("player 1001 (")
+    assert words in caught.value.message
 
 
 def test_the_trf_writer_refuses_a_line_break() -> None:
