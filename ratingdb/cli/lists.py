@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import io
 import json
+import shutil
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ratingdb.cli.common import (
     actor,
@@ -19,14 +22,16 @@ from ratingdb.cli.common import (
     utc_now,
 )
 from ratingdb.errors import InputError
-from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
-from ratingdb.formats.list_csv import ExportEntry, write_list_csv
 from ratingdb.services import audit, revisions
 from ratingdb.services.corrections import replace_list
-from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
+from ratingdb.services.lists import (
+    EXPORT_FORMATS,
+    IMPORT_FORMATS,
+    import_list_file,
+    streamed_list,
+    write_published,
+)
 from ratingdb.services.progress import terminal_progress
-
-EXPORT_FORMATS = ("json", "csv", "fide-txt")
 
 
 def register(commands: Any) -> None:
@@ -135,84 +140,33 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
 def run_export(args: argparse.Namespace) -> int:
     wanted_category = category(args.category)
     wanted_period = period(args.period)
-    with transaction(args) as session:
-        published = published_list(session, wanted_category, wanted_period)
-    if args.format == "json":
-        text = list_json(published)
-    elif args.format == "csv":
-        text = list_csv(published)
-    else:
-        text = list_fide_txt(published)
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        args.output.write_text(text, encoding="utf-8")
+    with (
+        transaction(args) as session,
+        streamed_list(session, wanted_category, wanted_period) as published,
+        whole_or_nothing(args.output) as out,
+    ):
+        write_published(published, args.format, out)
     return 0
 
 
-def list_json(published: PublishedList) -> str:
-    document = {
-        "category": published.category.value,
-        "period": str(published.period),
-        "list_date": published.period.list_date.isoformat(),
-        "revision": published.revision,
-        "rule_version": published.rule_version,
-        "entries": [
-            {
-                "player_id": e.player_id,
-                "name": e.name,
-                "federation": e.federation,
-                "rating": e.rating,
-                "previous_rating": e.previous_rating,
-                "change": e.change,
-                "games": e.games,
-                "k_factor": e.k_factor,
-            }
-            for e in published.entries
-        ],
-    }
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
-def list_csv(published: PublishedList) -> str:
-    return write_list_csv(
-        ExportEntry(
-            e.player_id,
-            e.name,
-            e.federation,
-            e.sex,
-            e.birth_year,
-            e.title,
-            e.rating,
-            e.rated_games,
-            e.peak_rating,
-            e.k_factor,
-        )
-        for e in published.entries
-    )
-
-
-def list_fide_txt(published: PublishedList) -> str:
-    out = io.StringIO()
-    write_fide_txt(
-        (
-            FideTxtEntry(
-                e.player_id,
-                e.name,
-                e.federation,
-                e.sex,
-                e.title,
-                e.rating,
-                e.games,
-                e.k_factor,
-                e.birth_year,
-            )
-            for e in published.entries
-        ),
-        published.category,
-        out,
-    )
-    return out.getvalue()
+@contextmanager
+def whole_or_nothing(output: Path | None) -> Iterator[IO[str]]:
+    """Where an export is written as it is read: a file on disk (memory stays flat whatever
+    the list's size) that becomes ``output`` (renamed into place) or goes to standard output
+    only once complete, so a value refused half way leaves no file and prints nothing."""
+    if output is None:
+        with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as spool:
+            yield spool
+            spool.seek(0)
+            shutil.copyfileobj(spool, sys.stdout)
+        return
+    part = output.with_name(f".{output.name}.part")
+    try:
+        with part.open("w", encoding="utf-8", newline="") as handle:
+            yield handle
+        part.replace(output)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def run_diff(args: argparse.Namespace) -> int:

@@ -1,6 +1,8 @@
 """The list CSV (contract.md "List CSV"): a published list, in and out.
 
 `player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor`
+
+Text cells are written spreadsheet-safe and read back with that escape undone (formats.cells).
 """
 
 from __future__ import annotations
@@ -11,10 +13,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from ratingdb.errors import InputError
+from ratingdb.formats.cells import (
+    checked_text,
+    spreadsheet_text,
+    undo_spreadsheet_text,
+)
 from ratingdb.formats.csv_input import CsvRow, read_csv
-from ratingdb.formats.text import MAX_NAME_CHARS, MIN_DATE
+from ratingdb.formats.text import MAX_BIRTH_YEAR, MAX_NAME_CHARS, MIN_DATE, check_text
 
 COLUMNS = (
     "player_id",
@@ -65,11 +73,13 @@ def read_list_csv(path: Path, *, source: str | None = None) -> list[ListRow]:
 
 def _parse(row: CsvRow) -> ListRow:
     player_id = row.player_id("player_id")
-    name = row.text("name", limit=MAX_NAME_CHARS)
-    federation = row.text("federation", required=False).upper() or None
+    # The length is the name's, once the export's formula quote is taken away.
+    name = undo_spreadsheet_text(row.text("name", limit=MAX_NAME_CHARS + 1))
+    check_text(name, lambda message: row.error("name", message), limit=MAX_NAME_CHARS)
+    federation = undo_spreadsheet_text(row.text("federation", required=False)).upper() or None
     if federation is not None and not re.fullmatch(r"[A-Z]{3}", federation):
         raise row.error("federation", f"must be a 3-letter code, got {federation!r}")
-    sex = row.text("sex", required=False).upper() or None
+    sex = undo_spreadsheet_text(row.text("sex", required=False)).upper() or None
     if sex not in (None, "M", "F"):
         raise row.error("sex", f"must be M or F, got {sex!r}")
     rating = row.integer("rating", low=0, high=MAX_RATING)
@@ -85,8 +95,8 @@ def _parse(row: CsvRow) -> ListRow:
         name=name,
         federation=federation,
         sex=sex,
-        birth_year=row.integer("birth_year", low=MIN_DATE.year, high=2100),
-        title=row.text("title", required=False) or None,
+        birth_year=row.integer("birth_year", low=MIN_DATE.year, high=MAX_BIRTH_YEAR),
+        title=undo_spreadsheet_text(row.text("title", required=False)) or None,
         rating=rating,
         rated_games=DEFAULT_RATED_GAMES if rated_games is None else rated_games,
         peak_rating=peak,
@@ -108,25 +118,46 @@ class ExportEntry:
 
 
 def write_list_csv(entries: Iterable[ExportEntry]) -> str:
+    """The list CSV as a string."""
     out = io.StringIO()
+    write_list_csv_to(entries, out)
+    return out.getvalue()
+
+
+def write_list_csv_to(entries: Iterable[ExportEntry], out: IO[str]) -> None:
+    """The list CSV, written to ``out`` a row at a time; a text value with a character no
+    file may hold is refused."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for e in entries:
+
+        def text(value: str | None, field: str, e: ExportEntry = e) -> str:
+            most = MAX_NAME_CHARS if field == "name" else None
+            checked = checked_text(value or "", e.player_id, e.name, field, max_length=most)
+            return spreadsheet_text(checked)
+
         writer.writerow(
             [
-                e.player_id,
-                e.name,
-                e.federation or "",
-                e.sex or "",
+                text(e.player_id, "player_id"),
+                text(e.name, "name"),
+                text(e.federation, "federation"),
+                text(e.sex, "sex"),
                 "" if e.birth_year is None else e.birth_year,
-                e.title or "",
+                text(e.title, "title"),
                 e.rating,
                 e.rated_games,
                 e.peak_rating,
                 e.k_factor,
             ]
         )
-    return out.getvalue()
 
 
-__all__ = ["COLUMNS", "ExportEntry", "InputError", "ListRow", "read_list_csv", "write_list_csv"]
+__all__ = [
+    "COLUMNS",
+    "ExportEntry",
+    "InputError",
+    "ListRow",
+    "read_list_csv",
+    "write_list_csv",
+    "write_list_csv_to",
+]

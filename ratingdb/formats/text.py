@@ -31,6 +31,8 @@ MAX_LINE_BYTES = 65_536
 MAX_NAME_CHARS = 200
 MIN_DATE = date(1900, 1, 1)
 MAX_DATE = date(2200, 12, 31)
+#: The latest year of birth a file may give (the earliest is MIN_DATE's year).
+MAX_BIRTH_YEAR = 2100
 #: How much of a file is read at a time.
 CHUNK_BYTES = 65_536
 

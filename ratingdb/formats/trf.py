@@ -38,8 +38,10 @@ from io import BytesIO
 from pathlib import Path
 
 from ratingdb.errors import InputError
+from ratingdb.formats.cells import unwritable
 from ratingdb.formats.numbers import is_digits
 from ratingdb.formats.text import (
+    MAX_BIRTH_YEAR,
     MAX_NAME_CHARS,
     MIN_DATE,
     Fail,
@@ -96,7 +98,6 @@ TITLES = {
 SEXES = {"M": "M", "W": "F", "F": "F"}
 MAX_RATING = 4000
 #: The latest year of birth read (the earliest: text.MIN_DATE).
-MAX_BIRTH_YEAR = 2100
 #: Starting ranks and FIDE ids as TRF16 lays them out (1-based, inclusive).
 RANK = (5, 8)
 SEX = 10
@@ -937,6 +938,8 @@ class PlayerOut:
 
 def _put(line: list[str], span: tuple[int, int], text: str, *, right: bool = False) -> None:
     width = span[1] - span[0] + 1
+    if unwritable(text) is not None:
+        raise ValueError(f"{text!r} holds a character that would break the line")
     if len(text) > width:
         raise ValueError(f"{text!r} does not fit in columns {span[0]}-{span[1]}")
     cell = text.rjust(width) if right else text.ljust(width)
@@ -960,7 +963,11 @@ def format_trf(
     time_control_code: str | None = None,
     arbiter: str | None = None,
 ) -> str:
-    """A TRF16 file (TRF26 with ``trf26``: ``142``, ``222`` and NRS records), LF line ends."""
+    """A TRF16 file (TRF26 with ``trf26``: ``142``, ``222`` and NRS records), LF line ends.
+    A value that does not fit its columns, or would break a line, is a ValueError."""
+    for header in (name, city, federation, time_control, arbiter or "", time_control_code or ""):
+        if unwritable(header) is not None:
+            raise ValueError(f"{header!r} holds a character that would break the line")
     rounds = max((len(p.rounds) for p in players), default=0)
     lines = [
         f"012 {name}",

@@ -34,6 +34,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ratingdb.formats.cells import spreadsheet_text
 from ratingdb.formats.fide_list import FideTxtEntry, FideXmlPlayer, write_fide_txt, write_fide_xml
 from ratingdb.formats.games_csv import COLUMNS as GAME_COLUMNS
 from ratingdb.formats.list_csv import COLUMNS as LIST_COLUMNS
@@ -544,22 +545,20 @@ def _write_lists(out: Path, people: Sequence[Person], period: Period) -> list[di
     games = {
         (p.number, c): (rng.randint(0, 8) if p.ratings[c] else 0) for p in people for c in Category
     }
+
+    def txt_entry(p: Person) -> FideTxtEntry:
+        rating = p.ratings[Category.FIDE_STANDARD]
+        rated = rating is not None  # an unrated player has no games nor K in FIDE's list
+        return FideTxtEntry(
+            str(p.fide_id), p.name, FEDERATION, p.sex, p.title, rating,
+            games[(p.number, Category.FIDE_STANDARD)] if rated else None,
+            k_of(p, Category.FIDE_STANDARD, period) if rated else None,
+            p.birth.year,
+        )  # fmt: skip
+
     text = io.StringIO()
     write_fide_txt(
-        (
-            FideTxtEntry(
-                str(p.fide_id),
-                p.name,
-                FEDERATION,
-                p.sex,
-                p.title,
-                p.ratings[Category.FIDE_STANDARD],
-                games[(p.number, Category.FIDE_STANDARD)],
-                k_of(p, Category.FIDE_STANDARD, period),
-                p.birth.year,
-            )
-            for p in people
-        ),
+        (txt_entry(p) for p in people),
         Category.FIDE_STANDARD,
         text,
     )
@@ -597,11 +596,11 @@ def _write_lists(out: Path, people: Sequence[Person], period: Period) -> list[di
         writer.writerow(
             [
                 p.fide_id,
-                p.name,
+                spreadsheet_text(p.name),
                 FEDERATION,
                 p.sex,
                 p.birth.year,
-                p.title or "",
+                spreadsheet_text(p.title or ""),
                 rating,
                 p.rated_games[Category.FFE_RAPID],
                 p.peaks[Category.FFE_RAPID],

@@ -7,18 +7,33 @@ import hashlib
 import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
-from ratingdb.formats.fide_list import FideListRow, iter_fide_txt, iter_fide_xml
-from ratingdb.formats.list_csv import DEFAULT_RATED_GAMES, ListRow, read_list_csv
+from ratingdb.formats.fide_list import (
+    XML_TAGS,
+    FideListRow,
+    FideTxtEntry,
+    iter_fide_txt,
+    iter_fide_xml,
+    write_fide_txt,
+    write_fide_xml_list,
+)
+from ratingdb.formats.list_csv import (
+    DEFAULT_RATED_GAMES,
+    ExportEntry,
+    ListRow,
+    read_list_csv,
+    write_list_csv_to,
+)
 from ratingdb.models import ListEntryRow, PeriodRow, PlayerRow, PlayerStatusRow, RatingListRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
@@ -28,6 +43,7 @@ from ratingdb.rules.kfactor import is_junior
 from ratingdb.services.progress import Track, no_progress
 
 IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
+EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
 #: Rows of a FIDE list read, checked and written at a time: memory stays flat for any size.
 FIDE_BATCH = 5000
 #: Entries encoded at once for a list's digest.
@@ -512,10 +528,21 @@ class PublishedList:
     revision: int
     rule_version: str | None
     published_at: datetime
-    entries: tuple[PublishedEntry, ...]
+    #: A tuple; from ``streamed_list`` an iterator, read once as it goes.
+    entries: Iterable[PublishedEntry]
 
 
 def published_list(session: Session, category: Category, period: Period) -> PublishedList:
+    """The published list of ``period``, its entries in memory."""
+    with streamed_list(session, category, period) as published:
+        return replace(published, entries=tuple(published.entries))
+
+
+@contextmanager
+def streamed_list(session: Session, category: Category, period: Period) -> Iterator[PublishedList]:
+    """The published list of ``period``, its entries read from the database FIDE_BATCH at a
+    time as they are used, inside the ``with``: an export's memory stays flat whatever the
+    list's size; the cursor is closed on leaving, used up or not."""
     rating_list = period_repo.list_for(session, category, period)
     if rating_list is None:
         raise InputError(f"{category.value} has no published list for {period}", field="--period")
@@ -538,12 +565,100 @@ def published_list(session: Session, category: Category, period: Period) -> Publ
         .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
         .where(ListEntryRow.list_id == rating_list.id)
         .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .execution_options(yield_per=FIDE_BATCH)
     )
-    return PublishedList(
-        category,
-        period,
-        rating_list.revision,
-        rating_list.rule_version,
-        rating_list.published_at,
-        tuple(PublishedEntry(**row._asdict()) for row in rows),
+    try:
+        yield PublishedList(
+            category,
+            period,
+            rating_list.revision,
+            rating_list.rule_version,
+            rating_list.published_at,
+            (PublishedEntry(**row._asdict()) for row in rows),
+        )
+    finally:
+        rows.close()
+
+
+def write_published(published: PublishedList, file_format: str, out: IO[str]) -> None:
+    """``lists export``: the list in one of EXPORT_FORMATS, each written so that its reader
+    gives back exactly what was written (a value a format cannot hold is refused with an
+    InputError naming the player and the field; a FIDE TXT name is cut as FIDE cuts it).
+    CSV, FIDE TXT and FIDE XML are written one entry at a time; JSON as one document."""
+    if file_format == "json":
+        out.write(list_json(published))
+    elif file_format == "csv":
+        list_csv(published, out)
+    elif file_format == "fide-txt":
+        write_fide_txt(fide_entries(published), published.category, out)
+    elif file_format == "fide-xml":
+        if published.category not in XML_TAGS:
+            raise InputError(
+                f"a FIDE XML list holds FIDE ratings only, not {published.category.value} "
+                "(fide-txt, csv and json hold every category)",
+                field="--format",
+            )
+        write_fide_xml_list(fide_entries(published), out)
+    else:
+        raise InputError(f"must be one of {', '.join(EXPORT_FORMATS)}", field="--format")
+
+
+def list_json(published: PublishedList) -> str:
+    document = {
+        "category": published.category.value,
+        "period": str(published.period),
+        "list_date": published.period.list_date.isoformat(),
+        "revision": published.revision,
+        "rule_version": published.rule_version,
+        "entries": [
+            {
+                "player_id": e.player_id,
+                "name": e.name,
+                "federation": e.federation,
+                "rating": e.rating,
+                "previous_rating": e.previous_rating,
+                "change": e.change,
+                "games": e.games,
+                "k_factor": e.k_factor,
+            }
+            for e in published.entries
+        ],
+    }
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
+def list_csv(published: PublishedList, out: IO[str]) -> None:
+    write_list_csv_to(
+        (
+            ExportEntry(
+                e.player_id,
+                e.name,
+                e.federation,
+                e.sex,
+                e.birth_year,
+                e.title,
+                e.rating,
+                e.rated_games,
+                e.peak_rating,
+                e.k_factor,
+            )
+            for e in published.entries
+        ),
+        out,
     )
+
+
+def fide_entries(published: PublishedList) -> Iterator[FideTxtEntry]:
+    """The list's entries as the FIDE writers take them, one at a time."""
+    for e in published.entries:
+        yield FideTxtEntry(
+            e.player_id,
+            e.name,
+            e.federation,
+            e.sex,
+            e.title,
+            e.rating,
+            e.games,
+            e.k_factor,
+            e.birth_year,
+        )
