@@ -162,8 +162,10 @@ def _publish_imported(
     )
     period_row = period_repo.get_or_create_period(session, category, period)
     version = version_for_period(category, period)
-    rated = [row for row in rows if row.rating is not None and row.rating >= version.floor]
-    unrated = [row for row in rows if row not in set(rated)] if len(rated) != len(rows) else []
+    rated: list[ListRow] = []
+    unrated: list[ListRow] = []
+    for row in rows:
+        (rated if row.rating is not None and row.rating >= version.floor else unrated).append(row)
     if not rated:
         raise _no_entries(source, category, len(rows), version.floor)
     entries = [
