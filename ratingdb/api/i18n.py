@@ -112,6 +112,10 @@ class Reader:
     def gettext(self, message: str) -> str:
         return self.translations.gettext(message)
 
+    def pgettext(self, context: str, message: str) -> str:
+        """A message in a context (``short``: a narrow table's column header)."""
+        return self.translations.pgettext(context, message)
+
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return self.translations.ngettext(singular, plural, n)
 

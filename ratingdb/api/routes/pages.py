@@ -50,6 +50,11 @@ def _gettext(context: Context, message: str) -> str:
 
 
 @pass_context
+def _pgettext(context: Context, message_context: str, message: str) -> str:
+    return _reader(context).pgettext(message_context, message)
+
+
+@pass_context
 def _ngettext(context: Context, singular: str, plural: str, n: int) -> str:
     return _reader(context).ngettext(singular, plural, n)
 
@@ -67,7 +72,7 @@ def _environment() -> Environment:
         extensions=["jinja2.ext.i18n"],
     )
     environment.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=_gettext, ngettext=_ngettext, newstyle=True
+        gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=True
     )
     environment.filters["signed"] = pass_context(
         lambda context, value, places=0: _reader(context).signed(value, places)
