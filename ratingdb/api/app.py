@@ -23,6 +23,7 @@ from ratingdb.api import errors
 from ratingdb.api.caches import DEFAULT_LOOKUP_SECONDS, DEFAULT_MAX_BYTES, ListLookups, PageCache
 from ratingdb.api.routes import (
     calculator,
+    calculator_page,
     catalog,
     docs,
     health,
@@ -175,6 +176,7 @@ def create_app(
         tournaments.router,
         calculator.router,
         pages.router,
+        calculator_page.router,
         docs.router,
     ):
         app.include_router(router)

@@ -1,5 +1,6 @@
 """Errors as the contract writes them: JSON ``{"detail": "..."}`` for 404, 405, 422 and 503,
-with a detail a person can act on (the 422 names the parameter at fault)."""
+with a detail a person can act on (the 422 names the parameter at fault); outside ``/v1`` a
+path that does not exist answers an HTML page."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ratingdb.api.routes import pages
 from ratingdb.errors import InputError
 from ratingdb.services.published import NotFound
 
@@ -33,6 +35,12 @@ def describe(error: Mapping[str, Any]) -> str:
     return f"{_LOCATIONS.get(where, where)} {name}: {message}"
 
 
+def is_api_path(path: str) -> bool:
+    """The JSON API's paths (``/v1/...``): everything else is for people, and a path that does
+    not exist there answers the HTML 404 page in the reader's language."""
+    return path == "/v1" or path.startswith("/v1/")
+
+
 async def _validation_error(request: Request, exc: Exception) -> Response:
     if not isinstance(exc, RequestValidationError):
         raise exc
@@ -49,6 +57,8 @@ async def _http_error(request: Request, exc: Exception) -> Response:
         headers["Allow"] = ALLOWED_METHODS
         detail = f"{request.method} is not allowed: the API is read-only ({ALLOWED_METHODS} only)"
     elif exc.status_code == 404 and detail == "Not Found":
+        if not is_api_path(request.url.path):
+            return pages.not_found_page(request)
         detail = f"nothing at {request.url.path}"
     if exc.status_code in (204, 304) or exc.status_code < 200:
         return Response(status_code=exc.status_code, headers=headers)

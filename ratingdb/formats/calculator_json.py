@@ -25,6 +25,7 @@ from ratingdb.rules import (
     version_for_period,
 )
 from ratingdb.rules.calculator import CalculatorRequest, CalculatorResult, Mode, SequentialStep
+from ratingdb.rules.calendar import check_list_period
 from ratingdb.rules.initial import InitialRating, as_decimal
 from ratingdb.rules.period import EventCalculation, GameCalculation
 
@@ -65,6 +66,7 @@ def parse_request(data: object) -> CalculatorRequest:
     try:
         period = Period.parse(period_text)
         version_for_period(category, period)
+        check_list_period(category, period)  # NotAListPeriod is a ValueError
     except (ValueError, NoRuleVersion) as error:
         raise InputError(str(error), field="period") from None
     player = _player(_required(top, "player", ""))

@@ -24,11 +24,20 @@ def is_list_period(category: Category, period: Period) -> bool:
 
 
 def check_list_period(category: Category, period: Period) -> None:
+    """Refuse a month without a list, saying which lists surround it, so the reader can pick
+    one (FIDE standard lists were quarterly until 2009-07, every two months until 2012-07)."""
     version = version_for_period(category, period)
     if not version.is_list_month(period.month):
         months = ", ".join(str(m) for m in sorted(version.list_months))
+        before = previous_period(category, period)
+        around = (
+            f"the lists around it are {before} and {next_period(category, period)}"
+            if before is not None
+            else f"the first list after it is {next_period(category, period)}"
+        )
         raise NotAListPeriod(
-            f"{category.value} has no list in {period} under {version.name} (list months: {months})"
+            f"{category.value} has no list in {period} under {version.name} "
+            f"(list months: {months}); {around}"
         )
 
 

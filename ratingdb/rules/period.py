@@ -216,6 +216,19 @@ def _excluded(version: RuleVersion, own: int, opponent: int) -> bool:
     )
 
 
+def widest_game(version: RuleVersion, games: Sequence[Game], own: int) -> int:
+    """The index of the game a ``once_per_event`` cap applies to (B.02 2022 §8.3.1: only the
+    game with the greatest |D| of the event, the first of equals), -1 when no game is rated."""
+    widest, index_of_widest = -1, -1
+    for index, game in enumerate(games):
+        opponent = game.opponent_rating
+        if opponent is not None and not _excluded(version, own, opponent):
+            width = abs(own - opponent)
+            if width > widest:
+                widest, index_of_widest = width, index
+    return index_of_widest
+
+
 def _rate_event(version: RuleVersion, event: Event, own: int) -> EventCalculation:
     """Differences, the cap in its form of the version, PD and deltas for one event."""
     games = event.games
@@ -228,16 +241,11 @@ def _rate_event(version: RuleVersion, event: Event, own: int) -> EventCalculatio
             and (version.cap_exempt_from is None or own < version.cap_exempt_from)
         )
     )
-    capped_once_at = -1
-    if cap is not None and mode is CapMode.ONCE_PER_EVENT:
-        # Only the game with the greatest |D| (the first of equals) counts as a 400 difference.
-        widest = -1
-        for index, game in enumerate(games):
-            opponent = game.opponent_rating
-            if opponent is not None and not _excluded(version, own, opponent):
-                width = abs(own - opponent)
-                if width > widest:
-                    widest, capped_once_at = width, index
+    capped_once_at = (
+        widest_game(version, games, own)
+        if cap is not None and mode is CapMode.ONCE_PER_EVENT
+        else -1
+    )
     pd_of = expected_function(version.expected, version.formula_decimals)
     calculations: list[GameCalculation] = []
     total = _ZERO
@@ -345,4 +353,5 @@ __all__ = [
     "PeriodRules",
     "Score",
     "rate_player",
+    "widest_game",
 ]

@@ -25,7 +25,7 @@ from ratingdb.formats.calculator_json import parse_request, result_to_json
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import AnyRow
 from ratingdb.rules import Category, NoRuleVersion, Period, RuleVersion, version_on, versions_of
-from ratingdb.rules.calculator import calculate
+from ratingdb.rules.calculator import CalculatorRequest, CalculatorResult, calculate
 from ratingdb.rules.calendar import NotAListPeriod
 from ratingdb.services import revisions as revision_service
 
@@ -561,9 +561,14 @@ def schema_revision(session: Session) -> str | None:
 def run_calculator(document: Mapping[str, Any]) -> dict[str, Any]:
     """The calculator (contract "Calculator"): its JSON in, its JSON out. InputError names the
     field at fault."""
+    return result_to_json(*calculator_result(document))
+
+
+def calculator_result(document: Mapping[str, Any]) -> tuple[CalculatorRequest, CalculatorResult]:
+    """The calculator's JSON in, the core's request and result out (the calculator page shows
+    them game by game). InputError names the field at fault."""
     request = parse_request(dict(document))
     try:
-        result = calculate(request)
+        return request, calculate(request)
     except (NotAListPeriod, NoRuleVersion) as error:
         raise InputError(str(error), field="period") from None
-    return result_to_json(request, result)

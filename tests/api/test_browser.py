@@ -108,3 +108,61 @@ def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) ->
         assert driver.find_element(By.CSS_SELECTOR, "svg#chart-fide-standard").is_displayed()
     finally:
         driver.quit()
+
+
+#: Where the calculator test leaves its screenshots (look at them: the README says how).
+SCREENSHOTS = os.environ.get("RATINGDB_SCREENSHOTS")
+
+
+@pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "en"), (390, "fr")])
+def test_calculator_page_in_chromium(
+    chromium: None, server: str, tmp_path: Path, width: int, language: str
+) -> None:
+    """Fill the calculator's form (seed 003's three games), submit, read the answer; at a
+    phone's 390 px nothing is wider than the screen."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    metrics = {"width": width, "height": 900, "pixelRatio": 1}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    try:
+        driver.get(f"{server}/?lang={language}")
+        calculator = "Calculator" if language == "en" else "Calculateur"
+        driver.find_element(By.LINK_TEXT, calculator).click()
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
+        Select(driver.find_element(By.ID, "category")).select_by_value("ffe-rapid")
+        for field, value in (("period", "2027-04"), ("rating", "1500"), ("k", "20")):
+            box = driver.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+        driver.find_element(By.ID, "games").send_keys("1450:1\n1620:0.5\n1580:0")
+        driver.find_element(By.CSS_SELECTOR, "form.calculator button[type=submit]").click()
+        assert "/calculator?" in driver.current_url  # a shareable address
+        assert f"lang={language}" in driver.current_url
+        cells = driver.find_elements(By.CSS_SELECTOR, "#games-table td.expected")
+        point = "." if language == "en" else ","
+        assert [c.text for c in cells] == [f"0{point}5715", f"0{point}3339", f"0{point}3869"]
+        assert driver.find_element(By.ID, "new-rating").text == "1500 → 1504"
+        # Nothing wider than the screen: the page scrolls only down.
+        assert driver.execute_script("return window.innerWidth") == width
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        table = driver.find_element(By.ID, "games-table")
+        assert table.size["width"] <= width
+        folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
+        folder.mkdir(parents=True, exist_ok=True)
+        for part in ("form", "result"):
+            if part == "result":
+                driver.execute_script("document.getElementById('result').scrollIntoView()")
+            shot = folder / f"calculator-{width}-{language}-{part}.png"
+            assert driver.save_screenshot(str(shot))
+            assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        driver.quit()

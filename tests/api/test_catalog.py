@@ -134,6 +134,11 @@ def test_calculator_first_rating_and_sequential(client: TestClient) -> None:
          "query parameter games (game 1): must be an integer from 0 to 4000, got 5000"),
         ("category=fide-standard&period=1950-01&games=1900:1",
          "query parameter period: fide-standard has no rules before 2000-01-01"),
+        # Quarterly lists before 2009-07: no list in May 2009 (issue 15).
+        ("category=fide-standard&period=2009-05&games=1900:1&rating=1850",
+         ("query parameter period: fide-standard has no list in 2009-05 under "
+          "fide-standard-2000-01 (list months: 1, 4, 7, 10); the lists around it are 2009-04 "
+          "and 2009-07")),
         ("category=fide-standard&period=2026-09&games=1900:1&rating=4001",
          "query parameter rating: "),
         ("category=fide-standard&period=2026-09&games=1900:1&k=0", "query parameter k: "),

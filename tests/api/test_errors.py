@@ -65,12 +65,29 @@ def test_write_methods_are_405(client: TestClient, path: str, method: str) -> No
     }
 
 
-def test_unknown_path_is_404_json(client: TestClient) -> None:
-    for path in ("/v2/lists", "/v1/lists/fide-standard/2026-11/extra", "/static/missing.css"):
+def test_unknown_api_path_is_404_json(client: TestClient) -> None:
+    for path in ("/v1", "/v1/nothing", "/v1/lists/fide-standard/2026-11/extra"):
         response = client.get(path)
         assert response.status_code == 404
         assert response.headers["content-type"] == "application/json"
         assert response.json() == {"detail": f"nothing at {path}"}
+
+
+def test_unknown_path_outside_the_api_is_an_html_404_page(client: TestClient) -> None:
+    # Issue 15: /lists/... answered a JSON 404; every path for people answers a page, in the
+    # reader's language.
+    for path in ("/v2/lists", "/no/such/page", "/static/missing.css", "/v1x"):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert response.headers["content-type"] == "text/html; charset=utf-8"
+        assert f"There is no page at {path}." in response.text
+        assert '<html lang="en">' in response.text
+    french = client.get("/nothing/here", headers={"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.8"})
+    assert french.status_code == 404
+    assert '<html lang="fr">' in french.text
+    assert "Il n’y a pas de page à l’adresse /nothing/here." in french.text  # noqa: RUF001
+    assert "Page introuvable" in french.text
+    assert client.head("/nothing").status_code == 404
 
 
 def test_openapi_documents_the_error_bodies(client: TestClient) -> None:

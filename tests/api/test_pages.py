@@ -48,8 +48,9 @@ def test_home_shows_the_latest_lists(client: TestClient) -> None:
     parsed = page(client, "/")
     (form,) = parsed.all("form")
     assert (form["method"], form["action"]) == ("get", "/")
-    assert "fide-standard · 2026-11" in parsed.text
-    assert "ffe-rapid · 2026-10" in parsed.text
+    # Category names for people (issue 15), not identifiers.
+    assert "FIDE standard · 2026-11" in parsed.text
+    assert "FFE rapid · 2026-10" in parsed.text
     links = [a["href"] for a in parsed.all("a")]
     assert "/players/1006" in links
     assert "/v1/lists/fide-standard/2026-11" in links

@@ -281,3 +281,14 @@ def test_a_dash_or_no_file_reads_standard_input(arguments: list[str]) -> None:
     assert completed.returncode == 0, completed.stderr
     out = json.loads(completed.stdout)
     assert (out["change"], out["new_rating"]) == (-3, 2810)
+
+
+def test_a_month_without_a_list_exits_2_naming_period(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # FIDE standard lists were quarterly before July 2009: May 2009 has none (issue 15).
+    payload = {**TV05, "period": "2009-05"}
+    code, _, err = run_calc(monkeypatch, capsys, payload)
+    assert code == 2
+    assert "period: fide-standard has no list in 2009-05" in err
+    assert "the lists around it are 2009-04 and 2009-07" in err

@@ -78,11 +78,16 @@ def test_the_wheel_carries_what_ratingdb_reads_at_run_time(installed: Path) -> N
         " 'docs': r.files('ratingdb.api').joinpath("
         "'static/docs/swagger-ui/swagger-ui-bundle.js').is_file(),"
         " 'sample': r.files('ratingdb.sample_data').joinpath('manifest.json').is_file(),"
-        " 'typed': r.files('ratingdb').joinpath('py.typed').is_file()}))"
+        " 'typed': r.files('ratingdb').joinpath('py.typed').is_file()}))\n"
+        # The catalogues ship as .po files, compiled when the pages' module is imported.
+        "from ratingdb.api.i18n import CATALOGUES\n"
+        "print(json.dumps({'french': CATALOGUES['fr'].gettext('Rating calculator')}))"
     )
-    out = json.loads(
-        _run([str(installed / "python"), "-c", program], cwd="/", env=_clean_environment()).stdout
-    )
+    lines = _run(
+        [str(installed / "python"), "-c", program], cwd="/", env=_clean_environment()
+    ).stdout.splitlines()
+    out = json.loads(lines[0])
+    assert json.loads(lines[1]) == {"french": "Calculateur de classement"}
     site_packages = str(installed.parent / "lib")
     assert out["package"].startswith(site_packages)
     assert out["migrations"].startswith(site_packages)

@@ -12,11 +12,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
 
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
-from ratingdb.api.formatting import decimal_text, signed
+from ratingdb.api.i18n import Reader, reader_of
 from ratingdb.db import ReadSession
 from ratingdb.services import published as svc
 
@@ -36,18 +37,59 @@ PAGE_HEADERS = {
 }
 
 
+def _reader(context: Context) -> Reader:
+    reader = context["reader"]
+    if not isinstance(reader, Reader):
+        raise TypeError("a page is rendered with its reader (pages._page)")
+    return reader
+
+
+@pass_context
+def _gettext(context: Context, message: str) -> str:
+    return _reader(context).gettext(message)
+
+
+@pass_context
+def _pgettext(context: Context, message_context: str, message: str) -> str:
+    return _reader(context).pgettext(message_context, message)
+
+
+@pass_context
+def _ngettext(context: Context, singular: str, plural: str, n: int) -> str:
+    return _reader(context).ngettext(singular, plural, n)
+
+
 def _environment() -> Environment:
+    """Templates in the reader's language: ``_()`` and ``{% trans %}`` read the page's
+    ``reader`` (one shared environment, so nothing per-request is installed on it), and the
+    number and date filters write the reader's way."""
     environment = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
-    environment.filters["signed"] = signed
-    environment.filters["decimal"] = lambda value, places=2: (
-        "" if value is None else decimal_text(value, places)
+    environment.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=True
     )
+    environment.filters["signed"] = pass_context(
+        lambda context, value, places=0: _reader(context).signed(value, places)
+    )
+    environment.filters["decimal"] = pass_context(
+        lambda context, value, places=2, grouping=True: _reader(context).decimal(
+            value, places, grouping
+        )
+    )
+    environment.filters["number"] = pass_context(
+        lambda context, value: _reader(context).number(value)
+    )
+    environment.filters["date"] = pass_context(lambda context, day: _reader(context).date(day))
+    environment.filters["category"] = pass_context(
+        lambda context, value: _reader(context).category(value)
+    )
+    environment.filters["link"] = pass_context(lambda context, path: _reader(context).link(path))
     environment.filters["dash"] = lambda value: "\u2013" if value is None else value
     return environment
 
@@ -56,11 +98,17 @@ templates = Jinja2Templates(env=_environment())
 router = APIRouter(include_in_schema=False)
 
 
-def _page(
+def page_response(
     request: Request, name: str, context: dict[str, Any], status_code: int = 200
 ) -> HTMLResponse:
+    """A page in the reader's language (which depends on Accept-Language: say so to caches)."""
+    reader = context.setdefault("reader", reader_of(request))
     return templates.TemplateResponse(
-        request, name, context, status_code=status_code, headers=PAGE_HEADERS
+        request,
+        name,
+        context,
+        status_code=status_code,
+        headers={**PAGE_HEADERS, "Content-Language": reader.language, "Vary": "Accept-Language"},
     )
 
 
@@ -83,7 +131,7 @@ async def home(
             total, players = svc.search_players(
                 session, search=search, limit=SEARCH_PAGE_SIZE, offset=start
             )
-        return _page(
+        return page_response(
             request,
             "index.html",
             {
@@ -103,7 +151,8 @@ async def home(
 async def player_page(request: Request, read: ReaderDep, player_id: str) -> HTMLResponse:
     """A player's ratings: per category a chart, the history and each period's calculation."""
     if not (player_id.isascii() and player_id.isdigit()) or len(player_id) > 20:
-        return _not_found(request, f"{player_id!r} is not a player id (digits only).")
+        message = reader_of(request).gettext("%(id)s is not a player id (digits only).")
+        return _not_found(request, message % {"id": repr(player_id)})
     return await read(lambda session: _player_page(request, session, player_id))
 
 
@@ -111,7 +160,8 @@ def _player_page(request: Request, session: ReadSession, player_id: str) -> HTML
     try:
         record = svc.player_record(session, player_id)
     except svc.NotFound:
-        return _not_found(request, f"No player {player_id}.")
+        reader = reader_of(request)
+        return _not_found(request, reader.gettext("No player %(id)s.") % {"id": player_id})
     categories = [
         {
             "category": item.category.value,
@@ -123,8 +173,17 @@ def _player_page(request: Request, session: ReadSession, player_id: str) -> HTML
         }
         for item in record.categories
     ]
-    return _page(request, "player.html", {"player": record.player, "categories": categories})
+    return page_response(
+        request, "player.html", {"player": record.player, "categories": categories}
+    )
 
 
 def _not_found(request: Request, message: str) -> HTMLResponse:
-    return _page(request, "not_found.html", {"message": message}, status_code=404)
+    return page_response(request, "not_found.html", {"message": message}, status_code=404)
+
+
+def not_found_page(request: Request) -> HTMLResponse:
+    """The 404 of every path outside the API that does not exist (errors._http_error)."""
+    reader = reader_of(request)
+    message = reader.gettext("There is no page at %(path)s.") % {"path": request.url.path}
+    return page_response(request, "not_found.html", {"message": message, "reader": reader}, 404)

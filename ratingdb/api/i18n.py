@@ -1,0 +1,176 @@
+"""English and French pages: the reader's language, its messages and its way of writing
+numbers and dates (Babel).
+
+The language is ``?lang=en|fr``, else the best of ``Accept-Language``, else English. Messages
+live in gettext catalogues, ``locales/{en,fr}/LC_MESSAGES/messages.po``, compiled in memory when
+this module is imported: the wheel ships the ``.po`` files only, and a catalogue that does not
+parse stops the app at start, not a page later. Updating them: see the README ("Languages").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from gettext import NullTranslations
+from io import BytesIO
+from pathlib import Path
+from typing import Final
+from urllib.parse import urlencode
+
+from babel.dates import format_date
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import Translations
+from starlette.requests import Request
+
+from ratingdb.rules import Category
+
+LOCALES: Final = Path(__file__).resolve().parent / "locales"
+DOMAIN: Final = "messages"
+DEFAULT_LANGUAGE: Final = "en"
+#: Each language in its own words, for the switch.
+LANGUAGES: Final[Mapping[str, str]] = {"en": "English", "fr": "Français"}
+
+
+def N_(message: str) -> str:
+    """Marks a message for ``pybabel extract`` (``-k N_``); translated where it is shown."""
+    return message
+
+
+#: The categories as people call them, in one place (translated with the page).
+CATEGORY_NAMES: Final[Mapping[Category, str]] = {
+    Category.FIDE_STANDARD: N_("FIDE standard"),
+    Category.FIDE_RAPID: N_("FIDE rapid"),
+    Category.FIDE_BLITZ: N_("FIDE blitz"),
+    Category.FFE_RAPID: N_("FFE rapid"),
+}
+
+
+def _compile(language: str) -> Translations:
+    """The catalogue of ``language``, compiled from its ``.po`` file in memory."""
+    path = LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as file:
+        catalog = read_po(file, locale=language, domain=DOMAIN)
+    buffer = BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(fp=buffer, domain=DOMAIN)
+
+
+CATALOGUES: Final[Mapping[str, NullTranslations]] = {code: _compile(code) for code in LANGUAGES}
+
+
+def choose_language(asked: str | None, accept_language: str | None) -> str:
+    """``?lang=`` when it names a language of the site, else the first language of the
+    ``Accept-Language`` header (by q value, then order) the site has, else English. An unknown
+    ``lang`` is passed over like an unknown header language: a page for people never fails."""
+    if asked is not None and asked in LANGUAGES:
+        return asked
+    ranked: list[tuple[float, int, str]] = []
+    for position, item in enumerate((accept_language or "").split(",")[:32]):
+        tag, _, parameters = item.strip().partition(";")
+        primary = tag.strip().split("-")[0].lower()
+        quality = 1.0
+        for parameter in parameters.split(";"):
+            name, _, value = parameter.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if primary in LANGUAGES and quality > 0:
+            ranked.append((-quality, position, primary))
+    return min(ranked)[2] if ranked else DEFAULT_LANGUAGE
+
+
+@dataclass(frozen=True, slots=True)
+class Switch:
+    """One link of the language switch."""
+
+    code: str
+    label: str
+    url: str
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """The reader's language, as a page needs it: messages, numbers, dates, names."""
+
+    language: str
+    #: True when the address chose it (``?lang=``): the page's own links and forms keep it.
+    explicit: bool
+    switch: tuple[Switch, ...]
+
+    @property
+    def translations(self) -> NullTranslations:
+        return CATALOGUES[self.language]
+
+    def gettext(self, message: str) -> str:
+        return self.translations.gettext(message)
+
+    def pgettext(self, context: str, message: str) -> str:
+        """A message in a context (``short``: a narrow table's column header)."""
+        return self.translations.pgettext(context, message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.translations.ngettext(singular, plural, n)
+
+    def category(self, category: Category | str) -> str:
+        return self.gettext(CATEGORY_NAMES[Category(category)])
+
+    def number(self, value: int) -> str:
+        """A count: ``1,234`` / ``1 234``."""
+        return format_decimal(value, locale=self.language)
+
+    def decimal(self, value: Decimal | None, places: int = 2, grouping: bool = True) -> str:
+        """An exact decimal with at least ``places`` decimals and all its digits (never
+        rounded): ``0.5715`` / ``0,5715``, ``-5.50`` / ``-5,50``. Ratings are written without
+        grouping, as the lists write them (``grouping=False``: ``1771.43`` / ``1771,43``)."""
+        if value is None:
+            return ""
+        pattern = ("#,##0" if grouping else "0") + ("." + "0" * places if places else "")
+        text: str = format_decimal(
+            value, format=pattern, locale=self.language, decimal_quantization=False
+        )
+        return text
+
+    def signed(self, value: int | Decimal | None, places: int = 0) -> str:
+        """A change: ``+12``, ``-6``, ``0``; ``+8.57`` / ``+8,57`` with ``places``."""
+        if value is None:
+            return ""
+        text = self.decimal(Decimal(value), places) if places else self.number(int(value))
+        return f"+{text}" if value > 0 else text
+
+    def date(self, day: date) -> str:
+        """``December 1, 2026`` / ``1 décembre 2026``."""
+        text: str = format_date(day, format="long", locale=self.language)
+        return text
+
+    def link(self, path: str) -> str:
+        """A link of the site that keeps a language the address chose."""
+        if not self.explicit:
+            return path
+        separator = "&" if "?" in path else "?"
+        return f"{path}{separator}lang={self.language}"
+
+
+def reader_of(request: Request) -> Reader:
+    """The reader of ``request``, with the switch's links (the same page and query, in each
+    language)."""
+    asked = request.query_params.get("lang")
+    language = choose_language(asked, request.headers.get("accept-language"))
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"]
+    switch = tuple(
+        Switch(
+            code,
+            label,
+            f"{request.url.path}?{urlencode([*kept, ('lang', code)])}",
+            code == language,
+        )
+        for code, label in LANGUAGES.items()
+    )
+    return Reader(language, asked in LANGUAGES, switch)
