@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from sqlalchemy import create_engine, text
 from ratingdb.db import head_revision
 from ratingdb.sample_data import folder, load_manifest
 from ratingdb.sample_data.generate import generate
+from tests.databases import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The day the shipped data was made for: every period up to the December 2026 list is due
@@ -160,13 +160,6 @@ def test_the_sample_data_is_what_the_generator_makes(tmp_path: Path) -> None:
         assert (tmp_path / relative).read_bytes() == (shipped / relative).read_bytes(), relative
     assert manifest.showcase_player == SHOWCASE
     assert str(manifest.anchor) == "2026-11"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture
