@@ -128,13 +128,25 @@ def session(engine: Engine) -> Iterator[Session]:
         yield session
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_itemcollected(item: pytest.Item) -> None:
     """Mark ``postgresql`` every test that runs on PostgreSQL (a fixture parametrized to
     ``"postgresql"``, or the server itself), so that ``-m "not postgresql"`` is the SQLite tier
     (scripts/test --quick)."""
-    for item in items:
-        callspec = getattr(item, "callspec", None)
-        params = callspec.params.values() if callspec is not None else ()
-        fixtures = getattr(item, "fixturenames", ())
-        if "postgresql" in params or {"postgresql_admin", "postgresql_databases"} & set(fixtures):
-            item.add_marker(pytest.mark.postgresql)
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params.values() if callspec is not None else ()
+    fixtures = getattr(item, "fixturenames", ())
+    if "postgresql" in params or {"postgresql_admin", "postgresql_databases"} & set(fixtures):
+        item.add_marker(pytest.mark.postgresql)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their fixtures
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests marked ``slow`` first, the longest (``slow(seconds=...)``) first of all:
+    in parallel (pytest-xdist hands the tests out in this order) they start at once instead of
+    ending the run alone on one worker."""
+
+    def order(item: pytest.Item) -> tuple[bool, float]:
+        slow = item.get_closest_marker("slow")
+        return slow is None, -float(slow.kwargs.get("seconds", 0)) if slow else 0.0
+
+    items.sort(key=order)
