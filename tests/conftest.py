@@ -76,7 +76,10 @@ def postgresql_databases(postgresql_admin: Engine) -> Iterator[PostgreSQLDatabas
     try:
         yield databases
     finally:
-        databases.sweep()
+        try:
+            databases.close()
+        finally:
+            databases.sweep()
 
 
 @pytest.fixture(scope="session")
@@ -91,7 +94,7 @@ def _postgresql_database(request: pytest.FixtureRequest, *, migrated: bool) -> I
     try:
         yield url
     finally:
-        databases.drop(url)
+        databases.drop_soon(url)  # in the background, while the next test runs
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

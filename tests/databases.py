@@ -17,10 +17,12 @@ two engineers) never drop each other's databases.
 from __future__ import annotations
 
 import os
+import queue
 import re
 import secrets
 import shutil
 import socket
+import threading
 from pathlib import Path
 
 from sqlalchemy import Engine, text
@@ -62,12 +64,20 @@ def worker_stem(prefix: str) -> str:
 
 
 class PostgreSQLDatabases:
-    """Creates and drops this worker's PostgreSQL databases, all named under ``stem``."""
+    """Creates and drops this worker's PostgreSQL databases, all named under ``stem``.
+
+    A test's database can be dropped by a background thread (``drop_soon``) while the next test
+    runs: on a busy server a DROP DATABASE waits for every backend to let go of the files (a
+    median 0.85 s in a parallel run), time the tests need not spend. ``close`` waits for those
+    drops and raises the first failure, if any, so none goes unnoticed."""
 
     def __init__(self, admin: Engine, stem: str) -> None:
         self.admin = admin
         self.stem = stem
         self._template: str | None = None
+        self._to_drop: queue.Queue[str | None] = queue.Queue()
+        self._dropper: threading.Thread | None = None
+        self._failures: list[BaseException] = []
 
     def url(self, name: str) -> str:
         return self.admin.url.set(database=name).render_as_string(hide_password=False)
@@ -83,10 +93,41 @@ class PostgreSQLDatabases:
         return self.url(name)
 
     def drop(self, url: str) -> None:
+        """Drop the database at ``url`` now."""
+        self._execute(f'DROP DATABASE IF EXISTS "{self._own(url)}" WITH (FORCE)')
+
+    def drop_soon(self, url: str) -> None:
+        """Have the background thread drop the database at ``url``."""
+        name = self._own(url)
+        if self._failures:
+            raise RuntimeError("dropping a test database failed") from self._failures[0]
+        if self._dropper is None:
+            self._dropper = threading.Thread(target=self._drop_queued, daemon=True)
+            self._dropper.start()
+        self._to_drop.put(name)
+
+    def close(self) -> None:
+        """Wait until every database given to ``drop_soon`` is dropped; raise the first
+        failure."""
+        if self._dropper is not None:
+            self._to_drop.put(None)
+            self._dropper.join()
+            self._dropper = None
+        if self._failures:
+            raise RuntimeError("dropping a test database failed") from self._failures[0]
+
+    def _drop_queued(self) -> None:
+        while (name := self._to_drop.get()) is not None:
+            try:
+                self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except Exception as failure:  # kept, and raised by close() and drop_soon()
+                self._failures.append(failure)
+
+    def _own(self, url: str) -> str:
         name = make_url(url).database
         if name is None or not name.startswith(self.stem):
             raise ValueError(f"{name!r} is not one of this worker's databases ({self.stem}...)")
-        self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        return name
 
     def template(self) -> str:
         """The worker's migrated template (made on first use). Nothing stays connected to it:

@@ -65,3 +65,18 @@ def test_the_sweep_drops_its_own_stem_and_nothing_else(
         gw1.sweep()
         gw10.sweep()
     assert names(postgresql_admin, base) == set()
+
+
+def test_a_database_dropped_soon_is_gone_once_closed(
+    postgresql_admin: Engine, postgresql_databases: PostgreSQLDatabases
+) -> None:
+    base = f"{postgresql_databases.stem}soon_"
+    databases = PostgreSQLDatabases(postgresql_admin, base)
+    try:
+        urls = [databases.create("x", migrated=False) for _ in range(3)]
+        for url in urls:
+            databases.drop_soon(url)
+        databases.close()
+        assert names(postgresql_admin, base) == set()
+    finally:
+        databases.sweep()
