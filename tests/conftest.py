@@ -1,7 +1,10 @@
 """Database fixtures: every database test runs on SQLite and on PostgreSQL.
 
 Each test gets its own database built by the migrations (never ``create_all``): a SQLite file in
-``tmp_path``, or a PostgreSQL database created for the test and dropped after it.
+``tmp_path``, or a PostgreSQL database created for the test and dropped after it. The migrations
+run once per session (per pytest-xdist worker) into a template that each test's database is
+copied from (tests/databases.py); PostgreSQL databases are named under
+``RATINGDB_TEST_DB_PREFIX`` (default ``ratingdb_t_``) and dropped even when a test fails.
 
 PostgreSQL is reached at ``RATINGDB_TEST_POSTGRESQL_URL`` (default: the local ``test`` database).
 If it cannot be reached the PostgreSQL tests fail; set ``RATINGDB_TEST_SKIP_POSTGRESQL=1`` to
@@ -11,7 +14,6 @@ skip them instead (a machine without PostgreSQL).
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +24,16 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
 from ratingdb.config import normalize_database_url
-from ratingdb.db import make_engine, make_sessionmaker, upgrade
+from ratingdb.db import make_engine, make_sessionmaker
+from tests.databases import (
+    PREFIX_VARIABLE,
+    SQLITE_FILE,
+    PostgreSQLDatabases,
+    copy_sqlite,
+    database_prefix,
+    migrated_sqlite_file,
+    worker_stem,
+)
 
 POSTGRESQL_URL_VARIABLE = "RATINGDB_TEST_POSTGRESQL_URL"
 SKIP_POSTGRESQL_VARIABLE = "RATINGDB_TEST_SKIP_POSTGRESQL"
@@ -52,44 +63,57 @@ def postgresql_admin() -> Iterator[Engine]:
     engine.dispose()
 
 
-def _sqlite_database(tmp_path: Path, *, migrated: bool = True) -> Iterator[str]:
-    url = f"sqlite:///{tmp_path / 'ratingdb.sqlite3'}"
-    if migrated:
-        upgrade(url)
-    yield url
-
-
-def _postgresql_database(admin: Engine, *, migrated: bool = True) -> Iterator[str]:
-    name = f"ratingdb_t_{secrets.token_hex(6)}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+@pytest.fixture(scope="session")
+def postgresql_databases(postgresql_admin: Engine) -> Iterator[PostgreSQLDatabases]:
+    """This worker's PostgreSQL databases (tests/databases.py): named under
+    ``RATINGDB_TEST_DB_PREFIX``, cloned from one migrated template, and whatever is left of
+    them dropped at the end of the session."""
     try:
-        url = admin.url.set(database=name).render_as_string(hide_password=False)
-        if migrated:
-            upgrade(url)
+        prefix = database_prefix(os.environ.get(PREFIX_VARIABLE))
+    except ValueError as error:
+        pytest.fail(str(error), pytrace=False)
+    databases = PostgreSQLDatabases(postgresql_admin, worker_stem(prefix))
+    try:
+        yield databases
+    finally:
+        try:
+            databases.close()
+        finally:
+            databases.sweep()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the latest migration, made once per session (per xdist worker)."""
+    return migrated_sqlite_file(tmp_path_factory.mktemp("template"))
+
+
+def _postgresql_database(request: pytest.FixtureRequest, *, migrated: bool) -> Iterator[str]:
+    databases: PostgreSQLDatabases = request.getfixturevalue("postgresql_databases")
+    url = databases.create("db", migrated=migrated)
+    try:
         yield url
     finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        databases.drop_soon(url)  # in the background, while the next test runs
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """The URL of a fresh database at the latest migration, on each database in turn."""
+    """The URL of a fresh database at the latest migration, on each database in turn (a copy
+    of the session's migrated template: a file copy, or ``CREATE DATABASE ... TEMPLATE``)."""
     if request.param == "sqlite":
-        yield from _sqlite_database(tmp_path)
+        yield copy_sqlite(request.getfixturevalue("sqlite_template"), tmp_path)
     else:
-        yield from _postgresql_database(request.getfixturevalue("postgresql_admin"))
+        yield from _postgresql_database(request, migrated=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of an empty database (no schema yet), on each database in turn."""
     if request.param == "sqlite":
-        yield from _sqlite_database(tmp_path, migrated=False)
+        yield f"sqlite:///{tmp_path / SQLITE_FILE}"
     else:
-        admin = request.getfixturevalue("postgresql_admin")
-        yield from _postgresql_database(admin, migrated=False)
+        yield from _postgresql_database(request, migrated=False)
 
 
 @pytest.fixture
@@ -105,3 +129,27 @@ def session(engine: Engine) -> Iterator[Session]:
     rolled back."""
     with make_sessionmaker(engine)() as session:
         yield session
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark ``postgresql`` every test that runs on PostgreSQL (a fixture parametrized to
+    ``"postgresql"``, or the server itself), so that ``-m "not postgresql"`` is the SQLite tier
+    (scripts/test --quick)."""
+    callspec = getattr(item, "callspec", None)
+    params = callspec.params.values() if callspec is not None else ()
+    fixtures = getattr(item, "fixturenames", ())
+    if "postgresql" in params or {"postgresql_admin", "postgresql_databases"} & set(fixtures):
+        item.add_marker(pytest.mark.postgresql)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their fixtures
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run the tests marked ``slow`` first, the longest (``slow(seconds=...)``) first of all:
+    in parallel (pytest-xdist hands the tests out in this order) they start at once instead of
+    ending the run alone on one worker."""
+
+    def order(item: pytest.Item) -> tuple[bool, float]:
+        slow = item.get_closest_marker("slow")
+        return slow is None, -float(slow.kwargs.get("seconds", 0)) if slow else 0.0
+
+    items.sort(key=order)

@@ -9,8 +9,6 @@ sharing it between tests is safe and keeps the API tests fast. Tests that need a
 from __future__ import annotations
 
 import os
-import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -22,11 +20,11 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine
 
 from ratingdb.api import create_app
 from ratingdb.config import READ_DATABASE_URL_VARIABLE, Settings
 from tests.api import scenario
+from tests.databases import PostgreSQLDatabases, free_port
 
 
 def _scenario_database(
@@ -50,17 +48,13 @@ def _scenario_database(
         build(url)
         yield url
         return
-    admin: Engine = request.getfixturevalue("postgresql_admin")
-    name = f"ratingdb_api_{secrets.token_hex(6)}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    databases: PostgreSQLDatabases = request.getfixturevalue("postgresql_databases")
+    url = databases.create(kind, migrated=False)  # the scenario runs `db upgrade` itself
     try:
-        url = admin.url.set(database=name).render_as_string(hide_password=False)
         build(url)
         yield url
     finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        databases.drop(url)
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
@@ -103,13 +97,6 @@ def make_client(url: str) -> TestClient:
 
 
 START_TIMEOUT = 30
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture

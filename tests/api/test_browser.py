@@ -28,6 +28,9 @@ FLAGS = [
     "--disable-dev-shm-usage",
 ]
 PHONE = (412, 915)
+#: Slow (a server and a headless Chromium). One worker runs both (pytest-xdist --dist
+#: loadgroup): two apt-get installs at once would fight over dpkg's lock.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 
 
 def _install_chromium() -> str | None:

@@ -95,6 +95,7 @@ def test_the_workers_socket_is_tcp_so_answers_are_not_delayed() -> None:
     assert accepted == [1]
 
 
+@pytest.mark.slow  # two worker processes started and stopped
 def test_serve_with_two_workers_answers(scenario_url: str, tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}

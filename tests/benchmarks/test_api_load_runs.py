@@ -9,6 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# Slow: the load benchmark serves and measures for several seconds.
+pytestmark = pytest.mark.slow(seconds=30)
+
 ROOT = Path(__file__).resolve().parents[2]
 ENDPOINTS = {"health", "list", "history", "calculation"}
 FIGURES = {"rps", "p50_ms", "p95_ms", "p99_ms", "requests", "errors"}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from sqlalchemy import create_engine, text
 from ratingdb.db import head_revision
 from ratingdb.sample_data import folder, load_manifest
 from ratingdb.sample_data.generate import generate
+from tests.databases import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The day the shipped data was made for: every period up to the December 2026 list is due
@@ -89,6 +89,7 @@ def check_loaded_and_closed(url: str) -> None:
     assert first_ratings[0][0] > 0
 
 
+@pytest.mark.slow  # the whole demo: a federation built and closed month by month
 def test_demo_on_sqlite_in_an_empty_folder(tmp_path: Path) -> None:
     done = demo(tmp_path, "--no-serve", "--now", NOW)
     assert done.returncode == 0, done.stderr
@@ -114,6 +115,7 @@ def test_demo_on_sqlite_in_an_empty_folder(tmp_path: Path) -> None:
     check_loaded_and_closed(url)
 
 
+@pytest.mark.slow  # the whole demo
 def test_demo_with_a_database_url(empty_database_url: str, tmp_path: Path) -> None:
     """An empty database elsewhere (PostgreSQL, or a SQLite file): nothing in the folder."""
     work = tmp_path / "work"
@@ -125,6 +127,7 @@ def test_demo_with_a_database_url(empty_database_url: str, tmp_path: Path) -> No
     check_loaded_and_closed(empty_database_url)
 
 
+@pytest.mark.slow  # the whole demo, then a refusal
 def test_demo_refuses_a_database_with_other_data(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'other.sqlite3'}"
     baseline = tmp_path / "list.csv"
@@ -160,13 +163,6 @@ def test_the_sample_data_is_what_the_generator_makes(tmp_path: Path) -> None:
         assert (tmp_path / relative).read_bytes() == (shipped / relative).read_bytes(), relative
     assert manifest.showcase_player == SHOWCASE
     assert str(manifest.anchor) == "2026-11"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -209,6 +205,7 @@ def served(tmp_path: Path) -> Iterator[str]:
         log.close()
 
 
+@pytest.mark.slow  # the whole demo, served
 def test_demo_serves_a_players_history(served: str) -> None:
     url = f"{served}/v1/players/{SHOWCASE}/history?category=fide-standard"
     with urllib.request.urlopen(url, timeout=10) as answer:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-import secrets
 import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine, inspect, text
+from sqlalchemy import create_engine, inspect, text
 
 from ratingdb.cli import main
-from ratingdb.db import upgrade
+from tests.databases import PostgreSQLDatabases, copy_sqlite
 
 CORPUS = Path(__file__).resolve().parent / "malformed"
 CONTROLS = CORPUS / "controls"
@@ -238,23 +237,17 @@ def baseline_url(request: pytest.FixtureRequest, tmp_path_factory: Any) -> Itera
     refusal must leave it unchanged, so the files can share it."""
     folder: Path = tmp_path_factory.mktemp(f"corpus-{request.param}")
     if request.param == "sqlite":
-        url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
-        upgrade(url)
+        url = copy_sqlite(request.getfixturevalue("sqlite_template"), folder)
         load_baseline(url, folder)
         yield url
         return
-    admin: Engine = request.getfixturevalue("postgresql_admin")
-    name = f"ratingdb_corpus_{secrets.token_hex(6)}"
-    with admin.connect() as connection:
-        connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    databases: PostgreSQLDatabases = request.getfixturevalue("postgresql_databases")
+    url = databases.create("corpus", migrated=True)
     try:
-        url = admin.url.set(database=name).render_as_string(hide_password=False)
-        upgrade(url)
         load_baseline(url, folder)
         yield url
     finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        databases.drop(url)
 
 
 def snapshot(url: str) -> dict[str, Any]:

@@ -31,7 +31,6 @@ P+3 = 2026-12: no tournament; every rating carried over.
 from __future__ import annotations
 
 import json
-import secrets
 import threading
 import traceback
 from collections.abc import Iterator, Sequence
@@ -41,6 +40,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import make_url
 
 from ratingdb.cli import main
 from ratingdb.db import upgrade
@@ -330,7 +330,8 @@ def twin_database(url: str, folder: Path) -> Iterator[str]:
         yield twin
         return
     admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    name = f"ratingdb_twin_{secrets.token_hex(6)}"
+    # Named after the test's database: under the same RATINGDB_TEST_DB_PREFIX (tests/databases.py).
+    name = f"{make_url(url).database}_twin"
     try:
         with admin.connect() as connection:
             connection.exec_driver_sql(f'CREATE DATABASE "{name}"')

@@ -56,6 +56,7 @@ def demo(capsys: pytest.CaptureFixture[str], url: str) -> None:
     assert "closed 24 periods" in out
 
 
+@pytest.mark.slow  # the whole demo
 def test_the_demo_database_verifies(
     empty_database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -70,6 +71,7 @@ def test_the_demo_database_verifies(
     }
 
 
+@pytest.mark.slow  # the whole demo
 def test_the_demo_database_verifies_after_corrections(
     empty_database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -47,6 +47,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+# Slow: a few dozen `python -m ratingdb` and `python -m jobs` processes.
+pytestmark = pytest.mark.slow(seconds=60)
+
 BASELINE = """player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor
 1001,"Anna, A",FRA,F,1990,,1850,60,1850,20
 1002,"Bob, B",FRA,M,1985,,1920,60,1920,20

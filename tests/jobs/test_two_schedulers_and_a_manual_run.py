@@ -29,10 +29,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, text
 
 from ratingdb.cli import main
 from ratingdb.rules import Category, Period, closing_date, next_period
+
+# Slow: two schedulers and a manual run, as processes, on six periods.
+pytestmark = pytest.mark.slow
 
 PLAYERS = 200
 GAMES = 100

@@ -35,6 +35,9 @@ from tests.reliability.test_sigkill_close import (
     stop,
 )
 
+# Slow: a 30,000-player federation closed while readers poll it.
+pytestmark = pytest.mark.slow(seconds=20)
+
 #: Reads while the close's process runs, at least.
 MIN_READS = 50
 #: Reads once the close's process has exited.

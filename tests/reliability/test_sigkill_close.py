@@ -55,6 +55,9 @@ from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
 from ratingdb.services.lists import published_list
 
+# Slow: 24 closes of a 30,000-player federation killed and checked, on each database.
+pytestmark = pytest.mark.slow(seconds=120)
+
 ROOT = Path(__file__).resolve().parents[2]
 CATEGORY = Category.FIDE_STANDARD
 PERIOD = Period(2026, 12)

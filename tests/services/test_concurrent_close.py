@@ -22,6 +22,9 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
+# Slow: each test races several close processes.
+pytestmark = pytest.mark.slow
+
 PLAYERS = 300
 GAMES = 150
 LIST_HEADER = (

@@ -242,6 +242,7 @@ def test_bad_lists_are_refused_and_change_nothing(
     assert counts(database_url) == before
 
 
+@pytest.mark.slow  # the benchmark script
 def test_the_xml_benchmark_runs_and_ends_with_a_json_line() -> None:
     """benchmarks/fide_xml_import.py at a small size, so that it never rots (figures are
     measured by hand: README, "Formats")."""
