@@ -107,6 +107,20 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield from _postgresql_database(request, migrated=True)
 
 
+@pytest.fixture
+def another_database_url(
+    database_url: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[str]:
+    """A second fresh database at the latest migration, on the same kind of database as
+    ``database_url`` (to export from one and import into the other)."""
+    if database_url.startswith("sqlite"):
+        folder = tmp_path / "another"
+        folder.mkdir()
+        yield copy_sqlite(request.getfixturevalue("sqlite_template"), folder)
+    else:
+        yield from _postgresql_database(request, migrated=True)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """The URL of an empty database (no schema yet), on each database in turn."""

@@ -5,7 +5,6 @@ hold is refused (exit 2, naming the player and the field) and nothing is written
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,6 @@ import pytest
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category, Period
 from ratingdb.services.lists import published_list, streamed_list
-from tests.conftest import _postgresql_database, _sqlite_database
 from tests.services.test_fide_list_io import LIST_HEADER, export, load
 from tests.services.test_trf_import import cli, query, write
 
@@ -31,17 +29,6 @@ BASELINE = (
 PLAYER_COLUMNS = "player_id, name, federation, sex, birth_year, title"
 
 
-@pytest.fixture
-def fresh_url(database_url: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A second database on the same engine as ``database_url``."""
-    if database_url.startswith("sqlite"):
-        folder = tmp_path / "fresh"
-        folder.mkdir()
-        yield from _sqlite_database(folder)
-    else:
-        yield from _postgresql_database(request.getfixturevalue("postgresql_admin"))
-
-
 def the_list(capsys: pytest.CaptureFixture[str], url: str) -> tuple[Any, ...]:
     """The list as the List JSON has it, and its players as stored."""
     document = json.loads(export(capsys, url, "fide-standard", "2026-09", "json"))
@@ -52,16 +39,16 @@ def the_list(capsys: pytest.CaptureFixture[str], url: str) -> tuple[Any, ...]:
 @pytest.mark.parametrize(("fmt", "suffix"), [("fide-xml", "xml"), ("fide-txt", "txt"),
                                              ("csv", "csv")])  # fmt: skip
 def test_an_exported_list_imports_as_the_same_list(
-    database_url: str, fresh_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-    fmt: str, suffix: str,
+    database_url: str, another_database_url: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str], fmt: str, suffix: str,
 ) -> None:  # fmt: skip
     load(capsys, database_url, write(tmp_path, "baseline.csv", BASELINE), "csv",
          "fide-standard", "2026-09")  # fmt: skip
     exported = write(tmp_path, f"exported.{suffix}",
                      export(capsys, database_url, "fide-standard", "2026-09", fmt))  # fmt: skip
-    result = load(capsys, fresh_url, exported, fmt, "fide-standard", "2026-09")
+    result = load(capsys, another_database_url, exported, fmt, "fide-standard", "2026-09")
     assert (result["entries"], result["players_created"]) == (5, 5)
-    entries, players = the_list(capsys, fresh_url)
+    entries, players = the_list(capsys, another_database_url)
     assert (entries, players) == the_list(capsys, database_url)
     assert players == [
         ("1001", "Dvořák, Zoë", "CZE", "F", 1990, "WIM"),
