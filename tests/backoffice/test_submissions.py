@@ -408,3 +408,54 @@ def test_the_pages_reject(client: TestClient, users: Accounts, tokens: dict[str,
     signed_in(client, users, "arbiter1")
     page = client.get(f"/submissions/{submission}")
     assert "Rejected by officer1: wrong event" in page.text
+
+
+LIST_HEADER = (
+    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
+)
+
+
+def test_ratings_against_the_list_in_force_and_a_late_tournament(
+    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path
+) -> None:
+    """Lists of November and December 2026 published: the file (2 to 8 November, both players
+    rated 1800 in it) is compared with the November list (in force on 2 November: Ann 1800,
+    Bob 1750), and is late (its natural period, 2026-12, is out): rated in 2027-01."""
+    for period, bob in (("2026-11", 1750), ("2026-12", 1770)):
+        listed = tmp_path / f"{period}.csv"
+        listed.write_text(
+            LIST_HEADER + f'1000001,"Alpha, Ann",FRA,M,1990,,1800,60,1800,20\n'
+            f'1000002,"Beta, Bob",FRA,M,1990,,{bob},60,{bob},20\n',
+            encoding="utf-8",
+        )
+        assert main(["lists", "import", str(listed), "--category", "fide-standard", "--period",
+                     period, "--database-url", database_url]) == 0  # fmt: skip
+    report = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
+    assert (report["period"], report["late"]) == ("2027-01", True)
+    assert report["players"] == {
+        "matched": 2,
+        "new": 0,
+        "mismatches": [{"player_id": "1000002", "field": "rating", "file": 1800, "database": 1750}],
+    }
+
+
+def test_a_games_csv(client: TestClient, tokens: dict[str, str], database_url: str) -> None:
+    """A games CSV names stored players: matched by id; an unknown one is refused at once."""
+    assert send(client, tokens["officer1"], SMALL_TRF, "category=fide-standard&accept=true")
+    games = (
+        "tournament,start_date,end_date,round,white_id,black_id,result\n"
+        "Club night,2026-11-20,2026-11-20,1,1000001,1000002,1/2-1/2\n"
+    )
+    report = send(client, tokens["arbiter1"], games.encode(),
+                  "category=fide-standard&format=csv").json()  # fmt: skip
+    assert report["players"] == {"matched": 2, "new": 0, "mismatches": []}
+    assert (report["games"], report["rated_games"], report["period"]) == (1, 1, "2026-12")
+    unknown = games.replace("1000002", "4242")
+    refused = send(client, tokens["arbiter1"], unknown.encode(),
+                   "category=fide-standard&filename=club.csv")  # fmt: skip
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == (
+        "club.csv, line 2, field black_id: unknown player 4242 (import a list or a TRF with "
+        "this player first)"
+    )
+    assert query(database_url, "SELECT count(*) FROM submissions") == [(2,)]
