@@ -16,7 +16,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 
-from ratingdb.backoffice import api, pages, policy
+from ratingdb.backoffice import api, pages, policy, submission_api, submission_pages
 from ratingdb.backoffice.security import Context, SecurityHeaders, SignInRequired, guard
 from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
@@ -61,7 +61,7 @@ def create_app(
 
     app = FastAPI(
         title="ratingdb back office",
-        description="Accounts and (to come) submissions and publication. "
+        description="Accounts, submissions and the audit log. "
         "`Authorization: Bearer TOKEN` (`ratingdb users token`).",
         lifespan=lifespan,
         dependencies=[Depends(guard)],
@@ -71,7 +71,9 @@ def create_app(
     )
     app.state.backoffice = Context(make_sessionmaker(engine), clock, secure_cookies)
     pages.register(app)
+    submission_pages.register(app)
     api.register(app)
+    submission_api.register(app)
     app.add_exception_handler(SignInRequired, _to_login)
     app.add_exception_handler(InputError, _input_error)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)

@@ -105,7 +105,12 @@ def logout(request: Request, caller: Caller) -> Response:
 def home(request: Request, caller: Caller) -> HTMLResponse:
     links = [
         (path, label)
-        for path, label in (("/users", "Users and API tokens"),)
+        for path, label in (
+            ("/submissions/new", "Send a tournament file"),
+            ("/submissions", "Submissions"),
+            ("/audit", "Audit log"),
+            ("/users", "Users and API tokens"),
+        )
         if caller.role in _roles_of("GET", path)
     ]
     return _page(request, "home.html", links=links)

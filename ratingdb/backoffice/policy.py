@@ -19,6 +19,10 @@ ADMIN: Final = "admin"
 #: Anyone, signed in or not (the sign-in page itself, the stylesheet).
 PUBLIC: Final = "public"
 SIGNED_IN: Final = frozenset({ARBITER, OFFICER, ADMIN})
+#: Who sends tournament files (an arbiter sees only their own submissions).
+UPLOADERS: Final = frozenset({ARBITER, OFFICER})
+#: Who reads the audit log.
+AUDITORS: Final = frozenset({OFFICER, ADMIN})
 
 Allowed = frozenset[str] | Literal["public"]
 
@@ -35,6 +39,13 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/users/{username}/disable"): frozenset({ADMIN}),
     ("POST", "/users/{username}/tokens"): frozenset({ADMIN}),
     ("POST", "/users/{username}/tokens/revoke"): frozenset({ADMIN}),
+    ("GET", "/submissions"): UPLOADERS,
+    ("GET", "/submissions/new"): UPLOADERS,
+    ("POST", "/submissions"): UPLOADERS,
+    ("GET", "/submissions/{submission_id}"): UPLOADERS,
+    ("POST", "/submissions/{submission_id}/accept"): frozenset({OFFICER}),
+    ("POST", "/submissions/{submission_id}/reject"): frozenset({OFFICER}),
+    ("GET", "/audit"): AUDITORS,
     # JSON API (bearer tokens)
     ("GET", "/admin/v1/openapi.json"): SIGNED_IN,
     ("GET", "/admin/v1/me"): SIGNED_IN,
@@ -43,7 +54,17 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/admin/v1/users/{username}/disable"): frozenset({ADMIN}),
     ("POST", "/admin/v1/users/{username}/tokens"): frozenset({ADMIN}),
     ("POST", "/admin/v1/users/{username}/tokens/revoke"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/submissions"): UPLOADERS,
+    ("GET", "/admin/v1/submissions"): UPLOADERS,
+    ("GET", "/admin/v1/submissions/{submission_id}"): UPLOADERS,
+    ("POST", "/admin/v1/submissions/{submission_id}/accept"): frozenset({OFFICER}),
+    ("POST", "/admin/v1/submissions/{submission_id}/reject"): frozenset({OFFICER}),
+    ("GET", "/admin/v1/audit"): AUDITORS,
 }
+
+#: Web forms that carry a file (multipart/form-data, bounded by the upload limit); every
+#: other form is application/x-www-form-urlencoded.
+UPLOADS: Final = frozenset({("POST", "/submissions")})
 
 #: Paths under this prefix are the JSON API: bearer tokens only, never the session cookie.
 API_PREFIX: Final = "/admin/v1"

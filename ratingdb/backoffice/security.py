@@ -25,7 +25,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ratingdb.backoffice import policy
+from ratingdb.backoffice import policy, uploads
 from ratingdb.services import accounts
 from ratingdb.services.accounts import Principal
 
@@ -90,11 +90,17 @@ def address(request: Request) -> str:
 
 async def form_fields(request: Request) -> dict[str, str]:
     """The fields of an ``application/x-www-form-urlencoded`` body (the pages' forms), read
-    once per request. Repeated fields: the first counts."""
+    once per request (a multipart upload form's text fields on ``policy.UPLOADS`` routes).
+    Repeated fields: the first counts."""
     cached: dict[str, str] | None = getattr(request.state, "form", None)
     if cached is not None:
         return cached
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "multipart/form-data" and _route_key(request) in policy.UPLOADS:
+        received = await uploads.multipart(request)
+        texts = {name: values[0] for name, values in received.fields.items()}
+        request.state.form = texts
+        return texts
     if kind != "application/x-www-form-urlencoded":
         raise HTTPException(415, "expected a form (application/x-www-form-urlencoded)")
     declared = request.headers.get("content-length")
@@ -138,6 +144,10 @@ def _resolve(request: Request, api: bool) -> Principal | None:
         if session_id is None:
             return None
         return accounts.session_principal(session, session_id, now)
+
+
+def _route_key(request: Request) -> tuple[str, str | None]:
+    return request.method, _route_path(request)
 
 
 def _route_path(request: Request) -> str | None:

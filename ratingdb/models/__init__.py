@@ -9,6 +9,7 @@ from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
 from ratingdb.models.rating_list import ListEntryRow, PlayerStatusRow, RatingListRow
+from ratingdb.models.submission import SubmissionRow
 from ratingdb.models.tournament import TournamentRow
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "PlayerStatusRow",
     "RatingListRow",
     "SignInAttemptRow",
+    "SubmissionRow",
     "TournamentRow",
     "UserRow",
     "WebSessionRow",

@@ -43,11 +43,25 @@ def record(
     session.flush()
 
 
-def entries(session: Session, *, limit: int, action: str | None = None) -> list[dict[str, Any]]:
-    """The latest ``limit`` entries, newest first."""
+def entries(
+    session: Session,
+    *,
+    limit: int,
+    action: str | None = None,
+    actor: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+) -> list[dict[str, Any]]:
+    """The latest ``limit`` entries, newest first; ``since`` inclusive, ``until`` exclusive."""
     statement = select(AuditRow).order_by(AuditRow.id.desc()).limit(limit)
     if action is not None:
         statement = statement.where(AuditRow.action == action)
+    if actor is not None:
+        statement = statement.where(AuditRow.actor == actor)
+    if since is not None:
+        statement = statement.where(AuditRow.at >= since)
+    if until is not None:
+        statement = statement.where(AuditRow.at < until)
     return [
         {
             "id": row.id,

@@ -94,11 +94,7 @@ def import_tournament_file(
 ) -> ImportOutcome:
     """Import one TRF or games CSV as one tournament per category (each with its own period
     and ratings), all or nothing."""
-    if not categories:
-        raise InputError("give at least one category", field="--category")
-    repeated = sorted({c.value for c in categories if list(categories).count(c) > 1})
-    if repeated:
-        raise InputError(f"{repeated[0]} is given twice", field="--category")
+    check_categories(categories)
     read = read_tournament(session, path, categories, period, file_format)
     for category in categories:
         _refuse_duplicate(session, read.digest, category, str(path))
@@ -114,15 +110,28 @@ def import_tournament_file(
     return ImportOutcome(stored, read.report)
 
 
+def check_categories(categories: Sequence[Category], option: str = "--category") -> None:
+    """At least one category, none twice."""
+    if not categories:
+        raise InputError("give at least one category", field=option)
+    repeated = sorted({c.value for c in categories if list(categories).count(c) > 1})
+    if repeated:
+        raise InputError(f"{repeated[0]} is given twice", field=option)
+
+
 @dataclass(frozen=True, slots=True)
 class ReadTournament:
-    """A tournament file read and its players matched (TRF players created), not stored yet."""
+    """A tournament file read and its players matched (TRF players created), not stored yet.
+    ``known``: the file's players that were already stored (TRF), with their player id;
+    ``created``: how many players the file created (TRF)."""
 
     tournament: TournamentFile
     digest: str
     source_format: str
     details: TournamentDetails | None
     report: tuple[str, ...]
+    known: tuple[tuple[TrfPlayer, str], ...] = ()
+    created: int = 0
 
 
 def read_tournament(
@@ -183,7 +192,10 @@ def _read_trf(
         notes.append(f"no tournament name (012): named after the file, {path.stem!r}")
     details = TournamentDetails(trf.city, trf.federation, trf.time_control, trf.time_control_code)
     report = tuple(_trf_report(trf, tournament, matched, notes))
-    return ReadTournament(tournament, digest, "trf", details, report)
+    created = matched.created_fide + matched.created_national + matched.created_local
+    return ReadTournament(
+        tournament, digest, "trf", details, report, tuple(matched.known_players), created
+    )
 
 
 def _read_bytes(path: Path, save_as: str) -> bytes:
@@ -246,18 +258,7 @@ def store_tournament(
 ) -> ImportedTournament:
     """Store one tournament rated in ``category``. ``grouped``: one of several made from the
     same file; ``group_id`` is the first of them (None: this one is the first)."""
-    known = player_repo.existing_ids(
-        session, {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
-    )
-    for game in tournament.games:
-        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
-            if player not in known:
-                raise InputError(
-                    f"unknown player {player} (import a list or a TRF with this player first)",
-                    source=tournament.source,
-                    line=game.line,
-                    field=column,
-                )
+    check_players_known(session, tournament)
     _refuse_duplicate(session, digest, category, tournament.source)
     period, late = assign_period(session, category, tournament.end_date, forced)
     period_row = period_repo.get_or_create_period(session, category, period)
@@ -299,6 +300,23 @@ def store_tournament(
     )
     rated = sum(1 for game in tournament.games if game.played)
     return ImportedTournament(tournament_id, period, late, len(tournament.games), rated)
+
+
+def check_players_known(session: Session, tournament: TournamentFile) -> set[str]:
+    """Every player of the games is stored (a games CSV names stored players only); the
+    players' ids."""
+    wanted = {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
+    known = player_repo.existing_ids(session, wanted)
+    for game in tournament.games:
+        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
+            if player not in known:
+                raise InputError(
+                    f"unknown player {player} (import a list or a TRF with this player first)",
+                    source=tournament.source,
+                    line=game.line,
+                    field=column,
+                )
+    return wanted
 
 
 # --- TRF: dates, players, report ---------------------------------------------------------------
@@ -353,6 +371,8 @@ class _Matched:
     created_local: int = 0
     known: int = 0
     skipped: list[TrfPlayer] = field(default_factory=list)
+    #: The file's players already stored, with their id (before the file completes them).
+    known_players: list[tuple[TrfPlayer, str]] = field(default_factory=list)
 
 
 def _match_players(session: Session, trf: TrfFile) -> _Matched:
@@ -410,6 +430,7 @@ def _match_players(session: Session, trf: TrfFile) -> _Matched:
                     matched.created_local += 1
                 continue
         else:
+            matched.known_players.append((player, row.player_id))
             _complete(row, player)
             matched.known += 1
             player_id = row.player_id

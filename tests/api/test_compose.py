@@ -1,7 +1,8 @@
 """docker-compose.yml and the Dockerfile: ``docker compose config`` where a Docker client with
 compose is usable, and always a structure check of the file (PyYAML): PostgreSQL with a health
 check, a one-shot migrate, the API (scalable: no single fixed host port) connecting as a role
-that can only read (created by the one-shot ``roles`` service), exactly one scheduler, each
+that can only read (created by the one-shot ``roles`` service), the back office on its own port
+with a writing role, exactly one scheduler, each
 started with the project's own command, all from one image. And the role's SQL, run for real
 on PostgreSQL exactly as the ``roles`` service runs it."""
 
@@ -33,7 +34,7 @@ from ratingdb.db import upgrade
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
-APP_SERVICES = ("migrate", "api", "scheduler")
+APP_SERVICES = ("migrate", "api", "backoffice", "scheduler")
 READER = "ratingdb_reader"
 
 
@@ -57,6 +58,7 @@ def structure_problems(services: dict[str, Any]) -> list[str]:
     commands = {
         "migrate": ["ratingdb", "db", "upgrade"],
         "api": ["ratingdb", "serve", "--host", "0.0.0.0", "--port", "8000"],
+        "backoffice": ["ratingdb", "backoffice", "--host", "0.0.0.0", "--port", "8001"],
         "scheduler": ["python", "-m", "jobs", "scheduler"],
     }
     for name, command in commands.items():
@@ -74,6 +76,7 @@ def structure_problems(services: dict[str, Any]) -> list[str]:
             "roles": "service_completed_successfully",
         },
         "roles": {"db": "service_healthy", "migrate": "service_completed_successfully"},
+        "backoffice": {"db": "service_healthy", "migrate": "service_completed_successfully"},
         "scheduler": {"db": "service_healthy", "migrate": "service_completed_successfully"},
     }
     for name, wanted in conditions.items():
@@ -94,6 +97,20 @@ def structure_problems(services: dict[str, Any]) -> list[str]:
         user = make_url(with_defaults(str(api_environment.get(variable)))).username
         if user != READER:
             problems.append(f"api {variable} connects as {user}, not the read-only {READER}")
+    # The back office writes: the main credentials, never the reader's; its own port.
+    backoffice_user = make_url(
+        with_defaults(
+            str(services["backoffice"].get("environment", {}).get("RATINGDB_DATABASE_URL"))
+        )
+    ).username
+    if backoffice_user == READER or backoffice_user is None:
+        problems.append(f"backoffice connects as {backoffice_user}, not a writing role")
+    published = [
+        str(port.get("published")) if isinstance(port, dict) else str(port).rsplit(":", 1)[0]
+        for port in services["backoffice"].get("ports", [])
+    ]
+    if published != ["8001"]:
+        problems.append(f"backoffice ports {published}: not its own port 8001")
     roles = services["roles"]
     if not str(roles.get("image")).startswith("postgres:"):
         problems.append(f"roles image {roles.get('image')}")
@@ -113,9 +130,9 @@ def test_compose_file_structure() -> None:
 
 def test_compose_commands_are_the_project_commands() -> None:
     document = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
-    for name in ("migrate", "api"):
+    for name in ("migrate", "api", "backoffice"):
         args = build_parser().parse_args(document["services"][name]["command"][1:])
-        assert args.command in ("db", "serve")
+        assert args.command in ("db", "serve", "backoffice")
     jobs_help = subprocess.run(
         [sys.executable, "-m", "jobs", "--help"], capture_output=True, text=True, check=True
     ).stdout

@@ -19,12 +19,27 @@ from sqlalchemy import Engine, func, select
 
 from ratingdb.backoffice.app import route_keys
 from ratingdb.db import make_sessionmaker
-from ratingdb.models import AuditRow, UserRow
+from ratingdb.models import AuditRow, SubmissionRow, UserRow
+from ratingdb.services import submissions
+from ratingdb.services.accounts import Principal
+from ratingdb.services.submissions import Upload
 from tests.backoffice.conftest import PASSWORD, ROLES, Accounts, login_csrf
+from tests.formats.test_trf import HEADER, player
 
 EVERYONE = "everyone"
 SIGNED_IN = frozenset(ROLES)
 ADMIN = frozenset({"admin"})
+OFFICER = frozenset({"officer"})
+UPLOADERS = frozenset({"arbiter", "officer"})
+AUDITORS = frozenset({"officer", "admin"})
+#: A small valid TRF (two players, two games) for the submission routes.
+TRF = (
+    HEADER
+    + player(1, "Alpha, Ann", ["   2 w 1", "   2 b ="], fide_id="1000001")
+    + "\n"
+    + player(2, "Beta, Bob", ["   1 b 0", "   1 w ="], fide_id="1000002")
+    + "\n"
+).encode()
 
 #: (method, path) -> (who may, the answer when they do).
 EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
@@ -38,6 +53,13 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/users/{username}/disable"): (ADMIN, 303),
     ("POST", "/users/{username}/tokens"): (ADMIN, 200),
     ("POST", "/users/{username}/tokens/revoke"): (ADMIN, 303),
+    ("GET", "/submissions"): (UPLOADERS, 200),
+    ("GET", "/submissions/new"): (UPLOADERS, 200),
+    ("POST", "/submissions"): (UPLOADERS, 303),
+    ("GET", "/submissions/{submission_id}"): (UPLOADERS, 200),
+    ("POST", "/submissions/{submission_id}/accept"): (OFFICER, 303),
+    ("POST", "/submissions/{submission_id}/reject"): (OFFICER, 303),
+    ("GET", "/audit"): (AUDITORS, 200),
     ("GET", "/admin/v1/openapi.json"): (SIGNED_IN, 200),
     ("GET", "/admin/v1/me"): (SIGNED_IN, 200),
     ("GET", "/admin/v1/users"): (ADMIN, 200),
@@ -45,6 +67,12 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/admin/v1/users/{username}/disable"): (ADMIN, 200),
     ("POST", "/admin/v1/users/{username}/tokens"): (ADMIN, 201),
     ("POST", "/admin/v1/users/{username}/tokens/revoke"): (ADMIN, 200),
+    ("POST", "/admin/v1/submissions"): (UPLOADERS, 201),
+    ("GET", "/admin/v1/submissions"): (UPLOADERS, 200),
+    ("GET", "/admin/v1/submissions/{submission_id}"): (UPLOADERS, 200),
+    ("POST", "/admin/v1/submissions/{submission_id}/accept"): (OFFICER, 200),
+    ("POST", "/admin/v1/submissions/{submission_id}/reject"): (OFFICER, 200),
+    ("GET", "/admin/v1/audit"): (AUDITORS, 200),
 }
 
 SECURITY_HEADERS = {
@@ -61,13 +89,41 @@ def test_every_route_is_walked(app: FastAPI) -> None:
     assert sorted(route_keys(app)) == sorted(EXPECTED)
 
 
-def _state(engine: Engine) -> tuple[int, int]:
-    """Audit entries of requests (the test's own set-up is recorded as actor "test"), and
-    disabled users: what a refused request must not change."""
+def _state(engine: Engine) -> tuple[int, int, int, int]:
+    """Audit entries of requests (the test's own set-up is recorded as actor "test"), disabled
+    users, submissions and decided submissions: what a refused request must not change."""
     with make_sessionmaker(engine)() as session:
         counted = select(func.count()).select_from(AuditRow).where(AuditRow.actor != "test")
         disabled = select(func.count()).where(UserRow.disabled)
-        return session.scalar(counted) or 0, session.scalar(disabled) or 0
+        submissions = select(func.count()).select_from(SubmissionRow)
+        decided = select(func.count()).where(SubmissionRow.state != "submitted")
+        return (session.scalar(counted) or 0, session.scalar(disabled) or 0,
+                session.scalar(submissions) or 0, session.scalar(decided) or 0)  # fmt: skip
+
+
+def _submission(engine: Engine, clock: Any) -> str:
+    """A new submission of arbiter1 (whom the walk signs in as the arbiter), its audit entry
+    recorded as the test's own set-up."""
+    with make_sessionmaker(engine).begin() as session:
+        arbiter = session.scalars(select(UserRow).where(UserRow.username == "arbiter1")).one()
+        caller = Principal(arbiter.id, "test", "arbiter", "api")
+        # A different file each time (the same file is imported only once).
+        content = TRF.replace(b"Test Open", f"Walk {next(_names)}".encode())
+        upload = Upload(content, "walk.trf", ["fide-standard"])
+        answer = submissions.submit(session, upload, caller, clock())
+    return str(answer["submission_id"])
+
+
+def _target(users: Accounts, path: str) -> str:
+    """The URL of a route: a fresh target user for {username}, a fresh submission of
+    arbiter1 for {submission_id}."""
+    target = f"target-{next(_names)}"
+    if "{username}" in path:
+        users.add(target, "arbiter")
+    url = path.replace("{username}", target)
+    if "{submission_id}" in path:
+        url = url.replace("{submission_id}", _submission(users.engine, users.clock))
+    return url
 
 
 def _call(
@@ -75,6 +131,7 @@ def _call(
     users: Accounts,
     method: str,
     path: str,
+    url: str,
     *,
     cookie: tuple[str, str] | None,
     token: str | None,
@@ -83,10 +140,6 @@ def _call(
     """One request with realistic inputs: a fresh target user for {username}, the session's
     CSRF token on forms, valid bodies."""
     client.cookies.clear()
-    target = f"target-{next(_names)}"
-    if "{username}" in path:
-        users.add(target, "arbiter")
-    url = path.replace("{username}", target)
     headers = {} if token is None else {"Authorization": f"Bearer {token}"}
     if method == "GET":
         if cookie is not None:
@@ -98,8 +151,12 @@ def _call(
             body = {"username": f"new-{next(_names)}", "role": "arbiter", "password": PASSWORD}
         elif path.endswith("/tokens"):
             body = {"label": "walk", "days": 7}
+        elif path.endswith("/reject"):
+            body = {"reason": "walk"}
         if cookie is not None:
             client.cookies.set("ratingdb_session", cookie[0])
+        if path == "/admin/v1/submissions":
+            return client.post(f"{url}?category=fide-standard", content=TRF, headers=headers)
         return client.post(url, json=body, headers=headers)
     form: dict[str, str] = {}
     if path == "/login":
@@ -111,8 +168,13 @@ def _call(
                  "password_again": PASSWORD}  # fmt: skip
     elif path.endswith("/tokens"):
         form |= {"label": "walk", "days": "7"}
+    elif path.endswith("/reject"):
+        form |= {"reason": "walk"}
     if cookie is not None:
         client.cookies.set("ratingdb_session", cookie[0])
+    if path == "/submissions":
+        form |= {"category": "fide-standard"}
+        return client.post(url, data=form, files={"file": ("walk.trf", TRF)}, headers=headers)
     return client.post(url, data=form, headers=headers)
 
 
@@ -150,8 +212,9 @@ def test_every_route_with_every_role(client: TestClient, users: Accounts, engine
                 callers.append((f"{role} token on a page", None, None, token))
         for label, role, cookie, token in callers:
             where = f"{method} {path} as {label}"
+            url = _target(users, path)
             before = _state(engine)
-            response = _call(client, users, method, path, cookie=cookie, token=token,
+            response = _call(client, users, method, path, url, cookie=cookie, token=token,
                              signing_in=role + "1" if role else "walker")  # fmt: skip
             for name, value in SECURITY_HEADERS.items():
                 assert response.headers.get(name) == value, where

@@ -1,0 +1,110 @@
+"""Queries on submissions, and the look-ups their check report needs (same file, same
+tournament, ratings on a list)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.models import ListEntryRow, PlayerRow, SubmissionRow, TournamentRow, UserRow
+from ratingdb.repositories.players import chunks, one_of
+
+
+def add(session: Session, row: SubmissionRow) -> SubmissionRow:
+    session.add(row)
+    session.flush()
+    return row
+
+
+def get(session: Session, submission_id: int) -> SubmissionRow | None:
+    return session.get(SubmissionRow, submission_id)
+
+
+def listed(
+    session: Session, *, submitter_id: int | None, state: str | None
+) -> Sequence[SubmissionRow]:
+    """Newest first; only ``submitter_id``'s when given."""
+    statement = select(SubmissionRow).order_by(SubmissionRow.id.desc())
+    if submitter_id is not None:
+        statement = statement.where(SubmissionRow.submitter_id == submitter_id)
+    if state is not None:
+        statement = statement.where(SubmissionRow.state == state)
+    return session.scalars(statement).all()
+
+
+def usernames(session: Session, user_ids: Collection[int]) -> dict[int, str]:
+    if not user_ids:
+        return {}
+    statement = select(UserRow.id, UserRow.username).where(UserRow.id.in_(user_ids))
+    return {row[0]: row[1] for row in session.execute(statement)}
+
+
+def tournaments_with_digest(session: Session, digest: str) -> list[tuple[str, str]]:
+    """(tournament id, category) of the stored tournaments made from this file."""
+    rows = session.execute(
+        select(TournamentRow.tournament_id, TournamentRow.category)
+        .where(TournamentRow.source_digest == digest)
+        .order_by(TournamentRow.tournament_id)
+    )
+    return [(t, c) for t, c in rows]
+
+
+def tournaments_named(session: Session, name: str, start: date, end: date) -> list[str]:
+    """Stored tournaments with this name and these dates."""
+    return list(
+        session.scalars(
+            select(TournamentRow.tournament_id)
+            .where(
+                TournamentRow.name == name,
+                TournamentRow.start_date == start,
+                TournamentRow.end_date == end,
+            )
+            .order_by(TournamentRow.tournament_id)
+        )
+    )
+
+
+def submissions_with_digest(session: Session, digest: str) -> Sequence[SubmissionRow]:
+    return session.scalars(
+        select(SubmissionRow).where(SubmissionRow.digest == digest).order_by(SubmissionRow.id)
+    ).all()
+
+
+def submissions_named(
+    session: Session, name: str, start: date, end: date
+) -> Sequence[SubmissionRow]:
+    return session.scalars(
+        select(SubmissionRow)
+        .where(
+            SubmissionRow.tournament_name == name,
+            SubmissionRow.start_date == start,
+            SubmissionRow.end_date == end,
+        )
+        .order_by(SubmissionRow.id)
+    ).all()
+
+
+def ratings_on(session: Session, list_id: int, player_ids: Collection[str]) -> dict[str, int]:
+    """The players' ratings on one list (those not on it are left out)."""
+    found: dict[str, int] = {}
+    for chunk in chunks(sorted(player_ids)):
+        rows = session.execute(
+            select(ListEntryRow.player_id, ListEntryRow.rating).where(
+                ListEntryRow.list_id == list_id, one_of(session, ListEntryRow.player_id, chunk)
+            )
+        )
+        found.update({row[0]: row[1] for row in rows})
+    return found
+
+
+def players_by_ids(session: Session, player_ids: Collection[str]) -> dict[str, PlayerRow]:
+    found: dict[str, PlayerRow] = {}
+    for chunk in chunks(sorted(player_ids)):
+        for row in session.scalars(
+            select(PlayerRow).where(one_of(session, PlayerRow.player_id, chunk))
+        ):
+            found[row.player_id] = row
+    return found

@@ -1,0 +1,165 @@
+"""End to end in headless Chromium: ``ratingdb backoffice`` in a subprocess, users made with
+``ratingdb users add``; an arbiter signs in, uploads a real TRF of ../shared/data/trf and sees
+its check report; an officer signs in and accepts it. At a desktop's width (1280) and a
+phone's (390), one screenshot each in the test's folder. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from tests.api.conftest import free_port
+from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
+from tests.backoffice.test_submissions import TRF_FOLDER
+
+PASSWORD = "correct horse battery staple"
+TRF_NAME = "open_gros_2010_donostia_crlf.trf"
+START_TIMEOUT = 30
+WAIT = 30
+
+
+@pytest.fixture
+def backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """The back office on a free port with an arbiter and an officer; its base URL."""
+    if not TRF_FOLDER.is_dir():
+        pytest.skip(f"the real TRF files are not here: {TRF_FOLDER} (../shared/data/trf)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGDB_")}
+    for name, role in (("arbiter1", "arbiter"), ("officer1", "officer")):
+        subprocess.run(
+            [sys.executable, "-m", "ratingdb", "users", "add", name, "--role", role,
+             "--password-stdin", "--database-url", database_url],
+            input=PASSWORD + "\n", text=True, check=True, capture_output=True, env=env,
+        )  # fmt: skip
+    port = free_port()
+    log = (tmp_path / "backoffice.log").open("w")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ratingdb", "backoffice", "--host", "127.0.0.1", "--port",
+         str(port), "--database-url", database_url],
+        stdout=log, stderr=subprocess.STDOUT, env=env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            assert process.poll() is None, (tmp_path / "backoffice.log").read_text()
+            try:
+                with urllib.request.urlopen(f"{base}/login", timeout=2) as response:
+                    assert response.status == 200
+                    break
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, "ratingdb backoffice did not start"
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        finally:
+            log.close()
+
+
+def browser(width: int) -> Any:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    if width < 600:
+        metrics = {"width": width, "height": 844, "pixelRatio": 1}
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    else:
+        options.add_argument(f"--window-size={width},1000")
+    return webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+
+
+def sign_in(driver: Any, base: str, username: str) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.delete_all_cookies()
+    driver.get(f"{base}/login")
+    driver.find_element(By.NAME, "username").send_keys(username)
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+    who = WebDriverWait(driver, WAIT).until(
+        expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "header .who"))
+    )
+    assert f"{username} (" in who.text
+
+
+def appeared(driver: Any, element_id: str) -> Any:
+    """The element once the page that has it is loaded (a click's navigation is not waited
+    for by the click itself)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT).until(
+        expected_conditions.presence_of_element_located((By.ID, element_id))
+    )
+
+
+def full_screenshot(driver: Any, path: Path, width: int) -> None:
+    """The whole page, not only the first screen."""
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    if width >= 600:
+        driver.set_window_size(width, min(int(height) + 120, 4000))
+    driver.save_screenshot(str(path))
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_upload_check_and_accept_in_chromium(
+    chromium: None,  # noqa: F811
+    backoffice: str,
+    database_url: str,
+    tmp_path: Path,
+    width: int,
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver = browser(width)
+    try:
+        # The arbiter sends the file and reads the check report.
+        sign_in(driver, backoffice, "arbiter1")
+        driver.find_element(By.LINK_TEXT, "Send a tournament file").click()
+        driver.find_element(By.NAME, "file").send_keys(str(TRF_FOLDER / TRF_NAME))
+        driver.find_element(By.CSS_SELECTOR, "input[name=category][value=fide-standard]").click()
+        driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button").click()
+        assert appeared(driver, "state").text == "submitted"
+        # EXPECTED.md: 93 games stored, 89 of them played (rated); the period 2010-11.
+        assert driver.find_element(By.ID, "games").text == "93 games, 89 rated"
+        assert "new" in driver.find_element(By.ID, "players").text
+        assert "fide-standard: period 2010-11" in driver.page_source
+        assert not driver.find_elements(By.ID, "accept")
+        report_url = driver.current_url
+        full_screenshot(driver, tmp_path / f"check-report-{width}.png", width)
+        # The officer accepts it.
+        sign_in(driver, backoffice, "officer1")
+        driver.get(report_url)
+        driver.find_element(By.ID, "accept").click()
+        assert appeared(driver, "tournaments").text == "T000001"
+        assert driver.find_element(By.ID, "state").text == "accepted"
+    finally:
+        driver.quit()
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            games = connection.execute(text("SELECT count(*) FROM games")).scalar()
+            state = connection.execute(text("SELECT state FROM submissions")).scalar()
+    finally:
+        engine.dispose()
+    assert (games, state) == (93, "accepted")

@@ -1,0 +1,461 @@
+"""Submissions through the API and the pages, on SQLite and PostgreSQL: the check report of each
+real TRF of ../shared/data/trf against EXPECTED.md with nothing of it stored, a broken file
+refused with its line and field, accept storing exactly what ``ratingdb tournaments import``
+stores, reject with a reason the arbiter reads, arbiters kept to their own, CSRF on the upload
+form, the duplicate warnings, the size limit and the audit log."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from ratingdb.backoffice import uploads
+from ratingdb.cli import main
+from ratingdb.db.migrate import upgrade
+from tests.backoffice.conftest import Accounts
+from tests.formats.test_trf import HEADER, player
+
+ROOT = Path(__file__).resolve().parents[2]
+TRF_FOLDER = ROOT.parent / "shared" / "data" / "trf"
+STORED = ("players", "tournaments", "games", "periods")
+CSRF_INPUT = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+#: A small valid TRF: two players with FIDE ids, one game each round.
+SMALL_TRF = (
+    HEADER
+    + player(1, "Alpha, Ann", ["   2 w 1", "   2 b ="], fide_id="1000001")
+    + "\n"
+    + player(2, "Beta, Bob", ["   1 b 0", "   1 w ="], fide_id="1000002")
+    + "\n"
+).encode()
+
+
+@pytest.fixture(scope="module")
+def folder() -> Path:
+    if not TRF_FOLDER.is_dir():
+        pytest.skip(f"the real TRF files are not here: {TRF_FOLDER} (../shared/data/trf)")
+    return TRF_FOLDER
+
+
+def query(url: str, sql: str) -> list[tuple[Any, ...]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(sql))]
+    finally:
+        engine.dispose()
+
+
+def plain(value: Any) -> str:
+    """A value as text, booleans as SQLite returns them (0 and 1)."""
+    return str(int(value)) if isinstance(value, bool) else str(value)
+
+
+def stored(url: str) -> dict[str, int]:
+    return {table: query(url, f"SELECT count(*) FROM {table}")[0][0] for table in STORED}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def send(client: TestClient, token: str, content: bytes, query_string: str) -> Any:
+    return client.post(f"/admin/v1/submissions?{query_string}", content=content,
+                       headers=bearer(token) | {"Content-Type": "text/plain"})  # fmt: skip
+
+
+@pytest.fixture
+def tokens(users: Accounts) -> dict[str, str]:
+    """arbiter1, arbiter2, officer1 (and admin1) with their API tokens."""
+    for name, role in (("arbiter1", "arbiter"), ("arbiter2", "arbiter"), ("officer1", "officer"),
+                       ("admin1", "admin")):  # fmt: skip
+        users.add(name, role)
+    return {name: users.token(name) for name in ("arbiter1", "arbiter2", "officer1", "admin1")}
+
+
+# --- the check report of the real files -------------------------------------------------------
+
+#: file -> (extra query, players in the file, games stored, rated, period): EXPECTED.md (the
+#: players are real people, not the bye's pseudo-player; games = played + forfeits).
+REAL_FILES = {
+    "karl_mala_2005_frankfurt.trf": ("", 283, 980, 970, "2005-10"),
+    "open_gros_2010_donostia_crlf.trf": ("", None, 93, 89, "2010-11"),
+    "bbp_autotest_issue7_cr_only.trf": ("&period=2026-12", 60, 420, 395, "2026-12"),
+    "icu_u19_all_ireland_2010_round_robin.trf": ("", 4, 6, 6, None),
+    "icu_ulster_masters_seniors_2022.trf": ("", 16, 36, 36, None),
+    "icu_cork_major_2018.trf": ("", 23, 64, 64, None),
+    "icu_irish_intermediate_2011_latin1.trf": ("", 21, 44, 44, None),
+    "sharly_trf26_individual_fra_nrs.trf": ("", 16, 36, 34, None),
+    "tec_grandmommys_cup_trf26_team.trf": ("", 249, 1030, 1030, None),
+    "lichess_swiss_2020_05.trf": ("", 13, 56, 56, None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL_FILES))
+def test_each_real_file_is_checked_and_nothing_is_stored(
+    client: TestClient, tokens: dict[str, str], database_url: str, folder: Path, name: str
+) -> None:
+    extra, players, games, rated, period = REAL_FILES[name]
+    content = (folder / name).read_bytes()
+    response = send(client, tokens["arbiter1"], content,
+                    f"category=fide-standard{extra}&filename={name}")  # fmt: skip
+    assert response.status_code == 201, response.text
+    report = response.json()
+    assert report["state"] == "submitted"
+    assert (report["games"], report["rated_games"]) == (games, rated)
+    # An empty database: every player of the file is new, none matched, no differences.
+    if players is not None:
+        assert report["players"] == {"matched": 0, "new": players, "mismatches": []}
+    if period is not None:
+        assert (report["period"], report["late"]) == (period, False)
+    assert report["warnings"] == []
+    # The check wrote nothing but the submission (and its audit entry).
+    assert stored(database_url) == dict.fromkeys(STORED, 0)
+    assert query(database_url, "SELECT state, filename FROM submissions") == [("submitted", name)]
+
+
+def test_a_second_file_matches_players_and_reports_differences(
+    client: TestClient, tokens: dict[str, str], database_url: str
+) -> None:
+    """Players known by FIDE id are matched; the file's name, federation, birth year and sex
+    are compared with the database (worked by hand: Beta's record now says ENG, 1985, f)."""
+    first = send(client, tokens["officer1"], SMALL_TRF, "category=fide-standard&accept=true")
+    assert first.status_code == 201, first.text
+    assert first.json()["state"] == "accepted"
+    changed = (
+        "012 Second Open\n042 2026/11/12\n052 2026/11/14\n"
+        + player(1, "Alpha, Ann", ["   3 w 1"], fide_id="1000001")
+        + "\n"
+        + player(2, "Beta, Bobby", ["   0 - U"], fide_id="1000002", birth="1985/01/01")
+        .replace(" FRA ", " ENG ")
+        .replace("001    2 m ", "001    2 f ")
+        + "\n"
+        + player(3, "Gamma, Gil", ["   1 b 0"])
+        + "\n"
+    ).encode()
+    response = send(client, tokens["arbiter1"], changed, "category=fide-standard")
+    assert response.status_code == 201, response.text
+    players = response.json()["players"]
+    assert (players["matched"], players["new"]) == (2, 1)
+    assert sorted(players["mismatches"], key=lambda m: m["field"]) == [
+        {"player_id": "1000002", "field": "birth_year", "file": 1985, "database": 1990},
+        {"player_id": "1000002", "field": "federation", "file": "ENG", "database": "FRA"},
+        {"player_id": "1000002", "field": "name", "file": "Beta, Bobby", "database": "Beta, Bob"},
+        {"player_id": "1000002", "field": "sex", "file": "F", "database": "M"},
+    ]
+    # Nothing of the check stayed: Beta's record is unchanged and Gamma does not exist.
+    assert query(database_url, "SELECT federation, birth_year FROM players WHERE "
+                 "player_id = '1000002'") == [("FRA", 1990)]  # fmt: skip
+    assert query(database_url, "SELECT count(*) FROM players")[0][0] == 2
+
+
+def test_a_broken_file_is_refused_with_line_and_field(
+    client: TestClient, tokens: dict[str, str], database_url: str
+) -> None:
+    # Line 4 (Ann), round 1: a result code TRF does not have (column 99).
+    broken = SMALL_TRF.replace(b"   2 w 1", b"   2 w Q", 1)
+    response = send(client, tokens["arbiter1"], broken, "category=fide-standard&filename=x.trf")
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"] == (
+        "x.trf, line 4, column 99, field round 1 result: unknown result code 'Q' (TRF: 1 = 0 + - "
+        "W D L H F U Z or blank)"
+    )
+    assert stored(database_url) == dict.fromkeys(STORED, 0)
+    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+    assert query(database_url, "SELECT count(*) FROM audit_log WHERE actor = 'arbiter1'") == [(0,)]
+
+
+@pytest.mark.parametrize(
+    ("query_string", "field"),
+    [("", "category"), ("category=chess960", "category"),
+     ("category=fide-standard&period=2026-13", "period"),
+     ("category=fide-standard&format=pgn", "format")],
+)  # fmt: skip
+def test_bad_parameters_are_refused(
+    client: TestClient, tokens: dict[str, str], database_url: str, query_string: str, field: str
+) -> None:
+    response = send(client, tokens["arbiter1"], SMALL_TRF, query_string)
+    assert response.status_code == 422
+    assert f"field {field}" in response.json()["detail"]
+    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+
+
+def test_accept_stores_what_the_command_stores(
+    client: TestClient,
+    tokens: dict[str, str],
+    database_url: str,
+    folder: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    name = "sharly_trf26_individual_fra_nrs.trf"
+    sent = client.post(
+        "/admin/v1/submissions?category=fide-rapid&category=ffe-rapid",
+        files={"file": (name, (folder / name).read_bytes(), "application/octet-stream")},
+        headers=bearer(tokens["arbiter1"]),
+    )  # multipart/form-data with a `file` field
+    assert sent.status_code == 201, sent.text
+    submission = sent.json()["submission_id"]
+    accepted = client.post(f"/admin/v1/submissions/{submission}/accept",
+                           headers=bearer(tokens["officer1"]))  # fmt: skip
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json() == {"state": "accepted", "tournament_ids": ["T000001", "T000002"]}
+    # The same file through the command into another database.
+    other = f"sqlite:///{tmp_path / 'command.sqlite3'}"
+    upgrade(other)
+    code = main(["tournaments", "import", str(folder / name), "--category", "fide-rapid",
+                 "--category", "ffe-rapid", "--database-url", other])  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    tables = {
+        "players": "SELECT player_id, name, federation, sex, birth_year, birth_date, title, "
+        "fide_id, national_federation, national_id, national_rating FROM players",
+        "tournaments": "SELECT tournament_id, name, category, start_date, end_date, late, "
+        "source_format, source_digest, city, federation, time_control, time_control_code, "
+        "group_id FROM tournaments",
+        "games": "SELECT tournament_id, round, white_id, black_id, result, rated FROM games",
+        "periods": "SELECT category, list_date FROM periods",
+    }
+    for table, sql in tables.items():
+        ours = sorted(tuple(plain(v) for v in row) for row in query(database_url, sql))
+        theirs = sorted(tuple(plain(v) for v in row) for row in query(other, sql))
+        assert ours == theirs, table
+        assert ours, table
+    shown = client.get(f"/admin/v1/submissions/{submission}", headers=bearer(tokens["arbiter1"]))
+    assert (shown.json()["state"], shown.json()["reviewer"]) == ("accepted", "officer1")
+    # Accepting again, or rejecting it now: 409, nothing more stored.
+    again = client.post(f"/admin/v1/submissions/{submission}/accept",
+                        headers=bearer(tokens["officer1"]))  # fmt: skip
+    assert again.status_code == 409
+    late = client.post(f"/admin/v1/submissions/{submission}/reject", json={"reason": "x"},
+                       headers=bearer(tokens["officer1"]))  # fmt: skip
+    assert late.status_code == 409
+    assert stored(database_url)["tournaments"] == 2
+    # The audit log names the users.
+    log = client.get("/admin/v1/audit?limit=3", headers=bearer(tokens["officer1"])).json()
+    assert [(e["action"], e["actor"]) for e in log] == [
+        ("submission-accept", "officer1"),
+        ("tournament-import", "officer1"),
+        ("submission-upload", "arbiter1"),
+    ]
+    only = client.get("/admin/v1/audit?action=submission-upload",
+                      headers=bearer(tokens["admin1"])).json()  # fmt: skip
+    assert [(e["action"], e["actor"]) for e in only] == [("submission-upload", "arbiter1")]
+
+
+def test_reject_with_a_reason_the_arbiter_reads(
+    client: TestClient, tokens: dict[str, str], database_url: str
+) -> None:
+    submission = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()[
+        "submission_id"
+    ]
+    path = f"/admin/v1/submissions/{submission}"
+    empty = client.post(f"{path}/reject", json={"reason": "  "}, headers=bearer(tokens["officer1"]))
+    assert empty.status_code == 422
+    refused = client.post(f"{path}/reject", json={"reason": "round 2 is missing"},
+                          headers=bearer(tokens["officer1"]))  # fmt: skip
+    assert refused.status_code == 200
+    assert refused.json() == {"state": "rejected"}
+    seen = client.get(path, headers=bearer(tokens["arbiter1"])).json()
+    assert (seen["state"], seen["reason"], seen["reviewer"]) == (
+        "rejected", "round 2 is missing", "officer1",
+    )  # fmt: skip
+    accepted = client.post(f"{path}/accept", headers=bearer(tokens["officer1"]))
+    assert accepted.status_code == 409
+    assert stored(database_url) == dict.fromkeys(STORED, 0)
+    listed = client.get("/admin/v1/submissions?state=rejected", headers=bearer(tokens["arbiter1"]))
+    assert [s["submission_id"] for s in listed.json()] == [submission]
+    assert client.get("/admin/v1/submissions?state=accepted",
+                      headers=bearer(tokens["arbiter1"])).json() == []  # fmt: skip
+
+
+def test_an_arbiter_sees_only_their_own(client: TestClient, tokens: dict[str, str]) -> None:
+    mine = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
+    theirs = send(client, tokens["arbiter2"], SMALL_TRF, "category=fide-rapid").json()
+    own = client.get("/admin/v1/submissions", headers=bearer(tokens["arbiter1"])).json()
+    assert [s["submission_id"] for s in own] == [mine["submission_id"]]
+    other = client.get(f"/admin/v1/submissions/{theirs['submission_id']}",
+                       headers=bearer(tokens["arbiter1"]))  # fmt: skip
+    missing = client.get("/admin/v1/submissions/999999", headers=bearer(tokens["arbiter1"]))
+    # Another's submission answers exactly as one that does not exist.
+    assert other.status_code == missing.status_code == 404
+    assert other.json()["detail"].replace(theirs["submission_id"], "N") == missing.json()[
+        "detail"
+    ].replace("999999", "N")
+    everyone = client.get("/admin/v1/submissions", headers=bearer(tokens["officer1"])).json()
+    assert sorted(s["submitter"] for s in everyone) == ["arbiter1", "arbiter2"]
+    # An arbiter may not accept, not even their own in one step.
+    assert client.post(f"/admin/v1/submissions/{mine['submission_id']}/accept",
+                       headers=bearer(tokens["arbiter1"])).status_code == 403  # fmt: skip
+    one_step = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard&accept=true")
+    assert one_step.status_code == 403
+
+
+def test_duplicate_file_and_tournament_warnings(client: TestClient, tokens: dict[str, str]) -> None:
+    first = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
+    second = send(client, tokens["arbiter2"], SMALL_TRF, "category=fide-standard").json()
+    assert second["warnings"] == [
+        f"this file was already submitted as submission {first['submission_id']} (submitted)"
+    ]
+    client.post(f"/admin/v1/submissions/{first['submission_id']}/accept",
+                headers=bearer(tokens["officer1"]))  # fmt: skip
+    third = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
+    assert third["warnings"][0] == (
+        "this file is already stored as tournament T000001 (fide-standard): accepting it again "
+        "will be refused"
+    )
+    assert "'Test Open' from 2026-11-02 to 2026-11-08 is already stored: T000001" in " ".join(
+        third["warnings"]
+    )
+    # The same tournament in another file (one more space at the end of a line).
+    retyped = SMALL_TRF.replace(b"Test Open\n", b"Test Open \n")
+    fourth = send(client, tokens["arbiter1"], retyped, "category=fide-standard").json()
+    assert any("is already stored: T000001" in w for w in fourth["warnings"])
+    assert not any("this file" in w for w in fourth["warnings"])
+    # Accepting the second copy of the file is refused by the import: 409, nothing stored.
+    refused = client.post(f"/admin/v1/submissions/{second['submission_id']}/accept",
+                          headers=bearer(tokens["officer1"]))  # fmt: skip
+    assert refused.status_code == 409
+    assert "already imported for fide-standard as tournament T000001" in refused.json()["detail"]
+
+
+def test_uploads_over_the_limit_are_refused(
+    client: TestClient, tokens: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(uploads, "MAX_UPLOAD_BYTES", 1000)
+    big = SMALL_TRF + b"   " * 400
+    assert send(client, tokens["arbiter1"], big, "category=fide-standard").status_code == 413
+    as_form = client.post(
+        "/admin/v1/submissions?category=fide-standard",
+        files={"file": ("a.trf", big)},
+        headers=bearer(tokens["arbiter1"]),
+    )
+    assert as_form.status_code == 413
+    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+
+
+# --- the pages --------------------------------------------------------------------------------
+
+
+def signed_in(client: TestClient, users: Accounts, username: str) -> str:
+    session_id, csrf = users.session(username)
+    client.cookies.clear()
+    client.cookies.set("ratingdb_session", session_id)
+    return csrf
+
+
+def test_the_pages_upload_show_and_accept(
+    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str
+) -> None:
+    csrf = signed_in(client, users, "arbiter1")
+    form = client.get("/submissions/new")
+    assert form.status_code == 200
+    assert 'enctype="multipart/form-data"' in form.text
+    assert "Accept it at once" not in form.text  # officers only
+    fields = {"csrf_token": csrf, "category": "fide-standard", "period": "", "format": ""}
+    files = {"file": ("small.trf", SMALL_TRF, "application/octet-stream")}
+    # Without the CSRF token: 403 and nothing stored.
+    refused = client.post("/submissions", data={"category": "fide-standard"}, files=files)
+    assert refused.status_code == 403
+    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+    sent = client.post("/submissions", data=fields, files=files)
+    assert sent.status_code == 303, sent.text
+    location = sent.headers["location"]
+    page = client.get(location)
+    assert page.status_code == 200
+    assert "2 games, 2 rated" in page.text
+    assert "0 matched, 2 new" in page.text
+    assert "/accept" not in page.text  # no decision for an arbiter
+    # A file that does not parse: the form again, with the line and the field.
+    broken = client.post("/submissions", data=fields,
+                         files={"file": ("bad.trf", b"001 xx\n", "text/plain")})  # fmt: skip
+    assert broken.status_code == 422
+    assert "bad.trf, line 1" in broken.text
+    # The officer accepts it from the page.
+    csrf = signed_in(client, users, "officer1")
+    page = client.get(location)
+    assert f'action="{location}/accept"' in page.text
+    no_token = client.post(f"{location}/accept", data={"csrf_token": "wrong"})
+    assert no_token.status_code == 403
+    accepted = client.post(f"{location}/accept", data={"csrf_token": csrf})
+    assert accepted.status_code == 303
+    assert "T000001" in client.get(location).text
+    assert stored(database_url)["tournaments"] == 1
+    # Another arbiter's page: not found.
+    signed_in(client, users, "arbiter2")
+    assert client.get(location).status_code == 404
+    # The audit page, filtered by user.
+    signed_in(client, users, "admin1")
+    audit = client.get("/audit?actor=arbiter1")
+    assert audit.status_code == 200
+    assert "submission-upload" in audit.text
+    assert "submission-accept" not in audit.text
+    assert client.get("/audit?since=2026-13-01").status_code == 422
+
+
+def test_the_pages_reject(client: TestClient, users: Accounts, tokens: dict[str, str]) -> None:
+    submission = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()[
+        "submission_id"
+    ]
+    csrf = signed_in(client, users, "officer1")
+    rejected = client.post(f"/submissions/{submission}/reject",
+                           data={"csrf_token": csrf, "reason": "wrong event"})  # fmt: skip
+    assert rejected.status_code == 303
+    signed_in(client, users, "arbiter1")
+    page = client.get(f"/submissions/{submission}")
+    assert "Rejected by officer1: wrong event" in page.text
+
+
+LIST_HEADER = (
+    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
+)
+
+
+def test_ratings_against_the_list_in_force_and_a_late_tournament(
+    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path
+) -> None:
+    """Lists of November and December 2026 published: the file (2 to 8 November, both players
+    rated 1800 in it) is compared with the November list (in force on 2 November: Ann 1800,
+    Bob 1750), and is late (its natural period, 2026-12, is out): rated in 2027-01."""
+    for period, bob in (("2026-11", 1750), ("2026-12", 1770)):
+        listed = tmp_path / f"{period}.csv"
+        listed.write_text(
+            LIST_HEADER + f'1000001,"Alpha, Ann",FRA,M,1990,,1800,60,1800,20\n'
+            f'1000002,"Beta, Bob",FRA,M,1990,,{bob},60,{bob},20\n',
+            encoding="utf-8",
+        )
+        assert main(["lists", "import", str(listed), "--category", "fide-standard", "--period",
+                     period, "--database-url", database_url]) == 0  # fmt: skip
+    report = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
+    assert (report["period"], report["late"]) == ("2027-01", True)
+    assert report["players"] == {
+        "matched": 2,
+        "new": 0,
+        "mismatches": [{"player_id": "1000002", "field": "rating", "file": 1800, "database": 1750}],
+    }
+
+
+def test_a_games_csv(client: TestClient, tokens: dict[str, str], database_url: str) -> None:
+    """A games CSV names stored players: matched by id; an unknown one is refused at once."""
+    assert send(client, tokens["officer1"], SMALL_TRF, "category=fide-standard&accept=true")
+    games = (
+        "tournament,start_date,end_date,round,white_id,black_id,result\n"
+        "Club night,2026-11-20,2026-11-20,1,1000001,1000002,1/2-1/2\n"
+    )
+    report = send(client, tokens["arbiter1"], games.encode(),
+                  "category=fide-standard&format=csv").json()  # fmt: skip
+    assert report["players"] == {"matched": 2, "new": 0, "mismatches": []}
+    assert (report["games"], report["rated_games"], report["period"]) == (1, 1, "2026-12")
+    unknown = games.replace("1000002", "4242")
+    refused = send(client, tokens["arbiter1"], unknown.encode(),
+                   "category=fide-standard&filename=club.csv")  # fmt: skip
+    assert refused.status_code == 422
+    assert refused.json()["detail"] == (
+        "club.csv, line 2, field black_id: unknown player 4242 (import a list or a TRF with "
+        "this player first)"
+    )
+    assert query(database_url, "SELECT count(*) FROM submissions") == [(2,)]
