@@ -152,12 +152,14 @@ class Cluster:
         finally:
             shutil.rmtree(self.folder, ignore_errors=False)
 
-    def scalar(self, query: str, database: str = DATABASE) -> object:
+    def scalar(
+        self, query: str, database: str = DATABASE, parameters: dict[str, object] | None = None
+    ) -> object:
         """One value, read as the superuser."""
         engine = create_engine(self.url(database=database), isolation_level="AUTOCOMMIT")
         try:
             with engine.connect() as connection:
-                return connection.execute(text(query)).scalar()
+                return connection.execute(text(query), parameters or {}).scalar()
         finally:
             engine.dispose()
 
@@ -183,9 +185,8 @@ def start_primary(folder: Path, port: int) -> Cluster:
     return cluster
 
 
-def start_replica(primary: Cluster, folder: Path, port: int) -> Cluster:
-    """docker/replica-primary.sh on the primary, then docker/replica-bootstrap.sh making and
-    starting the standby: the scripts compose runs, with this machine's ports and folders."""
+def prepare_primary(primary: Cluster) -> None:
+    """docker/replica-primary.sh on the primary (compose's ``replication`` service)."""
     as_postgres(
         ["sh", str(PRIMARY_SCRIPT)],
         {
@@ -200,7 +201,11 @@ def start_replica(primary: Cluster, folder: Path, port: int) -> Cluster:
             "REPLICATION_SLOT": SLOT,
         },
     )
-    replica = Cluster(folder, port)
+
+
+def bootstrap_replica(primary: Cluster, replica: Cluster) -> None:
+    """docker/replica-bootstrap.sh (compose's ``replica`` service): the first time a copy of
+    the primary by pg_basebackup, then ``pg_ctl start`` of the standby."""
     as_postgres(
         ["sh", str(BOOTSTRAP_SCRIPT), *replica.start_command()],
         {
@@ -212,6 +217,15 @@ def start_replica(primary: Cluster, folder: Path, port: int) -> Cluster:
             "REPLICATION_SLOT": SLOT,
         },
     )
+
+
+def start_replica(primary: Cluster, folder: Path, port: int) -> Cluster:
+    """The scripts compose runs, with this machine's ports and folders: docker/
+    replica-primary.sh on the primary, then docker/replica-bootstrap.sh making and starting
+    the standby."""
+    prepare_primary(primary)
+    replica = Cluster(folder, port)
+    bootstrap_replica(primary, replica)
     return replica
 
 

@@ -162,6 +162,14 @@ def test_the_api_reads_the_replica_and_outlives_the_primary(
              url=url, folder=tmp_path)  # fmt: skip
     assert replica.scalar("SELECT pg_is_in_recovery()") is True
     clusters.wait_for_replay(primary, replica)
+    # Compose runs the primary's side at every start: again, nothing changes.
+    clusters.prepare_primary(primary)
+    hba = (primary.data / "pg_hba.conf").read_text().splitlines()
+    assert hba.count(f"host replication {clusters.REPLICATOR} all scram-sha-256") == 1
+    assert primary.scalar(
+        "SELECT active FROM pg_replication_slots WHERE slot_name = :slot",
+        parameters={"slot": clusters.SLOT},
+    )
 
     # The primary's own /health: no replica block, a standby attached or not.
     with TestClient(create_app(Settings(url, url))) as client:
@@ -226,3 +234,15 @@ def test_the_api_reads_the_replica_and_outlives_the_primary(
             ("fide-standard", "2026-09"),
             ("fide-standard", "2026-08"),
         ]
+
+        # The replica restarts with the primary still down: its script finds the copy, makes
+        # none (pg_basebackup could not), and starts it; the API reads on new connections.
+        replica.stop("fast")
+        clusters.bootstrap_replica(primary, replica)
+        status, body = get(f"{base}/v1/players/1002/history?category=fide-standard")
+        assert status == 200, body
+        assert [(p["period"], p["rating"]) for p in body["points"]] == [
+            ("2026-08", 1920),
+            ("2026-09", 1914),
+        ]
+        assert get(f"{base}/health")[0] == 200
