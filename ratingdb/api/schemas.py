@@ -50,9 +50,20 @@ class ErrorOut(Schema):
     detail: str = Field(examples=["no player 123"])
 
 
+class ReplicaOut(Schema):
+    in_recovery: Literal[True] = Field(description="the API reads a PostgreSQL standby")
+    lag_seconds: float | None = Field(
+        description="seconds its replay is behind what it received (0: all replayed; "
+        "null: nothing replayed since it started)"
+    )
+
+
 class HealthOut(Schema):
     status: Literal["ok"]
     revision: str = Field(description="the Alembic revision of the database (the latest)")
+    replica: Annotated[
+        ReplicaOut | None, Field(description="only when the API reads a standby")
+    ] = None
 
 
 class HealthDownOut(Schema):

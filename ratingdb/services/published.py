@@ -558,6 +558,12 @@ def schema_revision(session: Session) -> str | None:
     return repo.schema_revision(session)
 
 
+def schema_state(session: Session) -> tuple[str | None, repo.Standby | None]:
+    """The schema revision of the database the session reads, and its replay lag if it is a
+    standby (None: a primary, or SQLite), in one query."""
+    return repo.schema_state(session)
+
+
 def run_calculator(document: Mapping[str, Any]) -> dict[str, Any]:
     """The calculator (contract "Calculator"): its JSON in, its JSON out. InputError names the
     field at fault."""

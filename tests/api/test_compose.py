@@ -30,6 +30,7 @@ from ratingdb.api import create_app
 from ratingdb.cli import build_parser
 from ratingdb.config import Settings
 from ratingdb.db import upgrade
+from tests.replica import clusters
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "docker-compose.yml"
@@ -44,8 +45,10 @@ def with_defaults(text: str) -> str:
 
 
 def structure_problems(services: dict[str, Any]) -> list[str]:
-    """What is wrong with the services of a compose file (normalised or as written)."""
+    """What is wrong with the services of a compose file (normalised or as written); the
+    services of a profile are checked on their own (:func:`replica_problems`)."""
     problems = []
+    services = {name: service for name, service in services.items() if not service.get("profiles")}
     if set(services) != {"db", "roles", *APP_SERVICES}:
         problems.append(f"services: {sorted(services)}")
         return problems
@@ -276,3 +279,152 @@ def test_the_read_only_role_can_read_and_nothing_else(postgresql_admin: Engine) 
         with postgresql_admin.connect() as connection:
             connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
             connection.exec_driver_sql(f'DROP ROLE IF EXISTS "{role}"')
+
+
+# --- profile `replica`: a streaming replica the API reads -------------------------------------
+
+REPLICA_SERVICES = ("replication", "replica")
+
+
+def _url_host(url: object, environ: dict[str, str] | None = None) -> str | None:
+    """The host of a compose URL, its ``${NAME:-default}`` taken from ``environ`` if set there."""
+    environ = environ or {}
+    resolved = re.sub(
+        r"\$\{(\w+):-([^}]*)\}", lambda match: environ.get(match.group(1), match.group(2)), str(url)
+    )
+    return make_url(resolved).host
+
+
+def _mounts(service: dict[str, Any]) -> dict[str, str]:
+    """A service's bind mounts and volumes, target -> source (short or long syntax)."""
+    mounts = {}
+    for volume in service.get("volumes", []):
+        if isinstance(volume, dict):
+            mounts[str(volume["target"])] = str(volume["source"])
+        else:
+            source, target = volume.split(":")[:2]
+            mounts[target] = source
+    return mounts
+
+
+def replica_problems(services: dict[str, Any], root: Path = ROOT) -> list[str]:
+    """What is wrong with the ``replica`` profile: the one-shot ``replication`` service runs
+    docker/replica-primary.sh on db's own data volume, then ``replica`` runs
+    docker/replica-bootstrap.sh (pg_basebackup from db, then ``postgres``) on a volume of its
+    own, as the role and slot ``replication`` made; the very scripts tests/replica/ runs for
+    real. The API reads the replica when RATINGDB_READ_HOST=replica; everything else writes
+    to db."""
+    problems = []
+    if any(name not in services for name in REPLICA_SERVICES):
+        return [f"services: {sorted(services)}, no {' and '.join(REPLICA_SERVICES)}"]
+    replication, replica = (services[name] for name in REPLICA_SERVICES)
+    for name in REPLICA_SERVICES:
+        if services[name].get("profiles") != ["replica"]:
+            problems.append(f"{name} profiles {services[name].get('profiles')}")
+        if not str(services[name].get("image")).startswith("postgres:"):
+            problems.append(f"{name} image {services[name].get('image')}")
+        if services[name].get("user") != "postgres":
+            problems.append(f"{name} does not run as the postgres OS user")
+    scripts = {
+        "replication": (replication, clusters.PRIMARY_SCRIPT, []),
+        "replica": (replica, clusters.BOOTSTRAP_SCRIPT, ["postgres"]),
+    }
+    for name, (service, script, then) in scripts.items():
+        command = [str(part) for part in service.get("command", [])]
+        mounts = _mounts(service)
+        if command[:1] != ["sh"] or len(command) < 2 or command[2:] != then:
+            problems.append(f"{name} command {command}")
+            continue
+        source = mounts.get(command[1])
+        if source is None or (root / source).resolve() != script.resolve():
+            problems.append(f"{name} runs {command[1]}, mounted from {source}, not {script}")
+    data = "/var/lib/postgresql/data"
+    for name, service in (("replication", replication), ("replica", replica)):
+        if service.get("environment", {}).get("PGDATA") != data:
+            problems.append(f"{name} PGDATA is not {data}")
+    if _mounts(replication).get(data) != "pgdata":
+        problems.append("replication does not edit db's own data volume (pgdata)")
+    if _mounts(replica).get(data) in (None, "pgdata"):
+        problems.append("replica has no data volume of its own")
+    primary_side = {k: with_defaults(str(v)) for k, v in replication["environment"].items()}
+    replica_side = {k: with_defaults(str(v)) for k, v in replica["environment"].items()}
+    if primary_side.get("PGHOST") != "db" or replica_side.get("PGHOST") != "db":
+        problems.append("replication and replica do not both connect to db")
+    if replica_side.get("PGUSER") != primary_side.get("REPLICATOR"):
+        problems.append("replica connects as another role than the one replication makes")
+    if replica_side.get("PGPASSWORD") != primary_side.get("REPLICATOR_PASSWORD"):
+        problems.append("replica's password is not the replication role's")
+    if not primary_side.get("REPLICATION_SLOT") or (
+        replica_side.get("REPLICATION_SLOT") != primary_side.get("REPLICATION_SLOT")
+    ):
+        problems.append("replica streams through another slot than the one replication makes")
+    if str(replication.get("restart", "no")) != "no":
+        problems.append("replication restarts: it must run once")
+    depends = {k: v.get("condition") for k, v in replica.get("depends_on", {}).items()}
+    if depends != {"db": "service_healthy", "replication": "service_completed_successfully"}:
+        problems.append(f"replica depends_on {depends}")
+    test = " ".join(replica.get("healthcheck", {}).get("test", []))
+    if "pg_isready" not in test or "-h /var/run/postgresql" not in test:
+        problems.append(f"replica healthcheck {test} (PGHOST is db: it must ask its own socket)")
+    api = services["api"]["environment"]
+    for environ, host in (({}, "db"), ({"RATINGDB_READ_HOST": "replica"}, "replica")):
+        read_host = _url_host(api["RATINGDB_READ_DATABASE_URL"], environ)
+        if read_host != host:
+            problems.append(f"api reads {read_host} with {environ}, not {host}")
+    for name, service in services.items():
+        if name in REPLICA_SERVICES or "RATINGDB_DATABASE_URL" not in service.get(
+            "environment", {}
+        ):
+            continue
+        host = _url_host(service["environment"]["RATINGDB_DATABASE_URL"])
+        if host != "db":
+            problems.append(f"{name}'s RATINGDB_DATABASE_URL is on {host}, not the primary db")
+    return problems
+
+
+def test_compose_replica_profile() -> None:
+    document = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+    assert replica_problems(document["services"]) == []
+    assert "replica-data" in document["volumes"]
+
+
+def test_compose_replica_profile_check_finds_faults() -> None:
+    """The check above is not blind: each of these breaks it."""
+    document = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
+
+    def broken(change: Any) -> list[str]:
+        services = json.loads(json.dumps(document["services"]))
+        change(services)
+        return replica_problems(services)
+
+    assert broken(
+        lambda s: s["replica"]["volumes"].__setitem__(0, "pgdata:/var/lib/postgresql/data")
+    )
+    assert broken(lambda s: s["replica"]["environment"].__setitem__("REPLICATION_SLOT", "other"))
+    assert broken(lambda s: s["replica"]["environment"].__setitem__("PGUSER", "ratingdb"))
+    assert broken(lambda s: s["replica"].pop("profiles"))
+    assert broken(lambda s: s["replica"]["command"].__setitem__(1, "/replica/other.sh"))
+    assert broken(
+        lambda s: s["scheduler"]["environment"].__setitem__(
+            "RATINGDB_DATABASE_URL", "postgresql+psycopg://ratingdb:x@replica:5432/ratingdb"
+        )
+    )
+
+
+def test_docker_compose_config_with_the_replica_profile() -> None:
+    """Compose's own validation of the profile, where a client exists."""
+    docker = _compose_client()
+    if docker is None:
+        pytest.skip("no Docker client with the compose plugin: the YAML structure check stands")
+    done = subprocess.run(
+        [docker, "compose", "-f", str(COMPOSE), "--profile", "replica", "config", "--format",
+         "json"],
+        capture_output=True, text=True, check=False, timeout=60, cwd=ROOT,
+        env={**os.environ, "RATINGDB_READ_HOST": "replica"},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    services = json.loads(done.stdout)["services"]
+    assert structure_problems(services) == []
+    # Normalised: ${...} already resolved (RATINGDB_READ_HOST=replica), mounts absolute.
+    api_read = services["api"]["environment"]["RATINGDB_READ_DATABASE_URL"]
+    assert make_url(api_read).host == "replica"

@@ -1,15 +1,19 @@
-"""``/health``: ok only when the database answers and is at the latest schema revision."""
+"""``/health``: ok only when the database answers and is at the latest schema revision, with the
+replay lag of that database when it is a PostgreSQL standby (a streaming replica).
+
+The database is the one the API reads (``RATINGDB_READ_DATABASE_URL``), the only one it uses: an
+API reading a replica stays healthy while the primary is down, and says how far behind it is."""
 
 from __future__ import annotations
 
 import logging
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb.api.dependencies import ReaderDep
-from ratingdb.api.schemas import HealthDownOut, HealthOut
+from ratingdb.api.schemas import HealthDownOut, HealthOut, ReplicaOut
 from ratingdb.services import published as svc
 
 router = APIRouter(tags=["health"])
@@ -23,11 +27,10 @@ NO_STORE = {"Cache-Control": "no-store"}
     response_model=HealthOut,
     responses={503: {"model": HealthDownOut, "description": "Unreachable or not migrated"}},
 )
-async def health(request: Request, response: Response, read: ReaderDep) -> HealthOut | JSONResponse:
-    response.headers.update(NO_STORE)
+async def health(request: Request, read: ReaderDep) -> JSONResponse:
     expected: str | None = request.app.state.expected_revision
     try:
-        revision = await read(svc.schema_revision)
+        revision, standby = await read(svc.schema_state)
     except DBAPIError as error:
         logger.error("health: the database cannot be read", exc_info=error)
         return _down("the database cannot be reached", None, expected)
@@ -38,7 +41,12 @@ async def health(request: Request, response: Response, read: ReaderDep) -> Healt
             revision,
             expected,
         )
-    return HealthOut(status="ok", revision=revision)
+    if standby is None:  # a primary or SQLite: no "replica" at all, not even null
+        body = HealthOut(status="ok", revision=revision)
+    else:
+        replica = ReplicaOut(in_recovery=True, lag_seconds=standby.lag_seconds)
+        body = HealthOut(status="ok", revision=revision, replica=replica)
+    return JSONResponse(body.model_dump(mode="json", exclude_unset=True), headers=NO_STORE)
 
 
 def _down(detail: str, revision: str | None, expected: str | None) -> JSONResponse:
