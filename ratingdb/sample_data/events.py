@@ -41,48 +41,68 @@ class Month:
         return date(self.period.year, self.period.month, day)
 
 
+@dataclass(frozen=True)
+class _Open:
+    """What sets one kind of Swiss open apart from another."""
+
+    title: str
+    file: str
+    category: Category
+    categories: list[str]
+    rounds: int
+    days: tuple[int, int]
+    national: bool
+    time_control: str
+    time_control_code: str
+
+
+_RAPID = _Open(
+    "Rapid Open", "rapid_open", Category.FIDE_RAPID, ["fide-rapid", "ffe-rapid"], 9, (4, 4),
+    national=True, time_control="15 minutes + 10 seconds per move",
+    time_control_code="900+10",
+)  # fmt: skip
+_STANDARD = _Open(
+    "Open", "standard_open", Category.FIDE_STANDARD, ["fide-standard"], 7, (9, 13),
+    national=False, time_control="90 minutes for 40 moves + 30 minutes, 30 seconds per move",
+    time_control_code="40/5400+30:1800+30",
+)  # fmt: skip
+
+
 def rapid_open(month: Month) -> dict[str, object]:
-    """FIDE and national rapid, TRF26 with national ids and ratings."""
+    """FIDE and national rapid in one day, TRF26 with national ids and ratings: 28 players
+    of the FIDE list and 12 known only by their national id."""
     rng = month.rng
     field_people = seeded_field(rng, month.fide_people, 28, Category.FIDE_RAPID)
     field_people += sorted(rng.sample(month.national_only, 12), key=lambda p: -(p.strength))
-    table = swiss(rng, [p.strength for p in field_people], 9)
-    text = trf_text(
-        name=f"{month.town} Rapid Open {month.period.year}",
-        town=month.town,
-        start=month.day(4),
-        end=month.day(4),
-        people=field_people,
-        table=table,
-        category=Category.FIDE_RAPID,
-        trf26=True,
-        national=True,
-        time_control="15 minutes + 10 seconds per move",
-        time_control_code="900+10",
-    )
-    name = f"{month.prefix()}_rapid_open.trf"
-    return _write(month, name, text, ["fide-rapid", "ffe-rapid"], "trf")
+    return _swiss_open(month, _RAPID, field_people, trf26=True)
 
 
 def standard_open(month: Month, *, trf26: bool) -> dict[str, object]:
-    """FIDE standard, over five days."""
+    """FIDE standard over five days, 36 players."""
     field_people = seeded_field(month.rng, month.fide_people, 36, Category.FIDE_STANDARD)
-    table = swiss(month.rng, [p.strength for p in field_people], 7)
+    return _swiss_open(month, _STANDARD, field_people, trf26=trf26)
+
+
+def _swiss_open(
+    month: Month, kind: _Open, field_people: Sequence[Person], *, trf26: bool
+) -> dict[str, object]:
+    """A Swiss open of ``field_people``, written as a TRF."""
+    table = swiss(month.rng, [p.strength for p in field_people], kind.rounds)
     text = trf_text(
-        name=f"{month.town} Open {month.period.year}",
+        name=f"{month.town} {kind.title} {month.period.year}",
         town=month.town,
-        start=month.day(9),
-        end=month.day(13),
+        start=month.day(kind.days[0]),
+        end=month.day(kind.days[1]),
         people=field_people,
         table=table,
-        category=Category.FIDE_STANDARD,
+        category=kind.category,
         trf26=trf26,
-        national=False,
-        time_control="90 minutes for 40 moves + 30 minutes, 30 seconds per move",
-        time_control_code="40/5400+30:1800+30",
+        national=kind.national,
+        time_control=kind.time_control,
+        time_control_code=kind.time_control_code,
     )
-    name = f"{month.prefix()}_standard_open.trf"
-    return _write(month, name, text, ["fide-standard"], "trf")
+    name = f"{month.prefix()}_{kind.file}.trf"
+    return _write(month, name, text, kind.categories, "trf")
 
 
 def blitz_round_robin(month: Month) -> dict[str, object]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ratingdb.formats.numbers import is_digits
-from ratingdb.formats.text import MAX_BIRTH_YEAR, MIN_DATE, Fail
+from ratingdb.formats.text import MAX_BIRTH_YEAR, MIN_DATE, Fail, decode
 from ratingdb.rules import Category
 
 MAX_RATING = 4000
@@ -56,13 +56,6 @@ class FideListRow:
         if self.player is None:
             return self.line, ""
         return xml_line_of(path, self.player, "fideid"), f"player #{self.player}: "
-
-
-def decode_line(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
 
 
 # --- values shared by TXT and XML ---------------------------------------------------------------
@@ -128,7 +121,7 @@ def xml_line_of(path: Path, index: int, tag: str) -> int | None:
     wanted = re.compile(rf"<{re.escape(tag)}[\s>/]")
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
-            text = decode_line(raw)
+            text = decode(raw)[0]
             position = 0
             if seen < index:
                 for match in opening.finditer(text):

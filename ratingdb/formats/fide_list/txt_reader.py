@@ -16,7 +16,6 @@ from ratingdb.formats.fide_list.rows import (
     FideListRow,
     birth_year_of,
     count_of,
-    decode_line,
     federation_code,
     rating_of,
     sex_of,
@@ -29,6 +28,7 @@ from ratingdb.formats.text import (
     check_text,
     control_at,
     control_message,
+    decode,
     line_too_long,
     refuse_wide_encoding,
 )
@@ -112,7 +112,7 @@ def read_fide_txt(handle: IO[bytes], category: Category, *, source: str) -> Iter
             refuse_wide_encoding(raw, source, save_as="UTF-8 (or Latin-1)")
         if len(raw.removesuffix(b"\n").removesuffix(b"\r")) > MAX_LINE_BYTES:
             raise line_too_long(number, source)
-        line = decode_line(raw).rstrip("\r\n")
+        line = decode(raw)[0].rstrip("\r\n")
         index = control_at(line)
         if index is not None:
             column = None if columns is None else _column_at(columns, index)

@@ -9,8 +9,9 @@
 The names other modules use are re-exported here: import them from ``ratingdb.formats.trf``.
 """
 
+from ratingdb.formats.text import decode
 from ratingdb.formats.trf.dates import parse_birth, parse_date
-from ratingdb.formats.trf.reader import decode, parse_trf, read_trf, split_lines
+from ratingdb.formats.trf.reader import parse_trf, read_trf, split_lines
 from ratingdb.formats.trf.records import (
     FIDE_ID,
     FORFEITS,

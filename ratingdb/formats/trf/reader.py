@@ -34,6 +34,7 @@ from datetime import date
 from fractions import Fraction
 from io import BytesIO
 from pathlib import Path
+from typing import TypeVar
 
 from ratingdb.errors import InputError
 from ratingdb.formats.numbers import is_digits
@@ -42,6 +43,7 @@ from ratingdb.formats.text import (
     bounded_chunks,
     check_date,
     check_text,
+    decode,
     read_bounded,
 )
 from ratingdb.formats.trf.dates import parse_date
@@ -67,13 +69,8 @@ from ratingdb.formats.trf.records import (
     field_text,
 )
 
-
-def decode(raw: bytes) -> tuple[str, str]:
-    """The text and the encoding it was read with: UTF-8 (BOM dropped), else Latin-1."""
-    try:
-        return raw.decode("utf-8").removeprefix("\ufeff"), "UTF-8"
-    except UnicodeDecodeError:
-        return raw.decode("latin-1"), "Latin-1"
+#: The key of a value that may be on one line only.
+_Key = TypeVar("_Key")
 
 
 def split_lines(text: str) -> tuple[list[str], str]:
@@ -220,27 +217,26 @@ class _Parser(LineReader):
         return value or None
 
     def _ranks(self) -> dict[int, TrfPlayer]:
+        """The players by starting rank: each rank, and each FIDE id, on one line only."""
         by_rank: dict[int, TrfPlayer] = {}
-        ids: dict[str, TrfPlayer] = {}
+        rank_lines: dict[int, int] = {}
+        id_lines: dict[str, int] = {}
         for player in self.players:
-            if player.rank in by_rank:
-                raise self.error(
-                    f"starting rank {player.rank} is already on line {by_rank[player.rank].line}",
-                    player.line,
-                    RANK[0],
-                    "starting rank",
-                )
+            what = f"starting rank {player.rank}"
+            self._once(rank_lines, player.rank, what, player.line, RANK[0], "starting rank")
             by_rank[player.rank] = player
             if player.fide_id is not None:
-                if player.fide_id in ids:
-                    raise self.error(
-                        f"FIDE id {player.fide_id} is already on line {ids[player.fide_id].line}",
-                        player.line,
-                        FIDE_ID[0],
-                        "FIDE id",
-                    )
-                ids[player.fide_id] = player
+                what = f"FIDE id {player.fide_id}"
+                self._once(id_lines, player.fide_id, what, player.line, FIDE_ID[0], "FIDE id")
         return by_rank
+
+    def _once(
+        self, lines: dict[_Key, int], key: _Key, what: str, line: int, column: int, field: str
+    ) -> None:
+        """Refuse ``what`` (``key``) on ``line`` if an earlier line has it; else note its line."""
+        if key in lines:
+            raise self.error(f"{what} is already on line {lines[key]}", line, column, field)
+        lines[key] = line
 
     def _attach_national(self, by_rank: dict[int, TrfPlayer]) -> None:
         self._check_nationals(by_rank)
@@ -258,8 +254,8 @@ class _Parser(LineReader):
     def _check_nationals(self, by_rank: dict[int, TrfPlayer]) -> None:
         """Each NRS record names a player, once per federation, with a national id no other
         player of that federation has."""
-        seen: dict[tuple[str, int], int] = {}
-        ids: dict[tuple[str, str], int] = {}
+        rank_lines: dict[tuple[str, int], int] = {}
+        id_lines: dict[tuple[str, str], int] = {}
         for record in self.nationals:
             if record.rank not in by_rank:
                 raise self.error(
@@ -269,25 +265,12 @@ class _Parser(LineReader):
                     "starting rank",
                 )
             key = (record.federation, record.rank)
-            if key in seen:
-                raise self.error(
-                    f"a {record.federation} record for #{record.rank} is already on line "
-                    f"{seen[key]}",
-                    record.line,
-                    RANK[0],
-                    "starting rank",
-                )
-            seen[key] = record.line
+            what = f"a {record.federation} record for #{record.rank}"
+            self._once(rank_lines, key, what, record.line, RANK[0], "starting rank")
             if record.national_id is not None:
                 id_key = (record.federation, record.national_id)
-                if id_key in ids:
-                    raise self.error(
-                        f"national id {record.national_id} is already on line {ids[id_key]}",
-                        record.line,
-                        FIDE_ID[0],
-                        "national id",
-                    )
-                ids[id_key] = record.line
+                what = f"national id {record.national_id}"
+                self._once(id_lines, id_key, what, record.line, FIDE_ID[0], "national id")
 
     def _pair(
         self, by_rank: dict[int, TrfPlayer], pseudo: set[int]
