@@ -21,7 +21,6 @@ from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -29,7 +28,12 @@ from jobs.close_periods import close_periods
 from ratingdb.cli.common import actor, actor_options, database_options, settings, transaction
 from ratingdb.db import current_revision, upgrade
 from ratingdb.errors import InputError
-from ratingdb.models import GameRow, RatingListRow, TournamentRow
+from ratingdb.repositories.demo_state import (
+    count_games,
+    count_rating_lists,
+    count_tournaments,
+    tournament_from_file,
+)
 from ratingdb.sample_data import Manifest, folder, load_manifest
 from ratingdb.services.lists import import_list_file
 from ratingdb.services.tournaments import import_tournament_file
@@ -130,12 +134,10 @@ def _load(session: Session, manifest: Manifest, now: datetime) -> str:
     root = folder()
     first = manifest.tournaments[0].file
     digest = hashlib.sha256(root.joinpath(first).read_bytes()).hexdigest()
-    if session.scalar(
-        select(TournamentRow.tournament_id).where(TournamentRow.source_digest == digest)
-    ):
+    if tournament_from_file(session, digest):
         return f"the sample federation ({manifest.federation}) is already loaded"
-    lists = session.scalar(select(func.count()).select_from(RatingListRow))
-    tournaments = session.scalar(select(func.count()).select_from(TournamentRow))
+    lists = count_rating_lists(session)
+    tournaments = count_tournaments(session)
     if lists or tournaments:
         raise InputError(
             f"the database already holds {lists} lists and {tournaments} tournaments that are "
@@ -152,7 +154,7 @@ def _load(session: Session, manifest: Manifest, now: datetime) -> str:
                 session, path, tournament.categories, None, tournament.format
             )
         count += len(outcome.tournaments)
-    games = session.scalar(select(func.count()).select_from(GameRow))
+    games = count_games(session)
     return (
         f"loaded the sample federation ({manifest.federation}): {len(manifest.lists)} lists "
         f"of {manifest.lists[0].period}, {len(manifest.tournaments)} files making {count} "

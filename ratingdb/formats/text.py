@@ -172,3 +172,12 @@ def read_bounded(path: Path, source: str, *, save_as: str) -> bytes:
         raise InputError("is a folder, not a file", source=source) from None
     with handle:
         return b"".join(bounded_chunks(handle, source, save_as=save_as))
+
+
+def decode(raw: bytes) -> tuple[str, str]:
+    """The text and the encoding it was read with: UTF-8 (BOM dropped), else Latin-1 (which
+    reads any bytes: what it gives is then checked like any text)."""
+    try:
+        return raw.decode("utf-8").removeprefix("\ufeff"), "UTF-8"
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), "Latin-1"

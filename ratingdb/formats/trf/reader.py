@@ -1,0 +1,419 @@
+"""FIDE Tournament Report File, TRF16 and TRF26 (rules.md B §11), in and out.
+
+Reading is strict where rating depends on it and lenient elsewhere, as real files demand:
+
+- the text is UTF-8, else Latin-1 (UTF-16 and UTF-32 are refused); lines end in LF, CRLF or CR
+  and are at most 64 KiB; columns are characters, 1-based; no line holds a control character
+  (tabs between the fields of a round aside), a line separator or a bidi override, refused with
+  the field it is in; the tournament name and city are at most 200 characters; dates are from
+  1900 to 2200 (text.py);
+- header records ``012`` name, ``022`` city, ``032`` federation, ``042``/``052`` dates (ISO,
+  ``YYYY/MM/DD``, ``DD.MM.YYYY``, ``DD/MM/YYYY``, ``May 29, 2020`` ...), ``122`` time control and
+  TRF26 ``222`` encoded time control; ``###`` comments, ``XX*``/``BB*`` engine records and every
+  other record are skipped (and counted in the report);
+- ``001`` player lines, and TRF26 National Rating Support records (a federation code in columns
+  1-3, linked to a player by starting rank: national rating 49-52, national id 58-68);
+- each round field once per game: the two lines of a game must agree (opponents point at each
+  other, results mirror, colours are opposite), otherwise the file is refused with line and
+  column, as is an opponent number that no player has.
+
+Result codes (B §11.2): ``1 = 0`` against an opponent are played games (the only ones rated);
+``+ -`` against an opponent are forfeits, stored as the games CSV's ``+-``, ``-+``, ``--``;
+``W D L`` (the game lasted less than one move) are stored as ``W-L``, ``L-W``, ``D-D``, ``L-L``,
+never rated; a pairing with no result on either line is skipped; an entry without an opponent
+(``0000`` or blank, any code) is a bye, not a game. A pseudo-player standing for the bye (e.g.
+"spielfrei") creates no player: its entries are byes of its opponents.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import replace
+from datetime import date
+from fractions import Fraction
+from io import BytesIO
+from pathlib import Path
+from typing import TypeVar
+
+from ratingdb.errors import InputError
+from ratingdb.formats.numbers import is_digits
+from ratingdb.formats.text import (
+    MAX_NAME_CHARS,
+    bounded_chunks,
+    check_date,
+    check_text,
+    decode,
+    read_bounded,
+)
+from ratingdb.formats.trf.dates import parse_date
+from ratingdb.formats.trf.lines import LineReader
+from ratingdb.formats.trf.records import (
+    BYE_CODES,
+    FIDE_ID,
+    HEADER_RECORDS,
+    NAMED_HEADERS,
+    PLAYED,
+    POINTS,
+    RANK,
+    SAVE_AS,
+    STORED_RESULTS,
+    TRF26_RECORDS,
+    NationalRecord,
+    TrfBye,
+    TrfEntry,
+    TrfFile,
+    TrfGame,
+    TrfPlayer,
+    field_at,
+    field_text,
+)
+
+#: The key of a value that may be on one line only.
+_Key = TypeVar("_Key")
+
+
+def split_lines(text: str) -> tuple[list[str], str]:
+    """Lines ending in LF, CRLF or CR (even mixed), and the name of the endings seen."""
+    kinds = []
+    if "\r\n" in text:
+        kinds.append("CRLF")
+    if re.search(r"\r(?!\n)", text):
+        kinds.append("CR")
+    if re.search(r"(?<!\r)\n", text):
+        kinds.append("LF")
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines, "+".join(kinds) or "none"
+
+
+def read_trf(path: Path, *, source: str | None = None) -> TrfFile:
+    name = source or str(path)
+    return parse_trf(read_bounded(path, name, save_as=SAVE_AS), source=name)
+
+
+def parse_trf(raw: bytes, *, source: str) -> TrfFile:
+    """The file's bytes, read: refused (InputError) with file, line, column and field."""
+    for _ in bounded_chunks(BytesIO(raw), source, save_as=SAVE_AS):
+        pass  # a UTF-16 file, or a line over 64 KiB, refused before it is decoded
+    try:
+        return _Parser(raw, source).parse()
+    except InputError as error:
+        raise error.located(source) from None
+
+
+class _Parser(LineReader):
+    """Reads one file: every line, then what the lines say about each other."""
+
+    def __init__(self, raw: bytes, source: str) -> None:
+        text, encoding = decode(raw)
+        super().__init__(source, encoding)
+        self.text = text
+        self.lines, self.line_endings = split_lines(self.text)
+        self.headers: dict[str, tuple[int, str]] = {}
+        self.players: list[TrfPlayer] = []
+        self.nationals: list[NationalRecord] = []
+        self.skipped: Counter[str] = Counter()
+        self.trf26 = False
+
+    def parse(self) -> TrfFile:
+        for number, line in enumerate(self.lines, start=1):
+            self._check_controls(number, line)
+            self._record(number, line)
+        if not self.players:
+            raise InputError(
+                "no player records (001 lines): this is not a tournament report",
+                source=self.source, line=1, field="001",
+            )  # fmt: skip
+        if self.encoding != "UTF-8":
+            self.notes.append(f"read as {self.encoding} (not valid UTF-8)")
+        by_rank = self._ranks()
+        self._attach_national(by_rank)
+        pseudo = {p.rank for p in self.players if p.pseudo}
+        games, byes, unfinished = self._pair(by_rank, pseudo)
+        rounds = max((e.round for p in self.players for e in p.entries), default=0)
+        absent = self._absent(rounds)
+        self._check_points()
+        start, end, round_dates = self._dates()
+        name = self._header("012")
+        federation = self._federation_header()
+        return TrfFile(
+            source=self.source,
+            version="TRF26" if self.trf26 or self.nationals else "TRF16",
+            encoding=self.encoding,
+            line_endings=self.line_endings,
+            name=name,
+            city=self._header("022"),
+            federation=federation,
+            start_date=start,
+            end_date=end,
+            time_control=self._header("122"),
+            time_control_code=self._header("222"),
+            round_dates=round_dates,
+            players=tuple(self.players),
+            games=tuple(games),
+            byes=tuple(byes),
+            unfinished=tuple(unfinished),
+            absent=absent,
+            rounds=rounds,
+            skipped_records=dict(sorted(self.skipped.items())),
+            notes=tuple(self.notes),
+        )
+
+    def _absent(self, rounds: int) -> int:
+        """Player-rounds with no entry at all."""
+        return sum(
+            1
+            for player in self.players
+            for r in range(1, rounds + 1)
+            if all(e.round != r for e in player.entries)
+        )
+
+    def _federation_header(self) -> str | None:
+        """The ``032`` federation, upper case; noted and ignored if it is not a code."""
+        federation = self._header("032")
+        if federation is not None and not re.fullmatch(r"[A-Za-z]{3}", federation):
+            self.notes.append(f"032 {federation!r} is not a federation code: ignored")
+            federation = None
+        return None if federation is None else federation.upper()
+
+    # records
+
+    def _record(self, number: int, line: str) -> None:
+        if not line.strip():
+            return
+        if line.startswith("###"):
+            self.skipped["###"] += 1
+            return
+        kind = line[:3]
+        if kind == "001":
+            self.players.append(self._player(number, line))
+        elif kind in HEADER_RECORDS:
+            self.trf26 = self.trf26 or kind in TRF26_RECORDS
+            if kind not in self.headers:
+                value = line[4:].strip(" ")
+                check_text(
+                    value,
+                    lambda message: self.error(message, number, None, field_at(line, 5)),
+                    limit=MAX_NAME_CHARS if kind in NAMED_HEADERS else None,
+                )
+                self.headers[kind] = (number, value)
+            elif kind not in ("102", "112"):
+                self.notes.append(f"line {number}: a second {kind} record ignored")
+        elif (
+            re.fullmatch(r"[A-Z]{3}", kind)
+            and not kind.startswith(("XX", "BB"))
+            and is_digits(field_text(line, RANK).strip())
+            and (len(line) < 4 or line[3] == " ")
+        ):
+            self.nationals.append(self._national(number, line, kind))
+        else:
+            self.trf26 = self.trf26 or kind in TRF26_RECORDS
+            self.skipped[kind] += 1
+
+    def _header(self, kind: str) -> str | None:
+        value = self.headers.get(kind, (0, ""))[1]
+        return value or None
+
+    def _ranks(self) -> dict[int, TrfPlayer]:
+        """The players by starting rank: each rank, and each FIDE id, on one line only."""
+        by_rank: dict[int, TrfPlayer] = {}
+        rank_lines: dict[int, int] = {}
+        id_lines: dict[str, int] = {}
+        for player in self.players:
+            what = f"starting rank {player.rank}"
+            self._once(rank_lines, player.rank, what, player.line, RANK[0], "starting rank")
+            by_rank[player.rank] = player
+            if player.fide_id is not None:
+                what = f"FIDE id {player.fide_id}"
+                self._once(id_lines, player.fide_id, what, player.line, FIDE_ID[0], "FIDE id")
+        return by_rank
+
+    def _once(
+        self, lines: dict[_Key, int], key: _Key, what: str, line: int, column: int, field: str
+    ) -> None:
+        """Refuse ``what`` (``key``) on ``line`` if an earlier line has it; else note its line."""
+        if key in lines:
+            raise self.error(f"{what} is already on line {lines[key]}", line, column, field)
+        lines[key] = line
+
+    def _attach_national(self, by_rank: dict[int, TrfPlayer]) -> None:
+        self._check_nationals(by_rank)
+        for record in self.nationals:
+            player = by_rank[record.rank]
+            if player.national is not None:
+                self.notes.append(
+                    f"line {record.line}: a second national record for #{record.rank} ignored"
+                )
+                continue
+            updated = replace(player, national=record)
+            by_rank[record.rank] = updated
+            self.players[self.players.index(player)] = updated
+
+    def _check_nationals(self, by_rank: dict[int, TrfPlayer]) -> None:
+        """Each NRS record names a player, once per federation, with a national id no other
+        player of that federation has."""
+        rank_lines: dict[tuple[str, int], int] = {}
+        id_lines: dict[tuple[str, str], int] = {}
+        for record in self.nationals:
+            if record.rank not in by_rank:
+                raise self.error(
+                    f"no player has starting rank {record.rank}",
+                    record.line,
+                    RANK[0],
+                    "starting rank",
+                )
+            key = (record.federation, record.rank)
+            what = f"a {record.federation} record for #{record.rank}"
+            self._once(rank_lines, key, what, record.line, RANK[0], "starting rank")
+            if record.national_id is not None:
+                id_key = (record.federation, record.national_id)
+                what = f"national id {record.national_id}"
+                self._once(id_lines, id_key, what, record.line, FIDE_ID[0], "national id")
+
+    def _pair(
+        self, by_rank: dict[int, TrfPlayer], pseudo: set[int]
+    ) -> tuple[list[TrfGame], list[TrfBye], list[TrfGame]]:
+        games: list[TrfGame] = []
+        byes: list[TrfBye] = []
+        unfinished: list[TrfGame] = []
+        rounds_of = {p.rank: {e.round: e for e in p.entries} for p in self.players}
+        for player in sorted(self.players, key=lambda p: p.rank):
+            for entry in player.entries:
+                opponent = entry.opponent
+                if opponent is not None and opponent not in by_rank:
+                    raise self.error(
+                        f"round {entry.round}: no player has starting rank {opponent}",
+                        player.line,
+                        entry.column,
+                        f"round {entry.round} opponent",
+                    )
+                if opponent == player.rank:
+                    raise self.error(
+                        f"round {entry.round}: #{player.rank} is paired against himself",
+                        player.line,
+                        entry.column,
+                        f"round {entry.round} opponent",
+                    )
+                if opponent is None or opponent in pseudo or player.pseudo:
+                    if not player.pseudo:
+                        byes.append(TrfBye(player.line, entry.round, player.rank, entry.code))
+                    continue
+                if opponent < player.rank:
+                    continue  # counted from the opponent's line
+                other = by_rank[opponent]
+                mirror = rounds_of[opponent].get(entry.round)
+                game = self._game(player, entry, other, mirror)
+                (games if game.result else unfinished).append(game)
+        return games, byes, unfinished
+
+    def _game(
+        self, player: TrfPlayer, entry: TrfEntry, other: TrfPlayer, mirror: TrfEntry | None
+    ) -> TrfGame:
+        r = entry.round
+        if mirror is None or mirror.opponent != player.rank:
+            says = (
+                "nothing"
+                if mirror is None
+                else "a bye"
+                if mirror.opponent is None
+                else f"an opponent #{mirror.opponent}"
+            )
+            raise self.error(
+                f"round {r}: #{player.rank} plays #{other.rank} here, but line {other.line} "
+                f"(#{other.rank}) has {says} in round {r}",
+                player.line,
+                entry.column,
+                f"round {r} opponent",
+            )
+        codes = (entry.code, mirror.code)
+        if codes != ("", "") and codes not in STORED_RESULTS:
+            if entry.code in BYE_CODES or mirror.code in BYE_CODES:
+                problem = "a bye code against an opponent"
+            else:
+                problem = "the results do not mirror each other"
+            raise self.error(
+                f"round {r}: #{player.rank} has {entry.code or 'blank'!r} against "
+                f"#{other.rank}, who has {mirror.code or 'blank'!r} on line {other.line}: "
+                f"{problem}",
+                other.line,
+                mirror.column + 7,
+                f"round {r} result",
+            )
+        colours = (entry.colour, mirror.colour)
+        if colours in (("w", "w"), ("b", "b")):
+            raise self.error(
+                f"round {r}: #{player.rank} and #{other.rank} (line {player.line}) both have "
+                f"colour {entry.colour!r}",
+                other.line,
+                mirror.column + 5,
+                f"round {r} colour",
+            )
+        if entry.colour == "b" or mirror.colour == "w":
+            white, black, code_pair = other, player, (mirror.code, entry.code)
+        else:  # white, or no colours: the lower starting rank is stored as white
+            white, black, code_pair = player, other, codes
+            if colours == ("-", "-") and code_pair in PLAYED:
+                self.notes.append(
+                    f"line {player.line}: round {r} game without colours, #{player.rank} "
+                    "stored as white"
+                )
+        return TrfGame(player.line, r, white.rank, black.rank, STORED_RESULTS.get(code_pair, ""))
+
+    def _check_points(self) -> None:
+        for player in self.players:
+            if player.points is None or player.pseudo:
+                continue
+            total = sum((POINTS.get(e.code, Fraction(0)) for e in player.entries), Fraction(0))
+            if Fraction(player.points) != total:
+                self.notes.append(
+                    f"line {player.line}: #{player.rank} declares {player.points} points, "
+                    f"the results give {float(total):g}"
+                )
+
+    def _round_dates(self) -> tuple[date, ...]:
+        """The dates of the ``132`` record; one that is no date is noted and ignored."""
+        round_dates: list[date] = []
+        if "132" in self.headers:
+            number = self.headers["132"][0]
+            line = self.lines[number - 1]
+            for match in re.finditer(r"(\d{2}|\d{4})/(\d{2})/(\d{2})", line[4:]):
+                year = int(match.group(1))
+                try:
+                    found = date(year + 2000 if year < 100 else year, int(match[2]), int(match[3]))
+                except ValueError:
+                    self.notes.append(f"line {number}: round date {match[0]!r} ignored")
+                    continue
+                where = self._fail(number, match.start() + 5, "132 round dates")
+                round_dates.append(check_date(found, where))
+        return tuple(round_dates)
+
+    def _dates(self) -> tuple[date | None, date | None, tuple[date, ...]]:
+        round_dates = self._round_dates()
+        dates: list[date | None] = []
+        for kind, label in (("042", "start date"), ("052", "end date")):
+            if kind not in self.headers or not self.headers[kind][1]:
+                dates.append(None)
+                continue
+            number, text = self.headers[kind]
+            parsed = parse_date(text)
+            if parsed is None:
+                raise self.error(
+                    f"not a date (YYYY/MM/DD, DD.MM.YYYY, DD/MM/YYYY or 'May 29, 2020'), "
+                    f"got {text!r}",
+                    number,
+                    5,
+                    f"{kind} {label}",
+                )
+            dates.append(check_date(parsed, self._fail(number, 5, f"{kind} {label}")))
+        start, end = dates
+        if start is not None and end is not None and end < start:
+            number = self.headers["052"][0]
+            raise self.error(
+                f"{end.isoformat()} is before the start date {start.isoformat()}",
+                number,
+                5,
+                "052 end date",
+            )
+        return start, end, round_dates
