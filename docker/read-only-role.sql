@@ -23,7 +23,19 @@ REVOKE CREATE ON SCHEMA public FROM PUBLIC;
 GRANT CONNECT ON DATABASE :"DBNAME" TO :"reader";
 GRANT USAGE ON SCHEMA public TO :"reader";
 
--- Read the tables the migrations will create, and those there are (in this order, so that a
--- table created meanwhile is not missed).
-ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT ON TABLES TO :"reader";
-GRANT SELECT ON ALL TABLES IN SCHEMA public TO :"reader";
+-- Read the public tables, and only those: never the back office's (accounts, API tokens,
+-- sessions, sign-in attempts, uploaded files, the audit log). The list is
+-- ratingdb.models.visibility.BACK_OFFICE_TABLES (a test keeps the two the same). Tables are
+-- granted one by one as the migrations left them, with no default privilege: a table a later
+-- migration adds is unreadable (the API fails loudly) until this script runs again, which
+-- compose's `roles` service does after every `migrate`; it never leaks silently.
+\set back_office_tables 'users,api_tokens,web_sessions,sign_in_attempts,submissions,audit_log'
+ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE SELECT ON TABLES FROM :"reader";
+SELECT format('REVOKE ALL ON TABLE %I FROM %I', tablename, :'reader')
+FROM pg_tables
+WHERE schemaname = 'public' AND tablename = ANY (string_to_array(:'back_office_tables', ','))
+\gexec
+SELECT format('GRANT SELECT ON TABLE %I TO %I', tablename, :'reader')
+FROM pg_tables
+WHERE schemaname = 'public' AND tablename <> ALL (string_to_array(:'back_office_tables', ','))
+\gexec

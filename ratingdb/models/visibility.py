@@ -1,0 +1,25 @@
+"""Which tables the public may read. The public API's database role (docker/read-only-role.sql)
+reads every table but these: the back office's accounts, secrets, uploads and the audit log of
+who did what. Every table is one or the other (a test checks that each table of the metadata is
+named here or in PUBLIC_TABLES), so a new table is a decision, not an accident."""
+
+from __future__ import annotations
+
+BACK_OFFICE_TABLES = frozenset(
+    {"users", "api_tokens", "web_sessions", "sign_in_attempts", "submissions", "audit_log"}
+)
+
+PUBLIC_TABLES = frozenset(
+    {
+        "alembic_version",
+        "calculations",
+        "corrections",
+        "games",
+        "list_entries",
+        "periods",
+        "player_status",
+        "players",
+        "rating_lists",
+        "tournaments",
+    }
+)
