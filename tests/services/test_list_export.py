@@ -14,9 +14,12 @@ import pytest
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category, Period
 from ratingdb.services.lists import published_list, streamed_list
-from tests.conftest import _postgresql_database, _sqlite_database
-from tests.services.test_fide_list_io import LIST_HEADER, export, load
-from tests.services.test_trf_import import cli, query, write
+from tests.conftest import _postgresql_database
+from tests.databases import copy_sqlite
+from tests.services.test_fide_list_io import export, load
+from tests.support.cli import run_cli as cli
+from tests.support.files import LIST_HEADER, write
+from tests.support.sql import query
 
 # Names that break naive writers: accents, apostrophes, commas, quotes, XML's own characters,
 # a spreadsheet formula, and a name longer than nothing but FIDE TXT's 60 characters.
@@ -37,9 +40,9 @@ def fresh_url(database_url: str, request: pytest.FixtureRequest, tmp_path: Path)
     if database_url.startswith("sqlite"):
         folder = tmp_path / "fresh"
         folder.mkdir()
-        yield from _sqlite_database(folder)
+        yield copy_sqlite(request.getfixturevalue("sqlite_template"), folder)
     else:
-        yield from _postgresql_database(request.getfixturevalue("postgresql_admin"))
+        yield from _postgresql_database(request, migrated=True)
 
 
 def the_list(capsys: pytest.CaptureFixture[str], url: str) -> tuple[Any, ...]:
