@@ -14,7 +14,7 @@ skip them instead (a machine without PostgreSQL).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -167,3 +167,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return slow is None, -float(slow.kwargs.get("seconds", 0)) if slow else 0.0
 
     items.sort(key=order)
+
+
+#: The pure tiers: the rules core and the file formats, tested without a database.
+PURE_TIERS = ("rules", "formats")
+DATABASE_FIXTURES = frozenset(
+    {"database_url", "empty_database_url", "engine", "session", "sqlite_template",
+     "postgresql_admin", "postgresql_databases"}
+)  # fmt: skip
+
+
+def database_fixtures_in_pure_tier(path: Path, fixtures: Iterable[str]) -> set[str]:
+    """The database fixtures a test under tests/rules/ or tests/formats/ uses (none allowed:
+    a test needing a database belongs to a database tier, e.g. tests/services/)."""
+    tier = path.relative_to(Path(__file__).parent).parts[0]
+    return set(DATABASE_FIXTURES & set(fixtures)) if tier in PURE_TIERS else set()
+
+
+@pytest.hookimpl(tryfirst=True)  # before its fixtures are set up
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    used = database_fixtures_in_pure_tier(item.path, getattr(item, "fixturenames", ()))
+    if used:
+        pytest.fail(
+            f"{item.nodeid} uses {', '.join(sorted(used))}: tests/rules/ and tests/formats/ "
+            "are the tiers without a database; move it to a database tier (tests/services/)",
+            pytrace=False,
+        )

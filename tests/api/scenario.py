@@ -38,10 +38,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ratingdb.cli import main
+from tests.support.files import GAMES_HEADER as HEADER
+from tests.support.files import LIST_HEADER
 
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-)
 FIDE_BASELINE = (
     LIST_HEADER
     + """\
@@ -62,7 +61,6 @@ FFE_BASELINE = (
 1002,"Bob, B",FRA,M,1985,,1650,40,1650,20
 """
 )
-HEADER = "tournament,start_date,end_date,round,white_id,black_id,result\n"
 
 
 def _games(name: str, start: str, end: str, games: list[tuple[int, int, int, str]]) -> str:

@@ -185,7 +185,13 @@ def test_a_page_served_from_the_cache_is_the_page_rendered(scenario_url: str) ->
         Settings(database_url=scenario_url, read_database_url=scenario_url), page_cache_bytes=0
     )
     app = create_app(Settings(database_url=scenario_url, read_database_url=scenario_url))
-    queries = [{}, {"limit": 2, "offset": 1}, {"federation": "FRA"}, {"q": "a"}, {"revision": 1}]
+    queries: list[dict[str, str | int]] = [
+        {},
+        {"limit": 2, "offset": 1},
+        {"federation": "FRA"},
+        {"q": "a"},
+        {"revision": 1},
+    ]
     with TestClient(uncached_app) as plain, TestClient(app) as client:
         for period in ("2026-10", "2026-11"):
             url = f"/v1/lists/fide-standard/{period}"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from html.parser import HTMLParser
+from typing import Any
 from urllib.parse import urlencode
 
 from fastapi.testclient import TestClient
@@ -106,7 +107,7 @@ def calculate(client: TestClient, status: int = 200, **query: str) -> Calculator
 # Our side of the table: 2035 D -187 (180-188) .26; 2071 D -223 (216-225) .22; 2015 D -167
 # (163-170) .28; 2024 D -176 (171-179) .27; 2067 D -219 .22; 1571 D +277 (268-278) .83.
 
-SEED_002 = {
+SEED_002: dict[str, Any] = {
     "category": "fide-standard",
     "period": "2009-04",
     "rating": "1848",
@@ -148,7 +149,7 @@ def test_seed_002_with_k_from_fewer_than_30_games(client: TestClient) -> None:
 # | 1580 | 0 | 0,39 | -7,7 |  E = 1 / (1 + 10^0.2) = 1 / 2.584893 = 0.3869; 20 x -0.3869 = -7.738
 # "Total : environ +4 points, soit un nouveau classement de 1504": 20 x 0.2077 = 4.154 -> +4.
 
-SEED_003 = {
+SEED_003: dict[str, Any] = {
     "category": "ffe-rapid",
     "period": "2027-04",  # "Rapide Avril 2027"
     "rating": "1500",
@@ -188,7 +189,7 @@ def test_seed_003_in_english_writes_the_same_numbers_the_english_way(client: Tes
 #   -> +5 -> 2012; 2012 vs 1600 W: D 412 (under 2650: capped to 400) -> 0.9091 -> 1.818 -> +2
 #   -> 2014.
 
-SEED_000 = {
+SEED_000: dict[str, Any] = {
     "category": "fide-standard",
     "period": "2026-12",
     "rating": "2000",
@@ -256,8 +257,8 @@ def test_seed_004_k_rules(client: TestClient) -> None:
     # K 40 during the first 30 games; 40 for a junior (until the end of the year of the 18th
     # birthday: born 2008, lists of 2026) under 2300; 10 once 2400 was published, even after
     # dropping; otherwise 20. One win against an equal opponent: .50 -> +0.5 x K.
-    base = {"category": "fide-standard", "period": "2026-12", "games": "1900:1"}
-    cases = [
+    base: dict[str, Any] = {"category": "fide-standard", "period": "2026-12", "games": "1900:1"}
+    cases: list[tuple[dict[str, Any], str, str]] = [
         ({"rating": "1900", "rated_games": "12"}, "40", "1900 → 1920"),
         ({"rating": "1900", "rated_games": "200", "birth_year": "2008"}, "40", "1900 → 1920"),
         ({"rating": "1900", "rated_games": "200", "peak_rating": "2410"}, "10", "1900 → 1905"),

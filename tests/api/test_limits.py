@@ -23,7 +23,8 @@ import pytest
 from ratingdb.cli import build_parser, main
 from ratingdb.config import READ_DATABASE_URL_VARIABLE
 from ratingdb.db import upgrade
-from tests.api.conftest import START_TIMEOUT, free_port
+from tests.api.conftest import START_TIMEOUT
+from tests.databases import free_port
 
 #: The short timeouts the server under test runs with (seconds).
 KEEP_ALIVE = 1

@@ -22,8 +22,10 @@ from tests.api.scenario import (
     TOURNAMENTS,
 )
 
-LISTS = {"2026-09": (SEPTEMBER, SEPTEMBER_REVISED), "2026-10": (OCTOBER, OCTOBER_REVISED),
-         "2026-11": (NOVEMBER, NOVEMBER_REVISED)}  # fmt: skip
+LISTS: dict[str, tuple[Any, Any]] = {
+    "2026-09": (SEPTEMBER, SEPTEMBER_REVISED), "2026-10": (OCTOBER, OCTOBER_REVISED),
+    "2026-11": (NOVEMBER, NOVEMBER_REVISED),
+}  # fmt: skip
 
 
 def get(client: TestClient, path: str, **params: Any) -> Any:

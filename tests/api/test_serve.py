@@ -22,7 +22,8 @@ from ratingdb.api.server import listening_socket
 from ratingdb.cli import build_parser, main
 from ratingdb.config import READ_DATABASE_URL_VARIABLE, Settings
 from ratingdb.db import head_revision
-from tests.api.conftest import START_TIMEOUT, free_port
+from tests.api.conftest import START_TIMEOUT
+from tests.databases import free_port
 
 
 def test_serve_answers_over_http(server: str) -> None:

@@ -14,15 +14,14 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from ratingdb.db import head_revision
 from ratingdb.sample_data import folder, load_manifest
 from ratingdb.sample_data.generate import generate
 from tests.databases import free_port
+from tests.support.sql import query
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The day the shipped data was made for: every period up to the December 2026 list is due
@@ -45,15 +44,6 @@ def demo(
         env=environment | (env or {}),
         timeout=300,
     )
-
-
-def query(url: str, sql: str) -> list[tuple[Any, ...]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return [tuple(row) for row in connection.execute(text(sql))]
-    finally:
-        engine.dispose()
 
 
 def check_loaded_and_closed(url: str) -> None:

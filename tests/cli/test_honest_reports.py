@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
-from ratingdb.cli import main
+from tests.support.cli import run_cli as cli
+from tests.support.sql import query
 
 LIST = (
     "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
@@ -34,26 +34,10 @@ CORRECTED = GAMES.replace("1-0", "0-1")
 CLOSE = ("periods", "close", "--category", "fide-standard", "--period", "2026-09")
 
 
-def cli(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main([*args, "--database-url", url])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 def ok(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> Any:
-    code, out, err = cli(capsys, url, *args)
+    code, out, err = cli(capsys, *args, url=url)
     assert code == 0, err
     return json.loads(out)
-
-
-def query(url: str, sql: str) -> list[tuple[Any, ...]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return [tuple(row) for row in connection.execute(text(sql))]
-    finally:
-        engine.dispose()
 
 
 def counts(url: str) -> tuple[int, ...]:
@@ -100,7 +84,7 @@ def test_closing_a_published_period_reports_that_list(
     )  # fmt: skip
     before = counts(url)
 
-    code, out, err = cli(capsys, url, *CLOSE)
+    code, out, err = cli(capsys, *CLOSE, url=url)
     assert code == 0
     again = json.loads(out)
     assert "fide-standard 2026-09 is already closed" in err
@@ -135,7 +119,7 @@ def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
 ) -> None:
     url = loaded
     before = counts(url)
-    code, out, err = cli(capsys, url, *CLOSE, "--dry-run")
+    code, out, err = cli(capsys, *CLOSE, "--dry-run", url=url)
     assert code == 0, err
     dry = json.loads(out)
     assert dry["state"] == "dry run"
@@ -155,7 +139,7 @@ def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
          "--reason", "scoresheet", "--dry-run"),
     ]  # fmt: skip
     for command in commands:
-        code, out, err = cli(capsys, url, *command)
+        code, out, err = cli(capsys, *command, url=url)
         assert code == 0, (command, err)
         document = json.loads(out)
         assert document["dry_run"] is True
@@ -225,14 +209,14 @@ def test_an_actor_that_cannot_be_found_or_used_is_refused(
         raise KeyError(f"getpwuid(): uid not found: {uid}")
 
     monkeypatch.setattr(pwd, "getpwuid", no_entry)
-    code, _, err = cli(capsys, url, *load)
+    code, _, err = cli(capsys, *load, url=url)
     assert code == 2
     assert "cannot tell who runs this command" in err
     assert "give --actor NAME or set RATINGDB_ACTOR" in err
     for bad, said in (("   ", "the name of a person is needed"),
                       ("x" * 101, "at most 100 characters"),
                       ("Ada\nArbiter", "control characters")):  # fmt: skip
-        code, _, err = cli(capsys, url, *load, "--actor", bad)
+        code, _, err = cli(capsys, *load, "--actor", bad, url=url)
         assert code == 2
         assert err.startswith(f"ratingdb lists: --actor: {said}"), err
     assert counts(url) == before

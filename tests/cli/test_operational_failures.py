@@ -143,7 +143,7 @@ def test_a_read_only_sqlite_database_says_so(
     assert "the file or its folder is read-only" in line
 
 
-def _write_protect(target: Path, what: str) -> Callable[[], None]:
+def _write_protect(target: Path, what: str) -> Callable[[], object]:
     """Take write permission away from ``target``; returns what gives it back. Root writes
     whatever the permission bits say, but not to an immutable file or folder (chattr +i), which
     fails the same way (EPERM/EACCES -> SQLITE_READONLY or SQLITE_CANTOPEN)."""

@@ -3,7 +3,6 @@ and the audit entries, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import subprocess
@@ -15,10 +14,10 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Engine, select
 
-from ratingdb.cli import main
 from ratingdb.db import make_sessionmaker
 from ratingdb.models import AuditRow, UserRow
 from ratingdb.services import accounts
+from tests.support.cli import run_cli
 
 PASSWORD = "a long enough password"
 
@@ -37,13 +36,8 @@ def run(
     *argv: str,
     stdin: str = "",
 ) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
-    try:
-        code = main(["users", *argv, "--database-url", database_url])
-    except SystemExit as stop:  # argparse's refusals
-        code = int(stop.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    """``ratingdb users ARGV`` with ``stdin`` typed in (``monkeypatch``: kept for the callers)."""
+    return run_cli(capsys, "users", *argv, url=database_url, stdin=stdin)
 
 
 def add(monkeypatch: Any, capsys: Any, url: str, name: str, role: str = "admin") -> None:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import io
 import re
-import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,18 +31,12 @@ from sqlalchemy import create_engine, inspect, text
 
 from ratingdb.cli import main
 from tests.databases import PostgreSQLDatabases, copy_sqlite
+from tests.support.cli import run_cli
+from tests.support.factories import BASELINE
 
 CORPUS = Path(__file__).resolve().parent / "malformed"
 CONTROLS = CORPUS / "controls"
 
-BASELINE = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-    '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
-    '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n'
-    '1003,"Gus, G",FRA,M,1980,,1780,60,1780,20\n'
-    '1004,"Dan, D",FRA,M,1975,,2010,60,2010,20\n'
-    '1005,"Nina, N",FRA,F,2001,,,,,\n'
-)
 TOURNAMENT_IMPORT = ("tournaments", "import", "{file}", "--category", "fide-standard")
 LIST_IMPORT = ("lists", "import", "{file}", "--category", "fide-rapid", "--period", "2026-08")
 
@@ -208,7 +201,9 @@ LIST_CASES = [
     Case("list_name_201_chars.csv", 2, None, "name", "a name of 201 letters A"),
 ]
 
-ALL_CASES = [(case, TOURNAMENT_IMPORT) for case in TRF_CASES + GAMES_CASES]
+ALL_CASES: list[tuple[Case, tuple[str, ...]]] = [
+    (case, TOURNAMENT_IMPORT) for case in TRF_CASES + GAMES_CASES
+]
 ALL_CASES += [(case, LIST_IMPORT) for case in LIST_CASES]
 
 
@@ -274,27 +269,6 @@ def snapshot(url: str) -> dict[str, Any]:
 # --- running the command -----------------------------------------------------------------------
 
 
-def run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str, str]:
-    """The command in-process; a crash (any exception out of ``main``: exit code 1 with a
-    traceback, not a refusal) fails the test with where it happened."""
-    capsys.readouterr()
-    crash: Exception | None = None
-    try:
-        code = main(args)
-    except Exception as error:
-        crash = error
-    captured = capsys.readouterr()
-    if crash is not None:
-        where = "".join(traceback.format_exception(crash)[-4:])
-        pytest.fail(
-            f"ratingdb {' '.join(args[:2])} crashed on {args[2]} instead of refusing it "
-            f"(exit code 2): {type(crash).__name__}: {str(crash)[:300]}\n{where}\n"
-            f"stderr: {captured.err[:500]}",
-            pytrace=False,
-        )
-    return code, captured.out, captured.err
-
-
 def refusal_pattern(path: Path, case: Case) -> str:
     """``PATH:LINE[:COLUMN]: [FIELD: ]message`` as InputError prints it."""
     pattern = re.escape(str(path)) + f":{case.line}"
@@ -314,7 +288,7 @@ def assert_refused(
 ) -> None:
     args = [part.format(file=path) for part in command] + ["--database-url", url]
     before = snapshot(url)
-    code, out, err = run(capsys, args)
+    code, out, err = run_cli(capsys, *args)
     assert code == 2, f"{case.file} ({case.why}): exit code {code}\nstdout: {out}\nstderr: {err}"
     assert out == "", out
     expected = refusal_pattern(path, case)
@@ -412,6 +386,6 @@ def test_the_files_the_corpus_is_made_from_are_accepted(
     """The control: the valid files every malformed one differs from import (exit 0)."""
     load_baseline(database_url, tmp_path)
     args = [part.format(file=CONTROLS / control) for part in command]
-    code, out, err = run(capsys, [*args, "--database-url", database_url])
+    code, out, err = run_cli(capsys, *args, url=database_url)
     assert code == 0, err
     assert period in out

@@ -28,16 +28,16 @@ from tests.corrections.test_revision_chain import (
     T1,
     P,
     build,
-    cli,
     correct,
     entries,
     exported,
     latest_revisions,
     list_table,
     ok,
-    query,
     row_counts,
 )
+from tests.support.cli import run_cli as cli
+from tests.support.sql import query
 
 
 def revision_one(url: str) -> dict[str, Any]:

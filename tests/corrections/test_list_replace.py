@@ -45,12 +45,12 @@ from tests.corrections.test_revision_chain import (
     baseline_csv,
     build,
     carried,
-    cli,
     entries,
     ok,
-    query,
     row_counts,
 )
+from tests.support.cli import run_cli as cli
+from tests.support.sql import query
 
 REASON = "the federation sent last month's file"
 CORRECTED = [(p, name, 1850 if p == ADA else rating, games) for p, name, rating, games in BASELINE]
@@ -343,7 +343,9 @@ def test_a_fide_txt_list_is_replaced_by_a_corrected_download(
     """The FIDE formats take the same path: Nina's rating 1650 -> 1660 in the corrected TXT;
     the others' entries as before (the K kept as the status gives it); the player added by the
     corrected file is created, as a list import creates him."""
-    from tests.formats.test_fide_list import STANDARD, STANDARD_HEADER, fixed
+    from tests.formats.test_fide_list import STANDARD
+    from tests.support.files import FIDE_STANDARD_HEADER as STANDARD_HEADER
+    from tests.support.files import fixed
 
     url = database_url
     first = tmp_path / "std.txt"

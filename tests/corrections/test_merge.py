@@ -31,15 +31,15 @@ from tests.corrections.test_revision_chain import (
     assert_revised_exactly_where_changed,
     assert_same_as_from_scratch,
     build,
-    cli,
     entries,
     latest_revisions,
     ok,
-    query,
     row_counts,
     twin_database,
     which,
 )
+from tests.support.cli import run_cli as cli
+from tests.support.sql import query
 
 IVO, JAN, KIM, LEA, DUP = "3001", "3002", "3003", "3004", "3099"
 PLAYERS = [

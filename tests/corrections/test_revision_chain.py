@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import json
 import threading
-import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -42,8 +41,10 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
-from ratingdb.cli import main
 from ratingdb.db import upgrade
+from tests.support import factories
+from tests.support.cli import run_cli as cli
+from tests.support.sql import query
 
 CATEGORY = "fide-standard"
 BASE = "2026-08"
@@ -51,9 +52,6 @@ P, P1, P2, P3 = PERIODS = ("2026-09", "2026-10", "2026-11", "2026-12")
 
 ADA, BEN, CAL, DEE, EVE, FAY, GIL, HAL, ZED, YAN = (str(n) for n in range(2001, 2011))
 
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor"
-)
 BASELINE = [
     (ADA, "Ada, A", 1800, 60),
     (BEN, "Ben, B", 1700, 60),
@@ -148,33 +146,10 @@ ORIGINAL[P3] = carried(ORIGINAL[P2])
 # --- helpers shared by the tests of this folder ------------------------------------------------
 
 
-def cli(capsys: pytest.CaptureFixture[str], *args: str, url: str) -> tuple[int, str, str]:
-    """Run ``ratingdb ARGS --database-url URL`` in this process: exit code, stdout, stderr."""
-    capsys.readouterr()
-    crash = ""
-    try:
-        code = main([*args, "--database-url", url])
-    except SystemExit as exit_:  # argparse refusals
-        code = int(exit_.code or 0)
-    except Exception:  # what `python -m ratingdb` shows as a traceback, exit 1
-        code, crash = 1, traceback.format_exc()
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err + crash
-
-
 def ok(capsys: pytest.CaptureFixture[str], *args: str, url: str) -> str:
     code, out, err = cli(capsys, *args, url=url)
     assert code == 0, f"ratingdb {' '.join(args)} exited {code}: {err}"
     return out
-
-
-def query(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return [tuple(row) for row in connection.execute(text(sql), params)]
-    finally:
-        engine.dispose()
 
 
 def execute(url: str, sql: str, **params: Any) -> int:
@@ -206,20 +181,20 @@ def games_csv(
     """A tournament as a games CSV; ``replace``: (round, white, black) -> corrected result."""
     name, start, end, games = tournament
     replace = replace or {}
-    lines = ["tournament,start_date,end_date,round,white_id,black_id,result"]
+    lines = []
     for r, white, black, result in games:
         lines.append(
             f"{name},{start},{end},{r},{white},{black},{replace.get((r, white, black), result)}"
         )
-    return "\n".join(lines) + "\n"
+    return factories.games_csv(*lines)
 
 
 def baseline_csv(players: Sequence[tuple[str, str, int | None, int]] = BASELINE) -> str:
-    lines = [LIST_HEADER]
+    lines = []
     for player_id, name, rating, games in players:
         shown = "" if rating is None else str(rating)
         lines.append(f'{player_id},"{name}",FRA,M,1990,,{shown},{games},{shown},')
-    return "\n".join(lines) + "\n"
+    return factories.list_csv(*lines)
 
 
 def build(

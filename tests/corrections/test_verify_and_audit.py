@@ -27,14 +27,14 @@ from tests.corrections.test_revision_chain import (
     ZED,
     P,
     build,
-    cli,
     correct,
     entries,
     execute,
     latest_revisions,
     ok,
-    query,
 )
+from tests.support.cli import run_cli as cli
+from tests.support.sql import query
 
 DEMO_NOW = "2026-11-30T12:00:00+00:00"
 

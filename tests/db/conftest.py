@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from sample_rows import Graph, build_graph
 from sqlalchemy.orm import Session
+
+from tests.db.sample_rows import Graph, build_graph
 
 
 @pytest.fixture

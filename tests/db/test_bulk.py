@@ -8,7 +8,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from sample_rows import Graph
 from sqlalchemy import Engine, event, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -22,6 +21,7 @@ from ratingdb.models import (
     PlayerStatusRow,
     TournamentRow,
 )
+from tests.db.sample_rows import Graph
 
 
 @pytest.fixture

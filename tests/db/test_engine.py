@@ -7,7 +7,6 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sample_rows import Graph
 from sqlalchemy import Engine, func, insert, inspect, select, text
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
@@ -21,6 +20,7 @@ from ratingdb.db import (
     upgrade,
 )
 from ratingdb.models import PeriodRow, PlayerRow
+from tests.db.sample_rows import Graph
 
 
 @pytest.fixture

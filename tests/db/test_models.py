@@ -7,7 +7,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from sample_rows import Graph
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.orm import Session
@@ -21,6 +20,7 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
+from tests.db.sample_rows import Graph
 
 PLAYER = {"player_id": "1503014", "name": "Carlsen, Magnus"}
 PERIOD = {

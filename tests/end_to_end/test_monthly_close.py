@@ -42,26 +42,27 @@ Period 2026-11, tournament C (2026-10-10..11, ratings of the 2026-10 list):
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.cli import run_process as run
+from tests.support.factories import ANNA, BOB, DAN, GUS, list_csv
+from tests.support.files import GAMES_HEADER as HEADER
+
 # Slow: a few dozen `python -m ratingdb` and `python -m jobs` processes.
 pytestmark = pytest.mark.slow(seconds=60)
 
-BASELINE = """player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor
-1001,"Anna, A",FRA,F,1990,,1850,60,1850,20
-1002,"Bob, B",FRA,M,1985,,1920,60,1920,20
-1003,"Gus, G",FRA,M,1980,,1780,60,1780,20
-1004,"Dan, D",FRA,M,1975,,2010,60,2010,20
-1005,"Jo, J",FRA,F,2012,,1650,10,1650,40
-1006,"Max, M",FRA,M,1995,IM,2450,300,2450,10
-1007,"Nina, N",FRA,F,2001,,,,,
-"""
-HEADER = "tournament,start_date,end_date,round,white_id,black_id,result\n"
+BASELINE = list_csv(
+    ANNA,
+    BOB,
+    GUS,
+    DAN,
+    '1005,"Jo, J",FRA,F,2012,,1650,10,1650,40',
+    '1006,"Max, M",FRA,M,1995,IM,2450,300,2450,10',
+    '1007,"Nina, N",FRA,F,2001,,,,,',
+)
 A = HEADER + "\n".join(
     f"A,2026-08-10,2026-08-12,{r},{w},{b},{res}"
     for r, w, b, res in [
@@ -93,19 +94,6 @@ C = HEADER + "\n".join(
     ]
 )
 D = HEADER + "D,2026-08-18,2026-08-20,1,1003,1002,1-0\n"
-
-
-def run(*args: str, url: str, module: str = "ratingdb") -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", module, *args, "--database-url", url]
-        if module == "ratingdb"
-        else [sys.executable, "-m", module, "--database-url", url, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert done.returncode == 0, f"{module} {' '.join(args)}: {done.stderr}"
-    return done.stdout
 
 
 def exported(url: str, period: str) -> dict[str, Any]:

@@ -10,20 +10,7 @@ import pytest
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import read_games_csv
 from ratingdb.formats.list_csv import read_list_csv
-
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-)
-GAMES_HEADER = "tournament,start_date,end_date,round,white_id,black_id,result\n"
-
-
-def write(tmp_path: Path, name: str, text: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(text, bytes):
-        path.write_bytes(text)
-    else:
-        path.write_text(text, encoding="utf-8")
-    return path
+from tests.support.files import GAMES_HEADER, LIST_HEADER, write
 
 
 def test_list_csv_defaults_rated_games_30_and_peak_the_rating(tmp_path: Path) -> None:

@@ -21,22 +21,9 @@ from ratingdb.formats.fide_list import (
     xml_line_of,
 )
 from ratingdb.rules import Category
+from tests.support.files import FIDE_STANDARD_HEADER as STANDARD_HEADER
+from tests.support.files import fixed, write
 
-
-def fixed(header: str, values: dict[str, str]) -> str:
-    """A line with each value under its header title (FIDE's files start values there)."""
-    line = ""
-    for title, value in values.items():
-        start = header.index(title)
-        line = line.ljust(start) + value
-    return line
-
-
-# FIDE's single standard list (B §12.1 offsets): header titles start their columns.
-STANDARD_HEADER = (
-    "ID Number      Name                                                         Fed Sex Tit  "
-    "WTit OTit           FOA SRtng SGm SK B-day Flag"
-)
 STANDARD = "\n".join(
     [STANDARD_HEADER]
     + [
@@ -81,12 +68,6 @@ LEGACY = LEGACY_HEADER + "\n" + fixed(
     {"ID_NUMBER": "1503014", "NAME": "Carlsen, Magnus", "TITL": "GM", "FED": "NOR",
      "NOV12": "2848", "GAMES": "5", "BORN": "1990", " K": " 10"},
 ) + "\n"  # fmt: skip
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def rows(path: Path, category: Category) -> list[FideListRow]:

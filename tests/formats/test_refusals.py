@@ -23,6 +23,7 @@ from ratingdb.formats.games_csv import read_games_csv
 from ratingdb.formats.list_csv import read_list_csv
 from ratingdb.formats.trf import read_trf
 from ratingdb.rules import Category
+from tests.support.files import write
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID_TRF = ROOT / "tests" / "corpus" / "malformed" / "controls" / "valid.trf"
@@ -61,14 +62,6 @@ def xml_player(name: str = "Ash, Ann", born: str = "1990") -> str:
 
 def trf_lines() -> list[str]:
     return VALID_TRF.read_text(encoding="utf-8").splitlines()
-
-
-def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
-    path = tmp_path / name
-    if isinstance(content, str):
-        content = content.encode("utf-8")
-    path.write_bytes(content)
-    return path
 
 
 def refusal(read: Callable[[], Any]) -> InputError:

@@ -39,6 +39,7 @@ from ratingdb.formats.list_csv import ExportEntry, read_list_csv, write_list_csv
 from ratingdb.formats.trf import PSEUDO_PLAYER_NAMES, PlayerOut, format_trf, parse_trf
 from ratingdb.rules import Category, Period
 from ratingdb.services.lists import PublishedEntry, PublishedList, write_published
+from tests.support.files import write
 
 EXAMPLES = settings(
     max_examples=100,
@@ -103,12 +104,6 @@ def export_entries(draw: st.DrawFn) -> ExportEntry:
         peak_rating=draw(st.integers(rating, 4000)),
         k_factor=draw(st.integers(1, 99)),
     )
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 @EXAMPLES

@@ -20,6 +20,8 @@ from ratingdb.formats.trf import (
     parse_trf,
     read_trf,
 )
+from tests.support.files import TRF_HEADER as HEADER
+from tests.support.files import trf_player as player
 
 ROOT = Path(__file__).resolve().parents[2]
 TRF_FOLDER = ROOT.parent / "shared" / "data" / "trf"
@@ -217,28 +219,6 @@ def test_lichess_dates_and_pseudo_federation(folder: Path) -> None:
 
 
 # --- made-up files: acceptance -----------------------------------------------------------------
-
-HEADER = "012 Test Open\n042 2026/11/02\n052 2026/11/08\n"
-
-
-def player(
-    rank: int,
-    name: str,
-    rounds: list[str],
-    *,
-    rating: str = "1800",
-    fide_id: str = "",
-    birth: str = "1990/01/01",
-) -> str:
-    """A 001 line; each round is the 8 characters ``OOOO C R`` (opponent, colour, result)."""
-    line = (
-        f"001 {rank:>4} m    {name:<33} {rating:>4} FRA {fide_id:>11} {birth:<10} "
-        f"{'0.0':>4} {rank:>4}"
-    )
-    assert len(line) == 89
-    for field in rounds:
-        line += "  " + field
-    return line
 
 
 def parse(text: str) -> TrfFile:

@@ -300,7 +300,16 @@ def overwrite_field(draw: st.DrawFn, text: str, spans: tuple[tuple[int, int], ..
 
 #: The fields of a 001 line (1-based, inclusive): rank, sex, title, rating, federation, FIDE id,
 #: birth date, points, and rounds 1 to 3 (opponent, colour, result).
-TRF_FIELDS = ((5, 8), (10, 10), (11, 13), (49, 52), (54, 56), (58, 68), (70, 79), (81, 84))
+TRF_FIELDS: tuple[tuple[int, int], ...] = (
+    (5, 8),
+    (10, 10),
+    (11, 13),
+    (49, 52),
+    (54, 56),
+    (58, 68),
+    (70, 79),
+    (81, 84),
+)
 TRF_FIELDS += tuple(
     span
     for r in range(3)

@@ -17,18 +17,12 @@ from jobs.scheduler import build_scheduler, scheduled_jobs
 from ratingdb.cli import main
 from ratingdb.config import Settings
 from ratingdb.db import upgrade
+from tests.support.factories import ANNA, BOB, games_csv, list_csv
 
 TIMEOUT = 120
-BASELINE = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-    '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
-    '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n'
-)
+BASELINE = list_csv(ANNA, BOB)
 # Ends 2026-08-12: rated in 2026-09, whose closing date is 2026-08-29.
-GAMES = (
-    "tournament,start_date,end_date,round,white_id,black_id,result\n"
-    "Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n"
-)
+GAMES = games_csv("Open,2026-08-10,2026-08-12,1,1001,1002,1-0")
 
 
 def jobs(*args: str, url: str) -> subprocess.CompletedProcess[str]:

@@ -34,6 +34,7 @@ from sqlalchemy import create_engine, text
 
 from ratingdb.cli import main
 from ratingdb.rules import Category, Period, closing_date, next_period
+from tests.support.files import GAMES_HEADER, LIST_HEADER
 
 # Slow: two schedulers and a manual run, as processes, on six periods.
 pytestmark = pytest.mark.slow
@@ -42,10 +43,6 @@ PLAYERS = 200
 GAMES = 100
 TIMEOUT = 150
 RESULTS = ("1-0", "0-1", "1/2-1/2")
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-)
-GAMES_HEADER = "tournament,start_date,end_date,round,white_id,black_id,result\n"
 #: One tournament per month (start, end): each ends before its month's closing date.
 TOURNAMENTS = {
     f"Open {month:02d}": (f"2026-{month:02d}-10", f"2026-{month:02d}-12") for month in range(6, 12)

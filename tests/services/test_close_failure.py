@@ -22,6 +22,7 @@ from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
+from tests.support.factories import BASELINE
 
 TABLES = (
     "players",
@@ -32,14 +33,6 @@ TABLES = (
     "tournaments",
     "games",
     "calculations",
-)
-BASELINE = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-    '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
-    '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n'
-    '1003,"Gus, G",FRA,M,1980,,1780,60,1780,20\n'
-    '1004,"Dan, D",FRA,M,1975,,2010,60,2010,20\n'
-    '1005,"Nina, N",FRA,F,2001,,,,,\n'
 )
 GAMES = (
     "tournament,start_date,end_date,round,white_id,black_id,result\n"

@@ -22,15 +22,13 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
+from tests.support.files import GAMES_HEADER, LIST_HEADER
+
 # Slow: each test races several close processes.
 pytestmark = pytest.mark.slow
 
 PLAYERS = 300
 GAMES = 150
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-)
-GAMES_HEADER = "tournament,start_date,end_date,round,white_id,black_id,result\n"
 RESULTS = ("1-0", "0-1", "1/2-1/2")
 TIMEOUT = 180
 
@@ -53,18 +51,6 @@ def tournament_csv(name: str, start: str, end: str) -> str:
         for g in range(GAMES)
     ]
     return GAMES_HEADER + "\n".join(rows) + "\n"
-
-
-def ratingdb(*args: str, url: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "-m", "ratingdb", *args, "--database-url", url],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=TIMEOUT,
-    )
-    assert done.returncode == 0, f"ratingdb {' '.join(args)}: {done.stderr}"
-    return done.stdout
 
 
 def prepare(url: str, tmp_path: Path, tournaments: dict[str, tuple[str, str]]) -> None:

@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.corrections.test_revision_chain import cli, row_counts
-from tests.formats.test_fide_list import STANDARD_HEADER, fixed
+from tests.corrections.test_revision_chain import row_counts
+from tests.support.cli import run_cli as cli
+from tests.support.files import FIDE_STANDARD_HEADER as STANDARD_HEADER
+from tests.support.files import LIST_HEADER, fixed
 
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor"
-)
 #: fide-standard 2026-11: floor 1400 (rules.md, 2024-03 on). One player without a rating, one
 #: below the floor.
 UNRATED_CSV = (
-    f'{LIST_HEADER}\n3001,"Una, U",FRA,F,1990,,,0,,\n3002,"Low, L",FRA,M,1990,,1399,40,1399,\n'
+    f'{LIST_HEADER}3001,"Una, U",FRA,F,1990,,,0,,\n3002,"Low, L",FRA,M,1990,,1399,40,1399,\n'
 )
 
 
@@ -41,7 +40,7 @@ def refused(capsys: pytest.CaptureFixture[str], url: str, path: Path, fmt: str) 
 @pytest.mark.parametrize(
     ("name", "text", "fmt"),
     [
-        ("header.csv", LIST_HEADER + "\n", "csv"),
+        ("header.csv", LIST_HEADER, "csv"),
         ("header.txt", STANDARD_HEADER + "\n", "fide-txt"),
         ("none.xml", '<?xml version="1.0"?>\n<playerslist>\n</playerslist>\n', "fide-xml"),
         (

@@ -17,13 +17,12 @@ from ratingdb.formats.fide_list import FideXmlPlayer, write_fide_xml
 from ratingdb.services import lists as list_service
 from ratingdb.services.lists import list_digest
 from tests.formats.test_fide_list import COMBINED, STANDARD
-from tests.services.test_trf_import import cli, query, write
+from tests.support.cli import run_cli as cli
+from tests.support.files import LIST_HEADER, write
+from tests.support.sql import query
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("players", "periods", "rating_lists", "list_entries", "player_status")
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-)
 
 
 def counts(url: str) -> dict[str, int]:

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from ratingdb.cli import main
+from tests.support.cli import run_cli as cli
+from tests.support.factories import BASELINE
+from tests.support.files import GAMES_HEADER, LIST_HEADER, write
 
 TABLES = (
     "players",
@@ -26,17 +28,6 @@ TABLES = (
     "games",
     "calculations",
 )
-LIST_HEADER = (
-    "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-)
-BASELINE = LIST_HEADER + (
-    '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
-    '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n'
-    '1003,"Gus, G",FRA,M,1980,,1780,60,1780,20\n'
-    '1004,"Dan, D",FRA,M,1975,,2010,60,2010,20\n'
-    '1005,"Nina, N",FRA,F,2001,,,,,\n'
-)
-GAMES_HEADER = "tournament,start_date,end_date,round,white_id,black_id,result\n"
 GOOD_GAMES = GAMES_HEADER + (
     "Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n"  # line 2
     "Open,2026-08-10,2026-08-12,1,1003,1004,1/2-1/2\n"  # line 3
@@ -67,13 +58,6 @@ def row_counts(url: str) -> dict[str, Any]:
     return counts
 
 
-def cli(capsys: pytest.CaptureFixture[str], *args: str, url: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main([*args, "--database-url", url])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 @pytest.fixture
 def baseline_url(database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     """A migrated database with the fide-standard list of 2026-08 published."""
@@ -85,12 +69,6 @@ def baseline_url(database_url: str, tmp_path: Path, capsys: pytest.CaptureFixtur
     counts = row_counts(database_url)
     assert (counts["players"], counts["rating_lists"], counts["list_entries"]) == (5, 1, 4)
     return database_url
-
-
-def write(tmp_path: Path, name: str, content: str) -> Path:
-    path = tmp_path / name
-    path.write_text(content, encoding="utf-8")
-    return path
 
 
 def assert_names(stderr: str, path: Path, line: int, fields: str) -> None:

@@ -13,8 +13,10 @@ import pytest
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category, Period
 from ratingdb.services.lists import published_list, streamed_list
-from tests.services.test_fide_list_io import LIST_HEADER, export, load
-from tests.services.test_trf_import import cli, query, write
+from tests.services.test_fide_list_io import export, load
+from tests.support.cli import run_cli as cli
+from tests.support.files import LIST_HEADER, write
+from tests.support.sql import query
 
 # Names that break naive writers: accents, apostrophes, commas, quotes, XML's own characters,
 # a spreadsheet formula, and a name longer than nothing but FIDE TXT's 60 characters.

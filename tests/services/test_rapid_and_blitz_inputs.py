@@ -9,23 +9,16 @@ from pathlib import Path
 
 import pytest
 
-from ratingdb.cli import main
-
-HEADER = "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-
-
-def ratingdb(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> str:
-    code = main([*args, "--database-url", url])
-    captured = capsys.readouterr()
-    assert code == 0, captured.err
-    return captured.out
+from tests.support.cli import cli_ok
+from tests.support.files import GAMES_HEADER
+from tests.support.files import LIST_HEADER as HEADER
 
 
 def entries(
     capsys: pytest.CaptureFixture[str], url: str, category: str, period: str
 ) -> dict[str, tuple[int, int | None, int | None, int, int]]:
-    out = ratingdb(capsys, url, "lists", "export", "--category", category, "--period", period,
-                   "--format", "json")  # fmt: skip
+    out = cli_ok(capsys, "lists", "export", "--category", category, "--period", period,
+                 "--format", "json", url=url)  # fmt: skip
     return {
         e["player_id"]: (e["rating"], e["previous_rating"], e["change"], e["games"], e["k_factor"])
         for e in json.loads(out)["entries"]
@@ -46,18 +39,15 @@ def test_unrated_rapid_player_is_rated_with_the_standard_rating(
     rapid = tmp_path / "rapid.csv"
     rapid.write_text(HEADER + "12,Twelve,FRA,M,1980,,1700,,,\n")
     games = tmp_path / "rapid_open.csv"
-    games.write_text(
-        "tournament,start_date,end_date,round,white_id,black_id,result\n"
-        "Rapid,2024-02-10,2024-02-11,1,11,12,1-0\n"
-    )
-    ratingdb(capsys, database_url, "lists", "import", str(standard), "--category",
-             "fide-standard", "--period", "2024-02")  # fmt: skip
-    ratingdb(capsys, database_url, "lists", "import", str(rapid), "--category", "fide-rapid",
-             "--period", "2024-02")  # fmt: skip
-    ratingdb(capsys, database_url, "tournaments", "import", str(games), "--category",
-             "fide-rapid")  # fmt: skip
-    ratingdb(capsys, database_url, "periods", "close", "--category", "fide-rapid", "--period",
-             "2024-03")  # fmt: skip
+    games.write_text(GAMES_HEADER + "Rapid,2024-02-10,2024-02-11,1,11,12,1-0\n")
+    cli_ok(capsys, "lists", "import", str(standard), "--category",
+           "fide-standard", "--period", "2024-02", url=database_url)  # fmt: skip
+    cli_ok(capsys, "lists", "import", str(rapid), "--category", "fide-rapid",
+           "--period", "2024-02", url=database_url)  # fmt: skip
+    cli_ok(capsys, "tournaments", "import", str(games), "--category",
+           "fide-rapid", url=database_url)  # fmt: skip
+    cli_ok(capsys, "periods", "close", "--category", "fide-rapid", "--period",
+           "2024-03", url=database_url)  # fmt: skip
     assert entries(capsys, database_url, "fide-rapid", "2024-03") == {
         "11": (2006, None, None, 1, 40),
         "12": (1697, 1700, -3, 1, 20),
@@ -74,12 +64,12 @@ def test_rapid_uplift_of_october_2022(
     standard.write_text(HEADER + "21,Gukesh,IND,M,2006,GM,2732,,,\n22,Club,FRA,M,1970,,1800,,,\n")
     rapid = tmp_path / "rapid.csv"
     rapid.write_text(HEADER + "21,Gukesh,IND,M,2006,GM,2283,,,\n22,Club,FRA,M,1970,,1750,,,\n")
-    ratingdb(capsys, database_url, "lists", "import", str(standard), "--category",
-             "fide-standard", "--period", "2022-09")  # fmt: skip
-    ratingdb(capsys, database_url, "lists", "import", str(rapid), "--category", "fide-rapid",
-             "--period", "2022-09")  # fmt: skip
-    ratingdb(capsys, database_url, "periods", "close", "--category", "fide-rapid", "--period",
-             "2022-10")  # fmt: skip
+    cli_ok(capsys, "lists", "import", str(standard), "--category",
+           "fide-standard", "--period", "2022-09", url=database_url)  # fmt: skip
+    cli_ok(capsys, "lists", "import", str(rapid), "--category", "fide-rapid",
+           "--period", "2022-09", url=database_url)  # fmt: skip
+    cli_ok(capsys, "periods", "close", "--category", "fide-rapid", "--period",
+           "2022-10", url=database_url)  # fmt: skip
     assert entries(capsys, database_url, "fide-rapid", "2022-10") == {
         "21": (2632, 2632, 0, 0, 10),
         "22": (1750, 1750, 0, 0, 20),

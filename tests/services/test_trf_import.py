@@ -10,10 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
-from ratingdb.cli import main
-from tests.formats.test_trf import HEADER, player
+from tests.support.cli import run_cli as cli
+from tests.support.factories import ANNA, BOB, list_csv
+from tests.support.files import TRF_HEADER as HEADER
+from tests.support.files import trf_player as player
+from tests.support.files import write
+from tests.support.sql import query
 
 ROOT = Path(__file__).resolve().parents[2]
 TRF_FOLDER = ROOT.parent / "shared" / "data" / "trf"
@@ -25,22 +28,6 @@ def folder() -> Path:
     if not TRF_FOLDER.is_dir():
         pytest.skip(f"the real TRF files are not here: {TRF_FOLDER} (../shared/data/trf)")
     return TRF_FOLDER
-
-
-def cli(capsys: pytest.CaptureFixture[str], *args: str, url: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main([*args, "--database-url", url])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def query(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return [tuple(row) for row in connection.execute(text(sql), params)]
-    finally:
-        engine.dispose()
 
 
 def counts(url: str) -> dict[str, int]:
@@ -237,12 +224,6 @@ def test_several_categories_from_one_file(
     assert counts(url) == before
 
 
-def write(tmp_path: Path, name: str, content: str) -> Path:
-    path = tmp_path / name
-    path.write_text(content, encoding="utf-8")
-    return path
-
-
 def nrs(rank: int, national_id: str, rating: str = "") -> str:
     return f"RUR {rank:>4}{'':<40}{rating:>4}{'':<5}{national_id:>11}"
 
@@ -282,10 +263,7 @@ def test_unidentified_opponents_change_nothing_for_rated_players(
     loses to Anna: -.60 x 20 = -12 -> 1908; his draw with the newcomer changes nothing. The
     newcomer, who has no id at all, is stored with a local id and his games are shown, but no
     list can carry him: he pools nothing and is never rated."""
-    baseline = write(tmp_path, "baseline.csv",
-        "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
-        '1001,"Anna, A",FRA,F,1990,,1850,60,1850,20\n'
-        '1002,"Bob, B",FRA,M,1985,,1920,60,1920,20\n')  # fmt: skip
+    baseline = write(tmp_path, "baseline.csv", list_csv(ANNA, BOB))
     code, _, err = cli(capsys, "lists", "import", str(baseline), "--category", "fide-standard",
                        "--period", "2026-11", url=database_url)  # fmt: skip
     assert code == 0, err

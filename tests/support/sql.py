@@ -1,0 +1,17 @@
+"""Reading a database back with plain SQL: what is stored, seen without the code under test."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import create_engine, text
+
+
+def query(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (with ``:name`` parameters) on the database at ``url``."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(sql), params)]
+    finally:
+        engine.dispose()
