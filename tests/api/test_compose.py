@@ -405,9 +405,9 @@ def replica_problems(services: dict[str, Any], root: Path = ROOT) -> list[str]:
             "environment", {}
         ):
             continue
-        host = _url_host(service["environment"]["RATINGDB_DATABASE_URL"])
-        if host != "db":
-            problems.append(f"{name}'s RATINGDB_DATABASE_URL is on {host}, not the primary db")
+        written = _url_host(service["environment"]["RATINGDB_DATABASE_URL"])
+        if written != "db":
+            problems.append(f"{name}'s RATINGDB_DATABASE_URL is on {written}, not the primary db")
     return problems
 
 

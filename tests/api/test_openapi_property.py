@@ -8,10 +8,12 @@ connect until a request comes); the requests go to the app reading the scenario 
 
 from __future__ import annotations
 
+from typing import Any
+
 import schemathesis
 from fastapi import FastAPI
 from hypothesis import HealthCheck, settings
-from schemathesis import Case
+from schemathesis import Case, CheckFunction
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from ratingdb.api import create_app
@@ -37,6 +39,8 @@ BUSINESS_REFUSALS = {"/v1/calculator"}
 
 @schema.parametrize()
 @settings(max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-def test_no_server_error_and_no_schema_violation(case: Case, app: FastAPI) -> None:
-    excluded = [positive_data_acceptance] if case.operation.path in BUSINESS_REFUSALS else []
+def test_no_server_error_and_no_schema_violation(case: Case[Any], app: FastAPI) -> None:
+    excluded: list[CheckFunction] = (
+        [positive_data_acceptance] if case.operation.path in BUSINESS_REFUSALS else []
+    )
     case.call_and_validate(app=app, excluded_checks=excluded)

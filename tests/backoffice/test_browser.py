@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from tests.api.conftest import free_port
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
 from tests.backoffice.test_submissions import TRF_FOLDER
+from tests.databases import free_port
 
 PASSWORD = "correct horse battery staple"
 TRF_NAME = "open_gros_2010_donostia_crlf.trf"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from httpx import Response
+from httpx2 import Response
 from sqlalchemy import Engine, func, select
 
 from ratingdb.backoffice.app import route_keys
@@ -24,7 +24,8 @@ from ratingdb.services import submissions
 from ratingdb.services.accounts import Principal
 from ratingdb.services.submissions import Upload
 from tests.backoffice.conftest import PASSWORD, ROLES, Accounts, login_csrf
-from tests.formats.test_trf import HEADER, player
+from tests.support.files import TRF_HEADER as HEADER
+from tests.support.files import trf_player as player
 
 EVERYONE = "everyone"
 SIGNED_IN = frozenset(ROLES)
@@ -190,8 +191,8 @@ def _check_denied(response: Response, api: bool, signed_in: bool, where: str) ->
 
 
 def test_every_route_with_every_role(client: TestClient, users: Accounts, engine: Engine) -> None:
-    for role in ROLES:
-        users.add(f"{role}1", role)
+    for name in ROLES:
+        users.add(f"{name}1", name)
     users.add("walker", "arbiter")
     for (method, path), (who, status) in EXPECTED.items():
         api = path.startswith("/admin/v1")
@@ -201,15 +202,15 @@ def test_every_route_with_every_role(client: TestClient, users: Accounts, engine
             ("nobody", None, None, None),
             ("nobody with a made-up token", None, None, "x" * 43),
         ]
-        for role in ROLES:
-            cookie = users.session(f"{role}1")
-            token = users.token(f"{role}1", label=f"walk-{next(_names)}")
+        for each in ROLES:
+            its_cookie = users.session(f"{each}1")
+            its_token = users.token(f"{each}1", label=f"walk-{next(_names)}")
             if api:
-                callers.append((f"{role} token", role, None, token))
-                callers.append((f"{role} cookie on the API", None, cookie, None))
+                callers.append((f"{each} token", each, None, its_token))
+                callers.append((f"{each} cookie on the API", None, its_cookie, None))
             else:
-                callers.append((f"{role} session", role, cookie, None))
-                callers.append((f"{role} token on a page", None, None, token))
+                callers.append((f"{each} session", each, its_cookie, None))
+                callers.append((f"{each} token on a page", None, None, its_token))
         for label, role, cookie, token in callers:
             where = f"{method} {path} as {label}"
             url = _target(users, path)

@@ -18,7 +18,8 @@ from ratingdb.backoffice import uploads
 from ratingdb.cli import main
 from ratingdb.db.migrate import upgrade
 from tests.backoffice.conftest import Accounts
-from tests.formats.test_trf import HEADER, player
+from tests.support.files import TRF_HEADER as HEADER
+from tests.support.files import trf_player as player
 
 ROOT = Path(__file__).resolve().parents[2]
 TRF_FOLDER = ROOT.parent / "shared" / "data" / "trf"

@@ -34,8 +34,9 @@ from sqlalchemy.exc import OperationalError
 from ratingdb.api import create_app
 from ratingdb.config import DATABASE_URL_VARIABLE, READ_DATABASE_URL_VARIABLE, Settings
 from ratingdb.db import head_revision
-from tests.api.conftest import START_TIMEOUT, free_port
+from tests.api.conftest import START_TIMEOUT
 from tests.api.scenario import FIDE_BASELINE, SEPTEMBER, A
+from tests.databases import free_port
 from tests.replica import clusters
 from tests.replica.clusters import Cluster
 
