@@ -1,0 +1,12 @@
+"""The schema revision of the database (``/health``)."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ratingdb.repositories import published as repo
+
+
+def schema_revision(session: Session) -> str | None:
+    """The schema revision of the database the session reads."""
+    return repo.schema_revision(session)
