@@ -35,7 +35,11 @@ from ratingdb.repositories.published.lists import (
 )
 from ratingdb.repositories.published.players import get_player, player_entries, search_players
 from ratingdb.repositories.published.schema import schema_revision
-from ratingdb.repositories.published.tournaments import tournament, tournament_games
+from ratingdb.repositories.published.tournaments import (
+    linked_tournaments,
+    tournament,
+    tournament_games,
+)
 
 __all__ = [
     "ENTRY_FIGURES",
@@ -48,6 +52,7 @@ __all__ = [
     "get_player",
     "is_current",
     "latest_revision_of",
+    "linked_tournaments",
     "list_entries",
     "list_revisions",
     "name_matches",

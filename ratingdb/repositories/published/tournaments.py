@@ -1,20 +1,14 @@
-"""A tournament with its period's list date and state, and its games."""
+"""A tournament with its period's list date and state, the tournaments made from the same file,
+and its games."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import (
-    select,
-)
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import (
-    GameRow,
-    PeriodRow,
-    PlayerRow,
-    TournamentRow,
-)
+from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
 from ratingdb.repositories.published.common import AnyRow
 
 
@@ -28,6 +22,12 @@ def tournament(session: Session, tournament_id: str) -> AnyRow | None:
             TournamentRow.start_date,
             TournamentRow.end_date,
             TournamentRow.late,
+            TournamentRow.city,
+            TournamentRow.federation,
+            TournamentRow.time_control,
+            TournamentRow.time_control_code,
+            TournamentRow.source_format,
+            TournamentRow.group_id,
             PeriodRow.list_date,
             PeriodRow.state,
         )
@@ -36,7 +36,23 @@ def tournament(session: Session, tournament_id: str) -> AnyRow | None:
     ).one_or_none()
 
 
+def linked_tournaments(session: Session, tournament_id: str, group_id: str) -> Sequence[AnyRow]:
+    """The other tournaments of the group ``group_id`` (made from one file, one per category;
+    the group is named after its first tournament), with their periods' list dates, by id."""
+    return session.execute(
+        select(TournamentRow.tournament_id, TournamentRow.category, PeriodRow.list_date)
+        .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
+        .where(
+            or_(TournamentRow.group_id == group_id, TournamentRow.tournament_id == group_id),
+            TournamentRow.tournament_id != tournament_id,
+        )
+        .order_by(TournamentRow.tournament_id)
+    ).all()
+
+
 def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
+    """The tournament's games in force (not superseded by a correction), with the players'
+    names, by round then as stored."""
     white = aliased(PlayerRow)
     black = aliased(PlayerRow)
     return session.execute(

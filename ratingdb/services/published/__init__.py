@@ -43,13 +43,19 @@ from ratingdb.services.published.players import (
     search_players,
 )
 from ratingdb.services.published.schema import schema_revision
-from ratingdb.services.published.tournaments import Tournament, TournamentGame, tournament
+from ratingdb.services.published.tournaments import (
+    LinkedTournament,
+    Tournament,
+    TournamentGame,
+    tournament,
+)
 
 __all__ = [
     "CategoryInfo",
     "CategoryRecord",
     "GameLine",
     "HistoryPoint",
+    "LinkedTournament",
     "ListEntry",
     "ListSummary",
     "NotFound",
