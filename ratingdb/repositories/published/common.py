@@ -67,15 +67,30 @@ def count_rows(session: Session, statement: Select[*tuple[Any, ...]]) -> int:
     return int(total or 0)
 
 
-#: A player's entry on a list, with the figures behind it (the calculation's summary).
-ENTRY_FIGURES = (
+#: Who a player is, as every read shows them.
+PLAYER_COLUMNS = (
+    PlayerRow.player_id,
+    PlayerRow.name,
+    PlayerRow.federation,
+    PlayerRow.sex,
+    PlayerRow.birth_year,
+    PlayerRow.title,
+)
+
+#: What a published list shows of an entry (its exports, the API's page, a history point).
+SHOWN_FIGURES = (
     ListEntryRow.rating,
     ListEntryRow.previous_rating,
     ListEntryRow.change,
     ListEntryRow.games,
     ListEntryRow.k_factor,
-    ListEntryRow.k_used,
-    ListEntryRow.sum_delta,
     ListEntryRow.rated_games,
     ListEntryRow.peak_rating,
 )
+
+#: A player's entry on a list with the figures behind it (the calculation's summary).
+ENTRY_FIGURES = (*SHOWN_FIGURES, ListEntryRow.k_used, ListEntryRow.sum_delta)
+
+#: One row of a published list, in the order of the fields of ``services.published.ListEntry``
+#: (the read model of a list entry), which ``original_rating`` ends.
+LIST_ENTRY_COLUMNS = (*PLAYER_COLUMNS, *SHOWN_FIGURES)

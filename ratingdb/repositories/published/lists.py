@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from sqlalchemy import (
+    BindParameter,
     ColumnElement,
     Select,
     and_,
@@ -14,14 +15,20 @@ from sqlalchemy import (
     func,
     select,
 )
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from ratingdb.models import (
     ListEntryRow,
     PlayerRow,
     RatingListRow,
 )
-from ratingdb.repositories.published.common import AnyRow, count_rows, is_current, player_matches
+from ratingdb.repositories.published.common import (
+    LIST_ENTRY_COLUMNS,
+    AnyRow,
+    count_rows,
+    is_current,
+    player_matches,
+)
 from ratingdb.rules import Category
 
 
@@ -121,39 +128,38 @@ def latest_revision_of(session: Session, category: Category) -> int | None:
     return None if found is None else int(found)
 
 
+def _with_original_rating(
+    statement: Select[*tuple[Any, ...]],
+    player_id: ColumnElement[str] | InstrumentedAttribute[str],
+    original_list_id: int | BindParameter[int] | None,
+) -> Select[*tuple[Any, ...]]:
+    """``statement`` (of one list's entries) with each entry's ``original_rating`` last: its
+    rating on ``original_list_id`` (None when the player is not on it), or with no other list
+    (None) its own."""
+    if original_list_id is None:
+        return statement.add_columns(ListEntryRow.rating.label("original_rating"))
+    original = aliased(ListEntryRow)
+    return statement.add_columns(original.rating.label("original_rating")).outerjoin(
+        original, and_(original.list_id == original_list_id, original.player_id == player_id)
+    )
+
+
 def _list_entries(
     list_id: int,
     federation: str | None,
     search: str | None,
     original_list_id: int | None = None,
 ) -> Select[*tuple[Any, ...]]:
-    """The entries of ``list_id`` with their names; with ``original_list_id`` (another list),
+    """The entries of ``list_id`` with their players; with ``original_list_id`` (another list),
     each entry's rating on it too (``original_rating``, None when the player is not on it)."""
-    original = aliased(ListEntryRow)
-    with_original = original_list_id is not None and original_list_id != list_id
-    statement = (
-        select(
-            ListEntryRow.player_id,
-            PlayerRow.name,
-            PlayerRow.federation,
-            PlayerRow.title,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-            (original.rating if with_original else ListEntryRow.rating).label("original_rating"),
-        )
+    statement: Select[*tuple[Any, ...]] = (
+        select(*LIST_ENTRY_COLUMNS)
+        .select_from(ListEntryRow)
         .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
         .where(ListEntryRow.list_id == list_id)
     )
-    if with_original:
-        statement = statement.outerjoin(
-            original,
-            and_(
-                original.list_id == original_list_id, original.player_id == ListEntryRow.player_id
-            ),
-        )
+    other = None if original_list_id == list_id else original_list_id
+    statement = _with_original_rating(statement, ListEntryRow.player_id, other)
     if federation is not None:
         statement = statement.where(PlayerRow.federation == federation)
     if search is not None:
@@ -171,7 +177,7 @@ def count_list_entries(
 def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
     """One page of a whole list (no filter), built once: the page is cut from the covering
     index ix_list_entries_list_id_rating alone (an index-only scan, however deep the offset),
-    and only its entries are then joined to their rows, names and original ratings."""
+    and only its entries are then joined to their rows, players and original ratings."""
     page = (
         select(ListEntryRow.player_id, ListEntryRow.rating)
         .where(ListEntryRow.list_id == bindparam("list_id"))
@@ -180,20 +186,8 @@ def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
         .offset(bindparam("offset"))
         .subquery("page")
     )
-    original = aliased(ListEntryRow)
     statement = (
-        select(
-            page.c.player_id,
-            PlayerRow.name,
-            PlayerRow.federation,
-            PlayerRow.title,
-            page.c.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-            (original.rating if with_original else page.c.rating).label("original_rating"),
-        )
+        select(*LIST_ENTRY_COLUMNS)
         .select_from(page)
         .join(
             ListEntryRow,
@@ -204,14 +198,10 @@ def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
         )
         .join(PlayerRow, PlayerRow.player_id == page.c.player_id)
     )
-    if with_original:
-        statement = statement.outerjoin(
-            original,
-            and_(
-                original.list_id == bindparam("original_list_id"),
-                original.player_id == page.c.player_id,
-            ),
-        )
+    original_list_id: BindParameter[int] | None = (
+        bindparam("original_list_id") if with_original else None
+    )
+    statement = _with_original_rating(statement, page.c.player_id, original_list_id)
     return statement.order_by(page.c.rating.desc(), page.c.player_id)
 
 

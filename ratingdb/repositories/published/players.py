@@ -23,6 +23,7 @@ from ratingdb.models import (
 )
 from ratingdb.repositories.published.common import (
     ENTRY_FIGURES,
+    PLAYER_COLUMNS,
     AnyRow,
     count_rows,
     is_current,
@@ -30,21 +31,12 @@ from ratingdb.repositories.published.common import (
 )
 from ratingdb.rules import Category
 
-_PLAYER_COLUMNS = (
-    PlayerRow.player_id,
-    PlayerRow.name,
-    PlayerRow.federation,
-    PlayerRow.sex,
-    PlayerRow.birth_year,
-    PlayerRow.title,
-)
-
 
 def search_players(
     session: Session, *, search: str | None, federation: str | None, limit: int, offset: int
 ) -> tuple[int, Sequence[AnyRow]]:
     """Players matching the filters (total, one page): an exact id first, then by name."""
-    statement = select(*_PLAYER_COLUMNS)
+    statement = select(*PLAYER_COLUMNS)
     if search is not None:
         statement = statement.where(player_matches(search))
     if federation is not None:
@@ -59,7 +51,7 @@ def search_players(
     return total, rows
 
 
-_GET_PLAYER = select(*_PLAYER_COLUMNS).where(PlayerRow.player_id == bindparam("player_id"))
+_GET_PLAYER = select(*PLAYER_COLUMNS).where(PlayerRow.player_id == bindparam("player_id"))
 
 
 def get_player(session: Session, player_id: str) -> AnyRow | None:

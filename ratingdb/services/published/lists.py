@@ -41,15 +41,22 @@ class ListSummary:
 
 @dataclass(frozen=True, slots=True)
 class ListEntry:
+    """One entry of a published list: the read model of a list entry (the API's list page, the
+    home page's lists; everything a list's exports hold)."""
+
     player_id: str
     name: str
     federation: str | None
+    sex: str | None
+    birth_year: int | None
     title: str | None
     rating: int
     previous_rating: int | None
     change: int | None
     games: int
-    k_factor: int
+    k_factor: int  # the K the next period starts from
+    rated_games: int  # rated games in the category so far
+    peak_rating: int
     #: The rating on the original list (revision 1); None when the player was not on it.
     original_rating: int | None
 
