@@ -90,7 +90,3 @@ SHOWN_FIGURES = (
 
 #: A player's entry on a list with the figures behind it (the calculation's summary).
 ENTRY_FIGURES = (*SHOWN_FIGURES, ListEntryRow.k_used, ListEntryRow.sum_delta)
-
-#: One row of a published list, in the order of the fields of ``services.published.ListEntry``
-#: (the read model of a list entry), which ``original_rating`` ends.
-LIST_ENTRY_COLUMNS = (*PLAYER_COLUMNS, *SHOWN_FIGURES)

@@ -23,7 +23,8 @@ from ratingdb.models import (
     RatingListRow,
 )
 from ratingdb.repositories.published.common import (
-    LIST_ENTRY_COLUMNS,
+    PLAYER_COLUMNS,
+    SHOWN_FIGURES,
     AnyRow,
     count_rows,
     is_current,
@@ -128,18 +129,24 @@ def latest_revision_of(session: Session, category: Category) -> int | None:
     return None if found is None else int(found)
 
 
-def _with_original_rating(
+def _entry_columns(original: type[ListEntryRow] | None) -> tuple[Any, ...]:
+    """One row of a published list, in the order of the fields of ``services.published.ListEntry``
+    (the read model of a list entry): ``original_rating`` is the rating on ``original`` (the
+    entries of the original list, outer-joined), without one the entry's own."""
+    rating = ListEntryRow.rating if original is None else original.rating
+    return (*SHOWN_FIGURES, rating.label("original_rating"), *PLAYER_COLUMNS)
+
+
+def _join_original(
     statement: Select[*tuple[Any, ...]],
-    player_id: ColumnElement[str] | InstrumentedAttribute[str],
+    original: type[ListEntryRow] | None,
     original_list_id: int | BindParameter[int] | None,
+    player_id: ColumnElement[str] | InstrumentedAttribute[str],
 ) -> Select[*tuple[Any, ...]]:
-    """``statement`` (of one list's entries) with each entry's ``original_rating`` last: its
-    rating on ``original_list_id`` (None when the player is not on it), or with no other list
-    (None) its own."""
-    if original_list_id is None:
-        return statement.add_columns(ListEntryRow.rating.label("original_rating"))
-    original = aliased(ListEntryRow)
-    return statement.add_columns(original.rating.label("original_rating")).outerjoin(
+    """``statement`` outer-joined to the player's entry on the original list (if ``original``)."""
+    if original is None:
+        return statement
+    return statement.outerjoin(
         original, and_(original.list_id == original_list_id, original.player_id == player_id)
     )
 
@@ -152,14 +159,15 @@ def _list_entries(
 ) -> Select[*tuple[Any, ...]]:
     """The entries of ``list_id`` with their players; with ``original_list_id`` (another list),
     each entry's rating on it too (``original_rating``, None when the player is not on it)."""
-    statement: Select[*tuple[Any, ...]] = (
-        select(*LIST_ENTRY_COLUMNS)
+    with_original = original_list_id is not None and original_list_id != list_id
+    original = aliased(ListEntryRow) if with_original else None
+    statement = (
+        select(*_entry_columns(original))
         .select_from(ListEntryRow)
         .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
         .where(ListEntryRow.list_id == list_id)
     )
-    other = None if original_list_id == list_id else original_list_id
-    statement = _with_original_rating(statement, ListEntryRow.player_id, other)
+    statement = _join_original(statement, original, original_list_id, ListEntryRow.player_id)
     if federation is not None:
         statement = statement.where(PlayerRow.federation == federation)
     if search is not None:
@@ -186,8 +194,9 @@ def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
         .offset(bindparam("offset"))
         .subquery("page")
     )
+    original = aliased(ListEntryRow) if with_original else None
     statement = (
-        select(*LIST_ENTRY_COLUMNS)
+        select(*_entry_columns(original))
         .select_from(page)
         .join(
             ListEntryRow,
@@ -198,10 +207,7 @@ def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
         )
         .join(PlayerRow, PlayerRow.player_id == page.c.player_id)
     )
-    original_list_id: BindParameter[int] | None = (
-        bindparam("original_list_id") if with_original else None
-    )
-    statement = _with_original_rating(statement, page.c.player_id, original_list_id)
+    statement = _join_original(statement, original, bindparam("original_list_id"), page.c.player_id)
     return statement.order_by(page.c.rating.desc(), page.c.player_id)
 
 

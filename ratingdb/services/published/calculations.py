@@ -16,7 +16,13 @@ from ratingdb.repositories.published import AnyRow
 from ratingdb.rules import Category, Period
 from ratingdb.services.published.common import NotFound
 from ratingdb.services.published.lists import find_list
-from ratingdb.services.published.players import HistoryPoint, Player, history_point, player
+from ratingdb.services.published.players import (
+    HistoryPoint,
+    Player,
+    history_point,
+    player,
+    point_on,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +145,7 @@ def calculation(
         original_rating = repo.rating_on(session, summary.original_list_id, player_id)
     point = None
     if entry is not None:
-        point = HistoryPoint(
-            category, period, summary.revision, summary.rule_version, entry.rating,
-            original_rating, entry.previous_rating, entry.change, entry.games, entry.k_factor,
-            entry.k_used, entry.sum_delta, entry.rated_games, entry.peak_rating,
-        )  # fmt: skip
+        point = point_on(entry, category, period, summary.revision, summary.rule_version)
     return _calculation(
         category, period, summary.revision, summary.rule_version, point, games, original_rating
     )

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from ratingdb.repositories import published as repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import revisions as revision_service
-from ratingdb.services.published.common import NotFound
+from ratingdb.services.published.common import EntryFigures, NotFound
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +40,10 @@ class ListSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class ListEntry:
+class ListEntry(EntryFigures):
     """One entry of a published list: the read model of a list entry (the API's list page, the
-    home page's lists; everything a list's exports hold)."""
+    home page's lists; everything a list's exports hold). Its fields: the figures, then the
+    player."""
 
     player_id: str
     name: str
@@ -50,15 +51,6 @@ class ListEntry:
     sex: str | None
     birth_year: int | None
     title: str | None
-    rating: int
-    previous_rating: int | None
-    change: int | None
-    games: int
-    k_factor: int  # the K the next period starts from
-    rated_games: int  # rated games in the category so far
-    peak_rating: int
-    #: The rating on the original list (revision 1); None when the player was not on it.
-    original_rating: int | None
 
 
 def _summary(row: Any) -> ListSummary:

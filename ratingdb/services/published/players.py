@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import AnyRow
 from ratingdb.rules import Category, Period
-from ratingdb.services.published.common import NotFound
+from ratingdb.services.published.common import EntryFigures, NotFound, figures_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,43 +50,38 @@ def player(session: Session, player_id: str) -> Player:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryPoint:
+class HistoryPoint(EntryFigures):
     """A player's entry on one published list."""
 
     category: Category
     period: Period
     revision: int
     rule_version: str | None
-    rating: int
-    #: The rating on the original list (revision 1); None when the player was not on it.
-    original_rating: int | None
-    previous_rating: int | None
-    change: int | None
-    games: int
-    k_factor: int  # the K the next period starts from
     k_used: int | None  # the K applied in this period
     sum_delta: Decimal | None
-    rated_games: int
-    peak_rating: int
+
+
+def point_on(
+    entry: AnyRow, category: Category, period: Period, revision: int, rule_version: str | None
+) -> HistoryPoint:
+    """The player's ``entry`` (read with ENTRY_FIGURES and ``original_rating``) on a list."""
+    return HistoryPoint(
+        category=category,
+        period=period,
+        revision=revision,
+        rule_version=rule_version,
+        k_used=entry.k_used,
+        sum_delta=entry.sum_delta,
+        **figures_of(entry),
+    )
 
 
 def history_point(row: AnyRow) -> HistoryPoint:
-    return HistoryPoint(
-        category=Category(row.category),
-        period=Period.of_list_date(row.list_date),
-        revision=row.revision,
-        rule_version=row.rule_version,
-        rating=row.rating,
-        original_rating=row.original_rating,
-        previous_rating=row.previous_rating,
-        change=row.change,
-        games=row.games,
-        k_factor=row.k_factor,
-        k_used=row.k_used,
-        sum_delta=row.sum_delta,
-        rated_games=row.rated_games,
-        peak_rating=row.peak_rating,
-    )
+    """A row of ``player_entries``: the entry with its list."""
+    return point_on(
+        row, Category(row.category), Period.of_list_date(row.list_date), row.revision,
+        row.rule_version,
+    )  # fmt: skip
 
 
 def history(
