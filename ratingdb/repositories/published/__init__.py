@@ -19,6 +19,8 @@ from ratingdb.repositories.published.calculations import (
 )
 from ratingdb.repositories.published.common import (
     ENTRY_FIGURES,
+    PLAYER_COLUMNS,
+    SHOWN_FIGURES,
     AnyRow,
     count_rows,
     is_current,
@@ -43,6 +45,8 @@ from ratingdb.repositories.published.tournaments import (
 
 __all__ = [
     "ENTRY_FIGURES",
+    "PLAYER_COLUMNS",
+    "SHOWN_FIGURES",
     "AnyRow",
     "count_list_entries",
     "count_rows",

@@ -6,12 +6,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import (
-    Select,
-    and_,
-    bindparam,
-    select,
-)
+from sqlalchemy import Select, and_, bindparam, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.models import (

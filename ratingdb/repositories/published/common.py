@@ -6,25 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
-from sqlalchemy import (
-    ColumnElement,
-    Row,
-    Select,
-    and_,
-    exists,
-    false,
-    func,
-    or_,
-    select,
-    true,
-)
+from sqlalchemy import ColumnElement, Row, Select, and_, exists, false, func, or_, select, true
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import (
-    ListEntryRow,
-    PlayerRow,
-    RatingListRow,
-)
+from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
 
 #: A result row of any shape (the columns are named in each query).
 AnyRow: TypeAlias = Row[*tuple[Any, ...]]

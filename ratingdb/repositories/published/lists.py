@@ -6,22 +6,10 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
-from sqlalchemy import (
-    BindParameter,
-    ColumnElement,
-    Select,
-    and_,
-    bindparam,
-    func,
-    select,
-)
+from sqlalchemy import BindParameter, ColumnElement, Select, and_, bindparam, func, select
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
-from ratingdb.models import (
-    ListEntryRow,
-    PlayerRow,
-    RatingListRow,
-)
+from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     SHOWN_FIGURES,

@@ -6,21 +6,10 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from sqlalchemy import (
-    BindParameter,
-    Select,
-    and_,
-    bindparam,
-    case,
-    select,
-)
+from sqlalchemy import BindParameter, Select, and_, bindparam, case, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import (
-    ListEntryRow,
-    PlayerRow,
-    RatingListRow,
-)
+from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
 from ratingdb.repositories.published.common import (
     ENTRY_FIGURES,
     PLAYER_COLUMNS,

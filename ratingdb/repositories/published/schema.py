@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import (
-    column,
-    inspect,
-    select,
-    table,
-)
+from sqlalchemy import column, inspect, select, table
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 

@@ -24,7 +24,7 @@ from ratingdb.services.published.calculations import (
 )
 from ratingdb.services.published.calculator import run_calculator
 from ratingdb.services.published.catalog import CategoryInfo, RuleInfo, categories, rule_versions
-from ratingdb.services.published.common import NotFound
+from ratingdb.services.published.common import EntryFigures, NotFound
 from ratingdb.services.published.lists import (
     ListEntry,
     ListSummary,
@@ -53,6 +53,7 @@ from ratingdb.services.published.tournaments import (
 __all__ = [
     "CategoryInfo",
     "CategoryRecord",
+    "EntryFigures",
     "GameLine",
     "HistoryPoint",
     "LinkedTournament",
