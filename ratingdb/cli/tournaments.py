@@ -22,7 +22,8 @@ from ratingdb.errors import InputError
 from ratingdb.services import audit
 from ratingdb.services.corrections import replace_tournament
 from ratingdb.services.progress import terminal_progress
-from ratingdb.services.tournaments import FORMATS, import_tournament_file, show_tournament
+from ratingdb.services.published import NotFound, tournament
+from ratingdb.services.tournaments import FORMATS, import_tournament_file
 
 
 def register(commands: Any) -> None:
@@ -116,6 +117,9 @@ def run_replace(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     with transaction(args) as session:
-        shown = show_tournament(session, args.tournament_id)
-    print(json.dumps(shown, indent=1, ensure_ascii=False))
+        try:
+            shown = tournament(session, args.tournament_id)
+        except NotFound as error:
+            raise InputError(str(error), field="ID") from None
+    print(json.dumps(shown.as_json(), indent=1, ensure_ascii=False))
     return 0

@@ -1,0 +1,209 @@
+"""``/v1/players``: players, their latest ratings, their histories and the game-by-game
+calculation behind a published rating."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ratingdb.api.formatting import decimal_text
+from ratingdb.api.schemas.common import (
+    ORIGINAL_RATING,
+    DecimalText,
+    PeriodText,
+    Schema,
+    optional_decimal,
+)
+from ratingdb.rules import Category
+from ratingdb.services import published as svc
+
+
+class PlayerOut(Schema):
+    player_id: str
+    name: str
+    federation: str | None
+    sex: Literal["M", "F"] | None
+    birth_year: int | None
+    title: str | None
+
+    @classmethod
+    def fields_of(cls, player: svc.Player) -> dict[str, Any]:
+        return {
+            "player_id": player.player_id,
+            "name": player.name,
+            "federation": player.federation,
+            "sex": player.sex,
+            "birth_year": player.birth_year,
+            "title": player.title,
+        }
+
+    @classmethod
+    def of(cls, player: svc.Player) -> PlayerOut:
+        return cls(**cls.fields_of(player))
+
+
+class PlayersOut(Schema):
+    total: int
+    limit: int
+    offset: int
+    players: list[PlayerOut]
+
+
+def _point_fields(point: svc.HistoryPoint) -> dict[str, Any]:
+    """What a latest rating and a history point both show of one list entry."""
+    return {
+        "period": str(point.period),
+        "list_date": point.period.list_date,
+        "revision": point.revision,
+        "rating": point.rating,
+        "original_rating": point.original_rating,
+        "previous_rating": point.previous_rating,
+        "change": point.change,
+        "games": point.games,
+        "k_factor": point.k_factor,
+    }
+
+
+class RatingOut(Schema):
+    """A player's entry on a list."""
+
+    category: Category
+    period: PeriodText
+    list_date: date
+    revision: int = Field(description="the list's revision (1: the original list)")
+    rating: int
+    original_rating: int | None = Field(description=ORIGINAL_RATING)
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+    rated_games: int = Field(description="rated games in the category so far")
+    peak_rating: int
+
+    @classmethod
+    def of(cls, point: svc.HistoryPoint) -> RatingOut:
+        return cls(
+            category=point.category,
+            rated_games=point.rated_games,
+            peak_rating=point.peak_rating,
+            **_point_fields(point),
+        )
+
+
+class PlayerDetailOut(PlayerOut):
+    ratings: list[RatingOut] = Field(
+        description="the latest published rating in each category where the player has one"
+    )
+
+
+class HistoryPointOut(Schema):
+    period: PeriodText
+    list_date: date
+    revision: int = Field(description="the revision of that list shown (1: the original list)")
+    rating: int
+    original_rating: int | None = Field(description=ORIGINAL_RATING)
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+
+    @classmethod
+    def of(cls, point: svc.HistoryPoint) -> HistoryPointOut:
+        return cls(**_point_fields(point))
+
+
+class HistoryOut(Schema):
+    player_id: str
+    category: Category
+    revision: int | None = Field(
+        description="the revision asked for: each list at its latest revision up to it "
+        "(null: the latest revision of each list)"
+    )
+    points: list[HistoryPointOut] = Field(description="one per published list, oldest first")
+
+
+class TournamentRefOut(Schema):
+    tournament_id: str
+    name: str
+    start_date: date
+
+
+class OpponentOut(Schema):
+    player_id: str
+    name: str
+
+
+class GameCalculationOut(Schema):
+    tournament: TournamentRefOut
+    round: int
+    opponent: OpponentOut
+    rating_used: int | None = Field(description="the player's own rating used")
+    opponent_rating: int | None = Field(description="the opponent's rating used")
+    difference: int | None = Field(description="D = rating_used - opponent_rating")
+    difference_used: int | None = Field(description="D after the cap")
+    expected: DecimalText | None = Field(description="PD, the expected score")
+    score: DecimalText
+    delta: DecimalText | None = Field(description="score - expected")
+    rated: bool
+    reason: str | None = Field(description="why the game did not count")
+
+    @classmethod
+    def of(cls, game: svc.GameLine) -> GameCalculationOut:
+        return cls(
+            tournament=TournamentRefOut(
+                tournament_id=game.tournament_id,
+                name=game.tournament_name,
+                start_date=game.start_date,
+            ),
+            round=game.round,
+            opponent=OpponentOut(player_id=game.opponent_id, name=game.opponent_name),
+            rating_used=game.rating_used,
+            opponent_rating=game.opponent_rating,
+            difference=game.difference,
+            difference_used=game.difference_used,
+            expected=optional_decimal(game.expected),
+            score=decimal_text(game.score, places=0),
+            delta=optional_decimal(game.delta),
+            rated=game.rated,
+            reason=game.reason,
+        )
+
+
+class CalculationOut(Schema):
+    player_id: str
+    category: Category
+    period: PeriodText
+    list_date: date
+    revision: int = Field(description="the list's revision (1: the original list)")
+    games: list[GameCalculationOut]
+    k_factor: int | None = Field(description="K applied in the period (after K x n <= 700)")
+    sum_delta: DecimalText | None = Field(description="sum of score - expected over rated games")
+    change: int | None = Field(description="K x sum_delta, rounded once; null: first rating")
+    rule_version: str | None
+    previous_rating: int | None
+    rating: int | None = Field(description="the rating published on this list (null: unrated)")
+    original_rating: int | None = Field(description=ORIGINAL_RATING)
+    first_rating: bool
+    next_k_factor: int | None = Field(description="the K the next period starts from")
+
+    @classmethod
+    def of(cls, player_id: str, calc: svc.PeriodCalculation) -> CalculationOut:
+        return cls(
+            player_id=player_id,
+            category=calc.category,
+            period=str(calc.period),
+            list_date=calc.period.list_date,
+            revision=calc.revision,
+            games=[GameCalculationOut.of(game) for game in calc.games],
+            k_factor=calc.k_factor,
+            sum_delta=optional_decimal(calc.sum_delta),
+            change=calc.change,
+            rule_version=calc.rule_version,
+            previous_rating=calc.previous_rating,
+            rating=calc.rating,
+            original_rating=calc.original_rating,
+            first_rating=calc.first_rating,
+            next_k_factor=calc.next_k_factor,
+        )

@@ -1,0 +1,73 @@
+"""Read queries behind the API and the web pages: what ratingdb has published.
+
+Only ``select()`` statements, run in the caller's (read-only) session; nothing here writes or
+commits. A list date may carry several revisions of a list (a correction publishes a new
+revision; revision 1 is the original list): the queries read the latest revision by default, or
+the revision asked for (:func:`is_current` with ``upto``), and give beside each rating the
+original one (revision 1).
+
+One module per resource (lists, players, calculations, tournaments, schema), their shared
+pieces in ``common``; every public name is importable from here too.
+"""
+
+from __future__ import annotations
+
+from ratingdb.repositories.published.calculations import (
+    entry_on,
+    player_calculations,
+    rating_on,
+)
+from ratingdb.repositories.published.common import (
+    ENTRY_FIGURES,
+    PLAYER_COLUMNS,
+    SHOWN_FIGURES,
+    AnyRow,
+    count_rows,
+    is_current,
+    name_matches,
+    player_matches,
+)
+from ratingdb.repositories.published.lists import (
+    count_list_entries,
+    current_lists,
+    find_list,
+    latest_revision_of,
+    list_entries,
+    list_revisions,
+)
+from ratingdb.repositories.published.players import get_player, player_entries, search_players
+from ratingdb.repositories.published.schema import Standby, schema_revision, schema_state
+from ratingdb.repositories.published.tournaments import (
+    linked_tournaments,
+    tournament,
+    tournament_games,
+)
+
+__all__ = [
+    "ENTRY_FIGURES",
+    "PLAYER_COLUMNS",
+    "SHOWN_FIGURES",
+    "AnyRow",
+    "Standby",
+    "count_list_entries",
+    "count_rows",
+    "current_lists",
+    "entry_on",
+    "find_list",
+    "get_player",
+    "is_current",
+    "latest_revision_of",
+    "linked_tournaments",
+    "list_entries",
+    "list_revisions",
+    "name_matches",
+    "player_calculations",
+    "player_entries",
+    "player_matches",
+    "rating_on",
+    "schema_revision",
+    "schema_state",
+    "search_players",
+    "tournament",
+    "tournament_games",
+]

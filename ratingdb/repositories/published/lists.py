@@ -1,0 +1,231 @@
+"""The published lists: their revisions, and one page of a list's entries."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from typing import Any
+
+from sqlalchemy import BindParameter, ColumnElement, Select, and_, bindparam, func, select
+from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
+
+from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.repositories.published.common import (
+    PLAYER_COLUMNS,
+    SHOWN_FIGURES,
+    AnyRow,
+    count_rows,
+    is_current,
+    player_matches,
+)
+from ratingdb.rules import Category
+
+
+def _revision_count() -> ColumnElement[int]:
+    """How many revisions the list of ``RatingListRow`` has (1: never corrected)."""
+    other = aliased(RatingListRow)
+    return (
+        select(func.count())
+        .where(other.category == RatingListRow.category, other.list_date == RatingListRow.list_date)
+        .scalar_subquery()
+        .label("revisions")
+    )
+
+
+def _original_list_id() -> ColumnElement[int]:
+    """The id of revision 1 (the original list) of the list of ``RatingListRow``."""
+    original = aliased(RatingListRow)
+    return (
+        select(original.id)
+        .where(
+            original.category == RatingListRow.category,
+            original.list_date == RatingListRow.list_date,
+            original.revision == 1,
+        )
+        .scalar_subquery()
+        .label("original_list_id")
+    )
+
+
+_LIST_COLUMNS = (
+    RatingListRow.id,
+    RatingListRow.category,
+    RatingListRow.list_date,
+    RatingListRow.revision,
+    RatingListRow.source,
+    RatingListRow.rule_version,
+    RatingListRow.published_at,
+    RatingListRow.entry_count,
+    RatingListRow.digest,
+    RatingListRow.cause_correction_id,
+)
+
+
+def current_lists(session: Session, category: Category | None) -> Sequence[AnyRow]:
+    """The latest revision of every published list with its number of revisions and the id
+    of its original, newest list date first."""
+    statement = select(*_LIST_COLUMNS, _revision_count(), _original_list_id()).where(is_current())
+    if category is not None:
+        statement = statement.where(RatingListRow.category == category.value)
+    return session.execute(
+        statement.order_by(RatingListRow.list_date.desc(), RatingListRow.category)
+    ).all()
+
+
+def _find_list_statement(*, latest: bool) -> Select[*tuple[Any, ...]]:
+    """One revision of a list (``latest``: the highest) with its number of revisions and the id
+    of its original, built once: every list page, diff and calculation starts with it."""
+    statement = select(*_LIST_COLUMNS, _revision_count(), _original_list_id()).where(
+        RatingListRow.category == bindparam("category"),
+        RatingListRow.list_date == bindparam("list_date"),
+    )
+    if latest:
+        return statement.order_by(RatingListRow.revision.desc()).limit(1)
+    return statement.where(RatingListRow.revision == bindparam("revision"))
+
+
+_FIND_LATEST = _find_list_statement(latest=True)
+_FIND_REVISION = _find_list_statement(latest=False)
+
+
+def find_list(
+    session: Session, category: Category, list_date: date, revision: int | None
+) -> AnyRow | None:
+    """One revision of a list (None: the latest) with its number of revisions and the id of
+    its original; None when there is no such list or revision."""
+    parameters = {"category": category.value, "list_date": list_date, "revision": revision}
+    statement = _FIND_LATEST if revision is None else _FIND_REVISION
+    return session.connection().execute(statement, parameters).first()
+
+
+def list_revisions(session: Session, category: Category, list_date: date) -> list[int]:
+    """The revision numbers of a list, oldest first (empty: no such list)."""
+    return list(
+        session.scalars(
+            select(RatingListRow.revision)
+            .where(RatingListRow.category == category.value, RatingListRow.list_date == list_date)
+            .order_by(RatingListRow.revision)
+        )
+    )
+
+
+def latest_revision_of(session: Session, category: Category) -> int | None:
+    """The highest revision number of any list of the category (None: no list)."""
+    found = session.scalar(
+        select(func.max(RatingListRow.revision)).where(RatingListRow.category == category.value)
+    )
+    return None if found is None else int(found)
+
+
+def _entry_columns(original: type[ListEntryRow] | None) -> tuple[Any, ...]:
+    """One row of a published list, in the order of the fields of ``services.published.ListEntry``
+    (the read model of a list entry): ``original_rating`` is the rating on ``original`` (the
+    entries of the original list, outer-joined), without one the entry's own."""
+    rating = ListEntryRow.rating if original is None else original.rating
+    return (*SHOWN_FIGURES, rating.label("original_rating"), *PLAYER_COLUMNS)
+
+
+def _join_original(
+    statement: Select[*tuple[Any, ...]],
+    original: type[ListEntryRow] | None,
+    original_list_id: int | BindParameter[int] | None,
+    player_id: ColumnElement[str] | InstrumentedAttribute[str],
+) -> Select[*tuple[Any, ...]]:
+    """``statement`` outer-joined to the player's entry on the original list (if ``original``)."""
+    if original is None:
+        return statement
+    return statement.outerjoin(
+        original, and_(original.list_id == original_list_id, original.player_id == player_id)
+    )
+
+
+def _list_entries(
+    list_id: int,
+    federation: str | None,
+    search: str | None,
+    original_list_id: int | None = None,
+) -> Select[*tuple[Any, ...]]:
+    """The entries of ``list_id`` with their players; with ``original_list_id`` (another list),
+    each entry's rating on it too (``original_rating``, None when the player is not on it)."""
+    with_original = original_list_id is not None and original_list_id != list_id
+    original = aliased(ListEntryRow) if with_original else None
+    statement = (
+        select(*_entry_columns(original))
+        .select_from(ListEntryRow)
+        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
+        .where(ListEntryRow.list_id == list_id)
+    )
+    statement = _join_original(statement, original, original_list_id, ListEntryRow.player_id)
+    if federation is not None:
+        statement = statement.where(PlayerRow.federation == federation)
+    if search is not None:
+        statement = statement.where(player_matches(search))
+    return statement
+
+
+def count_list_entries(
+    session: Session, list_id: int, *, federation: str | None, search: str | None
+) -> int:
+    """How many entries of the list match the filters."""
+    return count_rows(session, _list_entries(list_id, federation, search))
+
+
+def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
+    """One page of a whole list (no filter), built once: the page is cut from the covering
+    index ix_list_entries_list_id_rating alone (an index-only scan, however deep the offset),
+    and only its entries are then joined to their rows, players and original ratings."""
+    page = (
+        select(ListEntryRow.player_id, ListEntryRow.rating)
+        .where(ListEntryRow.list_id == bindparam("list_id"))
+        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset"))
+        .subquery("page")
+    )
+    original = aliased(ListEntryRow) if with_original else None
+    statement = (
+        select(*_entry_columns(original))
+        .select_from(page)
+        .join(
+            ListEntryRow,
+            and_(
+                ListEntryRow.list_id == bindparam("list_id"),
+                ListEntryRow.player_id == page.c.player_id,
+            ),
+        )
+        .join(PlayerRow, PlayerRow.player_id == page.c.player_id)
+    )
+    statement = _join_original(statement, original, bindparam("original_list_id"), page.c.player_id)
+    return statement.order_by(page.c.rating.desc(), page.c.player_id)
+
+
+_PAGE = _page_statement(with_original=False)
+_PAGE_WITH_ORIGINAL = _page_statement(with_original=True)
+
+
+def list_entries(
+    session: Session,
+    list_id: int,
+    *,
+    original_list_id: int | None = None,
+    federation: str | None,
+    search: str | None,
+    limit: int,
+    offset: int,
+) -> Sequence[AnyRow]:
+    """One page of the list's entries matching the filters, as published: rating descending,
+    then player_id (the order of the index ix_list_entries_list_id_rating); each with its
+    ``original_rating`` on ``original_list_id`` (default: the list itself)."""
+    if federation is None and search is None:
+        with_original = original_list_id is not None and original_list_id != list_id
+        return session.connection().execute(
+            _PAGE_WITH_ORIGINAL if with_original else _PAGE,
+            {"list_id": list_id, "original_list_id": original_list_id, "limit": limit,
+             "offset": offset},
+        ).all()  # fmt: skip
+    statement = _list_entries(list_id, federation, search, original_list_id)
+    return session.execute(
+        statement.order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .limit(limit)
+        .offset(offset)
+    ).all()

@@ -1,0 +1,72 @@
+"""A tournament with its period's list date and state, the tournaments made from the same file,
+and its games."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session, aliased
+
+from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.repositories.published.common import AnyRow
+
+
+def tournament(session: Session, tournament_id: str) -> AnyRow | None:
+    """The tournament with the list date and state of its period."""
+    return session.execute(
+        select(
+            TournamentRow.tournament_id,
+            TournamentRow.name,
+            TournamentRow.category,
+            TournamentRow.start_date,
+            TournamentRow.end_date,
+            TournamentRow.late,
+            TournamentRow.city,
+            TournamentRow.federation,
+            TournamentRow.time_control,
+            TournamentRow.time_control_code,
+            TournamentRow.source_format,
+            TournamentRow.group_id,
+            PeriodRow.list_date,
+            PeriodRow.state,
+        )
+        .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
+        .where(TournamentRow.tournament_id == tournament_id)
+    ).one_or_none()
+
+
+def linked_tournaments(session: Session, tournament_id: str, group_id: str) -> Sequence[AnyRow]:
+    """The other tournaments of the group ``group_id`` (made from one file, one per category;
+    the group is named after its first tournament), with their periods' list dates, by id."""
+    return session.execute(
+        select(TournamentRow.tournament_id, TournamentRow.category, PeriodRow.list_date)
+        .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
+        .where(
+            or_(TournamentRow.group_id == group_id, TournamentRow.tournament_id == group_id),
+            TournamentRow.tournament_id != tournament_id,
+        )
+        .order_by(TournamentRow.tournament_id)
+    ).all()
+
+
+def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
+    """The tournament's games in force (not superseded by a correction), with the players'
+    names, by round then as stored."""
+    white = aliased(PlayerRow)
+    black = aliased(PlayerRow)
+    return session.execute(
+        select(
+            GameRow.round,
+            GameRow.white_id,
+            white.name.label("white_name"),
+            GameRow.black_id,
+            black.name.label("black_name"),
+            GameRow.result,
+            GameRow.rated,
+        )
+        .join(white, white.player_id == GameRow.white_id)
+        .join(black, black.player_id == GameRow.black_id)
+        .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
+        .order_by(GameRow.round, GameRow.id)
+    ).all()

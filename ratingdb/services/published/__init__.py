@@ -1,0 +1,87 @@
+"""What the read-only API and the web pages show: published lists, players, their histories and
+the game-by-game calculation behind every published change.
+
+Every function reads through the caller's session and never writes; results are plain frozen
+dataclasses (the API turns them into its own response schemas).
+
+Revisions: a correction publishes a new revision of each list it changes; revision 1 (the
+original list) stays. Lists, calculations and histories show the latest revision unless a
+``revision`` is asked for, and every rating comes with the original one beside it.
+
+One module per resource (lists, catalog, players, calculations, tournaments, schema, calculator);
+every public name is importable from here too.
+"""
+
+from __future__ import annotations
+
+from ratingdb.services.published.calculations import (
+    CategoryRecord,
+    GameLine,
+    PeriodCalculation,
+    PlayerRecord,
+    calculation,
+    player_record,
+)
+from ratingdb.services.published.calculator import calculator_result, run_calculator
+from ratingdb.services.published.catalog import CategoryInfo, RuleInfo, categories, rule_versions
+from ratingdb.services.published.common import EntryFigures, NotFound
+from ratingdb.services.published.lists import (
+    ListEntry,
+    ListSummary,
+    find_list,
+    latest_lists,
+    list_diff,
+    list_entries,
+    published_lists,
+)
+from ratingdb.services.published.players import (
+    HistoryPoint,
+    Player,
+    history,
+    latest_ratings,
+    player,
+    search_players,
+)
+from ratingdb.services.published.schema import schema_revision, schema_state
+from ratingdb.services.published.tournaments import (
+    LinkedTournament,
+    Tournament,
+    TournamentGame,
+    tournament,
+)
+
+__all__ = [
+    "CategoryInfo",
+    "CategoryRecord",
+    "EntryFigures",
+    "GameLine",
+    "HistoryPoint",
+    "LinkedTournament",
+    "ListEntry",
+    "ListSummary",
+    "NotFound",
+    "PeriodCalculation",
+    "Player",
+    "PlayerRecord",
+    "RuleInfo",
+    "Tournament",
+    "TournamentGame",
+    "calculation",
+    "calculator_result",
+    "categories",
+    "find_list",
+    "history",
+    "latest_lists",
+    "latest_ratings",
+    "list_diff",
+    "list_entries",
+    "player",
+    "player_record",
+    "published_lists",
+    "rule_versions",
+    "run_calculator",
+    "schema_revision",
+    "schema_state",
+    "search_players",
+    "tournament",
+]

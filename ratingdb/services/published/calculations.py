@@ -1,0 +1,199 @@
+"""The game-by-game calculation behind a published rating, and everything the player page
+shows."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from sqlalchemy.orm import Session
+
+from ratingdb.repositories import published as repo
+from ratingdb.repositories.published import AnyRow
+from ratingdb.rules import Category, Period
+from ratingdb.services.published.common import NotFound
+from ratingdb.services.published.lists import find_list
+from ratingdb.services.published.players import (
+    HistoryPoint,
+    Player,
+    history_point,
+    player,
+    point_on,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLine:
+    """One game of a period from the player's side, as it was computed."""
+
+    tournament_id: str
+    tournament_name: str
+    start_date: date
+    round: int
+    opponent_id: str
+    opponent_name: str
+    rating_used: int | None
+    opponent_rating: int | None
+    difference: int | None
+    difference_used: int | None
+    expected: Decimal | None
+    score: Decimal
+    delta: Decimal | None
+    rated: bool
+    reason: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodCalculation:
+    """How the player's rating of one list came about."""
+
+    category: Category
+    period: Period
+    revision: int
+    rule_version: str | None
+    previous_rating: int | None
+    rating: int | None  # None: not on the list (unrated, or below the floor)
+    original_rating: int | None  # on revision 1 (None: not on it)
+    change: int | None
+    k_factor: int | None  # K applied (after K x n <= 700); None when no game was rated
+    next_k_factor: int | None
+    sum_delta: Decimal | None
+    first_rating: bool
+    games: tuple[GameLine, ...]
+
+
+def _game_line(row: AnyRow) -> GameLine:
+    return GameLine(
+        tournament_id=row.tournament_id,
+        tournament_name=row.tournament_name,
+        start_date=row.start_date,
+        round=row.round,
+        opponent_id=row.opponent_id,
+        opponent_name=row.opponent_name,
+        rating_used=row.rating_used,
+        opponent_rating=row.opponent_rating_used,
+        difference=row.difference,
+        difference_used=row.difference_used,
+        expected=row.expected,
+        score=row.score,
+        delta=row.delta,
+        rated=row.rated,
+        reason=row.reason,
+    )
+
+
+def _calculation(
+    category: Category,
+    period: Period,
+    revision: int,
+    list_rule_version: str | None,
+    point: HistoryPoint | None,
+    games: Sequence[AnyRow],
+    original_rating: int | None = None,
+) -> PeriodCalculation:
+    rule_version = games[0].rule_version if games else list_rule_version
+    if point is None:
+        return PeriodCalculation(
+            category, period, revision, rule_version, None, None, original_rating, None, None,
+            None, None, False, tuple(_game_line(row) for row in games),
+        )  # fmt: skip
+    return PeriodCalculation(
+        category=category,
+        period=period,
+        revision=revision,
+        rule_version=rule_version,
+        previous_rating=point.previous_rating,
+        rating=point.rating,
+        original_rating=point.original_rating,
+        change=point.change,
+        k_factor=point.k_used,
+        next_k_factor=point.k_factor,
+        sum_delta=point.sum_delta,
+        first_rating=point.previous_rating is None and bool(games),
+        games=tuple(_game_line(row) for row in games),
+    )
+
+
+def calculation(
+    session: Session,
+    player_id: str,
+    category: Category,
+    period: Period,
+    revision: int | None = None,
+) -> PeriodCalculation:
+    """The game-by-game calculation of the player's rating on the list of ``period`` (its
+    latest revision, or ``revision``)."""
+    player(session, player_id)
+    summary = find_list(session, category, period, revision)
+    entry = repo.entry_on(session, summary.list_id, player_id, summary.original_list_id)
+    games = repo.player_calculations(session, player_id, summary.list_id)
+    if entry is None and not games:
+        raise NotFound(
+            f"player {player_id} is not on revision {summary.revision} of the "
+            f"{category.value} list of {period}"
+            if summary.revisions > 1
+            else f"player {player_id} is not on the {category.value} list of {period}"
+        )
+    if entry is not None:
+        original_rating = entry.original_rating
+    elif summary.original_list_id == summary.list_id:
+        original_rating = None
+    else:  # pooled on this revision: perhaps rated on the original
+        original_rating = repo.rating_on(session, summary.original_list_id, player_id)
+    point = None
+    if entry is not None:
+        point = point_on(entry, category, period, summary.revision, summary.rule_version)
+    return _calculation(
+        category, period, summary.revision, summary.rule_version, point, games, original_rating
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CategoryRecord:
+    category: Category
+    points: tuple[HistoryPoint, ...]  # oldest first
+    calculations: tuple[PeriodCalculation, ...]  # periods with games, newest first
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    player: Player
+    categories: tuple[CategoryRecord, ...]
+
+
+def player_record(session: Session, player_id: str) -> PlayerRecord:
+    """Everything the player page shows, in two queries past the player."""
+    found = player(session, player_id)
+    points: dict[Category, list[HistoryPoint]] = defaultdict(list)
+    by_list: dict[int, HistoryPoint] = {}
+    for row in repo.player_entries(session, player_id):
+        point = history_point(row)
+        points[point.category].append(point)
+        by_list[row.list_id] = point
+    games: dict[int, list[AnyRow]] = defaultdict(list)
+    for row in repo.player_calculations(session, player_id):
+        games[row.list_id].append(row)
+    calculations: dict[Category, list[PeriodCalculation]] = defaultdict(list)
+    for list_id, rows in games.items():
+        category = Category(rows[0].category)
+        period = Period.of_list_date(rows[0].list_date)
+        on_list = by_list.get(list_id)
+        calculations[category].append(
+            _calculation(category, period, rows[0].revision,
+                         None if on_list is None else on_list.rule_version, on_list, rows)
+        )  # fmt: skip
+    return PlayerRecord(
+        found,
+        tuple(
+            CategoryRecord(
+                category,
+                tuple(points.get(category, ())),
+                tuple(sorted(calculations.get(category, ()), key=lambda c: -c.period.index)),
+            )
+            for category in Category
+            if category in points or category in calculations
+        ),
+    )

@@ -1,0 +1,147 @@
+"""The published lists: every list, one revision of a list, a page of its entries, and the
+differences between two revisions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.repositories import published as repo
+from ratingdb.rules import Category, Period
+from ratingdb.services import revisions as revision_service
+from ratingdb.services.published.common import EntryFigures, NotFound
+
+
+@dataclass(frozen=True, slots=True)
+class ListSummary:
+    list_id: int
+    category: Category
+    period: Period
+    revision: int
+    source: str
+    rule_version: str | None
+    published_at: datetime
+    entries: int
+    #: SHA-256 of the list's numbers (None only for lists written before digests existed).
+    digest: str | None
+    #: How many revisions the list has (1: never corrected; this one may be an older one).
+    revisions: int
+    #: The id of revision 1, the original list.
+    original_list_id: int
+    #: The correction this revision was published for (None: the original list).
+    correction_id: int | None
+
+    @property
+    def is_latest(self) -> bool:
+        return self.revision == self.revisions
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry(EntryFigures):
+    """One entry of a published list: the read model of a list entry (the API's list page, the
+    home page's lists; everything a list's exports hold). Its fields: the figures, then the
+    player."""
+
+    player_id: str
+    name: str
+    federation: str | None
+    sex: str | None
+    birth_year: int | None
+    title: str | None
+
+
+def _summary(row: Any) -> ListSummary:
+    return ListSummary(
+        list_id=row.id,
+        category=Category(row.category),
+        period=Period.of_list_date(row.list_date),
+        revision=row.revision,
+        source=row.source,
+        rule_version=row.rule_version,
+        published_at=row.published_at,
+        entries=row.entry_count,
+        digest=row.digest,
+        revisions=row.revisions,
+        original_list_id=row.original_list_id,
+        correction_id=row.cause_correction_id,
+    )
+
+
+def published_lists(session: Session, category: Category | None = None) -> tuple[ListSummary, ...]:
+    """Every published list (latest revision), newest first, categories in their usual order."""
+    order = {c: i for i, c in enumerate(Category)}
+    lists = [_summary(row) for row in repo.current_lists(session, category)]
+    return tuple(sorted(lists, key=lambda s: (-s.period.index, order[s.category])))
+
+
+def find_list(
+    session: Session, category: Category, period: Period, revision: int | None = None
+) -> ListSummary:
+    """One revision of a published list (None: the latest). NotFound names the revisions there
+    are."""
+    row = repo.find_list(session, category, period.list_date, revision)
+    if row is not None:
+        return _summary(row)
+    revisions = repo.list_revisions(session, category, period.list_date)
+    if not revisions:
+        raise NotFound(f"{category.value} has no published list for {period}")
+    raise NotFound(
+        f"the {category.value} list of {period} has no revision {revision} "
+        f"(revisions: {', '.join(str(r) for r in revisions)})"
+    )
+
+
+def list_entries(
+    session: Session,
+    summary: ListSummary,
+    *,
+    federation: str | None = None,
+    search: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> tuple[int, tuple[ListEntry, ...]]:
+    """One page of the list's entries matching the filters, and how many match in all."""
+    if federation is None and search is None:
+        total = summary.entries  # counted when the list was published
+    else:
+        total = repo.count_list_entries(
+            session, summary.list_id, federation=federation, search=search
+        )
+    rows = repo.list_entries(
+        session,
+        summary.list_id,
+        original_list_id=summary.original_list_id,
+        federation=federation,
+        search=search,
+        limit=limit,
+        offset=offset,
+    )
+    # Positional: the query's columns are the dataclass's fields, in order (no per-row dict).
+    return total, tuple(ListEntry(*row) for row in rows)
+
+
+def latest_lists(
+    session: Session, top: int
+) -> tuple[tuple[ListSummary, tuple[ListEntry, ...]], ...]:
+    """The latest list of each category that has one, with its first ``top`` entries."""
+    latest: dict[Category, ListSummary] = {}
+    for summary in published_lists(session):
+        latest.setdefault(summary.category, summary)
+    return tuple(
+        (latest[category], list_entries(session, latest[category], limit=top)[1])
+        for category in Category
+        if category in latest
+    )
+
+
+def list_diff(session: Session, before: ListSummary, after: ListSummary) -> dict[str, Any]:
+    """Who changed between two revisions of one list (found with :func:`find_list`), by how
+    much, and which corrections caused it: the document of ``ratingdb lists diff``."""
+    if (before.category, before.period) != (after.category, after.period):
+        raise ValueError("a diff compares two revisions of the same list")
+    return revision_service.diff(
+        session, before.category, before.period, before.revision, after.revision
+    )

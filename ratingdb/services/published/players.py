@@ -1,0 +1,113 @@
+"""Players: a search, one player, their history and their latest ratings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.repositories import published as repo
+from ratingdb.repositories.published import AnyRow
+from ratingdb.rules import Category, Period
+from ratingdb.services.published.common import EntryFigures, NotFound, figures_of
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    player_id: str
+    name: str
+    federation: str | None
+    sex: str | None
+    birth_year: int | None
+    title: str | None
+
+
+def _player(row: Any) -> Player:
+    return Player(row.player_id, row.name, row.federation, row.sex, row.birth_year, row.title)
+
+
+def search_players(
+    session: Session,
+    *,
+    search: str | None = None,
+    federation: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> tuple[int, tuple[Player, ...]]:
+    total, rows = repo.search_players(
+        session, search=search, federation=federation, limit=limit, offset=offset
+    )
+    return total, tuple(_player(row) for row in rows)
+
+
+def player(session: Session, player_id: str) -> Player:
+    row = repo.get_player(session, player_id)
+    if row is None:
+        raise NotFound(f"no player {player_id}")
+    return _player(row)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint(EntryFigures):
+    """A player's entry on one published list."""
+
+    category: Category
+    period: Period
+    revision: int
+    rule_version: str | None
+    k_used: int | None  # the K applied in this period
+    sum_delta: Decimal | None
+
+
+def point_on(
+    entry: AnyRow, category: Category, period: Period, revision: int, rule_version: str | None
+) -> HistoryPoint:
+    """The player's ``entry`` (read with ENTRY_FIGURES and ``original_rating``) on a list."""
+    return HistoryPoint(
+        category=category,
+        period=period,
+        revision=revision,
+        rule_version=rule_version,
+        k_used=entry.k_used,
+        sum_delta=entry.sum_delta,
+        **figures_of(entry),
+    )
+
+
+def history_point(row: AnyRow) -> HistoryPoint:
+    """A row of ``player_entries``: the entry with its list."""
+    return point_on(
+        row, Category(row.category), Period.of_list_date(row.list_date), row.revision,
+        row.rule_version,
+    )  # fmt: skip
+
+
+def history(
+    session: Session, player_id: str, category: Category, revision: int | None = None
+) -> tuple[HistoryPoint, ...]:
+    """The player's published ratings in the category, oldest first: on the latest revision of
+    each list, or with ``revision`` on the latest revision up to it (1: the original lists).
+    NotFound: no player, or no list of the category has that revision."""
+    if revision is not None:
+        player(session, player_id)
+        latest = repo.latest_revision_of(session, category)
+        if latest is None or revision > latest:
+            raise NotFound(
+                f"no {category.value} list has a revision {revision} "
+                f"(the highest is {latest or 'none: nothing is published'})"
+            )
+    rows = repo.player_entries(session, player_id, category, upto=revision)
+    if not rows:
+        player(session, player_id)  # no such player, or one never on a list of the category
+    return tuple(history_point(row) for row in rows)
+
+
+def latest_ratings(session: Session, player_id: str) -> tuple[HistoryPoint, ...]:
+    """The player's latest published rating in each category where they have one."""
+    latest: dict[Category, HistoryPoint] = {}
+    for row in repo.player_entries(session, player_id):
+        point = history_point(row)
+        latest[point.category] = point  # oldest first: the last one wins
+    return tuple(latest[c] for c in Category if c in latest)

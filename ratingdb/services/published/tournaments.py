@@ -1,0 +1,129 @@
+"""A tournament, its period and its games: the one read model behind ``ratingdb tournaments
+show`` (:meth:`Tournament.as_json`, the contract's document) and ``/v1/tournaments/{id}`` (the
+API's schema is built from it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.repositories import published as repo
+from ratingdb.rules import Category, Period
+from ratingdb.services.published.common import NotFound
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGame:
+    """A game in force (a correction may have superseded others)."""
+
+    round: int
+    white_id: str
+    white_name: str
+    black_id: str
+    black_name: str
+    result: str  # as in the games CSV: 1-0, 0-1, 1/2-1/2, or a forfeit +-, -+, --
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedTournament:
+    """A tournament made from the same file for another category."""
+
+    tournament_id: str
+    category: Category
+    period: Period
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    tournament_id: str
+    name: str
+    category: Category
+    start_date: date
+    end_date: date
+    period: Period
+    #: The period's list is out (the games are in its calculations).
+    published: bool
+    late: bool
+    city: str | None
+    federation: str | None
+    time_control: str | None
+    time_control_code: str | None
+    source_format: str
+    linked: tuple[LinkedTournament, ...]
+    games: tuple[TournamentGame, ...]
+
+    def as_json(self) -> dict[str, Any]:
+        """The document of ``ratingdb tournaments show`` (contract), keys in its order."""
+        return {
+            "tournament_id": self.tournament_id,
+            "name": self.name,
+            "category": self.category.value,
+            "start_date": self.start_date.isoformat(),
+            "end_date": self.end_date.isoformat(),
+            "period": str(self.period),
+            "late": self.late,
+            "city": self.city,
+            "federation": self.federation,
+            "time_control": self.time_control,
+            "time_control_code": self.time_control_code,
+            "source_format": self.source_format,
+            "linked": [
+                {
+                    "tournament_id": t.tournament_id,
+                    "category": t.category.value,
+                    "period": str(t.period),
+                }
+                for t in self.linked
+            ],
+            "games": [
+                {
+                    "round": g.round,
+                    "white_id": g.white_id,
+                    "black_id": g.black_id,
+                    "result": g.result,
+                    "rated": g.rated,
+                }
+                for g in self.games
+            ],
+        }
+
+
+def tournament(session: Session, tournament_id: str) -> Tournament:
+    """The tournament (NotFound: no such id) with its games in force and its linked ones."""
+    found = repo.tournament(session, tournament_id)
+    if found is None:
+        raise NotFound(f"no tournament {tournament_id}")
+    linked = (
+        ()
+        if found.group_id is None
+        else repo.linked_tournaments(session, tournament_id, found.group_id)
+    )
+    return Tournament(
+        tournament_id=found.tournament_id,
+        name=found.name,
+        category=Category(found.category),
+        start_date=found.start_date,
+        end_date=found.end_date,
+        period=Period.of_list_date(found.list_date),
+        published=found.state == "published",
+        late=found.late,
+        city=found.city,
+        federation=found.federation,
+        time_control=found.time_control,
+        time_control_code=found.time_control_code,
+        source_format=found.source_format,
+        linked=tuple(
+            LinkedTournament(
+                row.tournament_id, Category(row.category), Period.of_list_date(row.list_date)
+            )
+            for row in linked
+        ),
+        games=tuple(
+            TournamentGame(**game._asdict())
+            for game in repo.tournament_games(session, tournament_id)
+        ),
+    )
