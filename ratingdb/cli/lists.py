@@ -7,7 +7,7 @@ import io
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ratingdb.cli.common import (
     actor,
@@ -19,12 +19,12 @@ from ratingdb.cli.common import (
     utc_now,
 )
 from ratingdb.errors import InputError
-from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
-from ratingdb.formats.list_csv import ExportEntry, write_list_csv
-from ratingdb.services import audit, revisions
-from ratingdb.services.corrections import replace_list
-from ratingdb.services.lists import IMPORT_FORMATS, PublishedList, import_list_file, published_list
-from ratingdb.services.progress import terminal_progress
+
+if TYPE_CHECKING:  # the services, the database and the formats are imported when a command runs
+    from ratingdb.services.lists import PublishedList
+
+#: ratingdb.services.lists.IMPORT_FORMATS, without importing the services to build the parser.
+IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
 
 EXPORT_FORMATS = ("json", "csv", "fide-txt")
 
@@ -75,6 +75,10 @@ def register(commands: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from ratingdb.services import audit
+    from ratingdb.services.lists import import_list_file
+    from ratingdb.services.progress import terminal_progress
+
     suffix = args.file.suffix.lower()
     file_format = args.format or {".xml": "fide-xml", ".txt": "fide-txt"}.get(suffix, "csv")
     wanted_category = category(args.category)
@@ -108,6 +112,9 @@ def run_import(args: argparse.Namespace) -> int:
 def _run_replace(args: argparse.Namespace, file_format: str) -> int:
     """``lists import --replace``: one transaction, rolled back for ``--dry-run``, whose report
     then names no row id (the correction, the new list) since none was written."""
+    from ratingdb.services.corrections import replace_list
+    from ratingdb.services.progress import terminal_progress
+
     if args.reason is None:
         raise InputError("a corrected list needs a reason", field="--reason")
     with transaction(args) as session:
@@ -133,6 +140,8 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from ratingdb.services.lists import published_list
+
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     with transaction(args) as session:
@@ -175,6 +184,8 @@ def list_json(published: PublishedList) -> str:
 
 
 def list_csv(published: PublishedList) -> str:
+    from ratingdb.formats.list_csv import ExportEntry, write_list_csv
+
     return write_list_csv(
         ExportEntry(
             e.player_id,
@@ -193,6 +204,8 @@ def list_csv(published: PublishedList) -> str:
 
 
 def list_fide_txt(published: PublishedList) -> str:
+    from ratingdb.formats.fide_list import FideTxtEntry, write_fide_txt
+
     out = io.StringIO()
     write_fide_txt(
         (
@@ -216,6 +229,8 @@ def list_fide_txt(published: PublishedList) -> str:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from ratingdb.services import revisions
+
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     with transaction(args) as session:
