@@ -2,7 +2,7 @@
 writing commands, the settings of a command, a write transaction per command on a database at
 the latest schema, and the parsing of categories and periods into errors that name the option.
 
-Light on purpose: building the parser imports only this, argparse and the rules core; the
+Light on purpose: building the parser imports only this and argparse; the rules core, the
 database, pydantic and the rest are imported when a command runs (``ratingdb --help`` starts in
 a blink).
 """
@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from ratingdb import defaults
 from ratingdb.errors import InputError
-from ratingdb.rules import Category, Period
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
     from ratingdb.config import Settings
+    from ratingdb.rules import Category, Period
 
 ACTOR_VARIABLE = defaults.variable("actor")
 DATABASE_URL_VARIABLE = defaults.variable("database_url")
@@ -106,6 +106,8 @@ def transaction(args: argparse.Namespace, config: Settings | None = None) -> Ite
 
 
 def category(text: str, option: str = "--category") -> Category:
+    from ratingdb.rules import Category
+
     try:
         return Category.parse(text)
     except ValueError as error:
@@ -113,6 +115,8 @@ def category(text: str, option: str = "--category") -> Category:
 
 
 def period(text: str, option: str = "--period") -> Period:
+    from ratingdb.rules import Period
+
     try:
         return Period.parse(text)
     except ValueError as error:

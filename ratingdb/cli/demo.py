@@ -14,11 +14,9 @@ the periods that have become due since are closed.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from collections import defaultdict
 from datetime import UTC, datetime
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ratingdb import defaults
@@ -141,6 +139,9 @@ def _shown(url: str) -> str:
 def _load(session: Session, manifest: Manifest, now: datetime) -> str:
     """Import the sample data in one transaction, unless it is there already; refuse a
     database that holds something else."""
+    import hashlib
+    from importlib import resources
+
     from sqlalchemy import func, select
 
     from ratingdb.models import GameRow, RatingListRow, TournamentRow

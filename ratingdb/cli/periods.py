@@ -17,7 +17,6 @@ from ratingdb.cli.common import (
     utc_now,
 )
 from ratingdb.errors import InputError
-from ratingdb.rules import Period
 
 
 def register(commands: Any) -> None:
@@ -78,6 +77,7 @@ def run_close(args: argparse.Namespace) -> int:
 
 def run_status(args: argparse.Namespace) -> int:
     from ratingdb.repositories import periods as period_repo
+    from ratingdb.rules import Period
 
     wanted = None if args.category is None else category(args.category)
     with transaction(args) as session:

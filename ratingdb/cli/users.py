@@ -9,8 +9,6 @@ argument (it would sit in the shell history and the process list).
 from __future__ import annotations
 
 import argparse
-import getpass
-import hmac
 import json
 import sys
 from typing import Any
@@ -78,6 +76,9 @@ def register(commands: Any) -> None:
 
 
 def _read_password(args: argparse.Namespace) -> str:
+    import getpass
+    import hmac
+
     if args.password_stdin:
         line = sys.stdin.readline()
         password = line[:-1] if line.endswith("\n") else line
