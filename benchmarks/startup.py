@@ -1,6 +1,7 @@
 """Start-up time of the command line: the median of N runs of each case, in seconds, and its
 ratio to a bare ``python -c pass``; the last line is one JSON object. A benchmark, not a test:
-run it by hand on an idle machine and compare figures across commits.
+run it by hand on an idle machine and compare figures across commits. The CPU time (user and
+system) of each run is shown too: unlike the wall time, it hardly grows on a busy machine.
 
     python benchmarks/startup.py --runs 5
     python benchmarks/startup.py --runs 5 --every-command   # each command's --help too
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import shutil
 import statistics
 import subprocess
@@ -50,16 +52,23 @@ def ratingdb_command() -> list[str]:
     return [script] if script else [sys.executable, "-m", "ratingdb"]
 
 
-def median_seconds(command: list[str], runs: int) -> float:
-    """The median wall time of ``runs`` runs of ``command``, which must succeed."""
-    times = []
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def median_seconds(command: list[str], runs: int) -> tuple[float, float]:
+    """The median wall time and CPU time of ``runs`` runs of ``command``, which must
+    succeed."""
+    times, cpu = [], []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), _children_cpu()
         done = subprocess.run(command, capture_output=True, check=False)
         times.append(time.perf_counter() - started)
+        cpu.append(_children_cpu() - used)
         if done.returncode != 0:
             raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr.decode()}")
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpu)
 
 
 def command_paths() -> list[list[str]]:
@@ -100,10 +109,13 @@ def main() -> None:
         if args.every_command:
             for path in command_paths():
                 cases.setdefault(f"ratingdb {' '.join(path)} --help", [*ratingdb, *path, "--help"])
-        medians = {name: median_seconds(command, args.runs) for name, command in cases.items()}
+        both = {name: median_seconds(command, args.runs) for name, command in cases.items()}
+    medians = {name: wall for name, (wall, _) in both.items()}
+    cpu = {name: used for name, (_, used) in both.items()}
     bare = medians["python -c pass"]
     for name, seconds in medians.items():
-        print(f"{name:<45} {seconds:6.3f} s  {seconds / bare:5.1f} x python -c pass")
+        print(f"{name:<45} {seconds:6.3f} s  {seconds / bare:5.1f} x python -c pass  "
+              f"(CPU {cpu[name]:.3f} s)")  # fmt: skip
     measured = {name: s for name, s in medians.items() if name != "python -c pass"}
     slowest = max(measured, key=measured.__getitem__)
     print(
@@ -112,6 +124,8 @@ def main() -> None:
                 "runs": args.runs,
                 "python_pass_s": round(bare, 3),
                 "median_s": {name: round(s, 3) for name, s in measured.items()},
+                "median_cpu_s": {name: round(cpu[name], 3) for name in measured},
+                "python_pass_cpu_s": round(cpu["python -c pass"], 3),
                 "ratio_to_python_pass": {name: round(s / bare, 1) for name, s in measured.items()},
                 "slowest": slowest,
                 "slowest_s": round(measured[slowest], 3),
