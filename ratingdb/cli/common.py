@@ -57,44 +57,54 @@ def setting_help(name: str, text: str, default: object = None) -> str:
     return f"{text} (default: {fallback})".lstrip()
 
 
+#: Where a command's settings are kept on its arguments, once built.
+_SETTINGS = "_settings"
+
+
 def settings(args: argparse.Namespace) -> Settings:
-    """The command's settings: its options (the settings' names as destinations, None when
-    not given) over the RATINGDB_ environment. A value out of range given as an option is bad
-    usage (exit 2, naming the option); an unusable database URL or variable is a configuration
-    failure (exit 1, naming the option or the variable)."""
+    """The command's settings, built once (the first call; kept on ``args``): its options (the
+    settings' names as destinations, None when not given) over the RATINGDB_ environment. A
+    value out of range given as an option is bad usage (exit 2, naming the option); an
+    unusable database URL or variable is a configuration failure (exit 1, naming the option
+    or the variable)."""
     from ratingdb.config import ConfigurationError, Settings
 
+    built = getattr(args, _SETTINGS, None)
+    if isinstance(built, Settings):
+        return built
     given: dict[str, Any] = {
         name: getattr(args, name) for name in defaults.OPTIONS if hasattr(args, name)
     }
     try:
-        return Settings.from_env(os.environ, **given)
+        built = Settings.from_env(os.environ, **given)
     except ConfigurationError as error:
         if error.option is None or error.setting == "database_url":
             raise
         message = str(error).removeprefix(f"{error.option}: ")
         raise InputError(message, field=error.option) from None
+    setattr(args, _SETTINGS, built)
+    return built
 
 
-def actor(args: argparse.Namespace, config: Settings | None = None) -> str:
+def actor(args: argparse.Namespace) -> str:
     """The person behind a writing command (``--actor``, ``RATINGDB_ACTOR``, the OS user); a
     name that is unusable or cannot be found is bad usage (exit 2)."""
     from ratingdb.config import ConfigurationError
 
     try:
-        return (settings(args) if config is None else config).audit_actor()
+        return settings(args).audit_actor()
     except ConfigurationError as error:
         raise InputError(str(error)) from None  # the message names the option or variable
 
 
 @contextmanager
-def transaction(args: argparse.Namespace, config: Settings | None = None) -> Iterator[Session]:
+def transaction(args: argparse.Namespace) -> Iterator[Session]:
     """One transaction for the whole command: committed on success, rolled back on any error,
     so a failed command changes nothing. The database must exist and be at the latest schema."""
     from ratingdb.db import make_engine, make_sessionmaker
     from ratingdb.failures import require_latest_schema, require_sqlite_file
 
-    url = (settings(args) if config is None else config).database_url
+    url = settings(args).database_url
     require_sqlite_file(url)
     engine = make_engine(url)
     try:

@@ -69,10 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
     config = settings(args)
     now = _now(args.now)
-    person = actor(args, config)
+    person = actor(args)
     upgrade(config.database_url)
     manifest = load_manifest()
-    with transaction(args, config) as session:
+    with transaction(args) as session:
         loaded = _load(session, manifest, now)
     say(f"database: {_shown(config.database_url)} (schema {current_revision(config.database_url)})")
     say(loaded)
