@@ -1,7 +1,10 @@
 """``python -m jobs [--debug] [--actor NAME] list | run NAME [--now ISO-8601] | scheduler``.
 
 Exit codes as ``ratingdb``'s: 2 for bad usage, 1 for an operational failure, told in one line
-(``--debug`` or ``RATINGDB_DEBUG=1`` shows the traceback instead)."""
+(``--debug`` or ``RATINGDB_DEBUG=1`` shows the traceback instead).
+
+The parser imports only light modules, so ``--help`` is instant; the jobs, the scheduler and the
+settings are imported when a command runs."""
 
 from __future__ import annotations
 
@@ -12,13 +15,17 @@ import os
 import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from jobs.close_periods import NAME as CLOSE_PERIODS
-from jobs.close_periods import close_periods
-from jobs.scheduler import DAILY, run_scheduler, scheduled_jobs
-from ratingdb.config import ACTOR_VARIABLE, ConfigurationError, Settings, resolve_actor
+from ratingdb import defaults
 from ratingdb.errors import InputError
-from ratingdb.failures import EXIT_FAILURE, database_named, debug_wanted, explain, unexpected
+
+if TYPE_CHECKING:
+    from ratingdb.config import Settings
+
+ACTOR_VARIABLE = defaults.variable("actor")
+#: jobs.close_periods.NAME, without importing the job to build the parser.
+CLOSE_PERIODS = "close-periods"
 
 #: What the audit log adds to the operating system user when nobody names the actor.
 SCHEDULER_QUALIFIER = " (scheduler)"
@@ -34,7 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"the operating system user followed by {SCHEDULER_QUALIFIER.strip()!r})",
     )
     parser.add_argument(
-        "--debug", action="store_true", help="on a failure, show the traceback (RATINGDB_DEBUG=1)"
+        "--debug",
+        action="store_true",
+        default=None,  # not given: RATINGDB_DEBUG decides
+        help="on a failure, show the traceback (RATINGDB_DEBUG=1)",
     )
     # Accepted after the command too, as on every ratingdb command (contract "Configuration").
     common = argparse.ArgumentParser(add_help=False)
@@ -60,6 +70,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prefix}: {error}", file=sys.stderr)
         return 2
     except Exception as error:
+        from ratingdb.failures import (
+            EXIT_FAILURE,
+            database_named,
+            debug_wanted,
+            explain,
+            unexpected,
+        )
+
         if debug_wanted(args.debug, os.environ):
             raise
         line = explain(error, database_named(args.database_url, os.environ))
@@ -67,25 +85,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILURE
 
 
-def job_actor(given: str | None) -> str:
+def job_actor(settings: Settings) -> str:
     """``--actor`` or ``RATINGDB_ACTOR`` as given; otherwise the operating system user running
     the jobs, marked as the scheduler's. Unusable: bad usage (exit 2)."""
+    from ratingdb.config import ConfigurationError
+
     try:
-        if given is not None or os.environ.get(ACTOR_VARIABLE, "").strip():
-            return resolve_actor(given, os.environ, source="--actor")
-        return resolve_actor(None, os.environ, source="--actor") + SCHEDULER_QUALIFIER
+        return settings.audit_actor(qualifier=SCHEDULER_QUALIFIER)
     except ConfigurationError as error:
         raise InputError(str(error)) from None
 
 
 def _run(args: argparse.Namespace) -> int:
-    settings = Settings.from_env(os.environ, database_url=args.database_url)
+    from jobs.close_periods import close_periods
+    from jobs.scheduler import DAILY, run_scheduler, scheduled_jobs
+    from ratingdb.config import Settings
+
+    settings = Settings.from_env(
+        os.environ, database_url=args.database_url, actor=args.actor, debug=args.debug
+    )
     if args.command == "list":
         now = datetime.now(UTC)
         for name in scheduled_jobs(settings, actor="nobody: the jobs are only listed"):
             print(f"{name}\tat start, then daily\tnext: {DAILY.get_next_fire_time(None, now)}")
         return 0
-    actor = job_actor(args.actor)
+    actor = job_actor(settings)
     if args.command == "run":
         now = _parse_now(args.now)
         outcomes = close_periods(settings, now, actor)

@@ -24,6 +24,7 @@ from sqlalchemy.exc import DBAPIError
 
 from ratingdb.config import ConfigurationError, Settings
 from ratingdb.db import alembic_config, make_engine
+from ratingdb.defaults import debug_enabled
 
 DEBUG_VARIABLE = "RATINGDB_DEBUG"
 EXIT_FAILURE = 1
@@ -34,9 +35,10 @@ class OperationalFailure(Exception):
     """A failure of the environment, not of the input; its message says what to do."""
 
 
-def debug_wanted(option: bool, environ: Mapping[str, str]) -> bool:
-    """``--debug``, or ``RATINGDB_DEBUG`` set to anything but empty or ``0``."""
-    return option or environ.get(DEBUG_VARIABLE, "").strip() not in ("", "0")
+def debug_wanted(option: bool | None, environ: Mapping[str, str]) -> bool:
+    """``--debug``, or ``RATINGDB_DEBUG`` set to anything but empty or ``0`` (read here, not
+    from Settings: a failure to build the settings is shown this way too)."""
+    return bool(option) or debug_enabled(environ.get(DEBUG_VARIABLE, ""))
 
 
 def database_named(option: str | None, environ: Mapping[str, str]) -> str | None:

@@ -1,6 +1,6 @@
 """The read-only HTTP API and web pages (contract.md "HTTP API"): FastAPI, served by uvicorn.
 
-``create_app(settings)`` builds the app; ``serve(settings, host, port)`` runs it.
+``create_app(settings)`` builds the app; ``serve(settings)`` runs it.
 """
 
 from ratingdb.api.app import create_app

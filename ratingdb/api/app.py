@@ -19,8 +19,9 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ratingdb import defaults
 from ratingdb.api import errors
-from ratingdb.api.caches import DEFAULT_LOOKUP_SECONDS, DEFAULT_MAX_BYTES, ListLookups, PageCache
+from ratingdb.api.caches import DEFAULT_LOOKUP_SECONDS, ListLookups, PageCache
 from ratingdb.api.routes import (
     calculator,
     calculator_page,
@@ -109,25 +110,30 @@ class NoSniff:
 #: interleave requests (each then waits behind all the others' turns: a long latency tail)
 #: without answering more of them. Requests beyond these wait in a first-come queue. Raise it
 #: (``ratingdb serve --threads``) when the database is far away and a read mostly waits on it.
-DEFAULT_THREADS = 4
+DEFAULT_THREADS = defaults.SERVE_THREADS
 #: PostgreSQL connections of the reads run on the event loop, per process (and as many again
 #: when all are busy, before a read waits for one).
 ASYNC_POOL_SIZE = 10
 #: Memory for rendered list pages, per process (``ratingdb serve --page-cache-mb``).
-DEFAULT_PAGE_CACHE_BYTES = DEFAULT_MAX_BYTES
+DEFAULT_PAGE_CACHE_BYTES = defaults.SERVE_PAGE_CACHE_MB * 1024 * 1024
 
 
 def create_app(
     settings: Settings,
     *,
-    threads: int = DEFAULT_THREADS,
-    page_cache_bytes: int = DEFAULT_PAGE_CACHE_BYTES,
+    threads: int | None = None,
+    page_cache_bytes: int | None = None,
     lookup_seconds: float = DEFAULT_LOOKUP_SECONDS,
 ) -> FastAPI:
     """The app reading ``settings.read_database_url`` (by default the main database), running
     reads on ``threads`` threads (each with a pooled connection) and keeping up to
     ``page_cache_bytes`` of rendered list pages (0: none) and which revision each list is at
-    for ``lookup_seconds`` (0: none; ``ratingdb.api.caches``)."""
+    for ``lookup_seconds`` (0: none; ``ratingdb.api.caches``). ``threads`` and
+    ``page_cache_bytes`` not given: ``settings.serve_threads`` and ``serve_page_cache_mb``."""
+    if threads is None:
+        threads = settings.serve_threads
+    if page_cache_bytes is None:
+        page_cache_bytes = settings.serve_page_cache_mb * 1024 * 1024
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
     list_pages = PageCache(page_cache_bytes)

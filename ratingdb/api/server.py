@@ -9,24 +9,19 @@ import logging
 import os
 import socket
 import sys
-from typing import Any
+from typing import Any, TypeVar
 
 import uvicorn
 from fastapi import FastAPI
 from uvicorn.supervisors import Multiprocess
 
-from ratingdb.api.app import DEFAULT_PAGE_CACHE_BYTES, DEFAULT_THREADS, create_app
-from ratingdb.api.protocol import DEFAULT_LIMITS, HttpLimits, LimitedConfig
-from ratingdb.config import DATABASE_URL_VARIABLE, READ_DATABASE_URL_VARIABLE, Settings
+from ratingdb.api.app import create_app
+from ratingdb.api.protocol import HttpLimits, LimitedConfig
+from ratingdb.config import Settings
 
 logger = logging.getLogger("uvicorn.error")
 #: uvicorn's exit status when the server could not start (the port taken, say).
 STARTUP_FAILURE = 3
-
-#: How ``serve`` hands the thread count to its worker processes (the database URLs go in
-#: RATINGDB_DATABASE_URL and RATINGDB_READ_DATABASE_URL).
-THREADS_VARIABLE = "RATINGDB_SERVE_THREADS"
-PAGE_CACHE_VARIABLE = "RATINGDB_SERVE_PAGE_CACHE_BYTES"
 #: Young objects allocated between two collections of the youngest generation (Python's
 #: default: 700). A request allocates thousands of short-lived objects that reference counting
 #: frees; collecting every 700 of them costs time and, through the older generations, pauses
@@ -36,57 +31,76 @@ GC_YOUNG_THRESHOLD = 10_000
 #: silently serving at asyncio's speed (a dependency). The HTTP protocol is httptools', with
 #: limits (``ratingdb.api.protocol``).
 LOOP = "asyncio" if sys.platform == "win32" else "uvloop"
+#: The app of each worker process of ``serve_workers`` > 1 (uvicorn imports it by name).
+WORKER_APP = "ratingdb.api.server:app_from_environment"
+
+C = TypeVar("C", bound=LimitedConfig)
 
 
-def serve(
-    settings: Settings,
-    host: str,
-    port: int,
-    *,
-    workers: int = 1,
-    threads: int = DEFAULT_THREADS,
-    access_log: bool = True,
-    page_cache_bytes: int = DEFAULT_PAGE_CACHE_BYTES,
-    limits: HttpLimits = DEFAULT_LIMITS,
-) -> None:
-    """Serve the API and the web pages with uvicorn in the foreground, until interrupted.
+def serve(settings: Settings) -> None:
+    """Serve the API and the web pages with uvicorn in the foreground, until interrupted, as
+    the ``serve_`` settings say: address, workers, threads (``ratingdb.api.app``), page cache
+    (``ratingdb.api.caches``), access log, and what one connection may cost
+    (``ratingdb.api.protocol``).
 
-    ``workers`` > 1 runs that many worker processes on one listening socket (the app keeps no
-    state, so any worker can answer any request); each builds its app from the environment,
-    where the settings are handed down (:func:`app_from_environment`). ``threads``: see
-    ``ratingdb.api.app.DEFAULT_THREADS``; ``page_cache_bytes``: ``ratingdb.api.caches``;
-    ``limits``: what one connection may cost (``ratingdb.api.protocol``).
+    ``serve_workers`` > 1 runs that many worker processes on one listening socket (the app
+    keeps no state, so any worker can answer any request). The settings reach them by one path:
+    this process puts them in its environment (``Settings.environment``), and each worker
+    builds its Settings from there, for its uvicorn configuration (:class:`WorkerConfig`) and
+    its app (:func:`app_from_environment`).
     """
-    if workers == 1:
-        app = create_app(settings, threads=threads, page_cache_bytes=page_cache_bytes)
+    if settings.serve_workers == 1:
+        app = create_app(settings)
         tune_garbage_collector()
-        config = LimitedConfig(
-            app, limits=limits, host=host, port=port, **_uvicorn_options(access_log)
-        )
-        server = uvicorn.Server(config)
+        server = uvicorn.Server(uvicorn_config(app, settings, LimitedConfig))
         with contextlib.suppress(KeyboardInterrupt):
             server.run()
         if not server.started:
             raise SystemExit(STARTUP_FAILURE)
         return
-    os.environ[DATABASE_URL_VARIABLE] = settings.database_url
-    os.environ[READ_DATABASE_URL_VARIABLE] = settings.read_database_url
-    os.environ[THREADS_VARIABLE] = str(threads)
-    os.environ[PAGE_CACHE_VARIABLE] = str(page_cache_bytes)
-    config = LimitedConfig(
-        "ratingdb.api.server:app_from_environment",
-        limits=limits,
-        factory=True,
-        workers=workers,
-        host=host,
-        port=port,
-        **_uvicorn_options(access_log),
-    )
-    sockets = [listening_socket(host, port)]
+    for name, value in settings.environment().items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    config = worker_config()
+    sockets = [listening_socket(settings.serve_host, settings.serve_port)]
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36
         Multiprocess(config, target=uvicorn.Server(config).run, sockets=sockets).run()  # type: ignore[call-arg]
     else:
         Multiprocess(config, sockets=sockets).run()
+
+
+def uvicorn_config(app: Any, settings: Settings, config_class: type[C], **options: Any) -> C:
+    """uvicorn's configuration of ``app`` from the ``serve_`` settings."""
+    limits = HttpLimits(
+        max_head_bytes=settings.serve_limit_request_head,
+        max_headers=settings.serve_limit_request_fields,
+        head_timeout=settings.serve_timeout_request_head,
+        keep_alive_timeout=settings.serve_timeout_keep_alive,
+    )
+    return config_class(
+        app, limits=limits, host=settings.serve_host, port=settings.serve_port,
+        **_uvicorn_options(settings.serve_access_log), **options,
+    )  # fmt: skip
+
+
+class WorkerConfig(LimitedConfig):
+    """The configuration of ``serve``'s worker processes. uvicorn hands it to each worker
+    pickled; it is pickled as "build me from the environment" (:func:`worker_config`), so a
+    worker's limits and access log come from the same Settings as its app, never from a copy
+    of the parent's objects that could disagree with them."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (worker_config, ())
+
+
+def worker_config() -> WorkerConfig:
+    """``serve``'s multi-process configuration, from the settings in the environment."""
+    settings = Settings.from_env(os.environ)
+    return uvicorn_config(
+        WORKER_APP, settings, WorkerConfig, factory=True, workers=settings.serve_workers
+    )
 
 
 def _uvicorn_options(access_log: bool) -> dict[str, Any]:
@@ -130,10 +144,8 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def app_from_environment() -> FastAPI:
-    """The app of one worker process of ``serve(workers=N)``: the settings its parent put in
-    ``RATINGDB_DATABASE_URL`` and ``RATINGDB_READ_DATABASE_URL``, the thread count in
-    ``RATINGDB_SERVE_THREADS``."""
-    threads = int(os.environ.get(THREADS_VARIABLE, DEFAULT_THREADS))
-    app = create_app(Settings.from_env(os.environ), threads=threads)
+    """The app of one worker process of ``serve`` with ``serve_workers`` > 1: the settings its
+    parent put in the environment (``Settings.environment``)."""
+    app = create_app(Settings.from_env(os.environ))
     tune_garbage_collector()
     return app

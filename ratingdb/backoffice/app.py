@@ -16,6 +16,7 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 
+from ratingdb import defaults
 from ratingdb.backoffice import api, pages, policy, submission_api, submission_pages
 from ratingdb.backoffice.security import Context, SecurityHeaders, SignInRequired, guard
 from ratingdb.config import Settings
@@ -23,8 +24,8 @@ from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.errors import InputError
 from ratingdb.services.accounts import UnknownUserError
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8001
+DEFAULT_HOST = defaults.BACKOFFICE_HOST
+DEFAULT_PORT = defaults.BACKOFFICE_PORT
 
 
 def _utc_now() -> datetime:
@@ -44,12 +45,15 @@ def route_keys(app: FastAPI) -> list[tuple[str, str]]:
 def create_app(
     settings: Settings,
     *,
-    secure_cookies: bool = False,
+    secure_cookies: bool | None = None,
     clock: Callable[[], datetime] = _utc_now,
 ) -> FastAPI:
-    """``secure_cookies``: mark cookies Secure (and send HSTS) even when the request reached
-    the app over plain HTTP, as behind a proxy that ends TLS. ``clock`` (tests) tells the time
+    """``secure_cookies`` (default: ``settings.backoffice_secure_cookies``): mark cookies Secure
+    (and send HSTS) even when the request reached the app over plain HTTP, as behind a proxy
+    that ends TLS. ``clock`` (tests) tells the time
     sessions and tokens are checked against."""
+    if secure_cookies is None:
+        secure_cookies = settings.backoffice_secure_cookies
     engine = make_engine(settings.database_url, pool_pre_ping=True)
 
     @asynccontextmanager

@@ -4,6 +4,9 @@ Exit codes: 0 success; 2 bad usage or bad input, with a message on stderr naming
 line and field; 1 any other failure, told in one line on stderr (ratingdb.failures says what
 went wrong and what to do); ``--debug`` or ``RATINGDB_DEBUG=1`` lets the exception propagate
 with its traceback instead.
+
+Building the parser imports only argparse and light modules (``tests/cli/test_startup.py``):
+each command imports the database, the web stack or pydantic when it runs.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from collections.abc import Sequence
 
 from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments, users
 from ratingdb.errors import InputError
-from ratingdb.failures import EXIT_FAILURE, database_named, debug_wanted, explain, unexpected
 
 EXIT_BAD_INPUT = 2
 
@@ -27,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--debug",
         action="store_true",
+        default=None,  # not given: RATINGDB_DEBUG decides
         help="on a failure, show the traceback instead of one line (or RATINGDB_DEBUG=1)",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -72,6 +75,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ratingdb {args.command}: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as error:
+        from ratingdb.failures import (
+            EXIT_FAILURE,
+            database_named,
+            debug_wanted,
+            explain,
+            unexpected,
+        )
+
         if debug_wanted(args.debug, os.environ):
             raise
         line = explain(error, database_named(getattr(args, "database_url", None), os.environ))

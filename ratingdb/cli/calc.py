@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from ratingdb.errors import InputError
-from ratingdb.formats.calculator_json import load_request, result_to_json
-from ratingdb.rules.calculator import calculate
 
 
 def register(commands: Any) -> None:
@@ -22,6 +20,9 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ratingdb.formats.calculator_json import load_request, result_to_json
+    from ratingdb.rules.calculator import calculate
+
     from_stdin = args.file in (None, "-")
     source = "<stdin>" if from_stdin else args.file
     try:

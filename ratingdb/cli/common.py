@@ -1,6 +1,11 @@
 """What every database command shares: the --database-url option, the --actor option of the
-writing commands, a write transaction per command on a database at the latest schema, and the
-parsing of categories and periods into errors that name the option."""
+writing commands, the settings of a command, a write transaction per command on a database at
+the latest schema, and the parsing of categories and periods into errors that name the option.
+
+Light on purpose: building the parser imports only this and argparse; the rules core, the
+database, pydantic and the rest are imported when a command runs (``ratingdb --help`` starts in
+a blink).
+"""
 
 from __future__ import annotations
 
@@ -9,21 +14,26 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.orm import Session
-
-from ratingdb.config import ACTOR_VARIABLE, ConfigurationError, Settings, resolve_actor
-from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb import defaults
 from ratingdb.errors import InputError
-from ratingdb.failures import require_latest_schema, require_sqlite_file
-from ratingdb.rules import Category, Period
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from ratingdb.config import Settings
+    from ratingdb.rules import Category, Period
+
+ACTOR_VARIABLE = defaults.variable("actor")
+DATABASE_URL_VARIABLE = defaults.variable("database_url")
 
 
 def database_options() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument(
         "--database-url",
-        help="database URL (default: RATINGDB_DATABASE_URL, else sqlite:///ratingdb.sqlite3)",
+        help=f"database URL (default: {DATABASE_URL_VARIABLE}, else {defaults.DATABASE_URL})",
     )
     return parent
 
@@ -40,23 +50,60 @@ def actor_options() -> argparse.ArgumentParser:
     return parent
 
 
-def actor(args: argparse.Namespace) -> str:
-    """The person behind a writing command (``--actor``, ``RATINGDB_ACTOR``, the OS user); a
-    name that is unusable or cannot be found is bad usage (exit 2)."""
-    try:
-        return resolve_actor(args.actor, os.environ, source="--actor")
-    except ConfigurationError as error:
-        raise InputError(str(error)) from None  # the message names the option or variable
+def setting_help(name: str, text: str, default: object = None) -> str:
+    """An option's help: what it is, then what applies without it: the variable of the setting
+    (the option's destination is the setting's name), else the default."""
+    fallback = defaults.variable(name) + ("" if default is None else f", else {default}")
+    return f"{text} (default: {fallback})".lstrip()
+
+
+#: Where a command's settings are kept on its arguments, once built.
+_SETTINGS = "_settings"
 
 
 def settings(args: argparse.Namespace) -> Settings:
-    return Settings.from_env(os.environ, database_url=args.database_url)
+    """The command's settings, built once (the first call; kept on ``args``): its options (the
+    settings' names as destinations, None when not given) over the RATINGDB_ environment. A
+    value out of range given as an option is bad usage (exit 2, naming the option); an
+    unusable database URL or variable is a configuration failure (exit 1, naming the option
+    or the variable)."""
+    from ratingdb.config import ConfigurationError, Settings
+
+    built = getattr(args, _SETTINGS, None)
+    if isinstance(built, Settings):
+        return built
+    given: dict[str, Any] = {
+        name: getattr(args, name) for name in defaults.OPTIONS if hasattr(args, name)
+    }
+    try:
+        built = Settings.from_env(os.environ, **given)
+    except ConfigurationError as error:
+        if error.option is None or error.setting == "database_url":
+            raise
+        message = str(error).removeprefix(f"{error.option}: ")
+        raise InputError(message, field=error.option) from None
+    setattr(args, _SETTINGS, built)
+    return built
+
+
+def actor(args: argparse.Namespace) -> str:
+    """The person behind a writing command (``--actor``, ``RATINGDB_ACTOR``, the OS user); a
+    name that is unusable or cannot be found is bad usage (exit 2)."""
+    from ratingdb.config import ConfigurationError
+
+    try:
+        return settings(args).audit_actor()
+    except ConfigurationError as error:
+        raise InputError(str(error)) from None  # the message names the option or variable
 
 
 @contextmanager
 def transaction(args: argparse.Namespace) -> Iterator[Session]:
     """One transaction for the whole command: committed on success, rolled back on any error,
     so a failed command changes nothing. The database must exist and be at the latest schema."""
+    from ratingdb.db import make_engine, make_sessionmaker
+    from ratingdb.failures import require_latest_schema, require_sqlite_file
+
     url = settings(args).database_url
     require_sqlite_file(url)
     engine = make_engine(url)
@@ -69,6 +116,8 @@ def transaction(args: argparse.Namespace) -> Iterator[Session]:
 
 
 def category(text: str, option: str = "--category") -> Category:
+    from ratingdb.rules import Category
+
     try:
         return Category.parse(text)
     except ValueError as error:
@@ -76,6 +125,8 @@ def category(text: str, option: str = "--category") -> Category:
 
 
 def period(text: str, option: str = "--period") -> Period:
+    from ratingdb.rules import Period
+
     try:
         return Period.parse(text)
     except ValueError as error:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
-from ratingdb.services import audit
-from ratingdb.services.corrections import CorrectionOutcome, correct_game, merge_players
-from ratingdb.services.progress import terminal_progress
+
+if TYPE_CHECKING:  # the services (and the database) are imported when a command runs
+    from ratingdb.services.corrections import CorrectionOutcome
 
 
 def register(commands: Any) -> None:
@@ -66,6 +66,9 @@ def correction_document(outcome: CorrectionOutcome, dry_run: bool) -> dict[str, 
 
 
 def run_correct(args: argparse.Namespace) -> int:
+    from ratingdb.services.corrections import correct_game
+    from ratingdb.services.progress import terminal_progress
+
     person = actor(args)
     with transaction(args) as session:
         outcome = correct_game(
@@ -88,6 +91,9 @@ def run_correct(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
+    from ratingdb.services.corrections import merge_players
+    from ratingdb.services.progress import terminal_progress
+
     person = actor(args)
     with transaction(args) as session:
         outcome = merge_players(
@@ -101,6 +107,8 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
+    from ratingdb.services import audit
+
     with transaction(args) as session:
         rows = audit.entries(session, limit=args.limit, action=args.action)
     for row in rows:

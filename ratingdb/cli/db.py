@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 from ratingdb.cli.common import database_options, settings
-from ratingdb.db import current_revision, upgrade
 
 
 def register(commands: Any) -> None:
@@ -20,6 +19,8 @@ def register(commands: Any) -> None:
 
 
 def run_upgrade(args: argparse.Namespace) -> int:
+    from ratingdb.db import current_revision, upgrade
+
     url = settings(args).database_url
     upgrade(url)
     print(f"database at revision {current_revision(url)}", file=sys.stderr)

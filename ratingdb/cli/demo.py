@@ -14,32 +14,29 @@ the periods that have become due since are closed.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from collections import defaultdict
 from datetime import UTC, datetime
-from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.engine import make_url
-from sqlalchemy.orm import Session
-
-from jobs.close_periods import close_periods
-from ratingdb.cli.common import actor, actor_options, database_options, settings, transaction
-from ratingdb.db import current_revision, upgrade
-from ratingdb.errors import InputError
-from ratingdb.repositories.demo_state import (
-    count_games,
-    count_rating_lists,
-    count_tournaments,
-    tournament_from_file,
+from ratingdb import defaults
+from ratingdb.cli.common import (
+    actor,
+    actor_options,
+    database_options,
+    setting_help,
+    settings,
+    transaction,
 )
-from ratingdb.sample_data import Manifest, folder, load_manifest
-from ratingdb.services.lists import import_list_file
-from ratingdb.services.tournaments import import_tournament_file
+from ratingdb.errors import InputError
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8000
+if TYPE_CHECKING:  # the database and the services are imported when the command runs
+    from sqlalchemy.orm import Session
+
+    from ratingdb.sample_data import Manifest
+
+DEFAULT_HOST = defaults.SERVE_HOST
+DEFAULT_PORT = defaults.SERVE_PORT
 
 
 def register(commands: Any) -> None:
@@ -48,8 +45,13 @@ def register(commands: Any) -> None:
         parents=[database_options(), actor_options()],
         help="a database with the bundled sample federation, its periods closed, then serve",
     )
-    parser.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    # The address ``ratingdb serve`` listens on (its settings: the demo serves with them).
+    parser.add_argument(
+        "--host", dest="serve_host", help=setting_help("serve_host", "", DEFAULT_HOST)
+    )
+    parser.add_argument(
+        "--port", dest="serve_port", type=int, help=setting_help("serve_port", "", DEFAULT_PORT)
+    )
     parser.add_argument(
         "--no-serve", action="store_true", help="load and close, print the addresses, and stop"
     )
@@ -61,6 +63,10 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from jobs.close_periods import close_periods
+    from ratingdb.db import current_revision, upgrade
+    from ratingdb.sample_data import load_manifest
+
     config = settings(args)
     now = _now(args.now)
     person = actor(args)
@@ -85,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"closed {sum(len(p) for p in published.values())} periods: {summary}")
     else:
         say(f"no period to close at {now:%Y-%m-%d %H:%M} UTC")
-    base = f"http://{_host_for_url(args.host)}:{args.port}"
+    base = f"http://{_host_for_url(config.serve_host)}:{config.serve_port}"
     say(f"API: {base}/v1/ (OpenAPI: {base}/openapi.json, docs: {base}/docs)")
     say(f"web page: {base}/")
     say(
@@ -100,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"ratingdb demo: the API cannot start: {error}", file=sys.stderr)
         return 1
     say(f"serving on {base} (Ctrl-C stops)")
-    serve(config, args.host, args.port)
+    serve(config)
     return 0
 
 
@@ -125,12 +131,27 @@ def _host_for_url(host: str) -> str:
 
 
 def _shown(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
     return make_url(url).render_as_string(hide_password=True)
 
 
 def _load(session: Session, manifest: Manifest, now: datetime) -> str:
     """Import the sample data in one transaction, unless it is there already; refuse a
     database that holds something else."""
+    import hashlib
+    from importlib import resources
+
+    from ratingdb.repositories.demo_state import (
+        count_games,
+        count_rating_lists,
+        count_tournaments,
+        tournament_from_file,
+    )
+    from ratingdb.sample_data import folder
+    from ratingdb.services.lists import import_list_file
+    from ratingdb.services.tournaments import import_tournament_file
+
     root = folder()
     first = manifest.tournaments[0].file
     digest = hashlib.sha256(root.joinpath(first).read_bytes()).hexdigest()

@@ -22,16 +22,11 @@ from ratingdb.cli.common import (
     utc_now,
 )
 from ratingdb.errors import InputError
-from ratingdb.services import audit, revisions
-from ratingdb.services.corrections import replace_list
-from ratingdb.services.lists import (
-    EXPORT_FORMATS,
-    IMPORT_FORMATS,
-    import_list_file,
-    streamed_list,
-    write_published,
-)
-from ratingdb.services.progress import terminal_progress
+
+#: ratingdb.services.lists.IMPORT_FORMATS and EXPORT_FORMATS, without importing the services to
+#: build the parser (tests/cli/test_startup.py keeps them the same).
+IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
+EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
 
 
 def register(commands: Any) -> None:
@@ -80,6 +75,10 @@ def register(commands: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from ratingdb.services import audit
+    from ratingdb.services.lists import import_list_file
+    from ratingdb.services.progress import terminal_progress
+
     suffix = args.file.suffix.lower()
     file_format = args.format or {".xml": "fide-xml", ".txt": "fide-txt"}.get(suffix, "csv")
     wanted_category = category(args.category)
@@ -113,6 +112,9 @@ def run_import(args: argparse.Namespace) -> int:
 def _run_replace(args: argparse.Namespace, file_format: str) -> int:
     """``lists import --replace``: one transaction, rolled back for ``--dry-run``, whose report
     then names no row id (the correction, the new list) since none was written."""
+    from ratingdb.services.corrections import replace_list
+    from ratingdb.services.progress import terminal_progress
+
     if args.reason is None:
         raise InputError("a corrected list needs a reason", field="--reason")
     with transaction(args) as session:
@@ -138,6 +140,8 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from ratingdb.services.lists import streamed_list, write_published
+
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     with (
@@ -170,6 +174,8 @@ def whole_or_nothing(output: Path | None) -> Iterator[IO[str]]:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from ratingdb.services import revisions
+
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     with transaction(args) as session:

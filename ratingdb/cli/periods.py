@@ -17,11 +17,6 @@ from ratingdb.cli.common import (
     utc_now,
 )
 from ratingdb.errors import InputError
-from ratingdb.repositories import periods as period_repo
-from ratingdb.rules import Period
-from ratingdb.services import revisions
-from ratingdb.services.close import close_period
-from ratingdb.services.progress import terminal_progress
 
 
 def register(commands: Any) -> None:
@@ -54,6 +49,9 @@ def register(commands: Any) -> None:
 
 
 def run_close(args: argparse.Namespace) -> int:
+    from ratingdb.services.close import close_period
+    from ratingdb.services.progress import terminal_progress
+
     wanted_category = category(args.category)
     wanted_period = period(args.period)
     person = actor(args)
@@ -78,6 +76,9 @@ def run_close(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
+    from ratingdb.repositories import periods as period_repo
+    from ratingdb.rules import Period
+
     wanted = None if args.category is None else category(args.category)
     with transaction(args) as session:
         rows = period_repo.periods_of(session, wanted)
@@ -101,6 +102,8 @@ def run_status(args: argparse.Namespace) -> int:
 def run_verify(args: argparse.Namespace) -> int:
     """Exit 0 when every list checked is identical, 1 when one is not (a failure, not bad
     input), 2 when nothing matches the options."""
+    from ratingdb.services import revisions
+
     if not args.all and (args.category is None or args.period is None):
         raise InputError("give --category and --period, or --all", field="--all")
     wanted_category = None if args.category is None else category(args.category)

@@ -19,11 +19,9 @@ from ratingdb.cli.common import (
 )
 from ratingdb.cli.corrections import correction_document
 from ratingdb.errors import InputError
-from ratingdb.services import audit
-from ratingdb.services.corrections import replace_tournament
-from ratingdb.services.progress import terminal_progress
-from ratingdb.services.published import NotFound, tournament
-from ratingdb.services.tournaments import FORMATS, import_tournament_file
+
+#: ratingdb.services.tournaments.FORMATS, without importing the services to build the parser.
+FORMATS = ("trf", "csv")
 
 
 def register(commands: Any) -> None:
@@ -63,6 +61,9 @@ def register(commands: Any) -> None:
 def run_import(args: argparse.Namespace) -> int:
     """The report of what the file held and what was skipped goes to stderr; one JSON line per
     category (contract) to stdout, once the transaction has committed."""
+    from ratingdb.services import audit
+    from ratingdb.services.tournaments import import_tournament_file
+
     if args.replace is not None:
         return run_replace(args)
     if not args.category:
@@ -88,6 +89,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_replace(args: argparse.Namespace) -> int:
+    from ratingdb.services.corrections import replace_tournament
+    from ratingdb.services.progress import terminal_progress
+
     if args.category or args.period:
         raise InputError("a replaced tournament keeps its category and period", field="--category")
     if args.reason is None:
@@ -116,6 +120,8 @@ def run_replace(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from ratingdb.services.published import NotFound, tournament
+
     with transaction(args) as session:
         try:
             shown = tournament(session, args.tournament_id)

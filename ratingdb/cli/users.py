@@ -9,8 +9,6 @@ argument (it would sit in the shell history and the process list).
 from __future__ import annotations
 
 import argparse
-import getpass
-import hmac
 import json
 import sys
 from typing import Any
@@ -18,8 +16,13 @@ from typing import Any
 from ratingdb.cli import backoffice
 from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
 from ratingdb.errors import InputError
-from ratingdb.models.account import ROLES
-from ratingdb.services import accounts
+
+#: ratingdb.models.account.ROLES and ratingdb.services.accounts' token defaults, without
+#: importing the database to build the parser.
+ROLES = ("arbiter", "officer", "admin")
+DEFAULT_TOKEN_LABEL = "default"
+DEFAULT_TOKEN_DAYS = 90
+MAX_TOKEN_DAYS = 366
 
 
 def register(commands: Any) -> None:
@@ -53,13 +56,12 @@ def register(commands: Any) -> None:
         "token", parents=[database_options(), actor_options()], help="a new API token, printed once"
     )
     token.add_argument("username", metavar="USERNAME")
-    token.add_argument("--label", default=accounts.DEFAULT_TOKEN_LABEL)
+    token.add_argument("--label", default=DEFAULT_TOKEN_LABEL)
     token.add_argument(
         "--days",
         type=int,
-        default=accounts.DEFAULT_TOKEN_DAYS,
-        help=f"valid for N days (default: {accounts.DEFAULT_TOKEN_DAYS}; at most "
-        f"{accounts.MAX_TOKEN_DAYS})",
+        default=DEFAULT_TOKEN_DAYS,
+        help=f"valid for N days (default: {DEFAULT_TOKEN_DAYS}; at most {MAX_TOKEN_DAYS})",
     )
     token.set_defaults(handler=run_token)
     revoke = actions.add_parser(
@@ -74,6 +76,9 @@ def register(commands: Any) -> None:
 
 
 def _read_password(args: argparse.Namespace) -> str:
+    import getpass
+    import hmac
+
     if args.password_stdin:
         line = sys.stdin.readline()
         password = line[:-1] if line.endswith("\n") else line
@@ -88,6 +93,8 @@ def _read_password(args: argparse.Namespace) -> str:
 
 
 def run_add(args: argparse.Namespace) -> int:
+    from ratingdb.services import accounts
+
     accounts.check_username(args.username)
     password = _read_password(args)
     accounts.check_password(password, args.username)
@@ -100,6 +107,8 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from ratingdb.services import accounts
+
     with transaction(args) as session:
         users = accounts.list_users(session)
     for user in users:
@@ -108,6 +117,8 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_disable(args: argparse.Namespace) -> int:
+    from ratingdb.services import accounts
+
     with transaction(args) as session:
         accounts.disable_user(session, args.username, actor=actor(args), now=utc_now())
     print(json.dumps({"username": args.username, "disabled": True}))
@@ -115,6 +126,8 @@ def run_disable(args: argparse.Namespace) -> int:
 
 
 def run_token(args: argparse.Namespace) -> int:
+    from ratingdb.services import accounts
+
     with transaction(args) as session:
         issued = accounts.issue_token(
             session, args.username, args.label, args.days, actor=actor(args), now=utc_now()
@@ -124,6 +137,8 @@ def run_token(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
+    from ratingdb.services import accounts
+
     with transaction(args) as session:
         count = accounts.revoke_tokens(
             session, args.username, args.label, actor=actor(args), now=utc_now()

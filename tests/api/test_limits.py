@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from ratingdb.cli import build_parser, main
+from ratingdb.cli.common import settings
 from ratingdb.config import READ_DATABASE_URL_VARIABLE
 from ratingdb.db import upgrade
 from tests.api.conftest import START_TIMEOUT
@@ -189,11 +190,14 @@ def test_a_head_sent_byte_by_byte_is_closed_with_408(served: Served) -> None:
     assert status(answer) == 408
 
 
-def test_limit_options(capsys: pytest.CaptureFixture[str]) -> None:
-    args = build_parser().parse_args(["serve"])
+def test_limit_options(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith("RATINGDB_"):
+            monkeypatch.delenv(name)
+    config = settings(build_parser().parse_args(["serve"]))
     assert (
-        args.limit_request_head, args.limit_request_fields,
-        args.timeout_request_head, args.timeout_keep_alive,
+        config.serve_limit_request_head, config.serve_limit_request_fields,
+        config.serve_timeout_request_head, config.serve_timeout_keep_alive,
     ) == (16384, 100, 10, 5)  # fmt: skip
     for option, bad, message in (
         ("--limit-request-head", "100", "must be 1024..1048576, got 100"),

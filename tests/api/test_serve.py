@@ -20,7 +20,8 @@ from ratingdb.api import create_app
 from ratingdb.api.app import DEFAULT_THREADS
 from ratingdb.api.server import listening_socket
 from ratingdb.cli import build_parser, main
-from ratingdb.config import READ_DATABASE_URL_VARIABLE, Settings
+from ratingdb.cli.common import settings
+from ratingdb.config import DEFAULT_DATABASE_URL, READ_DATABASE_URL_VARIABLE, Settings
 from ratingdb.db import head_revision
 from tests.api.conftest import START_TIMEOUT
 from tests.databases import free_port
@@ -38,13 +39,29 @@ def test_serve_answers_over_http(server: str) -> None:
         assert response.headers["Content-Type"] == "text/html; charset=utf-8"
 
 
+@pytest.fixture
+def no_settings_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.startswith("RATINGDB_"):
+            monkeypatch.delenv(name)
+
+
+def serve_settings(*options: str) -> Settings:
+    return settings(build_parser().parse_args(["serve", *options]))
+
+
+@pytest.mark.usefixtures("no_settings_variables")
 def test_serve_options() -> None:
-    args = build_parser().parse_args(["serve"])
-    assert (args.host, args.port, args.database_url) == ("127.0.0.1", 8000, None)
-    args = build_parser().parse_args(
-        ["serve", "--host", "0.0.0.0", "--port", "9000", "--database-url", "sqlite:///x.db"]
+    config = serve_settings()
+    assert (config.serve_host, config.serve_port, config.database_url) == (
+        "127.0.0.1", 8000, DEFAULT_DATABASE_URL,
+    )  # fmt: skip
+    config = serve_settings(
+        "--host", "0.0.0.0", "--port", "9000", "--database-url", "sqlite:///x.db"
     )
-    assert (args.host, args.port, args.database_url) == ("0.0.0.0", 9000, "sqlite:///x.db")
+    assert (config.serve_host, config.serve_port, config.database_url) == (
+        "0.0.0.0", 9000, "sqlite:///x.db",
+    )  # fmt: skip
 
 
 def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
@@ -52,15 +69,16 @@ def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--port: must be 0..65535, got 70000" in capsys.readouterr().err
 
 
+@pytest.mark.usefixtures("no_settings_variables")
 def test_serve_worker_options(capsys: pytest.CaptureFixture[str]) -> None:
-    args = build_parser().parse_args(["serve"])
-    assert (args.workers, args.access_log) == (1, True)
-    args = build_parser().parse_args(["serve", "--workers", "2", "--no-access-log"])
-    assert (args.workers, args.access_log) == (2, False)
+    config = serve_settings()
+    assert (config.serve_workers, config.serve_access_log) == (1, True)
+    config = serve_settings("--workers", "2", "--no-access-log")
+    assert (config.serve_workers, config.serve_access_log) == (2, False)
     assert main(["serve", "--workers", "0"]) == 2
     assert "--workers: must be 1..64, got 0" in capsys.readouterr().err
-    assert build_parser().parse_args(["serve"]).threads == DEFAULT_THREADS
-    assert build_parser().parse_args(["serve", "--threads", "16"]).threads == 16
+    assert serve_settings().serve_threads == DEFAULT_THREADS
+    assert serve_settings("--threads", "16").serve_threads == 16
     assert main(["serve", "--threads", "0"]) == 2
     assert "--threads: must be 1..256, got 0" in capsys.readouterr().err
     with pytest.raises(ValueError, match="threads must be at least 1"):

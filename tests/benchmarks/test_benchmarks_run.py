@@ -48,3 +48,18 @@ def test_close_period_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     assert figures["games"] == 800
     assert figures["total_s"] > 0
     assert figures["baseline_s"] > 0
+
+
+def test_startup_benchmark_runs_and_ends_with_a_json_line() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "startup.py"), "--runs", "1"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert figures["runs"] == 1
+    assert set(figures["median_s"]) >= {"ratingdb --help", "ratingdb calc FILE"}
+    assert figures["target_s"] == 0.3
