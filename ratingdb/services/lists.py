@@ -13,10 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
 from ratingdb.formats.fide_list import (
     XML_TAGS,
@@ -34,7 +32,8 @@ from ratingdb.formats.list_csv import (
     read_list_csv,
     write_list_csv_to,
 )
-from ratingdb.models import ListEntryRow, PeriodRow, PlayerRow, PlayerStatusRow, RatingListRow
+from ratingdb.models import PeriodRow, RatingListRow
+from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, KStatus, Period, RuleVersion, k_factor, version_for_period
@@ -198,10 +197,9 @@ def _publish_imported(
     )
     for entry in entries:
         entry["list_id"] = rating_list.id
-    bulk_insert(session, ListEntryRow, entries)
-    bulk_insert(
+    list_entries.insert_entries(session, entries)
+    list_entries.insert_statuses(
         session,
-        PlayerStatusRow,
         [
             {
                 "list_id": rating_list.id,
@@ -239,7 +237,8 @@ def _add_imported_list(
 ) -> RatingListRow:
     """The list row of an imported list (revision 1, or the replacement's revision naming its
     correction; no rule version), flushed for its id."""
-    rating_list = RatingListRow(
+    return period_repo.add_list(
+        session,
         period_id=period_row.id,
         category=period_row.category,
         list_date=period.list_date,
@@ -252,9 +251,6 @@ def _add_imported_list(
         cause_correction_id=None if replaces is None else replaces.cause,
         corrections_applied=0 if replaces is None else replaces.cause,
     )
-    session.add(rating_list)
-    session.flush()
-    return rating_list
 
 
 def _check_publishable(session: Session, category: Category, period: Period) -> None:
@@ -396,7 +392,7 @@ def import_fide_list(
                     "peak_rating": peak,
                 }
             )
-        rated += bulk_insert(session, ListEntryRow, entries)
+        rated += list_entries.insert_entries(session, entries)
     if not rated:
         raise _no_entries(str(path), category, unrated, version.floor)
     rating_list.entry_count = rated
@@ -484,22 +480,7 @@ def _repeated(row: FideListRow, path: Path, first: str) -> None:
 def stored_digest(session: Session, list_id: int) -> str:
     """list_digest of the stored entries, read back in player_id order (byte order, as Python
     sorts) without holding them all."""
-    order = ListEntryRow.player_id
-    if session.get_bind().dialect.name == "postgresql":
-        order = order.collate("C")  # type: ignore[assignment]
-    rows = session.execute(
-        select(
-            ListEntryRow.player_id,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-        )
-        .where(ListEntryRow.list_id == list_id)
-        .order_by(order)
-        .execution_options(yield_per=FIDE_BATCH)
-    )
+    rows = list_entries.canonical_rows(session, list_id, yield_per=FIDE_BATCH)
     return digest_of_sorted(rows)
 
 
@@ -548,27 +529,7 @@ def streamed_list(session: Session, category: Category, period: Period) -> Itera
     rating_list = period_repo.list_for(session, category, period)
     if rating_list is None:
         raise InputError(f"{category.value} has no published list for {period}", field="--period")
-    rows = session.execute(
-        select(
-            ListEntryRow.player_id,
-            PlayerRow.name,
-            PlayerRow.federation,
-            PlayerRow.sex,
-            PlayerRow.birth_year,
-            PlayerRow.title,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-            ListEntryRow.rated_games,
-            ListEntryRow.peak_rating,
-        )
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == rating_list.id)
-        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
-        .execution_options(yield_per=FIDE_BATCH)
-    )
+    rows = list_entries.published_rows(session, rating_list.id, yield_per=FIDE_BATCH)
     try:
         yield PublishedList(
             category,

@@ -11,10 +11,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
 from ratingdb.formats.csv_input import SAVE_AS as CSV_SAVE_AS
 from ratingdb.formats.games_csv import GameRow as CsvGame
@@ -23,8 +22,11 @@ from ratingdb.formats.text import read_bounded
 from ratingdb.formats.trf import FIDE_ID, SHORT_GAMES, TrfFile, TrfPlayer, parse_trf
 from ratingdb.formats.trf import SAVE_AS as TRF_SAVE_AS
 from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
+from ratingdb.repositories import tournaments as tournament_repo
+from ratingdb.repositories.games import NewGame
 from ratingdb.rules import (
     Category,
     Period,
@@ -35,7 +37,6 @@ from ratingdb.rules import (
 )
 from ratingdb.services.lists import check_period
 
-TOURNAMENT_ID_DIGITS = 6
 FORMATS = ("trf", "csv")
 
 
@@ -192,16 +193,28 @@ def _read_bytes(path: Path, save_as: str) -> bytes:
 
 
 def _refuse_duplicate(session: Session, digest: str, category: Category, source: str) -> None:
-    duplicate = session.scalars(
-        select(TournamentRow.tournament_id).where(
-            TournamentRow.source_digest == digest, TournamentRow.category == category.value
-        )
-    ).first()
+    duplicate = tournament_repo.imported_from(session, digest, category.value)
     if duplicate is not None:
         raise InputError(
             f"this file is already imported for {category.value} as tournament {duplicate}",
             source=source,
         )
+
+
+def refuse_unknown_players(session: Session, tournament: TournamentFile, hint: str = "") -> None:
+    """Every player of the file's games is stored already: the file's line and column if not."""
+    known = player_repo.existing_ids(
+        session, {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
+    )
+    for game in tournament.games:
+        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
+            if player not in known:
+                raise InputError(
+                    f"unknown player {player}{hint}",
+                    source=tournament.source,
+                    line=game.line,
+                    field=column,
+                )
 
 
 def _store_for_categories(
@@ -246,24 +259,16 @@ def store_tournament(
 ) -> ImportedTournament:
     """Store one tournament rated in ``category``. ``grouped``: one of several made from the
     same file; ``group_id`` is the first of them (None: this one is the first)."""
-    known = player_repo.existing_ids(
-        session, {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
+    refuse_unknown_players(
+        session, tournament, hint=" (import a list or a TRF with this player first)"
     )
-    for game in tournament.games:
-        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
-            if player not in known:
-                raise InputError(
-                    f"unknown player {player} (import a list or a TRF with this player first)",
-                    source=tournament.source,
-                    line=game.line,
-                    field=column,
-                )
     _refuse_duplicate(session, digest, category, tournament.source)
     period, late = assign_period(session, category, tournament.end_date, forced)
     period_row = period_repo.get_or_create_period(session, category, period)
-    tournament_id = _next_tournament_id(session)
+    tournament_id = tournament_repo.next_tournament_id(session)
     details = details or TournamentDetails()
-    session.add(
+    tournament_repo.add(
+        session,
         TournamentRow(
             tournament_id=tournament_id,
             name=tournament.name,
@@ -279,23 +284,15 @@ def store_tournament(
             time_control=details.time_control,
             time_control_code=details.time_control_code,
             group_id=(group_id or tournament_id) if grouped else None,
-        )
+        ),
     )
-    session.flush()
-    bulk_insert(
+    game_repo.insert_games(
         session,
-        GameRow,
-        [
-            {
-                "tournament_id": tournament_id,
-                "round": game.round,
-                "white_id": game.white_id,
-                "black_id": game.black_id,
-                "result": game.result,
-                "rated": game.played,
-            }
-            for game in tournament.games
-        ],
+        (
+            NewGame(tournament_id, g.round, g.white_id, g.black_id, g.result, g.played)
+            for g in tournament.games
+        ),
+        created_by=None,
     )
     rated = sum(1 for game in tournament.games if game.played)
     return ImportedTournament(tournament_id, period, late, len(tournament.games), rated)
@@ -428,7 +425,7 @@ def _match_players(session: Session, trf: TrfFile) -> _Matched:
         new_rows.append(values)
         matched.ids[player.rank] = player_id
     session.flush()
-    bulk_insert(session, PlayerRow, new_rows)
+    player_repo.insert_players(session, new_rows)
     return matched
 
 
@@ -560,17 +557,6 @@ def assign_period(
     if latest is None or natural > latest:
         return natural, False
     return next_period(category, latest), True
-
-
-def _next_tournament_id(session: Session) -> str:
-    """``T`` and a zero-padded sequence number, one more than the highest stored."""
-    highest = session.scalar(
-        select(func.max(TournamentRow.tournament_id)).where(
-            TournamentRow.tournament_id.like("T" + "_" * TOURNAMENT_ID_DIGITS)
-        )
-    )
-    number = 1 if highest is None else int(highest[1:]) + 1
-    return f"T{number:0{TOURNAMENT_ID_DIGITS}d}"
 
 
 # --- show ------------------------------------------------------------------------------------

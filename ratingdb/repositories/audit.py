@@ -1,0 +1,43 @@
+"""The audit log: adding an entry, reading the latest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.models import AuditRow
+
+
+def add(
+    session: Session,
+    action: str,
+    actor: str,
+    at: datetime,
+    *,
+    file_digest: str | None,
+    counts: Mapping[str, Any],
+    details: Mapping[str, Any],
+) -> None:
+    session.add(
+        AuditRow(
+            action=action,
+            actor=actor,
+            at=at,
+            file_digest=file_digest,
+            counts=dict(counts),
+            details=dict(details),
+        )
+    )
+    session.flush()
+
+
+def latest(session: Session, *, limit: int, action: str | None = None) -> Sequence[AuditRow]:
+    """The latest ``limit`` entries (of ``action`` when given), newest first."""
+    statement = select(AuditRow).order_by(AuditRow.id.desc()).limit(limit)
+    if action is not None:
+        statement = statement.where(AuditRow.action == action)
+    return session.scalars(statement).all()
