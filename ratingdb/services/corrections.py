@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
-from ratingdb.models import CorrectionRow, GameRow, PlayerRow, TournamentRow
+from ratingdb.models import CorrectionRow, GameRow, PlayerRow, RatingListRow, TournamentRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import periods as period_repo
@@ -267,21 +267,7 @@ def replace_list(
     check_period(category, period, field="--period")
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
-    period_row = period_repo.get_period(session, category, period)
-    current = period_repo.list_for(session, category, period)
-    if period_row is None or period_row.state != "published" or current is None:
-        raise InputError(
-            f"{category.value} {period} has no published list to replace; "
-            "import the list without --replace",
-            field="--period",
-        )
-    if current.source != "import":
-        raise InputError(
-            f"{category.value} {period} was computed by a close from its tournaments, not "
-            "imported: correct its games instead (games correct, tournaments import --replace, "
-            "players merge)",
-            field="--replace",
-        )
+    current = _imported_list_to_replace(session, category, period)
     digest = audit.file_digest(path) if path.is_file() else None
     correction = correction_repo.add(
         session, "list-replace", category=category.value, tournament_id=None, reason=reason,
@@ -293,17 +279,7 @@ def replace_list(
         session, path, category, period, now, file_format, track=track,
         replaces=Replacement(current.revision + 1, correction.id),
     )  # fmt: skip
-    revised = period_repo.get_list(session, imported.list_id)
-    if revised is None:
-        raise AssertionError(f"the list {imported.list_id} just written is not found")
-    changed = list_changes(session, current, revised)
-    if changed is None:
-        raise InputError(
-            f"the file gives the list of {category.value} {period} as published "
-            f"(revision {current.revision}): nothing to correct",
-            source=str(path),
-            field="--replace",
-        )
+    revised, changed = _revision_written(session, category, period, current, imported.list_id, path)
     correction.after = {
         "list_id": revised.id, "revision": revised.revision, "entries": revised.entry_count,
         "digest": revised.digest, "file": str(path), "file_digest": digest,
@@ -326,6 +302,52 @@ def replace_list(
                  "reason": reason},
     )  # fmt: skip
     return outcome, imported
+
+
+def _imported_list_to_replace(
+    session: Session, category: Category, period: Period
+) -> RatingListRow:
+    """The period's published list, refused unless it was imported."""
+    period_row = period_repo.get_period(session, category, period)
+    current = period_repo.list_for(session, category, period)
+    if period_row is None or period_row.state != "published" or current is None:
+        raise InputError(
+            f"{category.value} {period} has no published list to replace; "
+            "import the list without --replace",
+            field="--period",
+        )
+    if current.source != "import":
+        raise InputError(
+            f"{category.value} {period} was computed by a close from its tournaments, not "
+            "imported: correct its games instead (games correct, tournaments import --replace, "
+            "players merge)",
+            field="--replace",
+        )
+    return current
+
+
+def _revision_written(
+    session: Session,
+    category: Category,
+    period: Period,
+    current: RatingListRow,
+    list_id: int,
+    path: Path,
+) -> tuple[RatingListRow, tuple[tuple[str, int | None, int | None], ...]]:
+    """The revision just written from the corrected file, and who moved from ``current``;
+    refused when nobody did."""
+    revised = period_repo.get_list(session, list_id)
+    if revised is None:
+        raise AssertionError(f"the list {list_id} just written is not found")
+    changed = list_changes(session, current, revised)
+    if changed is None:
+        raise InputError(
+            f"the file gives the list of {category.value} {period} as published "
+            f"(revision {current.revision}): nothing to correct",
+            source=str(path),
+            field="--replace",
+        )
+    return revised, changed
 
 
 def _recompute(

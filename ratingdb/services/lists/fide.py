@@ -7,6 +7,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -70,43 +71,11 @@ def import_fide_list(
     seen: set[int | str] = set()
     while batch := list(itertools.islice(rows, FIDE_BATCH)):
         _refuse_repeated(batch, seen, path)
-        new, changed = player_repo.upsert(
-            session,
-            [
-                {
-                    "player_id": row.fide_id,
-                    "fide_id": row.fide_id,
-                    "name": row.name,
-                    "federation": row.federation,
-                    "sex": row.sex,
-                    "birth_year": row.birth_year,
-                    "title": row.title,
-                }
-                for row in batch
-            ],
-        )
+        new, changed = _upsert_players(session, batch)
         created, updated = created + new, updated + changed
-        entries = []
-        for row in batch:
-            if row.rating is None or row.rating < version.floor:
-                unrated += 1
-                continue
-            rated_games, peak = derive_status(version, row, period.year)
-            k = k_factor(
-                version, KStatus(row.rating, rated_games, peak, row.birth_year), period.year
-            )
-            k_differs += row.k_factor is not None and row.k_factor != k
-            entries.append(
-                imported_entry(
-                    rating_list.id,
-                    row.fide_id,
-                    row.rating,
-                    games=row.games or 0,
-                    k_factor=k,
-                    rated_games=rated_games,
-                    peak_rating=peak,
-                )
-            )
+        entries, differs = _entries(batch, version, period, rating_list.id)
+        unrated += len(batch) - len(entries)
+        k_differs += differs
         rated += list_entries.insert_entries(session, entries)
     if not rated:
         raise no_entries(str(path), category, unrated, version.floor)
@@ -125,6 +94,53 @@ def import_fide_list(
         updated,
         k_differs,
     )
+
+
+def _upsert_players(session: Session, batch: Sequence[FideListRow]) -> tuple[int, int]:
+    """The batch's players created or updated (the FIDE list is the authority on names,
+    federations, titles); returns (created, updated)."""
+    return player_repo.upsert(
+        session,
+        [
+            {
+                "player_id": row.fide_id,
+                "fide_id": row.fide_id,
+                "name": row.name,
+                "federation": row.federation,
+                "sex": row.sex,
+                "birth_year": row.birth_year,
+                "title": row.title,
+            }
+            for row in batch
+        ],
+    )
+
+
+def _entries(
+    batch: Sequence[FideListRow], version: RuleVersion, period: Period, list_id: int
+) -> tuple[list[dict[str, Any]], int]:
+    """The entries of the batch's players rated at or above the floor, and how many of them
+    have a K, derived from their status, other than the K the list prints."""
+    entries = []
+    k_differs = 0
+    for row in batch:
+        if row.rating is None or row.rating < version.floor:
+            continue
+        rated_games, peak = derive_status(version, row, period.year)
+        k = k_factor(version, KStatus(row.rating, rated_games, peak, row.birth_year), period.year)
+        k_differs += row.k_factor is not None and row.k_factor != k
+        entries.append(
+            imported_entry(
+                list_id,
+                row.fide_id,
+                row.rating,
+                games=row.games or 0,
+                k_factor=k,
+                rated_games=rated_games,
+                peak_rating=peak,
+            )
+        )
+    return entries, k_differs
 
 
 def derive_status(version: RuleVersion, row: FideListRow, list_year: int) -> tuple[int, int]:

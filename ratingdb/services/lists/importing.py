@@ -84,20 +84,7 @@ def _publish_imported(
 ) -> ImportedList:
     if replaces is None:
         check_publishable(session, category, period)
-    created, updated = player_repo.upsert(
-        session,
-        [
-            {
-                "player_id": row.player_id,
-                "name": row.name,
-                "federation": row.federation,
-                "sex": row.sex,
-                "birth_year": row.birth_year,
-                "title": row.title,
-            }
-            for row in rows
-        ],
-    )
+    created, updated = _upsert_players(session, rows)
     period_row = period_repo.get_or_create_period(session, category, period)
     version = version_for_period(category, period)
     rated: list[ListRow] = []
@@ -119,19 +106,7 @@ def _publish_imported(
     for entry in entries:
         entry["list_id"] = rating_list.id
     list_entries.insert_entries(session, entries)
-    list_entries.insert_statuses(
-        session,
-        [
-            {
-                "list_id": rating_list.id,
-                "player_id": row.player_id,
-                "rated_games": row.rated_games if row.rating is not None else 0,
-                "peak_rating": row.peak_rating,
-                "pool": [],
-            }
-            for row in unrated
-        ],
-    )
+    _write_statuses(session, rating_list.id, unrated)
     if replaces is None:
         period_repo.mark_published(session, period_row, now)
     return ImportedList(
@@ -143,6 +118,41 @@ def _publish_imported(
         len(unrated),
         created,
         updated,
+    )
+
+
+def _upsert_players(session: Session, rows: Sequence[ListRow]) -> tuple[int, int]:
+    """The list's players created or updated; returns (created, updated)."""
+    return player_repo.upsert(
+        session,
+        [
+            {
+                "player_id": row.player_id,
+                "name": row.name,
+                "federation": row.federation,
+                "sex": row.sex,
+                "birth_year": row.birth_year,
+                "title": row.title,
+            }
+            for row in rows
+        ],
+    )
+
+
+def _write_statuses(session: Session, list_id: int, unrated: Sequence[ListRow]) -> None:
+    """The players off the list (no rating, or below the floor), with their history."""
+    list_entries.insert_statuses(
+        session,
+        [
+            {
+                "list_id": list_id,
+                "player_id": row.player_id,
+                "rated_games": row.rated_games if row.rating is not None else 0,
+                "peak_rating": row.peak_rating,
+                "pool": [],
+            }
+            for row in unrated
+        ],
     )
 
 
