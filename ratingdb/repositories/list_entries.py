@@ -25,6 +25,16 @@ CALCULATION_KEYS = (
     "rated", "reason", "rule_version",
 )  # fmt: skip
 
+#: The columns of an entry its list's digest covers (services.lists.digest), player first.
+_CANONICAL = (
+    ListEntryRow.player_id,
+    ListEntryRow.rating,
+    ListEntryRow.previous_rating,
+    ListEntryRow.change,
+    ListEntryRow.games,
+    ListEntryRow.k_factor,
+)
+
 
 def write_computed(
     session: Session,
@@ -59,14 +69,7 @@ def canonical_rows(session: Session, list_id: int, *, yield_per: int) -> Result[
     if session.get_bind().dialect.name == "postgresql":
         order = order.collate("C")  # type: ignore[assignment]
     return session.execute(
-        select(
-            ListEntryRow.player_id,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-        )
+        select(*_CANONICAL)
         .where(ListEntryRow.list_id == list_id)
         .order_by(order)
         .execution_options(yield_per=yield_per)
@@ -105,16 +108,9 @@ def entries_by_player(session: Session, list_id: int) -> dict[str, tuple[Any, ..
     return {
         row[0]: tuple(row[1:])
         for row in session.execute(
-            select(
-                ListEntryRow.player_id,
-                ListEntryRow.rating,
-                ListEntryRow.previous_rating,
-                ListEntryRow.change,
-                ListEntryRow.games,
-                ListEntryRow.k_factor,
-                ListEntryRow.rated_games,
-                ListEntryRow.peak_rating,
-            ).where(ListEntryRow.list_id == list_id)
+            select(*_CANONICAL, ListEntryRow.rated_games, ListEntryRow.peak_rating).where(
+                ListEntryRow.list_id == list_id
+            )
         )
     }
 
