@@ -28,7 +28,6 @@ from ratingdb.backoffice.security import (
     signed_in,
 )
 from ratingdb.errors import InputError
-from ratingdb.models.account import ROLES
 from ratingdb.services import accounts
 from ratingdb.services.accounts import Principal, UnknownUserError
 
@@ -125,7 +124,7 @@ def _users_page(request: Request, status: int = 200, error: str | None = None) -
     found = context(request)
     with found.sessions.begin() as session:
         users = accounts.list_users(session)
-    return _page(request, "users.html", status=status, users=users, roles=ROLES,
+    return _page(request, "users.html", status=status, users=users, roles=accounts.ROLES,
                  error=error)  # fmt: skip
 
 

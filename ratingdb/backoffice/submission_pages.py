@@ -15,7 +15,6 @@ from ratingdb.backoffice import policy, uploads
 from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.errors import InputError
-from ratingdb.models.submission import SUBMISSION_STATES
 from ratingdb.rules import Category
 from ratingdb.services import audit
 from ratingdb.services import submissions as service
@@ -34,10 +33,11 @@ def submissions_page(request: Request, caller: Caller, state: str | None = None)
         with context(request).sessions.begin() as session:
             rows = service.list_submissions(session, caller, chosen)
     except InputError as error:
-        return _page(request, "submissions.html", status=422, rows=[], states=SUBMISSION_STATES,
-                     state=None, error=service.describe(error))  # fmt: skip
-    return _page(request, "submissions.html", rows=rows, states=SUBMISSION_STATES, state=chosen,
-                 error=None)  # fmt: skip
+        return _page(request, "submissions.html", status=422, rows=[],
+                     states=service.SUBMISSION_STATES, state=None,
+                     error=service.describe(error))  # fmt: skip
+    return _page(request, "submissions.html", rows=rows, states=service.SUBMISSION_STATES,
+                 state=chosen, error=None)  # fmt: skip
 
 
 def _upload_form(request: Request, status: int = 200, error: str | None = None,

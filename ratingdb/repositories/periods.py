@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -186,3 +186,85 @@ def period_counts(session: Session) -> dict[int, tuple[int, int]]:
         .group_by(TournamentRow.period_id)
     )
     return {period_id: (tournaments, games) for period_id, tournaments, games in rows}
+
+
+def with_ids(session: Session, period_ids: Collection[int]) -> dict[int, PeriodRow]:
+    return {
+        row.id: row
+        for row in session.scalars(select(PeriodRow).where(PeriodRow.id.in_(set(period_ids))))
+    }
+
+
+def get_list(session: Session, list_id: int) -> RatingListRow | None:
+    return session.get(RatingListRow, list_id)
+
+
+def add_list(
+    session: Session,
+    *,
+    period_id: int,
+    category: str,
+    list_date: date,
+    revision: int,
+    source: str,
+    rule_version: str | None,
+    published_at: datetime,
+    entry_count: int,
+    digest: str | None,
+    cause_correction_id: int | None,
+    corrections_applied: int,
+) -> RatingListRow:
+    """A revision of a period's list (its rows are written after), flushed for its id."""
+    rating_list = RatingListRow(
+        period_id=period_id,
+        category=category,
+        list_date=list_date,
+        revision=revision,
+        source=source,
+        rule_version=rule_version,
+        published_at=published_at,
+        entry_count=entry_count,
+        digest=digest,
+        cause_correction_id=cause_correction_id,
+        corrections_applied=corrections_applied,
+    )
+    session.add(rating_list)
+    session.flush()
+    return rating_list
+
+
+def revisions_of(session: Session, category: Category, period: Period) -> dict[int, RatingListRow]:
+    """Every revision of a period's list, by revision number."""
+    return {
+        row.revision: row
+        for row in session.scalars(
+            select(RatingListRow).where(
+                RatingListRow.category == category.value,
+                RatingListRow.list_date == period.list_date,
+            )
+        )
+    }
+
+
+def lists_matching(
+    session: Session, category: Category | None, period: Period | None
+) -> Sequence[RatingListRow]:
+    """Every revision of every list, of ``category`` and ``period`` when given."""
+    statement = select(RatingListRow).order_by(
+        RatingListRow.category, RatingListRow.list_date, RatingListRow.revision
+    )
+    if category is not None:
+        statement = statement.where(RatingListRow.category == category.value)
+    if period is not None:
+        statement = statement.where(RatingListRow.list_date == period.list_date)
+    return session.scalars(statement).all()
+
+
+def first_open(session: Session, category: Category) -> date | None:
+    """The list date of the category's earliest open period, if any."""
+    return session.scalar(
+        select(PeriodRow.list_date)
+        .where(PeriodRow.category == category.value, PeriodRow.state == "open")
+        .order_by(PeriodRow.list_date)
+        .limit(1)
+    )

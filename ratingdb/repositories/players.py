@@ -154,3 +154,28 @@ def unidentified(session: Session, player_ids: Collection[str]) -> set[str]:
             )
         )
     return found
+
+
+def by_ids(session: Session, player_ids: Collection[str]) -> dict[str, PlayerRow]:
+    """Players by player id (a handful: one IN query)."""
+    return {
+        row.player_id: row
+        for row in session.scalars(
+            select(PlayerRow).where(PlayerRow.player_id.in_(list(player_ids)))
+        )
+    }
+
+
+def names(session: Session, player_ids: Collection[str]) -> dict[str, str]:
+    return dict(
+        session.execute(
+            select(PlayerRow.player_id, PlayerRow.name).where(
+                PlayerRow.player_id.in_(sorted(player_ids))
+            )
+        ).all()
+    )
+
+
+def insert_players(session: Session, rows: Sequence[Mapping[str, Any]]) -> int:
+    """New players (column -> value, the same columns in every row) in one bulk write."""
+    return bulk_insert(session, PlayerRow, rows)

@@ -9,10 +9,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import AuditRow
+from ratingdb.repositories import audit as audit_repo
 
 
 def file_digest(path: Path) -> str:
@@ -30,17 +29,10 @@ def record(
     counts: Mapping[str, Any] | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> None:
-    session.add(
-        AuditRow(
-            action=action,
-            actor=actor,
-            at=at,
-            file_digest=file_digest,
-            counts=dict(counts or {}),
-            details=dict(details or {}),
-        )
-    )
-    session.flush()
+    audit_repo.add(
+        session, action, actor, at, file_digest=file_digest, counts=counts or {},
+        details=details or {},
+    )  # fmt: skip
 
 
 def entries(
@@ -53,15 +45,6 @@ def entries(
     until: datetime | None = None,
 ) -> list[dict[str, Any]]:
     """The latest ``limit`` entries, newest first; ``since`` inclusive, ``until`` exclusive."""
-    statement = select(AuditRow).order_by(AuditRow.id.desc()).limit(limit)
-    if action is not None:
-        statement = statement.where(AuditRow.action == action)
-    if actor is not None:
-        statement = statement.where(AuditRow.actor == actor)
-    if since is not None:
-        statement = statement.where(AuditRow.at >= since)
-    if until is not None:
-        statement = statement.where(AuditRow.at < until)
     return [
         {
             "id": row.id,
@@ -72,5 +55,7 @@ def entries(
             "counts": row.counts,
             "details": row.details,
         }
-        for row in session.scalars(statement)
+        for row in audit_repo.latest(
+            session, limit=limit, action=action, actor=actor, since=since, until=until
+        )
     ]

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import PeriodRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Category, Period, closing_date, next_period
 
@@ -19,12 +17,7 @@ def due_periods(session: Session, category: Category, today: date) -> list[Perio
     if lists:
         start = next_period(category, Period.of_list_date(lists[-1].list_date))
     else:
-        first_open = session.scalar(
-            select(PeriodRow.list_date)
-            .where(PeriodRow.category == category.value, PeriodRow.state == "open")
-            .order_by(PeriodRow.list_date)
-            .limit(1)
-        )
+        first_open = period_repo.first_open(session, category)
         if first_open is None:
             return []
         start = Period.of_list_date(first_open)

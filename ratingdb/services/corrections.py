@@ -5,34 +5,30 @@ correction that touches a published period recomputes it and the later ones
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
-from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
-from ratingdb.models import (
-    CorrectionRow,
-    GameRow,
-    PeriodRow,
-    PlayerRow,
-    RatingListRow,
-    TournamentRow,
-)
+from ratingdb.models import CorrectionRow, GameRow, PlayerRow, RatingListRow, TournamentRow
+from ratingdb.repositories import corrections as correction_repo
+from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
+from ratingdb.repositories import tournaments as tournament_repo
+from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period
 from ratingdb.services import audit
 from ratingdb.services.close import STANDARD_SEEDED
 from ratingdb.services.lists import ImportedList, Replacement, check_period, import_list_file
 from ratingdb.services.progress import Track, no_progress
 from ratingdb.services.revisions import Revision, list_changes, recalculate
-from ratingdb.services.tournaments import ReadTournament, read_tournament
+from ratingdb.services.tournaments import ReadTournament, read_tournament, refuse_unknown_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,20 +64,11 @@ def correct_game(
     if result not in RESULTS:
         raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
                          field="--result")  # fmt: skip
-    if not reason.strip():
-        raise InputError("a correction needs a reason", field="--reason")
-    tournament = session.get(TournamentRow, tournament_id)
+    _require_reason(reason, "a correction")
+    tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
         raise InputError(f"no tournament {tournament_id}", field="--tournament")
-    game = session.scalars(
-        select(GameRow).where(
-            GameRow.tournament_id == tournament_id,
-            GameRow.round == round_number,
-            GameRow.white_id == white_id,
-            GameRow.black_id == black_id,
-            GameRow.superseded_by.is_(None),
-        )
-    ).one_or_none()
+    game = game_repo.current_game(session, tournament_id, round_number, white_id, black_id)
     if game is None:
         raise InputError(
             f"tournament {tournament_id} has no game {white_id} - {black_id} in round "
@@ -91,25 +78,17 @@ def correct_game(
     if game.result == result:
         raise InputError(f"the game's result is already {result}", field="--result")
     before = {"game_id": game.id, "result": game.result}
-    correction = CorrectionRow(
-        kind="game", category=tournament.category, tournament_id=tournament_id, reason=reason,
-        actor=actor, created_at=now, before=before, after={},
+    correction = correction_repo.add(
+        session, "game", category=tournament.category, tournament_id=tournament_id,
+        reason=reason, actor=actor, now=now, before=before,
     )  # fmt: skip
-    session.add(correction)
-    session.flush()
-    replacement = GameRow(
-        tournament_id=tournament_id,
-        round=round_number,
-        white_id=white_id,
-        black_id=black_id,
-        result=result,
-        rated=result in PLAYED_RESULTS,
+    # The old row leaves the current games before the new one arrives.
+    game_repo.supersede(session, [game.id], correction.id)
+    replacement = game_repo.add_game(
+        session,
+        NewGame(tournament_id, round_number, white_id, black_id, result, result in PLAYED_RESULTS),
         created_by=correction.id,
     )
-    game.superseded_by = correction.id
-    session.flush()  # the old row leaves the current games before the new one arrives
-    session.add(replacement)
-    session.flush()
     correction.after = {"game_id": replacement.id, "result": result}
     outcome = _recompute(session, correction, [tournament], now=now, track=track)
     audit.record(
@@ -136,65 +115,26 @@ def replace_tournament(
     rows kept, marked superseded), the lists it changes recomputed. The tournament keeps its
     id, category and period; its dates must not change (a tournament with other dates may
     belong to another period: import it as a new one)."""
-    if not reason.strip():
-        raise InputError("a correction needs a reason", field="--reason")
-    tournament = session.get(TournamentRow, tournament_id)
+    _require_reason(reason, "a correction")
+    tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
         raise InputError(f"no tournament {tournament_id}", field="--replace")
-    category = Category(tournament.category)
-    read = read_tournament(session, path, [category], None, file_format)
+    read = _read_replacement(session, tournament, path, file_format)
     new = read.tournament
-    if (new.start_date, new.end_date) != (tournament.start_date, tournament.end_date):
-        raise InputError(
-            f"the corrected file runs {new.start_date} to {new.end_date}, tournament "
-            f"{tournament_id} {tournament.start_date} to {tournament.end_date}: dates cannot "
-            "change in a replacement; import the file as a new tournament",
-            source=str(path),
-            field="--replace",
-        )
-    known = player_repo.existing_ids(
-        session, {g.white_id for g in new.games} | {g.black_id for g in new.games}
-    )
-    for game in new.games:
-        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
-            if player not in known:
-                raise InputError(f"unknown player {player}", source=str(path), line=game.line,
-                                 field=column)  # fmt: skip
-    old_games = session.scalars(
-        select(GameRow).where(
-            GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None)
-        )
-    ).all()
+    old_games = game_repo.current_games_of_tournament(session, tournament_id)
     before = {"name": tournament.name, "digest": tournament.source_digest,
               "game_ids": [g.id for g in old_games]}  # fmt: skip
-    correction = CorrectionRow(
-        kind="tournament", category=category.value, tournament_id=tournament_id,
-        reason=reason, actor=actor, created_at=now, before=before, after={},
+    correction = correction_repo.add(
+        session, "tournament", category=tournament.category, tournament_id=tournament_id,
+        reason=reason, actor=actor, now=now, before=before,
     )  # fmt: skip
-    session.add(correction)
-    session.flush()
-    session.execute(
-        update(GameRow)
-        .where(GameRow.id.in_([g.id for g in old_games]))
-        .values(superseded_by=correction.id)
-        .execution_options(synchronize_session=False)
-    )
-    bulk_insert(
+    _replace_games(
         session,
-        GameRow,
-        [
-            {
-                "tournament_id": tournament_id,
-                "round": g.round,
-                "white_id": g.white_id,
-                "black_id": g.black_id,
-                "result": g.result,
-                "rated": g.played,
-                "created_by": correction.id,
-            }
-            for g in new.games
-        ],
-    )
+        old_games,
+        (NewGame(tournament_id, g.round, g.white_id, g.black_id, g.result, g.played)
+         for g in new.games),
+        correction.id,
+    )  # fmt: skip
     tournament.name = new.name
     tournament.source_digest = read.digest
     correction.after = {"name": new.name, "digest": read.digest, "games": len(new.games)}
@@ -209,6 +149,33 @@ def replace_tournament(
     return outcome, read
 
 
+def _read_replacement(
+    session: Session, tournament: TournamentRow, path: Path, file_format: str | None
+) -> ReadTournament:
+    """The corrected file, read as an import reads it: same dates, every player known."""
+    read = read_tournament(session, path, [Category(tournament.category)], None, file_format)
+    new = read.tournament
+    if (new.start_date, new.end_date) != (tournament.start_date, tournament.end_date):
+        raise InputError(
+            f"the corrected file runs {new.start_date} to {new.end_date}, tournament "
+            f"{tournament.tournament_id} {tournament.start_date} to {tournament.end_date}: dates "
+            "cannot change in a replacement; import the file as a new tournament",
+            source=str(path),
+            field="--replace",
+        )
+    refuse_unknown_players(session, new)
+    return read
+
+
+def _replace_games(
+    session: Session, old: Sequence[GameRow], new: Iterable[NewGame], correction_id: int
+) -> None:
+    """The old rows superseded by the correction, then its games stored (one current row per
+    game)."""
+    game_repo.supersede(session, [g.id for g in old], correction_id)
+    game_repo.insert_games(session, new, created_by=correction_id)
+
+
 def merge_players(
     session: Session, keep: str, drop: str, *, reason: str, actor: str, now: datetime,
     track: Track = no_progress,
@@ -217,67 +184,23 @@ def merge_players(
     with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed."""
     if keep == drop:
         raise InputError("a player cannot be merged into himself", field="DROP")
-    if not reason.strip():
-        raise InputError("a merge needs a reason", field="--reason")
-    players = {p.player_id: p for p in session.scalars(
-        select(PlayerRow).where(PlayerRow.player_id.in_([keep, drop]))
-    )}  # fmt: skip
-    for player_id, field in ((keep, "KEEP"), (drop, "DROP")):
-        if player_id not in players:
-            raise InputError(f"no player {player_id}", field=field)
-        if players[player_id].merged_into is not None:
-            raise InputError(
-                f"{player_id} is already merged into {players[player_id].merged_into}",
-                field=field,
-            )
-    games = session.scalars(
-        select(GameRow).where(
-            or_(GameRow.white_id == drop, GameRow.black_id == drop),
-            GameRow.superseded_by.is_(None),
-        )
-    ).all()
-    clash = [g for g in games if keep in (g.white_id, g.black_id)]
-    if clash:
-        raise InputError(
-            f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
-            f"{clash[0].round}): they are two players",
-            field="DROP",
-        )
-    correction = CorrectionRow(
-        kind="merge", category=None, tournament_id=None, reason=reason, actor=actor,
-        created_at=now, before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
-        after={},
+    _require_reason(reason, "a merge")
+    dropped = _players_to_merge(session, keep, drop)
+    games = _games_to_merge(session, keep, drop)
+    correction = correction_repo.add(
+        session, "merge", category=None, tournament_id=None, reason=reason, actor=actor,
+        now=now, before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
     )  # fmt: skip
-    session.add(correction)
-    session.flush()
-    session.execute(
-        update(GameRow)
-        .where(GameRow.id.in_([g.id for g in games]))
-        .values(superseded_by=correction.id)
-        .execution_options(synchronize_session=False)
-    )
-    bulk_insert(
+    _replace_games(
         session,
-        GameRow,
-        [
-            {
-                "tournament_id": g.tournament_id,
-                "round": g.round,
-                "white_id": keep if g.white_id == drop else g.white_id,
-                "black_id": keep if g.black_id == drop else g.black_id,
-                "result": g.result,
-                "rated": g.rated,
-                "created_by": correction.id,
-            }
-            for g in games
-        ],
-    )
-    players[drop].merged_into = keep
-    tournaments = session.scalars(
-        select(TournamentRow).where(
-            TournamentRow.tournament_id.in_({g.tournament_id for g in games})
-        )
-    ).all()
+        games,
+        (NewGame(g.tournament_id, g.round, keep if g.white_id == drop else g.white_id,
+                 keep if g.black_id == drop else g.black_id, g.result, g.rated)
+         for g in games),
+        correction.id,
+    )  # fmt: skip
+    dropped.merged_into = keep
+    tournaments = tournament_repo.with_ids(session, {g.tournament_id for g in games})
     correction.after = {"keep": keep, "games": len(games)}
     outcome = _recompute(session, correction, list(tournaments), now=now, track=track)
     audit.record(
@@ -286,6 +209,38 @@ def merge_players(
         details={"correction_id": correction.id, "keep": keep, "drop": drop, "reason": reason},
     )  # fmt: skip
     return outcome
+
+
+def _players_to_merge(session: Session, keep: str, drop: str) -> PlayerRow:
+    """Both players exist and neither is merged already; returns the one dropped."""
+    players = player_repo.by_ids(session, [keep, drop])
+    for player_id, field in ((keep, "KEEP"), (drop, "DROP")):
+        if player_id not in players:
+            raise InputError(f"no player {player_id}", field=field)
+        if players[player_id].merged_into is not None:
+            raise InputError(
+                f"{player_id} is already merged into {players[player_id].merged_into}",
+                field=field,
+            )
+    return players[drop]
+
+
+def _games_to_merge(session: Session, keep: str, drop: str) -> Sequence[GameRow]:
+    """The current games of ``drop``; refused when the two played each other."""
+    games = game_repo.current_games_of_player(session, drop)
+    clash = [g for g in games if keep in (g.white_id, g.black_id)]
+    if clash:
+        raise InputError(
+            f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
+            f"{clash[0].round}): they are two players",
+            field="DROP",
+        )
+    return games
+
+
+def _require_reason(reason: str, what: str) -> None:
+    if not reason.strip():
+        raise InputError(f"{what} needs a reason", field="--reason")
 
 
 def replace_list(
@@ -308,50 +263,23 @@ def replace_list(
 
     A list published by a close is refused: it is computed from the period's tournaments, and a
     file put in its place would hide them; correct the tournaments instead."""
-    if not reason.strip():
-        raise InputError("a correction needs a reason", field="--reason")
+    _require_reason(reason, "a correction")
     check_period(category, period, field="--period")
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
-    period_row = period_repo.get_period(session, category, period)
-    current = period_repo.list_for(session, category, period)
-    if period_row is None or period_row.state != "published" or current is None:
-        raise InputError(
-            f"{category.value} {period} has no published list to replace; "
-            "import the list without --replace",
-            field="--period",
-        )
-    if current.source != "import":
-        raise InputError(
-            f"{category.value} {period} was computed by a close from its tournaments, not "
-            "imported: correct its games instead (games correct, tournaments import --replace, "
-            "players merge)",
-            field="--replace",
-        )
+    current = _imported_list_to_replace(session, category, period)
     digest = audit.file_digest(path) if path.is_file() else None
-    correction = CorrectionRow(
-        kind="list-replace", category=category.value, tournament_id=None, reason=reason,
-        actor=actor, created_at=now, after={},
+    correction = correction_repo.add(
+        session, "list-replace", category=category.value, tournament_id=None, reason=reason,
+        actor=actor, now=now,
         before={"list_id": current.id, "revision": current.revision,
                 "entries": current.entry_count, "digest": current.digest},
     )  # fmt: skip
-    session.add(correction)
-    session.flush()
     imported = import_list_file(
         session, path, category, period, now, file_format, track=track,
         replaces=Replacement(current.revision + 1, correction.id),
     )  # fmt: skip
-    revised = session.get(RatingListRow, imported.list_id)
-    if revised is None:
-        raise AssertionError(f"the list {imported.list_id} just written is not found")
-    changed = list_changes(session, current, revised)
-    if changed is None:
-        raise InputError(
-            f"the file gives the list of {category.value} {period} as published "
-            f"(revision {current.revision}): nothing to correct",
-            source=str(path),
-            field="--replace",
-        )
+    revised, changed = _revision_written(session, category, period, current, imported.list_id, path)
     correction.after = {
         "list_id": revised.id, "revision": revised.revision, "entries": revised.entry_count,
         "digest": revised.digest, "file": str(path), "file_digest": digest,
@@ -376,6 +304,52 @@ def replace_list(
     return outcome, imported
 
 
+def _imported_list_to_replace(
+    session: Session, category: Category, period: Period
+) -> RatingListRow:
+    """The period's published list, refused unless it was imported."""
+    period_row = period_repo.get_period(session, category, period)
+    current = period_repo.list_for(session, category, period)
+    if period_row is None or period_row.state != "published" or current is None:
+        raise InputError(
+            f"{category.value} {period} has no published list to replace; "
+            "import the list without --replace",
+            field="--period",
+        )
+    if current.source != "import":
+        raise InputError(
+            f"{category.value} {period} was computed by a close from its tournaments, not "
+            "imported: correct its games instead (games correct, tournaments import --replace, "
+            "players merge)",
+            field="--replace",
+        )
+    return current
+
+
+def _revision_written(
+    session: Session,
+    category: Category,
+    period: Period,
+    current: RatingListRow,
+    list_id: int,
+    path: Path,
+) -> tuple[RatingListRow, tuple[tuple[str, int | None, int | None], ...]]:
+    """The revision just written from the corrected file, and who moved from ``current``;
+    refused when nobody did."""
+    revised = period_repo.get_list(session, list_id)
+    if revised is None:
+        raise AssertionError(f"the list {list_id} just written is not found")
+    changed = list_changes(session, current, revised)
+    if changed is None:
+        raise InputError(
+            f"the file gives the list of {category.value} {period} as published "
+            f"(revision {current.revision}): nothing to correct",
+            source=str(path),
+            field="--replace",
+        )
+    return revised, changed
+
+
 def _recompute(
     session: Session,
     correction: CorrectionRow,
@@ -385,12 +359,7 @@ def _recompute(
     track: Track,
 ) -> CorrectionOutcome:
     """Recalculate, per category, from the earliest published period the correction touches."""
-    periods = {
-        row.id: row
-        for row in session.scalars(
-            select(PeriodRow).where(PeriodRow.id.in_({t.period_id for t in tournaments}))
-        )
-    }
+    periods = period_repo.with_ids(session, {t.period_id for t in tournaments})
     first: dict[Category, Period] = {}
     pending: list[str] = []
     for tournament in tournaments:

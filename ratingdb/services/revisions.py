@@ -14,21 +14,23 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
-from ratingdb.models import (
-    CorrectionRow,
-    ListEntryRow,
-    PeriodRow,
-    PlayerRow,
-    PlayerStatusRow,
-    RatingListRow,
-)
+from ratingdb.models import RatingListRow
+from ratingdb.repositories import corrections as correction_repo
+from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period, PeriodRules
-from ratingdb.services.close import Computation, compute, entries_digest, entry_rows, publish
+from ratingdb.services.close import (
+    Computation,
+    compute,
+    encode_pool,
+    entries_digest,
+    entry_rows,
+    publish,
+)
 from ratingdb.services.lists import digest_of_sorted, stored_digest
 from ratingdb.services.progress import Track, no_progress
 
@@ -125,7 +127,7 @@ def _changed(
     """Who moved between the stored revision and the computation (rating, games, K, rated
     games so far, peak: what the next periods start from); None when nothing did, entries and
     the statuses of the players off the list alike."""
-    stored = _entries_of(session, current.id)
+    stored = list_entries.entries_by_player(session, current.id)
     fresh = {
         player_id: (rating, previous, change, games, k, rated_games, peak)
         for _, player_id, rating, previous, change, games, k, _, _, rated_games, peak in entry_rows(
@@ -149,7 +151,10 @@ def list_changes(
     """Who moved between two stored revisions of a list (player, rating before, after; an
     entry's every column compared), or None when they hold the same entries and the same
     statuses of the players off the list."""
-    old, new = _entries_of(session, before.id), _entries_of(session, after.id)
+    old, new = (
+        list_entries.entries_by_player(session, before.id),
+        list_entries.entries_by_player(session, after.id),
+    )
     same_statuses = _stored_statuses_digest(session, before.id) == _stored_statuses_digest(
         session, after.id
     )
@@ -167,8 +172,6 @@ def _rating(entry: tuple[Any, ...] | None) -> int | None:
 
 
 def _statuses_digest(computation: Computation) -> str:
-    from ratingdb.services.close import encode_pool
-
     return digest_of_sorted(
         sorted(
             (p, r.status.rated_games, r.status.peak_rating, encode_pool(r.status.pool))
@@ -180,15 +183,7 @@ def _statuses_digest(computation: Computation) -> str:
 
 
 def _stored_statuses_digest(session: Session, list_id: int) -> str:
-    rows = session.execute(
-        select(
-            PlayerStatusRow.player_id,
-            PlayerStatusRow.rated_games,
-            PlayerStatusRow.peak_rating,
-            PlayerStatusRow.pool,
-        ).where(PlayerStatusRow.list_id == list_id)
-    ).all()
-    return digest_of_sorted(sorted(tuple(row) for row in rows))
+    return digest_of_sorted(sorted(list_entries.statuses_of(session, list_id)))
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -250,14 +245,7 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
 def lists_to_verify(
     session: Session, category: Category | None, period: Period | None
 ) -> Sequence[RatingListRow]:
-    statement = select(RatingListRow).order_by(
-        RatingListRow.category, RatingListRow.list_date, RatingListRow.revision
-    )
-    if category is not None:
-        statement = statement.where(RatingListRow.category == category.value)
-    if period is not None:
-        statement = statement.where(RatingListRow.list_date == period.list_date)
-    return session.scalars(statement).all()
+    return period_repo.lists_matching(session, category, period)
 
 
 # --- differences -----------------------------------------------------------------------------
@@ -267,15 +255,7 @@ def diff(
     session: Session, category: Category, period: Period, from_revision: int, to_revision: int
 ) -> dict[str, Any]:
     """Who changed between two revisions of a list, by how much, and the corrections between."""
-    rows = {
-        row.revision: row
-        for row in session.scalars(
-            select(RatingListRow).where(
-                RatingListRow.category == category.value,
-                RatingListRow.list_date == period.list_date,
-            )
-        )
-    }
+    rows = period_repo.revisions_of(session, category, period)
     for revision, field in ((from_revision, "from"), (to_revision, "to")):
         if revision not in rows:
             raise InputError(
@@ -284,24 +264,18 @@ def diff(
                 field=field,
             )
     width = len(_ENTRY_FIELDS)
-    before = {p: e[:width] for p, e in _entries_of(session, rows[from_revision].id).items()}
-    after = {p: e[:width] for p, e in _entries_of(session, rows[to_revision].id).items()}
-    names = dict(
-        session.execute(
-            select(PlayerRow.player_id, PlayerRow.name).where(
-                PlayerRow.player_id.in_(sorted(set(before) | set(after)))
-            )
-        ).all()
-    ) if before or after else {}  # fmt: skip
+    before = {
+        p: e[:width]
+        for p, e in list_entries.entries_by_player(session, rows[from_revision].id).items()
+    }
+    after = {
+        p: e[:width]
+        for p, e in list_entries.entries_by_player(session, rows[to_revision].id).items()
+    }
+    names = player_repo.names(session, set(before) | set(after)) if before or after else {}
     low, high = sorted((from_revision, to_revision))
     causes = [rows[r].cause_correction_id for r in range(low + 1, high + 1) if r in rows]
-    corrections = (
-        session.scalars(
-            select(CorrectionRow).where(CorrectionRow.id.in_([c for c in causes if c]))
-        ).all()
-        if any(causes)
-        else []
-    )
+    corrections = correction_repo.with_ids(session, [c for c in causes if c]) if any(causes) else []
     changes = []
     for player in sorted(set(before) | set(after)):
         old, new = before.get(player), after.get(player)
@@ -333,27 +307,7 @@ def diff(
 _ENTRY_FIELDS = ("rating", "previous_rating", "change", "games", "k_factor")
 
 
-def _entries_of(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
-    """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak)."""
-    return {
-        row[0]: tuple(row[1:])
-        for row in session.execute(
-            select(
-                ListEntryRow.player_id,
-                ListEntryRow.rating,
-                ListEntryRow.previous_rating,
-                ListEntryRow.change,
-                ListEntryRow.games,
-                ListEntryRow.k_factor,
-                ListEntryRow.rated_games,
-                ListEntryRow.peak_rating,
-            ).where(ListEntryRow.list_id == list_id)
-        )
-    }
-
-
 __all__ = [
-    "PeriodRow",
     "Revision",
     "Verification",
     "diff",

@@ -32,10 +32,10 @@ from ratingdb.services.tournaments import (
     FORMATS,
     assign_period,
     check_categories,
-    check_players_known,
     format_of,
     import_tournament_file,
     read_tournament,
+    refuse_unknown_players,
 )
 
 #: The largest file accepted (the largest real TRF, a 280-player open, is under 100 KB).
@@ -182,7 +182,9 @@ def check(
     savepoint = session.begin_nested()
     try:
         read = read_tournament(session, path, categories, forced, file_format)
-        players = check_players_known(session, read.tournament)
+        players = refuse_unknown_players(
+            session, read.tournament, hint=" (import a list or a TRF with this player first)"
+        )
         planned = [
             (category, *assign_period(session, category, read.tournament.end_date, forced))
             for category in categories

@@ -6,36 +6,29 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from ratingdb.db import bulk_insert
 from ratingdb.errors import InputError
 from ratingdb.formats.csv_input import SAVE_AS as CSV_SAVE_AS
-from ratingdb.formats.games_csv import GameRow as CsvGame
 from ratingdb.formats.games_csv import TournamentFile, read_games_csv
 from ratingdb.formats.text import read_bounded
-from ratingdb.formats.trf import FIDE_ID, SHORT_GAMES, TrfFile, TrfPlayer, parse_trf
 from ratingdb.formats.trf import SAVE_AS as TRF_SAVE_AS
-from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.formats.trf import TrfPlayer
+from ratingdb.models import TournamentRow
+from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
-from ratingdb.rules import (
-    Category,
-    Period,
-    closing_date,
-    next_period,
-    period_for_end_date,
-    versions_of,
-)
+from ratingdb.repositories import tournaments as tournament_repo
+from ratingdb.repositories.games import NewGame
+from ratingdb.rules import Category, Period, next_period, period_for_end_date, versions_of
 from ratingdb.services.lists import check_period
+from ratingdb.services.tournament_trf import TournamentDetails, read_trf
 
-TOURNAMENT_ID_DIGITS = 6
 FORMATS = ("trf", "csv")
 
 
@@ -55,16 +48,6 @@ class ImportedTournament:
             "games": self.games,
             "rated_games": self.rated_games,
         }
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentDetails:
-    """What a TRF says about a tournament beyond its name and dates."""
-
-    city: str | None = None
-    federation: str | None = None
-    time_control: str | None = None
-    time_control_code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +126,17 @@ def read_tournament(
 ) -> ReadTournament:
     """Read a TRF or games CSV for an import or a replacement (``--replace``)."""
     if format_of(path, file_format) == "trf":
-        return _read_trf(session, path, categories, forced)
+        raw = _read_bytes(path, TRF_SAVE_AS)
+        trf = read_trf(session, path, raw, categories, forced)
+        return ReadTournament(
+            trf.tournament,
+            hashlib.sha256(raw).hexdigest(),
+            "trf",
+            trf.details,
+            trf.report,
+            trf.known,
+            trf.created,
+        )
     raw = _read_bytes(path, CSV_SAVE_AS)
     tournament = read_games_csv(path)
     player_repo.lock_imports(session)
@@ -156,64 +149,37 @@ def read_tournament(
     return ReadTournament(tournament, hashlib.sha256(raw).hexdigest(), "csv", None, (summary,))
 
 
-def _read_trf(
-    session: Session, path: Path, categories: Sequence[Category], forced: Period | None
-) -> ReadTournament:
-    """A TRF16 or TRF26 file: players created or matched."""
-    raw = _read_bytes(path, TRF_SAVE_AS)
-    trf = parse_trf(raw, source=str(path))
-    source = str(path)
-    digest = hashlib.sha256(raw).hexdigest()
-    notes: list[str] = []
-    start, end = _trf_dates(trf, categories[0], forced, notes)
-    if not trf.games:
-        raise InputError(
-            "no games to store: no round has a result against an opponent", source=source
-        )
-    player_repo.lock_imports(session)
-    matched = _match_players(session, trf)
-    tournament = TournamentFile(
-        source=source,
-        name=trf.name or path.stem,
-        start_date=start,
-        end_date=end,
-        games=tuple(
-            CsvGame(
-                game.line,
-                game.round,
-                matched.ids[game.white_rank],
-                matched.ids[game.black_rank],
-                game.result,
-            )
-            for game in trf.games
-        ),
-    )
-    if trf.name is None:
-        notes.append(f"no tournament name (012): named after the file, {path.stem!r}")
-    details = TournamentDetails(trf.city, trf.federation, trf.time_control, trf.time_control_code)
-    report = tuple(_trf_report(trf, tournament, matched, notes))
-    created = matched.created_fide + matched.created_national + matched.created_local
-    return ReadTournament(
-        tournament, digest, "trf", details, report, tuple(matched.known_players), created
-    )
-
-
 def _read_bytes(path: Path, save_as: str) -> bytes:
     """The file's bytes, read so that a line over 64 KiB is refused before it is held."""
     return read_bounded(path, str(path), save_as=save_as)
 
 
 def _refuse_duplicate(session: Session, digest: str, category: Category, source: str) -> None:
-    duplicate = session.scalars(
-        select(TournamentRow.tournament_id).where(
-            TournamentRow.source_digest == digest, TournamentRow.category == category.value
-        )
-    ).first()
+    duplicate = tournament_repo.imported_from(session, digest, category.value)
     if duplicate is not None:
         raise InputError(
             f"this file is already imported for {category.value} as tournament {duplicate}",
             source=source,
         )
+
+
+def refuse_unknown_players(
+    session: Session, tournament: TournamentFile, hint: str = ""
+) -> set[str]:
+    """Every player of the file's games is stored already: the file's line and column if not.
+    The players' ids."""
+    wanted = {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
+    known = player_repo.existing_ids(session, wanted)
+    for game in tournament.games:
+        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
+            if player not in known:
+                raise InputError(
+                    f"unknown player {player}{hint}",
+                    source=tournament.source,
+                    line=game.line,
+                    field=column,
+                )
+    return wanted
 
 
 def _store_for_categories(
@@ -258,13 +224,16 @@ def store_tournament(
 ) -> ImportedTournament:
     """Store one tournament rated in ``category``. ``grouped``: one of several made from the
     same file; ``group_id`` is the first of them (None: this one is the first)."""
-    check_players_known(session, tournament)
+    refuse_unknown_players(
+        session, tournament, hint=" (import a list or a TRF with this player first)"
+    )
     _refuse_duplicate(session, digest, category, tournament.source)
     period, late = assign_period(session, category, tournament.end_date, forced)
     period_row = period_repo.get_or_create_period(session, category, period)
-    tournament_id = _next_tournament_id(session)
+    tournament_id = tournament_repo.next_tournament_id(session)
     details = details or TournamentDetails()
-    session.add(
+    tournament_repo.add(
+        session,
         TournamentRow(
             tournament_id=tournament_id,
             name=tournament.name,
@@ -280,273 +249,18 @@ def store_tournament(
             time_control=details.time_control,
             time_control_code=details.time_control_code,
             group_id=(group_id or tournament_id) if grouped else None,
-        )
+        ),
     )
-    session.flush()
-    bulk_insert(
+    game_repo.insert_games(
         session,
-        GameRow,
-        [
-            {
-                "tournament_id": tournament_id,
-                "round": game.round,
-                "white_id": game.white_id,
-                "black_id": game.black_id,
-                "result": game.result,
-                "rated": game.played,
-            }
-            for game in tournament.games
-        ],
+        (
+            NewGame(tournament_id, g.round, g.white_id, g.black_id, g.result, g.played)
+            for g in tournament.games
+        ),
+        created_by=None,
     )
     rated = sum(1 for game in tournament.games if game.played)
     return ImportedTournament(tournament_id, period, late, len(tournament.games), rated)
-
-
-def check_players_known(session: Session, tournament: TournamentFile) -> set[str]:
-    """Every player of the games is stored (a games CSV names stored players only); the
-    players' ids."""
-    wanted = {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
-    known = player_repo.existing_ids(session, wanted)
-    for game in tournament.games:
-        for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
-            if player not in known:
-                raise InputError(
-                    f"unknown player {player} (import a list or a TRF with this player first)",
-                    source=tournament.source,
-                    line=game.line,
-                    field=column,
-                )
-    return wanted
-
-
-# --- TRF: dates, players, report ---------------------------------------------------------------
-
-
-def _trf_dates(
-    trf: TrfFile, category: Category, forced: Period | None, notes: list[str]
-) -> tuple[date, date]:
-    start, end = trf.start_date, trf.end_date
-    if start is None and trf.round_dates:
-        start = min(trf.round_dates)
-        notes.append(f"no start date (042): the first round date, {start}, is used")
-    if end is None and trf.round_dates:
-        end = max(trf.round_dates)
-        notes.append(f"no end date (052): the last round date, {end}, is used")
-    if start is None and end is None:
-        if forced is None:
-            raise InputError(
-                "the file has no dates (no 042, 052 or 132 record): give --period to rate it "
-                "on that period's list (its closing date is then used as the dates)",
-                source=trf.source,
-                field="042 start date",
-            )
-        check_period(category, forced, field="--period")
-        start = end = closing_date(category, forced)
-        notes.append(
-            f"no dates in the file: the closing date of {forced} ({start}) is used as the "
-            "start and end date"
-        )
-    if start is None:
-        start = end
-        notes.append(f"no start date (042): the end date, {end}, is used")
-    if end is None:
-        end = start
-        notes.append(f"no end date (052): the start date, {start}, is used")
-    if start is None or end is None:  # for mypy: both were filled in above
-        raise AssertionError("dates not filled in")
-    if end < start:
-        raise InputError(
-            f"the end date {end} is before the start date {start}",
-            source=trf.source,
-            field="052 end date",
-        )
-    return start, end
-
-
-@dataclass(slots=True)
-class _Matched:
-    ids: dict[int, str] = field(default_factory=dict)
-    created_fide: int = 0
-    created_national: int = 0
-    created_local: int = 0
-    known: int = 0
-    skipped: list[TrfPlayer] = field(default_factory=list)
-    #: The file's players already stored, with their id (before the file completes them).
-    known_players: list[tuple[TrfPlayer, str]] = field(default_factory=list)
-
-
-def _match_players(session: Session, trf: TrfFile) -> _Matched:
-    """Each player of the file as a ratingdb player: known by FIDE id, else by national id
-    (TRF26 NRS), else created (player_id = FIDE id, or a new local id). A record with neither
-    id nor any stored game (a player who never played) creates nobody."""
-    in_games = {g.white_rank for g in trf.games} | {g.black_rank for g in trf.games}
-    matched = _Matched()
-    wanted: list[TrfPlayer] = []
-    for player in trf.real_players:
-        if player.fide_id or _national_key(player) or player.rank in in_games:
-            wanted.append(player)
-        else:
-            matched.skipped.append(player)
-    by_fide = player_repo.by_fide_ids(session, {p.fide_id for p in wanted if p.fide_id})
-    by_national = player_repo.by_national_ids(
-        session, {key for p in wanted if (key := _national_key(p)) is not None}
-    )
-    new_rows: list[dict[str, Any]] = []
-    local: list[tuple[TrfPlayer, dict[str, Any]]] = []
-    owner: dict[str, TrfPlayer] = {}
-    for player in wanted:
-        key = _national_key(player)
-        row = by_fide.get(player.fide_id) if player.fide_id else None
-        national_row = by_national.get(key) if key is not None else None
-        if row is not None and row.fide_id not in (None, player.fide_id):
-            raise _player_error(
-                trf, player, f"player {row.player_id} has FIDE id {row.fide_id}, not "
-                f"{player.fide_id}", "FIDE id", FIDE_ID[0],
-            )  # fmt: skip
-        if row is not None and national_row is not None and national_row is not row:
-            national = player.national
-            raise InputError(
-                f"national id {key} belongs to player {national_row.player_id}, but the FIDE "
-                f"id of #{player.rank} is {player.fide_id} (player {row.player_id})",
-                source=trf.source,
-                line=national.line if national else player.line,
-                column=FIDE_ID[0],
-                field="national id",
-            )
-        if row is None and player.fide_id is None:
-            row = national_row
-        if row is None:
-            values = _new_player(player)
-            if player.fide_id:
-                values["player_id"] = player.fide_id
-                new_rows.append(values)
-                matched.created_fide += 1
-                player_id = player.fide_id
-            else:
-                local.append((player, values))
-                if key is not None:
-                    matched.created_national += 1
-                else:
-                    matched.created_local += 1
-                continue
-        else:
-            matched.known_players.append((player, row.player_id))
-            _complete(row, player)
-            matched.known += 1
-            player_id = row.player_id
-        if player_id in owner:
-            raise _player_error(
-                trf, player, f"#{player.rank} and #{owner[player_id].rank} (line "
-                f"{owner[player_id].line}) are the same player, {player_id}", "FIDE id",
-                FIDE_ID[0],
-            )  # fmt: skip
-        owner[player_id] = player
-        matched.ids[player.rank] = player_id
-    for (player, values), player_id in zip(
-        local, player_repo.new_local_ids(session, len(local)), strict=True
-    ):
-        values["player_id"] = player_id
-        new_rows.append(values)
-        matched.ids[player.rank] = player_id
-    session.flush()
-    bulk_insert(session, PlayerRow, new_rows)
-    return matched
-
-
-def _national_key(player: TrfPlayer) -> tuple[str, str] | None:
-    national = player.national
-    if national is None or national.national_id is None:
-        return None
-    return national.federation, national.national_id
-
-
-def _player_error(
-    trf: TrfFile, player: TrfPlayer, message: str, field: str, column: int
-) -> InputError:
-    return InputError(message, source=trf.source, line=player.line, column=column, field=field)
-
-
-def _new_player(player: TrfPlayer) -> dict[str, Any]:
-    national = player.national
-    return {
-        "player_id": "",
-        "name": player.name,
-        "federation": player.federation,
-        "sex": player.sex,
-        "birth_year": player.birth_year,
-        "birth_date": player.birth_date,
-        "title": player.title,
-        "fide_id": player.fide_id,
-        "national_federation": national.federation if national and national.national_id else None,
-        "national_id": national.national_id if national else None,
-        "national_rating": national.rating if national else None,
-    }
-
-
-def _complete(row: PlayerRow, player: TrfPlayer) -> None:
-    """A known player: the file fills in what is not known yet (a FIDE list stays the
-    authority on the rest); the national rating is the file's."""
-    for name in ("federation", "sex", "birth_year", "birth_date", "title", "fide_id"):
-        if getattr(row, name) is None and getattr(player, name) is not None:
-            setattr(row, name, getattr(player, name))
-    national = player.national
-    if national is not None and national.national_id is not None:
-        if row.national_id is None:
-            row.national_federation = national.federation
-            row.national_id = national.national_id
-        if national.rating is not None and row.national_federation == national.federation:
-            row.national_rating = national.rating
-
-
-def _trf_report(
-    trf: TrfFile, tournament: TournamentFile, matched: _Matched, notes: Sequence[str]
-) -> list[str]:
-    pseudo = [p for p in trf.players if p.pseudo]
-    real = trf.real_players
-    with_fide = sum(1 for p in real if p.fide_id)
-    national_only = sum(1 for p in real if not p.fide_id and _national_key(p))
-    short = sum(1 for g in trf.games if g.result in SHORT_GAMES.values())
-    byes = trf.byes_by_code()
-    neither = len(real) - with_fide - national_only
-    by_code = f" ({', '.join(f'{c} {n}' for c, n in byes.items())})" if byes else ""
-    heading = (
-        f"{trf.source}: {trf.version}, {trf.encoding}, {trf.line_endings} line ends; "
-        f"{tournament.name!r}, {tournament.start_date} to {tournament.end_date}, "
-        f"{trf.rounds} rounds"
-    )
-    players = (
-        f"players: {len(trf.players)} records; {len(real)} players ({with_fide} with a FIDE "
-        f"id, {national_only} with a national id only, {neither} with neither); created "
-        f"{matched.created_fide} by FIDE id, {matched.created_national} by national id, "
-        f"{matched.created_local} with a local id; already known {matched.known}"
-    )
-    games = (
-        f"games: {len(trf.games)} stored = {trf.played} played (rated candidates) + "
-        f"{trf.forfeits} forfeits + {short} shorter than one move (never rated)"
-    )
-    lines = [
-        heading,
-        players,
-        games,
-        f"byes (no opponent, not games): {len(trf.byes)}{by_code}; absent: {trf.absent}",
-    ]
-    for player in pseudo:
-        lines.append(
-            f"skipped: #{player.rank} {player.name!r} (line {player.line}) stands for the bye: "
-            "no player created"
-        )
-    for player in matched.skipped:
-        lines.append(
-            f"skipped: #{player.rank} {player.name!r} (line {player.line}) has no id and no "
-            "game: no player created"
-        )
-    if trf.unfinished:
-        lines.append(f"skipped: {len(trf.unfinished)} pairings without a result")
-    if trf.skipped_records:
-        ignored = ", ".join(f"{kind} {count}" for kind, count in trf.skipped_records.items())
-        lines.append(f"records ignored: {ignored}")
-    lines.extend(f"note: {note}" for note in (*trf.notes, *notes))
-    return lines
 
 
 def assign_period(
@@ -583,68 +297,4 @@ def assign_period(
     return next_period(category, latest), True
 
 
-def _next_tournament_id(session: Session) -> str:
-    """``T`` and a zero-padded sequence number, one more than the highest stored."""
-    highest = session.scalar(
-        select(func.max(TournamentRow.tournament_id)).where(
-            TournamentRow.tournament_id.like("T" + "_" * TOURNAMENT_ID_DIGITS)
-        )
-    )
-    number = 1 if highest is None else int(highest[1:]) + 1
-    return f"T{number:0{TOURNAMENT_ID_DIGITS}d}"
-
-
 # --- show ------------------------------------------------------------------------------------
-
-
-def show_tournament(session: Session, tournament_id: str) -> dict[str, Any]:
-    row = session.get(TournamentRow, tournament_id)
-    if row is None:
-        raise InputError(f"no tournament {tournament_id}", field="ID")
-    period_row = session.get(PeriodRow, row.period_id)
-    if period_row is None:
-        raise AssertionError(f"tournament {tournament_id} has no period")
-    games = session.execute(
-        select(GameRow.round, GameRow.white_id, GameRow.black_id, GameRow.result, GameRow.rated)
-        .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
-        .order_by(GameRow.round, GameRow.id)
-    )
-    linked = (
-        []
-        if row.group_id is None
-        else session.execute(
-            select(TournamentRow.tournament_id, TournamentRow.category, PeriodRow.list_date)
-            .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
-            .where(
-                or_(
-                    TournamentRow.group_id == row.group_id,
-                    TournamentRow.tournament_id == row.group_id,
-                ),
-                TournamentRow.tournament_id != row.tournament_id,
-            )
-            .order_by(TournamentRow.tournament_id)
-        ).all()
-    )
-    return {
-        "tournament_id": row.tournament_id,
-        "name": row.name,
-        "category": row.category,
-        "start_date": row.start_date.isoformat(),
-        "end_date": row.end_date.isoformat(),
-        "period": str(Period.of_list_date(period_row.list_date)),
-        "late": row.late,
-        "city": row.city,
-        "federation": row.federation,
-        "time_control": row.time_control,
-        "time_control_code": row.time_control_code,
-        "source_format": row.source_format,
-        # The tournaments made from the same file for other categories.
-        "linked": [
-            {"tournament_id": t, "category": c, "period": str(Period.of_list_date(d))}
-            for t, c, d in linked
-        ],
-        "games": [
-            {"round": r, "white_id": w, "black_id": b, "result": result, "rated": rated}
-            for r, w, b, result, rated in games
-        ],
-    }

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ratingdb.formats.fide_list import FideXmlPlayer, write_fide_xml
-from ratingdb.services import lists as list_service
+from ratingdb.services.lists import fide as list_service
 from ratingdb.services.lists import list_digest
 from tests.formats.test_fide_list import COMBINED, STANDARD
 from tests.support.cli import run_cli as cli

@@ -1,0 +1,150 @@
+"""The monthly close: load the period in a few set-based queries, compute every player with the
+rules core, write the list, its entries and every calculation in bulk, in the caller's
+transaction (rules.md A2-A7; contract "periods close").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import InputError
+from ratingdb.models import PeriodRow
+from ratingdb.repositories import periods as period_repo
+from ratingdb.rules import Category, Period, PeriodRules
+from ratingdb.rules.calendar import NotAListPeriod
+from ratingdb.rules.versions import NoRuleVersion
+from ratingdb.services import audit
+from ratingdb.services.close.computation import (
+    STANDARD_SEEDED,
+    CloseOutcome,
+    Computation,
+    changes,
+    compute,
+    latest_correction,
+)
+from ratingdb.services.close.inputs import decode_pool
+from ratingdb.services.close.output import encode_pool, entries_digest, entry_rows, publish
+from ratingdb.services.progress import Track, no_progress
+
+
+def close_period(
+    session: Session,
+    category: Category,
+    period: Period,
+    *,
+    now: datetime,
+    closed_by: str,
+    dry_run: bool = False,
+    track: Track = no_progress,
+) -> CloseOutcome:
+    """Compute and publish the list of ``period``. A published period is left as it is."""
+    try:
+        rules = PeriodRules.for_period(category, period)
+    except (NotAListPeriod, NoRuleVersion) as error:
+        raise InputError(str(error), field="--period") from None
+    period_row = period_repo.get_period(session, category, period)
+    if period_row is not None and period_row.state == "published":
+        return _already_published(session, category, period)
+    if period_row is None:
+        if dry_run:
+            period_row = PeriodRow(id=-1, category=category.value, list_date=period.list_date)
+        else:
+            period_row = period_repo.get_or_create_period(session, category, period)
+    if not dry_run and not period_repo.claim(session, period_row, closed_by, now):
+        # Another closer got there first (its transaction has committed: the lock waited).
+        return _already_published(session, category, period)
+
+    with _collector_paused():
+        outcome = _close(session, rules, period_row, now=now, dry_run=dry_run, track=track)
+    if outcome.state == "published":
+        audit.record(
+            session, "close", closed_by, now,
+            counts={"entries": outcome.entries, "games": outcome.games,
+                    "first_ratings": outcome.first_ratings, "rows": outcome.rows_written},
+            details={"category": category.value, "period": str(period),
+                     "list_id": outcome.list_id, "rule_version": outcome.rule_version},
+        )  # fmt: skip
+    return outcome
+
+
+def _already_published(session: Session, category: Category, period: Period) -> CloseOutcome:
+    """What a close of a published period reports: the list in force for it (its latest
+    revision), not a computation that did not happen."""
+    published = period_repo.list_for(session, category, period)
+    if published is None:
+        raise RuntimeError(f"{category.value} {period} is marked published but has no list")
+    return CloseOutcome(
+        category,
+        period,
+        "already published",
+        rule_version=published.rule_version,
+        list_id=published.id,
+        entries=published.entry_count,
+        revision=published.revision,
+    )
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A close builds millions of small acyclic objects; Python's cyclic collector would rescan
+    the growing heap again and again (more than half the compute time of a FIDE-size close).
+    Reference counting still frees everything; the collector runs again afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _close(
+    session: Session,
+    rules: PeriodRules,
+    period_row: PeriodRow,
+    *,
+    now: datetime,
+    dry_run: bool,
+    track: Track,
+) -> CloseOutcome:
+    lists = [
+        rating_list
+        for rating_list in period_repo.lists_of(session, rules.category)
+        if rating_list.list_date < rules.period.list_date
+    ]
+    computation = compute(session, rules, period_row.id, lists, track=track)
+    outcome = computation.outcome("dry run" if dry_run else "published")
+    if dry_run:
+        return dataclasses.replace(outcome, changes=changes(computation.results))
+    started = time.perf_counter()
+    rating_list, rows = publish(session, computation, revision=1, now=now)
+    period_repo.mark_published(session, period_row, now)
+    return dataclasses.replace(
+        outcome,
+        list_id=rating_list.id,
+        revision=rating_list.revision,
+        write_s=time.perf_counter() - started,
+        rows_written=rows,
+    )
+
+
+__all__ = [
+    "STANDARD_SEEDED",
+    "CloseOutcome",
+    "Computation",
+    "close_period",
+    "compute",
+    "decode_pool",
+    "encode_pool",
+    "entries_digest",
+    "entry_rows",
+    "latest_correction",
+    "publish",
+]

@@ -1,0 +1,175 @@
+"""A period computed in memory from its stored inputs, and what a close reports of it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import InputError
+from ratingdb.models import RatingListRow
+from ratingdb.repositories import corrections as correction_repo
+from ratingdb.repositories import periods as period_repo
+from ratingdb.rules import Category, Period, PeriodResult, PeriodRules, rate_player
+from ratingdb.services.close.inputs import Loaded, load
+from ratingdb.services.progress import Track, no_progress
+
+#: The categories whose periods read the standard list (the seed and the 2022 uplift).
+STANDARD_SEEDED = frozenset({Category.FIDE_RAPID, Category.FIDE_BLITZ})
+
+
+@dataclass(frozen=True, slots=True)
+class CloseOutcome:
+    category: Category
+    period: Period
+    state: str  # "published", "already published" or "dry run"
+    rule_version: str | None = None
+    list_id: int | None = None
+    entries: int = 0
+    first_ratings: int = 0
+    below_floor: int = 0
+    players_with_games: int = 0
+    games: int = 0
+    changes: tuple[tuple[str, int | None, int | None], ...] = field(default=())
+    # Seconds per phase and rows written, for the benchmark and the logs.
+    load_s: float = 0.0
+    compute_s: float = 0.0
+    write_s: float = 0.0
+    rows_written: int = 0
+    revision: int | None = None  # of the list published, or found already published
+
+    @property
+    def already_published(self) -> bool:
+        return self.state == "already published"
+
+    def as_json(self) -> dict[str, Any]:
+        """A period found published reports its list (id, revision, entries, rule version);
+        the counts of a computation it did not run are null, not zero."""
+        computed = not self.already_published
+        out: dict[str, Any] = {
+            "category": self.category.value,
+            "period": str(self.period),
+            "state": self.state,
+            "rule_version": self.rule_version,
+            "list_id": self.list_id,
+            "revision": self.revision,
+            "entries": self.entries,
+            "first_ratings": self.first_ratings if computed else None,
+            "below_floor": self.below_floor if computed else None,
+            "players_with_games": self.players_with_games if computed else None,
+            "games": self.games if computed else None,
+        }
+        if self.state == "dry run":
+            out["changes"] = [
+                {"player_id": p, "previous_rating": before, "rating": after}
+                for p, before, after in self.changes
+            ]
+        return out
+
+
+@dataclass(slots=True)
+class Computation:
+    """A period computed in memory from its stored inputs, not yet written: what a close, a
+    recalculation after a correction and a verification share."""
+
+    rules: PeriodRules
+    period_id: int
+    lists: Sequence[RatingListRow]  # the category's lists before the period, as used
+    previous: RatingListRow | None
+    corrections: int  # the last correction the inputs include
+    loaded: Loaded
+    results: dict[str, PeriodResult]
+    load_s: float
+    compute_s: float
+
+    @property
+    def entry_count(self) -> int:
+        return sum(1 for r in self.results.values() if r.new_rating is not None)
+
+    def outcome(self, state: str) -> CloseOutcome:
+        results = self.results.values()
+        return CloseOutcome(
+            self.rules.category,
+            self.rules.period,
+            state,
+            rule_version=self.rules.version.name,
+            entries=self.entry_count,
+            first_ratings=sum(1 for r in results if r.is_first_rating),
+            below_floor=sum(1 for r in results if r.below_floor),
+            players_with_games=len(self.loaded.events),
+            games=self.loaded.game_count,
+            load_s=self.load_s,
+            compute_s=self.compute_s,
+        )
+
+
+def compute(
+    session: Session,
+    rules: PeriodRules,
+    period_id: int,
+    lists: Sequence[RatingListRow],
+    *,
+    corrections: int | None = None,
+    written_before: int | None = None,
+    track: Track = no_progress,
+) -> Computation:
+    """Load the period's inputs in a few set-based queries and compute every player.
+
+    ``lists`` are the category's published lists before the period (one revision each, oldest
+    first): the last is the list the period starts from, and each tournament is rated with the
+    one in force at its start. ``corrections``: the games as they were after that correction
+    (default: as they are now, every correction included). ``written_before``: the standard
+    lists a rapid or blitz period reads, as they were before that list id (verification).
+    """
+    started = time.perf_counter()
+    if corrections is None:
+        corrections = latest_correction(session)
+    previous = _previous_list(rules, lists)
+    standard_lists = (
+        period_repo.lists_of(session, Category.FIDE_STANDARD, written_before=written_before)
+        if rules.category in STANDARD_SEEDED
+        else []
+    )
+    loaded = load(session, rules, period_id, previous, lists, corrections, standard_lists)
+    loaded_at = time.perf_counter()
+    label = f"{rules.category.value} {rules.period}: players"
+    results = {
+        player_id: rate_player(rules, status, loaded.events.get(player_id, ()))
+        for player_id, status in track(loaded.statuses.items(), label, len(loaded.statuses))
+    }
+    return Computation(
+        rules, period_id, lists, previous, corrections, loaded, results, loaded_at - started,
+        time.perf_counter() - loaded_at,
+    )  # fmt: skip
+
+
+def latest_correction(session: Session) -> int:
+    """The id of the latest correction (0 before any): what a computation of now includes."""
+    return correction_repo.latest_id(session)
+
+
+def changes(results: Mapping[str, PeriodResult]) -> tuple[tuple[str, int | None, int | None], ...]:
+    """What a dry run shows: every player whose rating moves or who played."""
+    return tuple(
+        (player_id, r.base_rating if r.published_rating is not None else None, r.new_rating)
+        for player_id, r in sorted(results.items())
+        if r.rated_games or r.new_rating != r.published_rating
+    )
+
+
+def _previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> RatingListRow | None:
+    """The list the period starts from; refusing to skip a period that has not been closed."""
+    if not lists:
+        return None
+    latest = lists[-1]
+    expected = rules.previous_period
+    if expected is None or latest.list_date != expected.list_date:
+        raise InputError(
+            f"{rules.category.value} {expected} is not published yet: close the periods in order "
+            f"(the latest published list is {Period.of_list_date(latest.list_date)})",
+            field="--period",
+        )
+    return latest

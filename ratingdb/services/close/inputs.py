@@ -1,0 +1,254 @@
+"""The inputs of a period's computation, loaded in a few set-based queries: the standing of
+every player on the list the period starts from, the period's games as events per player, and
+the ratings each tournament's players are rated with."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.models import RatingListRow
+from ratingdb.repositories import corrections as correction_repo
+from ratingdb.repositories import period_inputs
+from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories import players as player_repo
+from ratingdb.repositories.period_inputs import PeriodGame
+from ratingdb.rules import (
+    Category,
+    Event,
+    Game,
+    Period,
+    PeriodRules,
+    PlayerStatus,
+    PooledEvent,
+    Score,
+)
+from ratingdb.rules.versions import OneTimeAdjustment
+
+_SCORES = {
+    "1-0": (Score.WIN, Score.LOSS),
+    "0-1": (Score.LOSS, Score.WIN),
+    "1/2-1/2": (Score.DRAW, Score.DRAW),
+}
+
+
+@dataclass(slots=True)
+class Loaded:
+    statuses: dict[str, PlayerStatus]
+    events: dict[str, list[Event]]
+    game_ids: dict[tuple[str, int], list[int]]  # (player, event index) -> game ids, in order
+    tournament_of: dict[tuple[str, int], str]
+    game_count: int
+
+
+def load(
+    session: Session,
+    rules: PeriodRules,
+    period_id: int,
+    previous: RatingListRow | None,
+    lists: Sequence[RatingListRow],
+    corrections: int,
+    standard_lists: Sequence[RatingListRow],
+) -> Loaded:
+    """Everything the rules core needs to rate the period, as of the correction
+    ``corrections``."""
+    merged = correction_repo.merges(session, corrections)
+    statuses = _merge_statuses(_statuses(session, previous), merged)
+    games = period_inputs.played_games(session, period_id, corrections)
+    _add_newcomers(session, games, statuses)
+    ratings_of = _ratings_used(
+        session, rules, games, lists, previous, statuses, merged, standard_lists
+    )
+    _add_standard_ratings(session, rules, games, statuses, standard_lists)
+    return _events(games, ratings_of, statuses)
+
+
+def _add_newcomers(
+    session: Session, games: Sequence[PeriodGame], statuses: dict[str, PlayerStatus]
+) -> None:
+    """A status for each player of the games not on the previous list: unrated, with the
+    birth year. Players without any id are stored and shown, never rated (issue 4): no
+    status, no result."""
+    players = {row.white_id for row in games} | {row.black_id for row in games}
+    newcomers = players - statuses.keys()
+    newcomers -= player_repo.unidentified(session, newcomers)
+    for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
+        statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
+
+
+def _events(
+    games: Sequence[PeriodGame],
+    ratings_of: Mapping[str, Mapping[str, int]],
+    statuses: dict[str, PlayerStatus],
+) -> Loaded:
+    """The games as events: one per player and tournament, in the order played, each game
+    with its opponent's rating used; the game ids and tournament of each event kept to write
+    the calculations."""
+    events: dict[str, list[Event]] = {}
+    game_ids: dict[tuple[str, int], list[int]] = {}
+    tournament_of: dict[tuple[str, int], str] = {}
+    open_event: dict[tuple[str, str], tuple[int, list[Game]]] = {}
+    starts: dict[str, date] = {}
+    for row in games:
+        ratings = ratings_of[row.tournament_id]
+        starts[row.tournament_id] = row.start_date
+        white_score, black_score = _SCORES[row.result]
+        for player, opponent, score in (
+            (row.white_id, row.black_id, white_score),
+            (row.black_id, row.white_id, black_score),
+        ):
+            key = (player, row.tournament_id)
+            if key not in open_event:
+                index = len(events.setdefault(player, []))
+                events[player].append(Event(games=()))  # placeholder, filled below
+                open_event[key] = (index, [])
+                game_ids[(player, index)] = []
+                tournament_of[(player, index)] = row.tournament_id
+            index, event_games = open_event[key]
+            event_games.append(Game(ratings.get(opponent), score, opponent))
+            game_ids[(player, index)].append(row.id)
+    for (player, tournament_id), (index, event_games) in open_event.items():
+        events[player][index] = Event(
+            games=tuple(event_games),
+            rating_used=ratings_of[tournament_id].get(player),
+            start_date=starts[tournament_id],
+            event_id=tournament_id,
+        )
+    return Loaded(statuses, events, game_ids, tournament_of, len(games))
+
+
+def _ratings_used(
+    session: Session,
+    rules: PeriodRules,
+    games: Sequence[PeriodGame],
+    lists: Sequence[RatingListRow],
+    previous: RatingListRow | None,
+    statuses: Mapping[str, PlayerStatus],
+    merged: Mapping[str, str],
+    standard_lists: Sequence[RatingListRow],
+) -> dict[str, dict[str, int]]:
+    """Per tournament, the ratings its players are rated with: the category's list in force at
+    the tournament's start (contract "Words"); in rapid and blitz from 2024-03, a player unrated
+    there who has a standard rating on the standard list in force then is rated with it
+    (B.02 rapid/blitz §7.2.1)."""
+    starts: dict[str, date] = {}
+    players: dict[str, set[str]] = defaultdict(set)
+    for row in games:
+        starts[row.tournament_id] = row.start_date
+        players[row.tournament_id].update((row.white_id, row.black_id))
+    seed_from = standard_lists if rules.version.standard_seed else []
+    cache: dict[int, dict[str, int]] = {}
+    if previous is not None:
+        cache[previous.id] = {p: s.rating for p, s in statuses.items() if s.rating is not None}
+
+    def ratings_on(rating_list: RatingListRow | None, needed: set[str]) -> dict[str, int]:
+        if rating_list is None:
+            return {}
+        if rating_list.id in cache:
+            known = cache[rating_list.id]
+            return {p: known[p] for p in needed if p in known}
+        # A merged player's games name the player kept; older lists may hold the other record.
+        dropped = {drop: keep for drop, keep in merged.items() if keep in needed}
+        ratings = period_inputs.ratings_on(session, rating_list.id, needed | dropped.keys())
+        for drop, keep in dropped.items():
+            if keep not in ratings and drop in ratings:
+                ratings[keep] = ratings[drop]
+        return {p: r for p, r in ratings.items() if p in needed}
+
+    used: dict[str, dict[str, int]] = {}
+    for tournament_id, start in starts.items():
+        needed = players[tournament_id]
+        ratings = ratings_on(period_repo.in_force(lists, start), needed)
+        if seed_from:
+            unrated = needed - ratings.keys()
+            ratings |= ratings_on(period_repo.in_force(seed_from, start), unrated)
+        used[tournament_id] = ratings
+    return used
+
+
+def _add_standard_ratings(
+    session: Session,
+    rules: PeriodRules,
+    games: Sequence[PeriodGame],
+    statuses: dict[str, PlayerStatus],
+    standard_lists: Sequence[RatingListRow],
+) -> None:
+    """Rapid and blitz: the standard rating the core needs for the one-time uplift of
+    2022-10-01 (every rated player) and for the standard-rating seed from 2024-03 (unrated
+    players with games): the standard list in force at the period's start, or at the player's
+    first tournament's start for the seed."""
+    version = rules.version
+    uplift = (
+        version.one_time_adjustment is OneTimeAdjustment.STANDARD_MINUS_100
+        and rules.period.list_date == version.effective_from
+    )
+    if rules.category is Category.FIDE_STANDARD or not (uplift or version.standard_seed):
+        return
+    wanted: dict[str, date] = {}
+    if uplift:
+        start_of_period = rules.period.list_date - timedelta(days=1)
+        wanted = {p: start_of_period for p, s in statuses.items() if s.rating is not None}
+    if version.standard_seed:
+        for row in games:  # ordered by start date: the first tournament wins
+            for player in (row.white_id, row.black_id):
+                status = statuses.get(player)
+                if status is not None and status.rating is None:
+                    wanted.setdefault(player, row.start_date)
+    by_list: dict[int, set[str]] = defaultdict(set)
+    for player, day in wanted.items():
+        standard_list = period_repo.in_force(standard_lists, day)
+        if standard_list is not None:
+            by_list[standard_list.id].add(player)
+    for list_id, needed in by_list.items():
+        for player, rating in period_inputs.ratings_on(session, list_id, needed).items():
+            statuses[player] = dataclasses.replace(statuses[player], standard_rating=rating)
+
+
+def _merge_statuses(
+    statuses: dict[str, PlayerStatus], merged: Mapping[str, str]
+) -> dict[str, PlayerStatus]:
+    """A merged record's standing passes to the player kept, unless that one has its own."""
+    for drop, keep in merged.items():
+        status = statuses.pop(drop, None)
+        if status is not None and keep not in statuses:
+            statuses[keep] = status
+    return statuses
+
+
+def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, PlayerStatus]:
+    """The standing of every player on the list the period starts from: its entries, and the
+    players kept off it with a history."""
+    statuses: dict[str, PlayerStatus] = {}
+    if previous is None:
+        return statuses
+    for player_id, rating, rated_games, peak, birth_year in period_inputs.entries_with_birth_years(
+        session, previous.id
+    ):
+        statuses[player_id] = PlayerStatus(rating, rated_games, peak, birth_year)
+    for player_id, rated_games, peak, pool, birth_year in period_inputs.statuses_with_birth_years(
+        session, previous.id
+    ):
+        statuses[player_id] = PlayerStatus(
+            None, rated_games, peak, birth_year, pool=decode_pool(pool)
+        )
+    return statuses
+
+
+def decode_pool(pool: Sequence[Mapping[str, Any]]) -> tuple[PooledEvent, ...]:
+    return tuple(
+        PooledEvent(
+            Period.parse(item["period"]),
+            tuple(
+                Game(g["opponent_rating"], Score.from_points(g["score"]), g.get("opponent_id"))
+                for g in item["games"]
+            ),
+            item.get("tournament_id"),
+        )
+        for item in pool
+    )

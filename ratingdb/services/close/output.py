@@ -1,0 +1,140 @@
+"""The output of a computed period: its list, entries, statuses and calculations as rows,
+streamed into the database (repositories.list_entries), and the digest of its entries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.models import RatingListRow
+from ratingdb.repositories import list_entries
+from ratingdb.repositories import periods as period_repo
+from ratingdb.rules import PeriodResult, PooledEvent, Score
+from ratingdb.services.close.inputs import Loaded
+from ratingdb.services.lists import digest_of_sorted
+
+if TYPE_CHECKING:
+    from ratingdb.services.close.computation import Computation
+
+_POINTS = {score: score.points for score in Score}
+
+
+def publish(
+    session: Session,
+    computation: Computation,
+    *,
+    revision: int,
+    now: datetime,
+    cause: int | None = None,
+) -> tuple[RatingListRow, int]:
+    """Write a computed period as revision ``revision`` of its list (for the correction
+    ``cause``); returns the list and the number of rows written."""
+    rules = computation.rules
+    rating_list = period_repo.add_list(
+        session,
+        period_id=computation.period_id,
+        category=rules.category.value,
+        list_date=rules.period.list_date,
+        revision=revision,
+        source="close",
+        rule_version=rules.version.name,
+        published_at=now,
+        entry_count=computation.entry_count,
+        digest=entries_digest(computation.results),
+        cause_correction_id=cause,
+        corrections_applied=computation.corrections,
+    )
+    results, loaded = computation.results, computation.loaded
+    rows = list_entries.write_computed(
+        session,
+        entry_rows(results, rating_list.id),
+        _statuses_to_keep(results, rating_list.id),
+        _calculations(results, rating_list.id, rules.version.name, loaded),
+    )
+    return rating_list, rows
+
+
+def encode_pool(pool: Sequence[PooledEvent]) -> list[dict[str, Any]]:
+    return [
+        {
+            "period": str(pooled.period),
+            "tournament_id": pooled.event_id,
+            "games": [
+                {
+                    "opponent_rating": g.opponent_rating,
+                    "score": str(g.score.points),
+                    "opponent_id": g.opponent_id,
+                }
+                for g in pooled.games
+            ],
+        }
+        for pooled in pool
+    ]
+
+
+def entry_rows(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tuple[Any, ...]]:
+    """The list's entries as rows of ENTRY_KEYS, produced as they are written."""
+    for player_id, r in results.items():
+        if r.new_rating is None:
+            continue
+        on_previous_list = r.published_rating is not None
+        peak = r.status.peak_rating
+        yield (
+            list_id,
+            player_id,
+            r.new_rating,
+            r.base_rating if on_previous_list else None,
+            r.change if on_previous_list else None,
+            r.rated_games,
+            r.next_k_factor,
+            r.k_factor if r.rated_games else None,
+            r.sum_delta if r.rated_games and on_previous_list else None,
+            r.status.rated_games,
+            r.new_rating if peak is None else peak,
+        )
+
+
+def entries_digest(results: Mapping[str, PeriodResult]) -> str:
+    """The digest of the list's canonical content (as services.lists.list_digest computes it
+    for an imported list)."""
+    canonical = sorted(
+        (player_id, rating, previous, change, games, k)
+        for _, player_id, rating, previous, change, games, k, *_ in entry_rows(results, 0)
+    )
+    return digest_of_sorted(canonical)
+
+
+def _statuses_to_keep(
+    results: Mapping[str, PeriodResult], list_id: int
+) -> Iterator[tuple[Any, ...]]:
+    """Players off the list who have a history: pooling for a first rating, or below the floor."""
+    for player_id, r in results.items():
+        status = r.status
+        if r.new_rating is None and (
+            status.pool or status.rated_games or status.peak_rating is not None
+        ):
+            yield (list_id, player_id, status.rated_games, status.peak_rating,
+                   encode_pool(status.pool))  # fmt: skip
+
+
+def _calculations(
+    results: Mapping[str, PeriodResult], list_id: int, version: str, loaded: Loaded
+) -> Iterator[tuple[Any, ...]]:
+    for player_id, r in results.items():
+        for index, event in enumerate(r.events):
+            ids = loaded.game_ids[(player_id, index)]
+            tournament_id = loaded.tournament_of[(player_id, index)]
+            for game_id, calc in zip(ids, event.games, strict=True):
+                game = calc.game
+                if game.opponent_id is None:
+                    raise AssertionError("every stored game names its opponent")
+                reason = calc.not_rated_reason
+                yield (
+                    list_id, player_id, game_id, tournament_id, event.rating_used,
+                    game.opponent_id, game.opponent_rating, calc.difference, calc.difference_used,
+                    calc.expected, _POINTS[game.score], calc.delta, calc.rated,
+                    None if reason is None else str(reason), version,
+                )  # fmt: skip

@@ -1,0 +1,56 @@
+"""The digest of a list's canonical content: what proves later that it never changed. The same
+bytes whether computed from entries in memory (an import, a close) or read back."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.repositories import list_entries
+
+#: Entries encoded at once for a list's digest.
+DIGEST_SLICE = 10_000
+#: Entries read back from the database at a time: memory stays flat for any size.
+READ_BATCH = 5000
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
+def list_digest(entries: Sequence[dict[str, Any]]) -> str:
+    """SHA-256 of the list's canonical content: what proves later that it never changed."""
+    return digest_of_sorted(
+        sorted(
+            (e["player_id"], e["rating"], e["previous_rating"], e["change"], e["games"],
+             e["k_factor"])
+            for e in entries
+        )
+    )  # fmt: skip
+
+
+def digest_of_sorted(canonical: Iterable[Sequence[Any]]) -> str:
+    """The digest of canonical entries already sorted, fed in slices (the same bytes as
+    ``json.dumps`` of the whole sorted list): each slice is one call of the C encoder, where one
+    ``json.dumps`` per entry spent 1.9 s on 500,000 entries, 0.5 s in slices."""
+    digest = hashlib.sha256(b"[")
+    entries = iter(canonical)
+    separator = b""
+    while chunk := [
+        entry if type(entry) is tuple else tuple(entry)  # e.g. database rows
+        for entry in itertools.islice(entries, DIGEST_SLICE)
+    ]:
+        digest.update(separator)
+        digest.update(_COMPACT_JSON.encode(chunk)[1:-1].encode())
+        separator = b","
+    digest.update(b"]")
+    return digest.hexdigest()
+
+
+def stored_digest(session: Session, list_id: int) -> str:
+    """list_digest of the stored entries, read back in player_id order (byte order, as Python
+    sorts) without holding them all."""
+    rows = list_entries.canonical_rows(session, list_id, yield_per=READ_BATCH)
+    return digest_of_sorted(rows)
