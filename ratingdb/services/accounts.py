@@ -30,7 +30,8 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.models import ApiTokenRow, UserRow, WebSessionRow
-from ratingdb.models.account import ROLES, TOKEN_PREFIX_LENGTH, USERNAME_LENGTH
+from ratingdb.models.account import ROLES as ROLES  # the edges read the roles from here
+from ratingdb.models.account import TOKEN_PREFIX_LENGTH, USERNAME_LENGTH
 from ratingdb.repositories import accounts as repository
 from ratingdb.services import audit
 

@@ -22,7 +22,10 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import InputError
 from ratingdb.formats.trf import TrfPlayer
 from ratingdb.models import PlayerRow, SubmissionRow
-from ratingdb.models.submission import FILENAME_LENGTH, REASON_LENGTH, SUBMISSION_STATES
+from ratingdb.models.submission import FILENAME_LENGTH, REASON_LENGTH
+from ratingdb.models.submission import (  # the edges read the states from here
+    SUBMISSION_STATES as SUBMISSION_STATES,
+)
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
