@@ -30,6 +30,7 @@ from ratingdb.api.routes import (
     lists,
     pages,
     players,
+    tournament_page,
     tournaments,
 )
 from ratingdb.config import Settings
@@ -177,6 +178,7 @@ def create_app(
         calculator.router,
         pages.router,
         calculator_page.router,
+        tournament_page.router,
         docs.router,
     ):
         app.include_router(router)

@@ -178,8 +178,12 @@ def _player_page(request: Request, session: ReadSession, player_id: str) -> HTML
     )
 
 
-def _not_found(request: Request, message: str) -> HTMLResponse:
+def not_found_message(request: Request, message: str) -> HTMLResponse:
+    """The HTML 404 page with ``message`` (already in the reader's language)."""
     return page_response(request, "not_found.html", {"message": message}, status_code=404)
+
+
+_not_found = not_found_message
 
 
 def not_found_page(request: Request) -> HTMLResponse:

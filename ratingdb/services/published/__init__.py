@@ -25,6 +25,7 @@ from ratingdb.services.published.calculations import (
 from ratingdb.services.published.calculator import calculator_result, run_calculator
 from ratingdb.services.published.catalog import CategoryInfo, RuleInfo, categories, rule_versions
 from ratingdb.services.published.common import EntryFigures, NotFound
+from ratingdb.services.published.crosstable import Crosstable, Outcome, Standing, crosstable
 from ratingdb.services.published.lists import (
     ListEntry,
     ListSummary,
@@ -53,6 +54,7 @@ from ratingdb.services.published.tournaments import (
 __all__ = [
     "CategoryInfo",
     "CategoryRecord",
+    "Crosstable",
     "EntryFigures",
     "GameLine",
     "HistoryPoint",
@@ -60,15 +62,18 @@ __all__ = [
     "ListEntry",
     "ListSummary",
     "NotFound",
+    "Outcome",
     "PeriodCalculation",
     "Player",
     "PlayerRecord",
     "RuleInfo",
+    "Standing",
     "Tournament",
     "TournamentGame",
     "calculation",
     "calculator_result",
     "categories",
+    "crosstable",
     "find_list",
     "history",
     "latest_lists",
