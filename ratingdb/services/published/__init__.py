@@ -26,6 +26,7 @@ from ratingdb.services.published.calculator import calculator_result, run_calcul
 from ratingdb.services.published.catalog import CategoryInfo, RuleInfo, categories, rule_versions
 from ratingdb.services.published.common import EntryFigures, NotFound
 from ratingdb.services.published.crosstable import Crosstable, Outcome, Standing, crosstable
+from ratingdb.services.published.initial import InitialWorking
 from ratingdb.services.published.lists import (
     ListEntry,
     ListSummary,
@@ -43,6 +44,7 @@ from ratingdb.services.published.players import (
     player,
     search_players,
 )
+from ratingdb.services.published.ranks import Rank, latest_ranks
 from ratingdb.services.published.schema import schema_revision, schema_state
 from ratingdb.services.published.tournaments import (
     LinkedTournament,
@@ -58,6 +60,7 @@ __all__ = [
     "EntryFigures",
     "GameLine",
     "HistoryPoint",
+    "InitialWorking",
     "LinkedTournament",
     "ListEntry",
     "ListSummary",
@@ -66,6 +69,7 @@ __all__ = [
     "PeriodCalculation",
     "Player",
     "PlayerRecord",
+    "Rank",
     "RuleInfo",
     "Standing",
     "Tournament",
@@ -77,6 +81,7 @@ __all__ = [
     "find_list",
     "history",
     "latest_lists",
+    "latest_ranks",
     "latest_ratings",
     "list_diff",
     "list_entries",
