@@ -54,8 +54,8 @@ def test_pages_fit_the_screen(chromium: None, server: str, tmp_path: Path, width
             assert wider == 0, name  # nothing scrolls sideways
             shot = folder / f"{name}-{width}.png"
             assert driver.save_screenshot(str(shot))
-            table = "table.crosstable" if name.startswith("tournament") else "table.calculation"
-            found = driver.find_element(By.CSS_SELECTOR, table)
+            wide = "table.crosstable" if name.startswith("tournament") else "table.calculation"
+            found = driver.find_element(By.CSS_SELECTOR, wide)
             driver.execute_script("arguments[0].scrollIntoView()", found)
             assert driver.save_screenshot(str(folder / f"{name}-{width}-table.png"))
         driver.get(server + PAGES["tournament-A"])
