@@ -31,6 +31,7 @@ from ratingdb.api.routes import (
     lists,
     pages,
     players,
+    tournament_page,
     tournaments,
 )
 from ratingdb.config import Settings
@@ -183,6 +184,7 @@ def create_app(
         calculator.router,
         pages.router,
         calculator_page.router,
+        tournament_page.router,
         docs.router,
     ):
         app.include_router(router)

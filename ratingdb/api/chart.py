@@ -3,7 +3,9 @@ the template: no JavaScript, no image files.
 
 A rating holds from its list date until the next list, so the history is a step function: one
 horizontal step per published list, a vertical riser at each change. The x axis is calendar
-months (a gap between lists shows as a longer step), the y axis the rating.
+months (a gap between lists shows as a longer step), the y axis the rating; both axes carry a
+title (the template writes it in the reader's language). A history of one list is one point in
+the middle of the plot, not a line: there is no change to show.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from ratingdb.rules import Period
 
 WIDTH = 480
 HEIGHT = 220
-LEFT = 48  # room for the rating labels
+LEFT = 64  # room for the rating labels and the axis title
 RIGHT = 16
 TOP = 14
-BOTTOM = 34  # room for the period labels
+BOTTOM = 50  # room for the period labels and the axis title
 MAX_X_LABELS = 5
 _STEPS = (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
 
@@ -50,11 +52,24 @@ class StepChart:
     right: float  # x of the plot's right edge
     top: int
     bottom: float  # y of the plot's bottom edge (the period axis)
-    path: str  # the step line, an SVG path
+    path: str  # the step line, an SVG path ("" for a single list: a point, no line)
     steps: tuple[Step, ...]
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
     description: str
+
+    @property
+    def single(self) -> bool:
+        """One list: drawn as a point."""
+        return len(self.steps) == 1
+
+    @property
+    def middle_x(self) -> float:
+        return round((self.left + self.right) / 2, 1)
+
+    @property
+    def middle_y(self) -> float:
+        return round((self.top + self.bottom) / 2, 1)
 
 
 def _rating_scale(low: int, high: int) -> tuple[int, int, int]:
@@ -99,12 +114,17 @@ def step_chart(points: Sequence[tuple[Period, int]]) -> StepChart | None:
         )
         for i, (period, rating) in enumerate(points)
     )
-    path = f"M{steps[0].x_start:g},{steps[0].y:g}"
-    for current, following in itertools.pairwise(steps):
-        path += f" H{current.x_end:g}"
-        if following.y != current.y:  # a riser where the rating changed
-            path += f" V{following.y:g}"
-    path += f" H{steps[-1].x_end:g}"
+    if len(steps) == 1:  # a point in the middle, no line
+        middle = round((LEFT + plot_right) / 2, 1)
+        steps = (Step(middle, middle, steps[0].y, steps[0].period, steps[0].rating),)
+        path = ""
+    else:
+        path = f"M{steps[0].x_start:g},{steps[0].y:g}"
+        for current, following in itertools.pairwise(steps):
+            path += f" H{current.x_end:g}"
+            if following.y != current.y:  # a riser where the rating changed
+                path += f" V{following.y:g}"
+        path += f" H{steps[-1].x_end:g}"
     every = math.ceil(len(points) / MAX_X_LABELS)
     x_ticks = tuple(Tick(s.x_start, s.period) for i, s in enumerate(steps) if i % every == 0)
     y_ticks = tuple(Tick(y(value), str(value)) for value in range(low, high + 1, step))

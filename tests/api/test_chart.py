@@ -56,4 +56,9 @@ def test_a_single_list() -> None:
     chart = step_chart([(Period(2026, 10), 1880)])
     assert chart is not None
     assert [t.label for t in chart.y_ticks] == ["1875", "1880", "1885"]
-    assert chart.path == f"M{LEFT},{chart.steps[0].y:g} H{WIDTH - RIGHT}"
+    # A point in the middle of the plot, no line (issue 15): there is no change to draw.
+    assert chart.single
+    assert chart.path == ""
+    middle = (LEFT + WIDTH - RIGHT) / 2
+    assert (chart.steps[0].x_start, chart.steps[0].x_end) == (middle, middle)
+    assert [t.position for t in chart.x_ticks] == [middle]

@@ -115,7 +115,7 @@ def test_player_page_in_french(client: TestClient) -> None:
     anna = page(client, "/players/1001?lang=fr")
     assert "Classements publiés" in anna.text
     assert "Somme des écarts 0,19 × K 20 → variation" in anna.text  # noqa: RUF001
-    assert "non classée" in anna.text
+    assert "non comptée : l’adversaire n’était pas classé" in anna.texts  # noqa: RUF001 (written out)
     missing = page(client, "/players/999?lang=fr", status=404)
     assert "Aucun joueur 999." in missing.text
 

@@ -85,15 +85,16 @@ def test_player_page(client: TestClient) -> None:
     assert "2026-11: 1866" in parsed.text
     # The calculations of each period with games, newest first, with K and the rule version.
     tables = [t["class"] for t in parsed.all("table")]
-    assert tables.count("calculation") == 3
+    assert tables.count("calculation stack") == 3
     assert "2026-11 · fide-standard-2025-10 · K 20" in parsed.text
     assert "Sum of deltas 0.19 × K 20 → change" in parsed.text  # noqa: RUF001
     assert "+4" in parsed.text
-    assert "not rated" in parsed.text  # the draw with Nina, unrated then
+    # The draw with Nina, unrated then: the reason written out, not only in a tooltip.
+    assert "not rated: the opponent was unrated" in parsed.texts
     links = [a["href"] for a in parsed.all("a")]
     assert "#fide-standard-2026-11" in links  # the history links to each calculation
     assert "#fide-standard-2026-08" not in links  # imported: nothing to explain
-    assert {"class": "calculation", "id": "fide-standard-2026-11"} in parsed.all("table")
+    assert {"class": "calculation stack", "id": "fide-standard-2026-11"} in parsed.all("table")
 
 
 def test_player_page_first_rating_and_pool(client: TestClient) -> None:

@@ -100,6 +100,7 @@ def test_calculation_game_by_game(client: TestClient) -> None:
         "rule_version": "fide-standard-2025-10",
         "previous_rating": 1862, "rating": 1866, "original_rating": 1866, "first_rating": False,
         "next_k_factor": 20,
+        "initial": None,
     }  # fmt: skip
 
 

@@ -18,6 +18,7 @@ from jinja2.runtime import Context
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.i18n import Reader, reader_of
+from ratingdb.api.reasons import INITIAL_METHODS, NOT_RATED
 from ratingdb.db import ReadSession
 from ratingdb.services import published as svc
 
@@ -90,6 +91,17 @@ def _environment() -> Environment:
         lambda context, value: _reader(context).category(value)
     )
     environment.filters["link"] = pass_context(lambda context, path: _reader(context).link(path))
+    # A stored reason or method in the reader's language (an unknown one as stored).
+    environment.filters["reason"] = pass_context(
+        lambda context, value: (
+            _reader(context).gettext(NOT_RATED[value]) if value in NOT_RATED else value
+        )
+    )
+    environment.filters["method"] = pass_context(
+        lambda context, value: (
+            _reader(context).gettext(INITIAL_METHODS[value]) if value in INITIAL_METHODS else value
+        )
+    )
     environment.filters["dash"] = lambda value: "\u2013" if value is None else value
     return environment
 
@@ -162,12 +174,14 @@ def _player_page(request: Request, session: ReadSession, player_id: str) -> HTML
     except svc.NotFound:
         reader = reader_of(request)
         return _not_found(request, reader.gettext("No player %(id)s.") % {"id": player_id})
+    ranks = svc.latest_ranks(session, player_id, tuple(c.category for c in record.categories))
     categories = [
         {
             "category": item.category.value,
             "points": item.points,
             "latest": item.points[-1] if item.points else None,
             "chart": step_chart([(p.period, p.rating) for p in item.points]),
+            "rank": ranks.get(item.category),
             "calculations": item.calculations,
             "calculated": {str(calc.period) for calc in item.calculations},
         }
@@ -178,8 +192,12 @@ def _player_page(request: Request, session: ReadSession, player_id: str) -> HTML
     )
 
 
-def _not_found(request: Request, message: str) -> HTMLResponse:
+def not_found_message(request: Request, message: str) -> HTMLResponse:
+    """The HTML 404 page with ``message`` (already in the reader's language)."""
     return page_response(request, "not_found.html", {"message": message}, status_code=404)
+
+
+_not_found = not_found_message
 
 
 def not_found_page(request: Request) -> HTMLResponse:

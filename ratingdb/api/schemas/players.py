@@ -171,6 +171,27 @@ class GameCalculationOut(Schema):
         )
 
 
+class InitialWorkingOut(Schema):
+    """How a first rating was reached (rules.md A5), worked again with the rules core."""
+
+    method: str = Field(description="the rule version's initial-rating method")
+    games: int = Field(description="games against rated opponents in the pool")
+    points: DecimalText
+    opponents_average: DecimalText | None = Field(
+        description="Ra (with the method's hypothetical opponents), to two decimals"
+    )
+    p: DecimalText | None = Field(description="the fractional score the table was read with")
+    dp: int | None = Field(description="from FIDE table 8.1.1")
+    bonus: DecimalText | None = Field(description="the half-point bonus of older methods")
+    capped_at: int | None = Field(description="the version's maximum first rating, when hit")
+    rating: int | None
+    reproduced: bool = Field(description="the working gives the published rating")
+
+    @classmethod
+    def of(cls, working: svc.InitialWorking | None) -> InitialWorkingOut | None:
+        return None if working is None else cls(**working.as_json())
+
+
 class CalculationOut(Schema):
     player_id: str
     category: Category
@@ -187,6 +208,9 @@ class CalculationOut(Schema):
     original_rating: int | None = Field(description=ORIGINAL_RATING)
     first_rating: bool
     next_k_factor: int | None = Field(description="the K the next period starts from")
+    initial: InitialWorkingOut | None = Field(
+        None, description="a first rating's working (null: not a first rating)"
+    )
 
     @classmethod
     def of(cls, player_id: str, calc: svc.PeriodCalculation) -> CalculationOut:
@@ -206,4 +230,5 @@ class CalculationOut(Schema):
             original_rating=calc.original_rating,
             first_rating=calc.first_rating,
             next_k_factor=calc.next_k_factor,
+            initial=InitialWorkingOut.of(calc.initial),
         )

@@ -25,6 +25,8 @@ from ratingdb.services.published.calculations import (
 from ratingdb.services.published.calculator import calculator_result, run_calculator
 from ratingdb.services.published.catalog import CategoryInfo, RuleInfo, categories, rule_versions
 from ratingdb.services.published.common import EntryFigures, NotFound
+from ratingdb.services.published.crosstable import Crosstable, Outcome, Standing, crosstable
+from ratingdb.services.published.initial import InitialWorking
 from ratingdb.services.published.lists import (
     ListEntry,
     ListSummary,
@@ -42,6 +44,7 @@ from ratingdb.services.published.players import (
     player,
     search_players,
 )
+from ratingdb.services.published.ranks import Rank, latest_ranks
 from ratingdb.services.published.schema import schema_revision, schema_state
 from ratingdb.services.published.tournaments import (
     LinkedTournament,
@@ -53,25 +56,32 @@ from ratingdb.services.published.tournaments import (
 __all__ = [
     "CategoryInfo",
     "CategoryRecord",
+    "Crosstable",
     "EntryFigures",
     "GameLine",
     "HistoryPoint",
+    "InitialWorking",
     "LinkedTournament",
     "ListEntry",
     "ListSummary",
     "NotFound",
+    "Outcome",
     "PeriodCalculation",
     "Player",
     "PlayerRecord",
+    "Rank",
     "RuleInfo",
+    "Standing",
     "Tournament",
     "TournamentGame",
     "calculation",
     "calculator_result",
     "categories",
+    "crosstable",
     "find_list",
     "history",
     "latest_lists",
+    "latest_ranks",
     "latest_ratings",
     "list_diff",
     "list_entries",

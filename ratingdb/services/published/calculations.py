@@ -3,6 +3,7 @@ shows."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import AnyRow
 from ratingdb.rules import Category, Period
 from ratingdb.services.published.common import NotFound
+from ratingdb.services.published.initial import InitialWorking, initial_working
 from ratingdb.services.published.lists import find_list
 from ratingdb.services.published.players import (
     HistoryPoint,
@@ -63,6 +65,8 @@ class PeriodCalculation:
     sum_delta: Decimal | None
     first_rating: bool
     games: tuple[GameLine, ...]
+    #: A first rating's working, recomputed with the core (None: not a first rating).
+    initial: InitialWorking | None = None
 
 
 def _game_line(row: AnyRow) -> GameLine:
@@ -117,6 +121,18 @@ def _calculation(
     )
 
 
+def _with_working(
+    session: Session, player_id: str, calc: PeriodCalculation, rows: Sequence[AnyRow]
+) -> PeriodCalculation:
+    """A first rating gets its working (rules.md A5), the others stay as they are."""
+    if not calc.first_rating or calc.rating is None or calc.rule_version is None:
+        return calc
+    working = initial_working(
+        session, player_id, calc.category, calc.period, calc.rule_version, rows, calc.rating
+    )
+    return dataclasses.replace(calc, initial=working)
+
+
 def calculation(
     session: Session,
     player_id: str,
@@ -146,9 +162,10 @@ def calculation(
     point = None
     if entry is not None:
         point = point_on(entry, category, period, summary.revision, summary.rule_version)
-    return _calculation(
+    calc = _calculation(
         category, period, summary.revision, summary.rule_version, point, games, original_rating
     )
+    return _with_working(session, player_id, calc, games)
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,10 +198,9 @@ def player_record(session: Session, player_id: str) -> PlayerRecord:
         category = Category(rows[0].category)
         period = Period.of_list_date(rows[0].list_date)
         on_list = by_list.get(list_id)
-        calculations[category].append(
-            _calculation(category, period, rows[0].revision,
-                         None if on_list is None else on_list.rule_version, on_list, rows)
-        )  # fmt: skip
+        version = None if on_list is None else on_list.rule_version
+        calc = _calculation(category, period, rows[0].revision, version, on_list, rows)
+        calculations[category].append(_with_working(session, player_id, calc, rows))
     return PlayerRecord(
         found,
         tuple(

@@ -1,0 +1,65 @@
+"""The tournament and player pages in headless Chromium (issue 15) at 1280 and 390 px: at a
+phone's width nothing is wider than the screen, wide tables included (they stack, they do not
+scroll sideways). Screenshots go to $RATINGDB_SCREENSHOTS (else the test's folder)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.api.scenario import TOURNAMENTS
+from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
+__all__ = ["chromium"]
+
+PAGES = {
+    "tournament-A": f"/tournaments/{TOURNAMENTS['A']}",
+    "tournament-B": f"/tournaments/{TOURNAMENTS['B']}",
+    "player-1001": "/players/1001",
+    "player-1007": "/players/1007?lang=fr",
+}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_pages_fit_the_screen(chromium: None, server: str, tmp_path: Path, width: int) -> None:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    metrics = {"width": width, "height": 900, "pixelRatio": 1}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        for name, path in PAGES.items():
+            driver.get(server + path)
+            assert driver.find_element(By.TAG_NAME, "h1").text, (name, driver.page_source[:500])
+            assert driver.execute_script("return window.innerWidth") == width
+            assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+            for table in driver.find_elements(By.TAG_NAME, "table"):
+                assert table.size["width"] <= width, (name, table.get_attribute("class"))
+            wider = driver.execute_script(
+                "return [...document.querySelectorAll('.table-scroll')]"
+                ".filter(e => e.scrollWidth > e.clientWidth).length"
+            )
+            assert wider == 0, name  # nothing scrolls sideways
+            shot = folder / f"{name}-{width}.png"
+            assert driver.save_screenshot(str(shot))
+            wide = "table.crosstable" if name.startswith("tournament") else "table.calculation"
+            found = driver.find_element(By.CSS_SELECTOR, wide)
+            driver.execute_script("arguments[0].scrollIntoView()", found)
+            assert driver.save_screenshot(str(folder / f"{name}-{width}-table.png"))
+        driver.get(server + PAGES["tournament-A"])
+        driver.find_element(By.LINK_TEXT, "Anna, A").click()
+        assert driver.current_url == f"{server}/players/1001"
+    finally:
+        driver.quit()
