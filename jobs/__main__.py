@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,  # not given: RATINGDB_DEBUG decides
         help="on a failure, show the traceback (RATINGDB_DEBUG=1)",
     )
-    # Accepted after the command too, as on every ratingdb command (contract "Configuration").
+    # Accepted after the command too, as on every ratingdb command (docs/cli.md §1.1).
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--database-url", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     common.add_argument("--actor", default=argparse.SUPPRESS, help=argparse.SUPPRESS)

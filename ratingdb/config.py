@@ -37,7 +37,7 @@ ACTOR_LENGTH = 100
 #: The databases ratingdb runs on: the scheme of their SQLAlchemy URLs.
 SUPPORTED_SCHEMES = ("sqlite", "sqlite+pysqlite", "postgresql+psycopg")
 
-#: A SQLite file in the current directory (contract, "Configuration").
+#: A SQLite file in the current directory (docs/cli.md §1.1).
 DEFAULT_DATABASE_URL = defaults.DATABASE_URL
 
 # The DSN spellings of libpq and of hosting providers, mapped to SQLAlchemy's psycopg 3 driver

@@ -11,7 +11,7 @@ from __future__ import annotations
 #: capitals: ``serve_port`` from ``RATINGDB_SERVE_PORT``.
 ENV_PREFIX = "RATINGDB_"
 
-#: A SQLite file in the current directory (contract, "Configuration").
+#: A SQLite file in the current directory (docs/cli.md §1.1).
 DATABASE_URL = "sqlite:///ratingdb.sqlite3"
 
 SERVE_HOST = "127.0.0.1"

@@ -1,4 +1,4 @@
-"""The read-only HTTP API and web pages (contract.md "HTTP API"): FastAPI, served by uvicorn.
+"""The read-only HTTP API and web pages (docs/api.md): FastAPI, served by uvicorn.
 
 ``create_app(settings)`` builds the app; ``serve(settings)`` runs it.
 """

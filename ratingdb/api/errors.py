@@ -20,7 +20,7 @@ from ratingdb.services.published import NotFound
 
 logger = logging.getLogger("ratingdb.api")
 
-#: The only methods the API answers (contract: read-only).
+#: The only methods the API answers (docs/api.md §5).
 ALLOWED_METHODS = "GET, HEAD"
 
 _LOCATIONS = {"query": "query parameter", "path": "path parameter", "header": "header"}

@@ -1,4 +1,4 @@
-"""The ``ratingdb`` command (contract.md "Command line").
+"""The ``ratingdb`` command (docs/cli.md §1).
 
 Exit codes: 0 success; 2 bad usage or bad input, with a message on stderr naming the file,
 line and field; 1 any other failure, told in one line on stderr (ratingdb.failures says what

@@ -102,7 +102,7 @@ def run_import(args: argparse.Namespace) -> int:
     if imported.k_differs:
         print(
             f"note: {imported.k_differs} players have a K in the file other than the K their "
-            "status gives (rules.md A3); the status's K is kept",
+            "status gives (docs/rules.md §6); the status's K is kept",
             file=sys.stderr,
         )
     print(json.dumps(imported.as_json()))

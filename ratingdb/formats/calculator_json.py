@@ -1,4 +1,4 @@
-"""The calculator's JSON, in and out, exactly as contract.md "Calculator" writes it.
+"""The calculator's JSON, in and out, exactly as docs/formats.md §7 writes it.
 
 Validation happens here, at the edge: every refusal names the field (a dotted path), and the
 core only ever sees well-formed plain data.

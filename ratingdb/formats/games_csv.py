@@ -1,4 +1,4 @@
-"""The games CSV (contract.md "Games CSV"): one tournament per file.
+"""The games CSV (docs/formats.md §3): one tournament per file.
 
 `tournament,start_date,end_date,round,white_id,black_id,result`
 """

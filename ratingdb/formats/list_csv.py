@@ -1,4 +1,4 @@
-"""The list CSV (contract.md "List CSV"): a published list, in and out.
+"""The list CSV (docs/formats.md §2): a published list, in and out.
 
 `player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor`
 

@@ -9,7 +9,7 @@ from ratingdb.models.base import Base, in_values
 from ratingdb.models.player import PLAYER_ID_LENGTH
 from ratingdb.models.tournament import TOURNAMENT_ID_LENGTH
 
-#: As in the games CSV (contract "Files").
+#: As in the games CSV (docs/formats.md).
 PLAYED_RESULTS = ["1-0", "0-1", "1/2-1/2"]
 FORFEIT_RESULTS = ["+-", "-+", "--"]
 #: TRF W/D/L: the game lasted less than one move (B §11.2): stored, never rated.

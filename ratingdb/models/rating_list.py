@@ -81,7 +81,7 @@ class ListEntryRow(Base):
     change: Mapped[int | None] = mapped_column(Integer)
     #: Games rated for the player in the period.
     games: Mapped[int] = mapped_column(Integer)
-    #: K status after this list: the K the next period starts from (rules.md A2, A3).
+    #: K status after this list: the K the next period starts from (docs/rules.md §3, A3).
     k_factor: Mapped[int] = mapped_column(Integer)
     #: K applied this period, after K x n <= 700; None when no game was rated.
     k_used: Mapped[int | None] = mapped_column(Integer)

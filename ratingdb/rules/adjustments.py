@@ -1,4 +1,4 @@
-"""One-time adjustments to the base rating of one list (rules.md A6, B §6)."""
+"""One-time adjustments to the base rating of one list (docs/rules.md §11)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The seeds' calculators (rules.md A8): one player's games in, the expected score of each game,
-the change and the new rating out. Period mode is FIDE's; sequential mode updates the rating
-after every game, as many online platforms do.
+"""The seeds' calculators (docs/rules.md §14): one player's games in, the expected score of
+each game, the change and the new rating out. Period mode is FIDE's; sequential mode updates the
+rating after every game, as many online platforms do.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Which months have a list, and the closing date of each (rules.md A7, contract "Words").
+"""Which months have a list, and the closing date of each (docs/rules.md §12, docs/README.md
+"Words").
 
 List frequency changed over time (quarterly, every two months, monthly), so the list before or
 after a period is found by walking months under the version in force at each.

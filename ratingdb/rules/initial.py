@@ -1,4 +1,4 @@
-"""First ratings (rules.md A5; B.02 §7.1.4, §8.2 and their predecessors; B §3.6)."""
+"""First ratings (docs/rules.md §9; B.02 §7.1.4, §8.2 and their predecessors; B §3.6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""K factor status (rules.md A3; B.02 §8.3.3 and its 2009-2014 predecessors).
+"""K factor status (docs/rules.md §6; B.02 §8.3.3 and its 2009-2014 predecessors).
 
 K is a property of the player's status on a published list, not of a game: the K of a period
 is the status as of the previous list, under the rules of the period's version, then bounded by
@@ -23,7 +23,7 @@ class KStatus(NamedTuple):
 
 
 def k_factor(version: RuleVersion, status: KStatus, list_year: int) -> int:
-    """The player's K on a list of year ``list_year``. Precedence as rules.md A3:
+    """The player's K on a list of year ``list_year``. Precedence as docs/rules.md §6:
 
     1. a published rating ever >= 2400: K 10, permanently (before 2014, also >= 30 games);
     2. a junior (list year - birth year <= 18) under 2300 who never published >= 2300: junior K;

@@ -1,4 +1,4 @@
-"""One player's calculation for one rating period (rules.md A2-A6).
+"""One player's calculation for one rating period (docs/rules.md §3-§11).
 
 The change of a period is K x (sum over every rated game of the period of score - PD), rounded
 once, half away from zero. Per-game and per-event values stay exact Decimals so a published

@@ -1,4 +1,4 @@
-"""FIDE's conversion tables, as printed in the Rating Regulations (B.02 §8.1, rules.md B §7).
+"""FIDE's conversion tables, as printed in the Rating Regulations (B.02 §8.1, docs/rules.md §4).
 
 The tables are normative: FIDE does not use the logistic formula for published ratings and makes
 no extrapolation to a third decimal. Values are kept as the strings printed in the handbook; the

@@ -1,10 +1,10 @@
 """Rule versions as data: every set of rating rules ratingdb knows, with its effective date and
-the regulation it comes from (rules.md Part A, A1; Part B §2, §4, §5, §8).
+the regulation it comes from (docs/rules.md §1, §2).
 
 A version is in force for every period whose list date is on or after ``effective_from``, until
 the next version of the same category. Each version is written as the previous one plus what
 changed, so the rulebook reads as its own history. Where the sources are unconfirmed the
-decision of rules.md Part A stands and the ``source`` text says so; correcting a version is a
+decision of docs/rules.md stands and the ``source`` text says so; correcting a version is a
 data change, not a code change.
 """
 
@@ -175,7 +175,8 @@ FIDE_STANDARD_2009_07 = _next(
     effective_from=date(2009, 7, 1),
     source=(
         "FIDE news 13 Jul 2009 'Changes to Title and Rating Regulations effective from July 1st "
-        "2009' (rules.md S5, S6, S7): 400-point rule, floor 1200, bi-monthly lists, closing date "
+        "2009' (docs/rules.md §18 S5, S6, S7): 400-point rule, floor 1200, bi-monthly lists, "
+        "closing date "
         "7 days before the list; K unchanged 25/15/10"
     ),
     changes="400-point rule replaces 350, floor 1200, lists every two months, closing 7 days",
@@ -191,7 +192,8 @@ FIDE_STANDARD_2011_07 = _next(
     name="fide-standard-2011-07",
     effective_from=date(2011, 7, 1),
     source=(
-        "K for new players 25 -> 30 'in the year 2011' (rules.md S17, S10; exact day unconfirmed, "
+        "K for new players 25 -> 30 'in the year 2011' (docs/rules.md §18 S17, S10; exact day "
+        "unconfirmed, "
         "1 July 2011 taken)"
     ),
     changes="K for new players 30",
@@ -204,7 +206,8 @@ FIDE_STANDARD_2012_07 = _next(
     effective_from=date(2012, 7, 1),
     source=(
         "FIDE Presidential Board, Al Ain, June 2011: floor 1000 and monthly lists from 1 July "
-        "2012 (rules.md S8). Closing date 3 days before the list taken from the later B.02 §7.1.3 "
+        "2012 (docs/rules.md §18 S8). Closing date 3 days before the list taken from the later "
+        "B.02 §7.1.3 "
         "(date of introduction unconfirmed)"
     ),
     changes="monthly lists, floor 1000, closing 3 days",
@@ -218,9 +221,10 @@ FIDE_STANDARD_2014_07 = _next(
     name="fide-standard-2014-07",
     effective_from=date(2014, 7, 1),
     source=(
-        "FIDE Rating Regulations effective 1 July 2014, B.02 §8.56 (rules.md S10): K 40/20/10, "
+        "FIDE Rating Regulations effective 1 July 2014, B.02 §8.56 (docs/rules.md §18 S10): K "
+        "40/20/10, "
         "junior K 40 under 2300, 5 games for a first rating, first event needs half a point; "
-        "K x n <= 700 per rules.md A1"
+        "K x n <= 700 per docs/rules.md §2"
     ),
     changes="K 40/20/10, junior K 40, K x n <= 700, 5 games and Ra + 20 per half point",
     k_new=40,
@@ -238,7 +242,8 @@ FIDE_STANDARD_2022_01 = _next(
     FIDE_STANDARD_2014_07,
     name="fide-standard-2022-01",
     effective_from=date(2022, 1, 1),
-    source="FIDE Rating Regulations effective 1 January 2022, B.02 §8.2, §8.3.1 (rules.md S3, S11)",
+    source="FIDE Rating Regulations effective 1 January 2022, B.02 §8.2, §8.3.1 "
+    "(docs/rules.md §18 S3, S11)",
     changes="400-point rule once per event (largest difference); initial Ra + 20 per half point",
     cap_mode=CapMode.ONCE_PER_EVENT,
 )
@@ -249,7 +254,7 @@ FIDE_STANDARD_2024_03 = _next(
     effective_from=date(2024, 3, 1),
     source=(
         "FIDE Rating Regulations effective 1 March 2024, B.02 §7.1.4, §7.2.1, §8.2, §8.3 "
-        "(rules.md S1); one-time compression of ratings below 2000 (S13)"
+        "(docs/rules.md §18 S1); one-time compression of ratings below 2000 (S13)"
     ),
     changes=(
         "floor 1400; initial rating with two draws against 1800, at most 2200; 400-point rule "
@@ -267,7 +272,8 @@ FIDE_STANDARD_2025_10 = _next(
     name="fide-standard-2025-10",
     effective_from=date(2025, 10, 1),
     source=(
-        "FIDE Rating Regulations B.02 §8.3.1 as amended effective 1 October 2025 (rules.md S1, S14)"
+        "FIDE Rating Regulations B.02 §8.3.1 as amended effective 1 October 2025 (docs/rules.md "
+        "§18 S1, S14)"
     ),
     changes="no difference cap for players rated 2650 and over",
     cap_mode=CapMode.BELOW_2650,
@@ -285,7 +291,8 @@ def _rapid_and_blitz(category: Category) -> tuple[RuleVersion, ...]:
         category=category,
         effective_from=date(2012, 1, 1),
         source=(
-            "FIDE news 16 Nov 2011 'Rapid and blitz rating lists' (rules.md S9): K 20 in all "
+            "FIDE news 16 Nov 2011 'Rapid and blitz rating lists' (docs/rules.md §18 S9): K 20 "
+            "in all "
             "cases; K x n <= 700; no difference cap, table up to 735 (S16); first event needs "
             "one point (S16). Newcomer games and method as standard 2014 (a decision: unconfirmed)"
         ),
@@ -306,7 +313,8 @@ def _rapid_and_blitz(category: Category) -> tuple[RuleVersion, ...]:
         v2012,
         name=f"{short}-2022-01",
         effective_from=date(2022, 1, 1),
-        source="Rapid and blitz brought into line with standard, 1 January 2022 (rules.md S11)",
+        source="Rapid and blitz brought into line with standard, 1 January 2022 "
+        "(docs/rules.md §18 S11)",
         changes="400-point rule once per event",
         difference_cap=400,
         cap_mode=CapMode.ONCE_PER_EVENT,
@@ -317,7 +325,8 @@ def _rapid_and_blitz(category: Category) -> tuple[RuleVersion, ...]:
         name=f"{short}-2022-10",
         effective_from=date(2022, 10, 1),
         source=(
-            "FIDE Rapid and Blitz Rating Regulations effective 1 October 2022 (rules.md S12): "
+            "FIDE Rapid and Blitz Rating Regulations effective 1 October 2022 (docs/rules.md "
+            "§18 S12): "
             "K as standard; one-off uplift to standard - 100"
         ),
         changes="K 40/20/10 and junior K 40 as standard; one-time uplift to standard - 100",
@@ -332,7 +341,8 @@ def _rapid_and_blitz(category: Category) -> tuple[RuleVersion, ...]:
         name=f"{short}-2024-03",
         effective_from=date(2024, 3, 1),
         source=(
-            "FIDE Rapid and Blitz Rating Regulations effective 1 March 2024 (rules.md S2), "
+            "FIDE Rapid and Blitz Rating Regulations effective 1 March 2024 (docs/rules.md §18 "
+            "S2), "
             "§7.2.1 standard-rating seed"
         ),
         changes=(
@@ -349,7 +359,8 @@ def _rapid_and_blitz(category: Category) -> tuple[RuleVersion, ...]:
         v2024_03,
         name=f"{short}-2024-12",
         effective_from=date(2024, 12, 1),
-        source="FIDE Rapid and Blitz Rating Regulations §7.3.1 from 1 December 2024 (rules.md S2)",
+        source="FIDE Rapid and Blitz Rating Regulations §7.3.1 from 1 December 2024 "
+        "(docs/rules.md §18 S2)",
         changes="games 600 points apart are not rated when a player is rated above 2600",
         exclusion_difference=600,
         exclusion_rating=2600,
@@ -365,7 +376,7 @@ FFE_RAPID_2012_01 = dataclasses.replace(
     category=Category.FFE_RAPID,
     effective_from=date(2012, 1, 1),
     source=(
-        "No current FFE regulation text was found (rules.md A1, B §9.3). From seed 003 ('Comment "
+        "No current FFE regulation text was found (docs/rules.md §2.4). From seed 003 ('Comment "
         "marche l'Elo rapide'): logistic formula, FIDE's K rules, 400-point cap, changes summed; "
         "monthly lists 'Rapide <mois> <année>'. The federation's to adjust: a new version is data."
     ),

@@ -1,5 +1,5 @@
 """Which periods are due: every period of a category, oldest first, from the one after the
-latest published list up to the last whose closing date has passed (contract: jobs)."""
+latest published list up to the last whose closing date has passed (docs/cli.md §10)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Adding a tournament from a games CSV or a TRF: validate it against what is stored, create
-or match its players (TRF), assign its period (rules.md A7), store it with its games, once per
+or match its players (TRF), assign its period (docs/rules.md §12), store it with its games, once per
 category it counts for."""
 
 from __future__ import annotations
@@ -266,7 +266,7 @@ def store_tournament(
 def assign_period(
     session: Session, category: Category, end_date: date, forced: Period | None
 ) -> tuple[Period, bool]:
-    """The period a tournament is rated in, and whether it is late (rules.md A7): the first
+    """The period a tournament is rated in, and whether it is late (docs/rules.md §12): the first
     period whose closing date is on or after the end date, unless that list is already out."""
     first = versions_of(category)[0].effective_from
     if end_date < first:

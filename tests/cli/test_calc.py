@@ -1,6 +1,6 @@
 """``ratingdb calc``: the contract's JSON in and out, and its refusals (exit 2, field named).
 
-Expected numbers are worked by hand from FIDE table 8.1.2 (rules.md B §7) in the comments.
+Expected numbers are worked by hand from FIDE table 8.1.2 (docs/rules.md §4) in the comments.
 """
 
 from __future__ import annotations

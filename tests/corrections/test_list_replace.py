@@ -4,7 +4,7 @@ of the imported list (revision 1 stays as it was), the later published periods a
 from it, the correction is in the audit log, ``periods verify --all`` proves every revision,
 and ``--dry-run`` prints the impact and writes nothing.
 
-The chain (fide-standard 2025-10 rules, table 8.1.2 of rules.md §7.1; see test_revision_chain):
+The chain (fide-standard 2025-10 rules, table 8.1.2 of docs/rules.md §4.1; see test_revision_chain):
 list 2026-08 imported, T1 rated in 2026-09, T2 in 2026-10, both closed. The corrected 2026-08
 list gives Ada 1850 instead of 1800; everything else as imported.
 

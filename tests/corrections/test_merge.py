@@ -2,7 +2,7 @@
 
 Baseline list 2026-08 (fide-standard, adults, 60 rated games, K 20): 3001 Ivo 1900, 3002 Jan
 1800, 3003 Kim 2000, 3004 Lea 1700; 3099 is Ivo again under a national id, unrated, no games.
-Every PD from table 8.1.2 (rules.md B §7.1), one rounding per period.
+Every PD from table 8.1.2 (docs/rules.md §4.1), one rounding per period.
 P   = 2026-09, M1 (2026-08-10..11): Ivo-Jan 1-0, Kim-Lea 1/2.
   Ivo: D +100 -> .64, +.36 x20 = 7.2 -> +7 -> 1907.  Jan: -7 -> 1793.
   Kim: D +300 -> .85, 0.5 - .85 = -.35 x20 = -7 -> 1993.  Lea: +7 -> 1707.

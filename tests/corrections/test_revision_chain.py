@@ -3,8 +3,8 @@ get a new revision, each new revision is what a from-scratch recomputation with 
 games gives, and ``lists diff`` says who moved, by how much, and which correction did it.
 
 The chain (fide-standard, rules fide-standard-2025-10: K 40 below 30 rated games, K 20, cap 400
-below 2650, one rounding per period half away from zero; every PD from table 8.1.2, rules.md
-B §7.1). Baseline list 2026-08 (adults, 60 rated games, K 20 unless said):
+below 2650, one rounding per period half away from zero; every PD from table 8.1.2, docs/rules.md
+§4.1). Baseline list 2026-08 (adults, 60 rated games, K 20 unless said):
   2001 Ada 1800, 2002 Ben 1700, 2003 Cal 2000, 2004 Dee 1900, 2005 Eve 1600, 2006 Fay 2100,
   2007 Gil 2200, 2008 Hal 2200, 2009 Zed 1500 with 28 rated games (K 40), 2010 Yan 1500.
 P   = 2026-09, tournament T1 (2026-08-10..12, 2026-08 ratings):
@@ -545,7 +545,7 @@ def test_a_draw_between_equals_voided_changes_no_later_rating(
     """Gil and Hal (2200, 60 games each) drew in P and play nothing later; the draw becomes a
     forfeit (+-). No rating moves anywhere (D 0 -> .50, a draw is worth 0), but P's entries
     now show 0 games, and their rated-games counters are one lower from P on: 60, not 61. The
-    later lists publish that counter (list CSV ``rated_games``, contract "Files"; it drives the
+    later lists publish that counter (list CSV ``rated_games``, docs/formats.md; it drives the
     30-game K rule), so they change too and need a revision each, or they keep saying 61."""
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
@@ -570,7 +570,7 @@ def test_a_voided_game_moves_a_later_k_factor(
 ) -> None:
     """Zed (28 rated games, K 40) drew Yan in P and again in P+2. Originally the second draw is
     his 30th game: K 20 from the P+2 list on. Voiding the first draw (-> +-) leaves him at 29
-    games after P+2: the P+2 and P+3 lists must show K 40 (rules.md A3: fewer than 30 rated
+    games after P+2: the P+2 and P+3 lists must show K 40 (docs/rules.md §6: fewer than 30 rated
     games -> k_new), although no rating moves (draws at D 0)."""
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
@@ -656,7 +656,8 @@ def test_a_standard_correction_reaches_the_rapid_list_seeded_from_it(
 ) -> None:
     """From the 2024-03 rules, a player unrated in rapid who has a standard rating is rated in
     rapid with the standard rating of the standard list in force at the tournament's start
-    (rules.md A1 standard_seed). A correction that changes that standard list changes the
+    (docs/rules.md §2.3 (standard_seed), §8). A correction that changes that standard list
+    changes the
     rapid list computed from it: it must be revised like the standard ones (and verify).
 
     Standard baseline 2026-08: Sam 4001 1800, Xia 4002 2200 (60 games, K 20). Rapid baseline

@@ -2,7 +2,7 @@
 tournaments over three months (one of them late), ``python -m jobs run close-periods --now``
 across the cut-offs, and the exported lists checked against numbers worked by hand.
 
-Every expected number is worked below from FIDE table 8.1.2 (rules.md B §7.1); the rules in
+Every expected number is worked below from FIDE table 8.1.2 (docs/rules.md §4.1); the rules in
 force are fide-standard-2025-10 (K 40/20/10, junior K 40, cap 400 below 2650, rounding once per
 period half away from zero, first rating with two draws against 1800). Closing dates: list
 2026-09 -> 2026-08-29, 2026-10 -> 2026-09-28, 2026-11 -> 2026-10-29.

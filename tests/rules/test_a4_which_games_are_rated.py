@@ -1,4 +1,4 @@
-"""rules.md A4 "Which games are rated", one test per rule:
+"""docs/rules.md §8 "Which games are rated", one test per rule:
 
 1. played results only (TRF ``1 = 0``; CSV ``1-0``, ``0-1``, ``1/2-1/2``);
 2. forfeits and byes are stored, never rated (and games shorter than one move, B §11.2);
@@ -14,7 +14,7 @@ Where the rule lives in the rules core it is tested here, through ``rate_player`
 ``PeriodRules.for_period``; where it lives in the import and the close (what is stored, what a
 close counts) in tests/services/test_a4_which_games_are_rated.py, on a database.
 
-Every expected number is worked by hand from table 8.1.2 (rules.md B §7.1) and 8.1.1 (B §7.2):
+Every expected number is worked by hand from table 8.1.2 (docs/rules.md §4.1) and 8.1.1 (B §7.2):
 the difference D, its PD, score - PD, the sum, K and the change rounded once. K is 20 for the
 baseline's established adults (60 games, never 2400), 10 for a player whose peak is 2400 or
 more (A3). The period is 2026-09 (rule versions fide-standard-2025-10 and

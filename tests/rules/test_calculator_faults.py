@@ -1,5 +1,5 @@
 """Two faults of the calculator core (issue 15), with numbers worked by hand from FIDE table
-8.1.2 (rules.md B §7; seed 002 prints the same table):
+8.1.2 (docs/rules.md §4; seed 002 prints the same table):
 
 * a month without a list (2009-05, when FIDE standard lists were quarterly) was computed with
   the rules of the version in force instead of being refused;

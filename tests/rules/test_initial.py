@@ -1,4 +1,4 @@
-"""First ratings (rules.md A5, B §3.6, TV-07/TV-08): pooling, disregarded first events, methods."""
+"""First ratings (docs/rules.md §9, TV-07/TV-08): pooling, disregarded first events, methods."""
 
 from __future__ import annotations
 

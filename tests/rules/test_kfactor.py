@@ -1,4 +1,4 @@
-"""K status (rules.md A3, B §3.4, B §4, B §5) and K x n <= 700 (A2)."""
+"""K status (docs/rules.md §6, §2.2, §2.3) and K x n <= 700 (A2)."""
 
 from __future__ import annotations
 

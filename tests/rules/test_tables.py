@@ -1,6 +1,6 @@
 """FIDE tables 8.1.2 (D -> PD) and 8.1.1 (p -> dp), checked at every row boundary.
 
-The rows below are typed from rules.md B §7.1 (and match seed 002's 2009 table), independently of
+The rows below are typed from docs/rules.md §4.1 (and match seed 002's 2009 table), independently of
 ratingdb.rules.tables.
 """
 
@@ -19,7 +19,7 @@ from ratingdb.rules import (
     rating_difference_for_score,
 )
 
-# (D_min, D_max, PD_H) from rules.md B §7.1; PD_L = 1 - PD_H.
+# (D_min, D_max, PD_H) from docs/rules.md §4.1; PD_L = 1 - PD_H.
 TABLE_8_1_2_ROWS = [
     (0, 3, "0.50"),
     (4, 10, "0.51"),
@@ -155,7 +155,7 @@ def test_table_8_1_1_accepts_fractions() -> None:
 
 
 def test_table_8_1_1_is_antisymmetric() -> None:
-    # dp(1 - p) = -dp(p) (rules.md B §7.2), for every p in hundredths.
+    # dp(1 - p) = -dp(p) (docs/rules.md §4.2), for every p in hundredths.
     for hundredths in range(101):
         p = Fraction(hundredths, 100)
         assert rating_difference_for_score(1 - p) == -rating_difference_for_score(p)

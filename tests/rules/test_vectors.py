@@ -1,11 +1,12 @@
-"""Test vectors TV-01..TV-13 of rules.md Part B section 10.
+"""Test vectors TV-01..TV-13 of docs/rules.md §17.
 
-Every expected number below is a literal worked by hand from FIDE's tables (rules.md B §7.1,
+Every expected number below is a literal worked by hand from FIDE's tables (docs/rules.md §4.1,
 table 8.1.2; B §7.2, table 8.1.1): the difference D, the PD read in the table, the delta
 score - PD, the sum, K, the rounded change and the new rating. Nothing expected is computed by
 calling the code under test.
 
-The period of each test selects the rule version (rules.md A1: the version in force is the one of
+The period of each test selects the rule version (docs/rules.md §2: the version in force is the
+one of
 the period's list date):
 
 * 2009-04: fide-standard-2000-01 (350-point cap, K 25/15/10); 2009-07: fide-standard-2009-07
@@ -826,7 +827,8 @@ def test_tv13_standard_after_october_2025_one_side_capped() -> None:
     assert_games(other.events[0], [(-550, -400, "0.08", "-0.08")])
 
 
-# --- Edges of the rules the vectors exercise (rules.md A2, A4) --------------------------------
+# --- Edges of the rules the vectors exercise (docs/rules.md §3, A4)
+# --------------------------------
 
 
 def test_2650_test_is_on_the_rating_used_at_the_event() -> None:

@@ -1,4 +1,4 @@
-"""Rule versions in force (rules.md A1) and the list calendar (A7, B §2, B §3.2)."""
+"""Rule versions in force (docs/rules.md §2) and the list calendar (A7, B §2, B §3.2)."""
 
 from __future__ import annotations
 
@@ -146,7 +146,7 @@ def test_versions_ordered_and_named_uniquely() -> None:
     ]
 
 
-# --- Parameters of the versions (rules.md A1, B §4, B §5) -------------------------------------
+# --- Parameters of the versions (docs/rules.md §2) -------------------------------------
 
 
 def test_standard_version_parameters() -> None:

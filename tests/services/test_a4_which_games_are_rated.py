@@ -1,4 +1,4 @@
-"""rules.md A4 "Which games are rated" where the rule lives in the import and the close (what
+"""docs/rules.md §8 "Which games are rated" where the rule lives in the import and the close (what
 is stored, what a close counts); the rules core's side is in
 tests/rules/test_a4_which_games_are_rated.py.
 
@@ -6,7 +6,7 @@ Each test runs on a small database (SQLite and PostgreSQL): a baseline list, one
 imported with the command line, ``periods close``, and the published list read back with
 ``lists export --format json``.
 
-Every expected number is worked by hand from table 8.1.2 (rules.md B §7.1) and 8.1.1 (B §7.2):
+Every expected number is worked by hand from table 8.1.2 (docs/rules.md §4.1) and 8.1.1 (B §7.2):
 the difference D, its PD, score - PD, the sum, K and the change rounded once. K is 20 for the
 baseline's established adults (60 games, never 2400). The period is 2026-09 (rule versions
 fide-standard-2025-10 and fide-rapid/fide-blitz-2024-12), unless a test says otherwise.
@@ -176,7 +176,7 @@ def _field(line: list[str], column: int, value: str) -> None:
 
 
 def player_line(rank: int, name: str, rating: str, fide_id: str, rounds: list[str]) -> str:
-    """A TRF ``001`` line (rules.md B §11.1): rank 5-8, name 15-47, rating 49-52, FIDE id 58-68,
+    """A TRF ``001`` line (docs/formats.md §4.1): rank 5-8, name 15-47, rating 49-52, FIDE id 58-68,
     round r at 92 + 10 (r - 1) (opponent, colour at +5, result at +7)."""
     line = [" "] * (91 + 10 * len(rounds))
     _field(line, 1, "001")

@@ -15,7 +15,8 @@ from tests.support.cli import run_cli as cli
 from tests.support.files import FIDE_STANDARD_HEADER as STANDARD_HEADER
 from tests.support.files import LIST_HEADER, fixed
 
-#: fide-standard 2026-11: floor 1400 (rules.md, 2024-03 on). One player without a rating, one
+#: fide-standard 2026-11: floor 1400 (docs/rules.md §10, 2024-03 on). One player without a
+#: rating, one
 #: below the floor.
 UNRATED_CSV = (
     f'{LIST_HEADER}3001,"Una, U",FRA,F,1990,,,0,,\n3002,"Low, L",FRA,M,1990,,1399,40,1399,\n'

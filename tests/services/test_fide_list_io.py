@@ -86,7 +86,7 @@ def test_the_standard_txt_list(
 def test_k_status_derived_from_the_k_column(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """rules.md A3 read backwards from the K printed on a 2026-11 list (2025-10 rules):
+    """docs/rules.md §6 read backwards from the K printed on a 2026-11 list (2025-10 rules):
     K 40 on an adult = a new player (fewer than 30 games: the month's games, here 7);
     K 20 on a junior under 2300 = a past rating of 2300 (peak raised to 2300);
     K 10 under 2400 = a past 2400 (peak 2400); K 20 on an adult = established (30)."""

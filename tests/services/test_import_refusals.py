@@ -1,5 +1,5 @@
 """Bad input is refused with exit code 2, a message naming file, line and field, and nothing
-changed in the database (contract "Command line": a failed command changes nothing).
+changed in the database (docs/cli.md §1: a failed command changes nothing).
 
 Every case starts from a migrated database holding the fide-standard baseline list of period
 2026-08 (four rated players and one unrated), imported through the command line.

@@ -1,5 +1,5 @@
 """The close gives the rules core what rapid and blitz need from the standard list: the
-standard-rating seed (B.02 rapid/blitz 2024 §7.2.1) and the 2022-10-01 uplift (rules.md A6).
+standard-rating seed (B.02 rapid/blitz 2024 §7.2.1) and the 2022-10-01 uplift (docs/rules.md §11).
 Numbers worked by hand from table 8.1.2."""
 
 from __future__ import annotations

@@ -258,7 +258,7 @@ def test_players_are_matched_by_fide_id_and_by_national_id(
 def test_unidentified_opponents_change_nothing_for_rated_players(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """rules.md A4: Anna (1850, K 20) beats Bob (1920) and an unidentified, unrated player;
+    """docs/rules.md §8: Anna (1850, K 20) beats Bob (1920) and an unidentified, unrated player;
     only the game against Bob counts for her: D -70 -> PD .40, +.60 x 20 = +12 -> 1862. Bob
     loses to Anna: -.60 x 20 = -12 -> 1908; his draw with the newcomer changes nothing. The
     newcomer, who has no id at all, is stored with a local id and his games are shown, but no

@@ -72,7 +72,7 @@ def calculator(
     mode: Annotated[Mode, Query()] = Mode.PERIOD,
     expected: Annotated[ExpectedScoreMethod | None, Query()] = None,
 ) -> CalculatorOut:
-    """The change of a rating over one event (contract "Calculator"; the JSON of
+    """The change of a rating over one event (docs/formats.md §7; the JSON of
     ``ratingdb calc``). Period mode is FIDE's; ``sequential`` updates after each game."""
     player: dict[str, Any] = {"rating": rating}
     optional = {"k_factor": k, "rated_games": rated_games, "birth_year": birth_year,

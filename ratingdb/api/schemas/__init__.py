@@ -1,5 +1,5 @@
 """The API's response bodies: Pydantic models of their own, never the ORM classes, so that the
-published interface (contract.md "HTTP API") cannot change by accident when a table does.
+published interface (docs/api.md) cannot change by accident when a table does.
 
 One module per resource, as in ``ratingdb.api.routes``; every body is importable from here too.
 Dates are ISO strings, periods ``YYYY-MM``, decimals strings (exact, as published), and every

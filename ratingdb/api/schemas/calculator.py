@@ -1,4 +1,4 @@
-"""``/v1/calculator``: the calculator's answer (contract "Calculator", out)."""
+"""``/v1/calculator``: the calculator's answer (docs/formats.md §7, out)."""
 
 from __future__ import annotations
 

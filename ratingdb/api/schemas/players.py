@@ -172,7 +172,7 @@ class GameCalculationOut(Schema):
 
 
 class InitialWorkingOut(Schema):
-    """How a first rating was reached (rules.md A5), worked again with the rules core."""
+    """How a first rating was reached (docs/rules.md §9), worked again with the rules core."""
 
     method: str = Field(description="the rule version's initial-rating method")
     games: int = Field(description="games against rated opponents in the pool")

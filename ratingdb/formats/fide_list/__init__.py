@@ -1,4 +1,4 @@
-"""FIDE rating list downloads (rules.md B §12), read as streams so that the full list (about two
+"""FIDE rating list downloads (docs/formats.md §5), read as streams so that the full list (about two
 million players) never sits in memory, and the fixed-width TXT written back.
 
 TXT (``standard_rating_list.txt``, ``rapid_…``, ``blitz_…``, the combined

@@ -1,4 +1,4 @@
-"""FIDE Tournament Report File, TRF16 and TRF26 (rules.md B §11), in and out.
+"""FIDE Tournament Report File, TRF16 and TRF26 (docs/formats.md §4), in and out.
 
 - records.py: the layout (record types, result codes, columns) and the dataclasses read;
 - dates.py: tournament and birth dates as real files write them;

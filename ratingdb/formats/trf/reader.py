@@ -1,4 +1,4 @@
-"""FIDE Tournament Report File, TRF16 and TRF26 (rules.md B §11), in and out.
+"""FIDE Tournament Report File, TRF16 and TRF26 (docs/formats.md §4), in and out.
 
 Reading is strict where rating depends on it and lenient elsewhere, as real files demand:
 

@@ -1,4 +1,4 @@
-"""The layout of a TRF16/TRF26 file (rules.md B §11): its record types, result codes and the
+"""The layout of a TRF16/TRF26 file (docs/formats.md §4): its record types, result codes and the
 columns of a player line, and the dataclasses a file is read into.
 
 Both the reader and the writer take the columns from here, so that they cannot drift apart.

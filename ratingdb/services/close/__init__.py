@@ -1,6 +1,6 @@
 """The monthly close: load the period in a few set-based queries, compute every player with the
 rules core, write the list, its entries and every calculation in bulk, in the caller's
-transaction (rules.md A2-A7; contract "periods close").
+transaction (docs/rules.md §3-§13; docs/cli.md §5.1).
 """
 
 from __future__ import annotations

@@ -134,8 +134,8 @@ def _ratings_used(
     standard_lists: Sequence[RatingListRow],
 ) -> dict[str, dict[str, int]]:
     """Per tournament, the ratings its players are rated with: the category's list in force at
-    the tournament's start (contract "Words"); in rapid and blitz from 2024-03, a player unrated
-    there who has a standard rating on the standard list in force then is rated with it
+    the tournament's start (docs/README.md "Words"); in rapid and blitz from 2024-03, a player
+    unrated there who has a standard rating on the standard list in force then is rated with it
     (B.02 rapid/blitz §7.2.1)."""
     starts: dict[str, date] = {}
     players: dict[str, set[str]] = defaultdict(set)

@@ -145,7 +145,7 @@ def _entries(
 
 def derive_status(version: RuleVersion, row: FideListRow, list_year: int) -> tuple[int, int]:
     """(rated_games, peak_rating) for a player of a FIDE list, chosen so that the K rules
-    (rules.md A3) give the K the list prints (B §12: the list gives rating, games of the month,
+    (docs/rules.md §6) give the K the list prints (B §12: the list gives rating, games of the month,
     K and birth year; the history behind them is not in it):
 
     - ``rated_games`` is 30 (established) unless the K says the player is new: the games column

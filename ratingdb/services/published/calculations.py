@@ -124,7 +124,7 @@ def _calculation(
 def _with_working(
     session: Session, player_id: str, calc: PeriodCalculation, rows: Sequence[AnyRow]
 ) -> PeriodCalculation:
-    """A first rating gets its working (rules.md A5), the others stay as they are."""
+    """A first rating gets its working (docs/rules.md §9), the others stay as they are."""
     if not calc.first_rating or calc.rating is None or calc.rule_version is None:
         return calc
     working = initial_working(

@@ -1,4 +1,4 @@
-"""The calculator (contract "Calculator"): JSON in, JSON out, no database."""
+"""The calculator (docs/formats.md §7): JSON in, JSON out, no database."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ratingdb.rules.calendar import NotAListPeriod
 
 
 def run_calculator(document: Mapping[str, Any]) -> dict[str, Any]:
-    """The calculator (contract "Calculator"): its JSON in, its JSON out. InputError names the
+    """The calculator (docs/formats.md §7): its JSON in, its JSON out. InputError names the
     field at fault."""
     return result_to_json(*calculator_result(document))
 
