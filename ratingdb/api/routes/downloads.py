@@ -127,7 +127,11 @@ class _Sink(io.RawIOBase):
 
 def _write(engine: Engine, summary: ListSummary, file_format: str, channel: _Channel) -> None:
     """The writer's thread: the export, as ``lists export --output`` opens its file (UTF-8, no
-    newline translation)."""
+    newline translation). On PostgreSQL in a transaction (the read engine runs in autocommit):
+    the export reads through a server-side cursor, which needs one, and one snapshot keeps
+    the whole file consistent."""
+    if engine.dialect.name == "postgresql":
+        engine = engine.execution_options(isolation_level="REPEATABLE READ")
     try:
         buffered = io.BufferedWriter(_Sink(channel), buffer_size=CHUNK)
         out = io.TextIOWrapper(buffered, encoding="utf-8", newline="")
