@@ -16,7 +16,7 @@ import io
 import logging
 import threading
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, Final
+from typing import TYPE_CHECKING, Annotated, Final, Literal, get_args
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -53,8 +53,13 @@ QUEUED = 8
 #: database connection.
 STALLED_SECONDS = 300.0
 
+#: The formats of ``lists export --format`` (EXPORT_FORMATS), spelled out for the schema.
+ExportFormat = Literal["json", "csv", "fide-txt", "fide-xml"]
+if set(get_args(ExportFormat)) != set(EXPORT_FORMATS):
+    raise RuntimeError(f"the download formats must be the export's: {EXPORT_FORMATS}")
+
 FormatQuery = Annotated[
-    str,
+    ExportFormat,
     Query(
         alias="format",
         description=f"the file's format: {', '.join(EXPORT_FORMATS)} (as `ratingdb lists "
@@ -183,11 +188,6 @@ async def download(
     """A published list (the latest revision unless ``revision`` is given) as a CSV, FIDE TXT,
     FIDE XML or JSON file: byte for byte what ``ratingdb lists export`` writes. 422 for a
     format the export does not write (FIDE XML: FIDE categories only), 404 for no such list."""
-    if file_format not in EXPORT_FORMATS:
-        raise InputError(
-            f"query parameter format: must be one of {', '.join(EXPORT_FORMATS)}, "
-            f"not {file_format[:40]!r}"
-        )
     if file_format == "fide-xml" and category not in XML_TAGS:
         raise InputError(
             f"query parameter format: a FIDE XML list holds FIDE ratings only, not "
