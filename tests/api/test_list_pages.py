@@ -9,15 +9,23 @@ list, by rating, is Max 2443 (NOR, M, 1995, IM), Dan 1994 (GER, M, 1975), Bob 19
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
+from collections.abc import MutableMapping
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from ratingdb.api.routes import listings
+from ratingdb.api import create_app
+from ratingdb.api.routes import downloads, listings
 from ratingdb.cli import main
+from ratingdb.config import Settings
 from tests.api.conftest import make_client
 from tests.api.test_pages import page
 from tests.support.files import LIST_HEADER
@@ -345,3 +353,68 @@ def test_atom_feed(corrected_client: TestClient) -> None:
     updated = [e.findtext(f"{ATOM}updated") or "" for e in entries]
     assert updated == sorted(updated, reverse=True)
     assert feed.findtext(f"{ATOM}updated") == updated[0]
+
+
+class _Gone(Exception):
+    """The client hung up."""
+
+
+async def _get(app: FastAPI, path: str, leave_after: int | None = None) -> list[bytes]:
+    """The bodies of ``path``'s response as the app sends them (ASGI), hanging up after
+    ``leave_after`` of them."""
+    url, _, query = path.partition("?")
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+             "scheme": "http", "path": url, "raw_path": url.encode(), "root_path": "",
+             "query_string": query.encode(), "headers": [(b"host", b"testserver")],
+             "client": ("127.0.0.1", 1), "server": ("testserver", 80)}  # fmt: skip
+    bodies: list[bytes] = []
+
+    async def receive() -> dict[str, object]:
+        await asyncio.sleep(3600)
+        return {"type": "http.disconnect"}
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            assert message["status"] == 200
+        if message["type"] == "http.response.body" and message.get("body"):
+            if leave_after is not None and len(bodies) == leave_after:
+                raise _Gone()
+            bodies.append(message["body"])
+
+    if leave_after is None:
+        await app(scope, receive, send)
+    else:  # the hang-up reaches the server (in a task group's exception group, maybe)
+        with pytest.raises((_Gone, ExceptionGroup)):
+            await app(scope, receive, send)
+    return bodies
+
+
+def test_download_is_streamed_and_stops_when_the_client_goes(
+    scenario_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In chunks of CHUNK bytes as the writer writes them (the same bytes in the end), and a
+    client that leaves after the first chunk stops the writer (its thread ends). An app of its
+    own, on one event loop, its engines closed at the end."""
+    monkeypatch.setattr(downloads, "CHUNK", 64)
+    monkeypatch.setattr(downloads, "QUEUED", 1)
+    path = "/v1/lists/fide-standard/2026-11/download?format=fide-xml"
+    app = create_app(Settings(database_url=scenario_url, read_database_url=scenario_url))
+
+    async def both() -> tuple[list[bytes], list[bytes]]:
+        try:
+            found = await _get(app, path), await _get(app, path, leave_after=1)
+            deadline = time.monotonic() + 10
+            while any(t.name.startswith("download ") for t in threading.enumerate()):
+                assert time.monotonic() < deadline, "the writer still runs"
+                await asyncio.sleep(0.05)
+            return found
+        finally:
+            if app.state.read_async_engine is not None:
+                await app.state.read_async_engine.dispose()
+            app.state.read_engine.dispose()
+
+    chunks, left = asyncio.run(both())
+    expected = exported(scenario_url, "fide-standard", "2026-11", "fide-xml", tmp_path)
+    assert b"".join(chunks) == expected
+    assert len(chunks) >= 7  # an entry is longer than 64 bytes: at least one chunk each
+    assert left == chunks[:1]

@@ -16,11 +16,12 @@ import io
 import logging
 import threading
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Annotated, Final, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, get_args
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from sqlalchemy import Engine
+from starlette.types import Receive, Scope, Send
 
 from ratingdb.api.dependencies import ReaderDep, read_engine
 from ratingdb.api.params import CategoryPath, PeriodPath, RevisionQuery, period_of
@@ -139,7 +140,7 @@ def _write(engine: Engine, summary: ListSummary, file_format: str, channel: _Cha
         engine = engine.execution_options(isolation_level="REPEATABLE READ")
     try:
         buffered = io.BufferedWriter(_Sink(channel), buffer_size=CHUNK)
-        out = io.TextIOWrapper(buffered, encoding="utf-8", newline="")
+        out = io.TextIOWrapper(buffered, encoding="utf-8", newline="", write_through=True)
         with read_only_session(engine) as session, exported_revision(session, summary) as listed:
             write_published(listed, file_format, out)
             out.flush()
@@ -228,4 +229,19 @@ async def download(
     headers["Content-Disposition"] = (
         f'attachment; filename="{filename_of(summary, file_format, revision)}"'
     )
-    return StreamingResponse(body(), media_type=MEDIA_TYPES[file_format], headers=headers)
+    return _Download(channel, body(), media_type=MEDIA_TYPES[file_format], headers=headers)
+
+
+class _Download(StreamingResponse):
+    """A streamed download that stops its writer however the response ends: sent, or the
+    client gone (an async generator left mid-way is only closed when collected)."""
+
+    def __init__(self, channel: _Channel, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.channel = channel
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.channel.stopped.set()
