@@ -94,7 +94,8 @@ def test_openapi_documents_the_error_bodies(client: TestClient) -> None:
     document = client.get("/openapi.json").json()
     assert set(document["paths"]) == {
         "/health", "/v1/categories", "/v1/rules", "/v1/lists", "/v1/lists/{category}/{period}",
-        "/v1/lists/{category}/{period}/diff", "/v1/players", "/v1/players/{player_id}",
+        "/v1/lists/{category}/{period}/diff", "/v1/lists/{category}/{period}/download",
+        "/v1/players", "/v1/players/{player_id}",
         "/v1/players/{player_id}/history",
         "/v1/players/{player_id}/calculations/{category}/{period}",
         "/v1/tournaments/{tournament_id}", "/v1/calculator",

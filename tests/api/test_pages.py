@@ -53,7 +53,10 @@ def test_home_shows_the_latest_lists(client: TestClient) -> None:
     assert "FFE rapid · 2026-10" in parsed.text
     links = [a["href"] for a in parsed.all("a")]
     assert "/players/1006" in links
-    assert "/v1/lists/fide-standard/2026-11" in links
+    # "Full list" leads to the list's page, not to JSON (issue 15).
+    assert "/lists/fide-standard/2026-11" in links
+    assert "/top/fide-standard" in links
+    assert not any(href.startswith("/v1/lists/fide-standard/2026-11") for href in links if href)
     assert parsed.text.index("Max, M") < parsed.text.index("Anna, A")
     assert "new" not in parsed.texts  # no first rating on these lists (ffe-rapid: imported)
 

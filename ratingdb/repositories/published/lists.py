@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from sqlalchemy import BindParameter, ColumnElement, Select, and_, bindparam, func, select
+from sqlalchemy import (
+    BindParameter,
+    ColumnElement,
+    Result,
+    Select,
+    and_,
+    bindparam,
+    func,
+    null,
+    select,
+)
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
@@ -229,3 +240,174 @@ def list_entries(
         .limit(limit)
         .offset(offset)
     ).all()
+
+
+# --- the list pages: filters, ranks, the archive -----------------------------------------------
+
+#: The age groups of the list pages, from the birth year against the list's year (FIDE's way:
+#: a junior is under 20 on 1 January, a senior reaches 50 or 65 during the year).
+AGE_GROUPS = ("juniors", "girls", "seniors-50", "seniors-65")
+JUNIOR_AGE = 20
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFilter:
+    """What a list page keeps of a list: each field None keeps everyone."""
+
+    federation: str | None = None
+    sex: str | None = None
+    title: str | None = None
+    age: str | None = None  # one of AGE_GROUPS
+    search: str | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return all(value is None for value in (self.federation, self.sex, self.title,
+                                               self.age, self.search))  # fmt: skip
+
+
+def _age_condition(age: str, list_year: int) -> ColumnElement[bool]:
+    born = PlayerRow.birth_year
+    if age == "juniors":
+        return born >= list_year - JUNIOR_AGE
+    if age == "girls":
+        return and_(born >= list_year - JUNIOR_AGE, PlayerRow.sex == "F")
+    if age == "seniors-50":
+        return born <= list_year - 50
+    if age == "seniors-65":
+        return born <= list_year - 65
+    raise ValueError(f"unknown age group {age!r} (one of {', '.join(AGE_GROUPS)})")
+
+
+def _filter_conditions(wanted: EntryFilter, list_year: int) -> list[ColumnElement[bool]]:
+    conditions: list[ColumnElement[bool]] = []
+    if wanted.federation is not None:
+        conditions.append(PlayerRow.federation == wanted.federation)
+    if wanted.sex is not None:
+        conditions.append(PlayerRow.sex == wanted.sex)
+    if wanted.title is not None:
+        conditions.append(PlayerRow.title == wanted.title)
+    if wanted.age is not None:
+        conditions.append(_age_condition(wanted.age, list_year))
+    if wanted.search is not None:
+        conditions.append(player_matches(wanted.search))
+    return conditions
+
+
+def count_filtered(session: Session, list_id: int, wanted: EntryFilter, list_year: int) -> int:
+    """How many entries of the list the filter keeps (one counting query)."""
+    statement = (
+        select(ListEntryRow.player_id)
+        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
+        .where(ListEntryRow.list_id == list_id, *_filter_conditions(wanted, list_year))
+    )
+    return count_rows(session, statement)
+
+
+def entries_above(
+    session: Session, list_id: int, rating: int, federation: str | None = None
+) -> int:
+    """How many entries of the list (of ``federation``'s players) are rated above ``rating``:
+    a rank is one more (a range of the index ix_list_entries_list_id_rating)."""
+    statement = select(func.count()).select_from(ListEntryRow)
+    if federation is not None:
+        statement = statement.join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id).where(
+            PlayerRow.federation == federation
+        )
+    found = session.scalar(
+        statement.where(ListEntryRow.list_id == list_id, ListEntryRow.rating > rating)
+    )
+    return int(found or 0)
+
+
+def filtered_entries(
+    session: Session,
+    list_id: int,
+    *,
+    original_list_id: int | None,
+    wanted: EntryFilter,
+    list_year: int,
+    limit: int,
+    offset: int,
+) -> Sequence[AnyRow]:
+    """One page of the entries the filter keeps, in list order (rating descending, then
+    player_id), each row the ListEntry's columns then ``rank`` (on the whole list: one more
+    than the entries rated above, so equal ratings share a rank) and ``federation_rank``
+    (the same among the players of ``wanted.federation``; None without that filter). The
+    ranks are counted for the page's rows only, in the database."""
+    with_original = original_list_id is not None and original_list_id != list_id
+    original = aliased(ListEntryRow) if with_original else None
+    above = aliased(ListEntryRow)
+    rank = (
+        select(func.count())
+        .where(above.list_id == ListEntryRow.list_id, above.rating > ListEntryRow.rating)
+        .scalar_subquery()
+        + 1
+    ).label("rank")
+    if wanted.federation is None:
+        federation_rank: ColumnElement[Any] = null().label("federation_rank")
+    else:
+        fed_above, fed_player = aliased(ListEntryRow), aliased(PlayerRow)
+        federation_rank = (
+            select(func.count())
+            .select_from(fed_above)
+            .join(fed_player, fed_player.player_id == fed_above.player_id)
+            .where(
+                fed_above.list_id == ListEntryRow.list_id,
+                fed_above.rating > ListEntryRow.rating,
+                fed_player.federation == wanted.federation,
+            )
+            .scalar_subquery()
+            + 1
+        ).label("federation_rank")
+    statement = (
+        select(*_entry_columns(original), rank, federation_rank)
+        .select_from(ListEntryRow)
+        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
+        .where(ListEntryRow.list_id == list_id, *_filter_conditions(wanted, list_year))
+    )
+    statement = _join_original(statement, original, original_list_id, ListEntryRow.player_id)
+    return session.execute(
+        statement.order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .limit(limit)
+        .offset(offset)
+    ).all()
+
+
+def every_revision(session: Session) -> Sequence[AnyRow]:
+    """Every published revision of every list (the archive, the feed): newest publication
+    first, each with its number of revisions and the id of its original."""
+    return session.execute(
+        select(*_LIST_COLUMNS, _revision_count(), _original_list_id()).order_by(
+            RatingListRow.published_at.desc(), RatingListRow.id.desc()
+        )
+    ).all()
+
+
+def revision_entries(session: Session, list_id: int) -> Result[Any]:
+    """Every entry of one revision with its player, as ``lists export`` reads the latest one
+    (services.lists.streamed_list: the same columns, the same order), streamed in batches."""
+    return session.execute(
+        select(
+            ListEntryRow.player_id,
+            PlayerRow.name,
+            PlayerRow.federation,
+            PlayerRow.sex,
+            PlayerRow.birth_year,
+            PlayerRow.title,
+            ListEntryRow.rating,
+            ListEntryRow.previous_rating,
+            ListEntryRow.change,
+            ListEntryRow.games,
+            ListEntryRow.k_factor,
+            ListEntryRow.rated_games,
+            ListEntryRow.peak_rating,
+        )
+        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
+        .where(ListEntryRow.list_id == list_id)
+        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .execution_options(yield_per=EXPORT_BATCH)
+    )
+
+
+EXPORT_BATCH = 5000

@@ -3,6 +3,8 @@ differences between two revisions."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -10,8 +12,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.repositories import published as repo
+from ratingdb.repositories.published import lists as list_repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import revisions as revision_service
+from ratingdb.services.lists import PublishedEntry, PublishedList, streamed_list
 from ratingdb.services.published.common import EntryFigures, NotFound
 
 
@@ -145,3 +149,86 @@ def list_diff(session: Session, before: ListSummary, after: ListSummary) -> dict
     return revision_service.diff(
         session, before.category, before.period, before.revision, after.revision
     )
+
+
+# --- the list pages, the archive, the downloads ----------------------------------------------
+
+EntryFilter = list_repo.EntryFilter
+AGE_GROUPS = list_repo.AGE_GROUPS
+
+
+@dataclass(frozen=True, slots=True)
+class RankedEntry:
+    """A list entry as the list page shows it: its rank on the whole list (equal ratings
+    share one) and, when the page keeps one federation, its rank in that federation."""
+
+    entry: ListEntry
+    rank: int
+    federation_rank: int | None
+
+
+def ranked_entries(
+    session: Session, summary: ListSummary, wanted: EntryFilter, *, limit: int, offset: int
+) -> tuple[int, tuple[RankedEntry, ...]]:
+    """One page of the entries ``wanted`` keeps, ranked, and how many it keeps in all. The
+    whole list is paged from its index and ranked from the page's position (one count for a
+    first rating shared with the page before); a filtered list counts each row's ranks."""
+    year = summary.period.year
+    if wanted.is_empty:
+        total, entries = list_entries(session, summary, limit=limit, offset=offset)
+        ranked: list[RankedEntry] = []
+        for index, entry in enumerate(entries):
+            if ranked and ranked[-1].entry.rating == entry.rating:
+                rank = ranked[-1].rank
+            elif not ranked and offset > 0:
+                rank = list_repo.entries_above(session, summary.list_id, entry.rating) + 1
+            else:
+                rank = offset + index + 1
+            ranked.append(RankedEntry(entry, rank, None))
+        return total, tuple(ranked)
+    total = list_repo.count_filtered(session, summary.list_id, wanted, year)
+    rows = list_repo.filtered_entries(
+        session,
+        summary.list_id,
+        original_list_id=summary.original_list_id,
+        wanted=wanted,
+        list_year=year,
+        limit=limit,
+        offset=offset,
+    )
+    return total, tuple(RankedEntry(ListEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
+
+
+def list_archive(session: Session) -> tuple[ListSummary, ...]:
+    """Every published revision of every list, newest publication first."""
+    return tuple(_summary(row) for row in list_repo.every_revision(session))
+
+
+@contextmanager
+def exported_revision(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
+    """The revision ``summary`` (found with :func:`find_list`) as ``lists export`` reads a
+    list, for :func:`ratingdb.services.lists.write_published`: the latest revision through
+    the export's own ``streamed_list``; an earlier one with the same columns, order and
+    batches (the command exports the latest only). Inside the ``with``; the cursor is closed
+    on leaving."""
+    if summary.is_latest:
+        with streamed_list(session, summary.category, summary.period) as published:
+            if published.revision != summary.revision:
+                raise NotFound(
+                    f"the {summary.category.value} list of {summary.period} was revised while "
+                    f"it was read (revision {published.revision}); ask again"
+                )
+            yield published
+        return
+    rows = list_repo.revision_entries(session, summary.list_id)
+    try:
+        yield PublishedList(
+            summary.category,
+            summary.period,
+            summary.revision,
+            summary.rule_version,
+            summary.published_at,
+            (PublishedEntry(**row._asdict()) for row in rows),
+        )
+    finally:
+        rows.close()

@@ -1,0 +1,335 @@
+"""The list pages: ``/lists/{category}/{period}`` (a whole list, filtered and paged),
+``/lists`` (the archive of every published list and its revisions), ``/top/{category}`` (top
+lists on the latest list) and ``/feeds/lists.atom`` (publications and revisions).
+
+Pages for people: an unknown list answers the HTML 404 page, a filter the page does not know
+the HTML page with status 422 naming it; the lists themselves are paged and ranked in the
+database (services.published.ranked_entries), never read whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Final
+from urllib.parse import urlencode
+from xml.etree import ElementTree
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
+
+from ratingdb.api.dependencies import ReaderDep
+from ratingdb.api.i18n import Reader, reader_of
+from ratingdb.api.routes.pages import page_response
+from ratingdb.db import ReadSession
+from ratingdb.formats.fide_list import XML_TAGS
+from ratingdb.rules import Category, Period
+from ratingdb.services import published as svc
+from ratingdb.services.lists import EXPORT_FORMATS
+from ratingdb.services.published.lists import (
+    AGE_GROUPS,
+    EntryFilter,
+    ListSummary,
+    RankedEntry,
+    list_archive,
+    ranked_entries,
+)
+
+router = APIRouter(include_in_schema=False)
+
+#: Entries per page of a list.
+LIST_PAGE_SIZE = 100
+#: Entries of each top list.
+TOP_SIZE = 10
+MAX_QUERY = 100
+MAX_PAGE = 1_000_000
+MAX_REVISION = 2_147_483_647
+TITLES: Final = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+SEXES: Final = ("M", "F")
+_PERIOD = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
+_FEDERATION = re.compile(r"[A-Za-z]{3}")
+#: The top lists of ``/top/{category}``: their filter.
+TOP_LISTS: Final = (
+    ("open", EntryFilter()),
+    ("women", EntryFilter(sex="F")),
+    ("juniors", EntryFilter(age="juniors")),
+    ("girls", EntryFilter(age="girls")),
+)
+
+
+class BadQuery(ValueError):
+    """A query parameter the page does not take (the message names it)."""
+
+
+def _category(text: str) -> Category | None:
+    try:
+        return Category(text)
+    except ValueError:
+        return None
+
+
+def _period(text: str) -> Period | None:
+    if _PERIOD.fullmatch(text) is None:
+        return None
+    try:
+        return Period.parse(text)
+    except ValueError:
+        return None
+
+
+def _number(
+    reader: Reader, query: Mapping[str, str], name: str, high: int, default: int | None
+) -> int | None:
+    text = query.get(name, "").strip()
+    if not text:
+        return default
+    if text.isascii() and text.isdigit() and len(text) < 12 and 1 <= int(text) <= high:
+        return int(text)
+    raise BadQuery(
+        reader.gettext("%(name)s: a whole number from 1 to %(high)s, not %(text)s.")
+        % {"name": name, "high": reader.number(high), "text": repr(text[:20])}
+    )
+
+
+def read_filter(reader: Reader, query: Mapping[str, str]) -> EntryFilter:
+    """The filters of the address; BadQuery names the first one the page does not know."""
+
+    def choice(name: str, allowed: tuple[str, ...], upper: bool) -> str | None:
+        text = query.get(name, "").strip()
+        text = text.upper() if upper else text
+        if not text:
+            return None
+        if text in allowed:
+            return text
+        raise BadQuery(
+            reader.gettext("%(name)s: one of %(allowed)s, not %(text)s.")
+            % {"name": name, "allowed": ", ".join(allowed), "text": repr(text[:20])}
+        )
+
+    federation = query.get("federation", "").strip()
+    if federation and _FEDERATION.fullmatch(federation) is None:
+        raise BadQuery(
+            reader.gettext("federation: a three-letter code such as FRA, not %(text)s.")
+            % {"text": repr(federation[:20])}
+        )
+    search = "".join(ch for ch in query.get("q", "") if ch.isprintable()).strip()[:MAX_QUERY]
+    return EntryFilter(
+        federation=federation.upper() or None,
+        sex=choice("sex", SEXES, upper=True),
+        title=choice("title", TITLES, upper=True),
+        age=choice("age", AGE_GROUPS, upper=False),
+        search=search or None,
+    )
+
+
+def _not_found(request: Request, message: str) -> HTMLResponse:
+    return page_response(request, "not_found.html", {"message": message}, status_code=404)
+
+
+def _bad_query(request: Request, message: str) -> HTMLResponse:
+    return page_response(request, "bad_request.html", {"message": message}, status_code=422)
+
+
+def _no_list(reader: Reader, category: str, period: str) -> str:
+    return reader.gettext("There is no published list %(category)s %(period)s.") % {
+        "category": category[:40],
+        "period": period[:20],
+    }
+
+
+def download_path(summary: ListSummary, file_format: str, revision: int | None) -> str:
+    path = f"/v1/lists/{summary.category.value}/{summary.period}/download?format={file_format}"
+    return path if revision is None else f"{path}&revision={revision}"
+
+
+def downloads_of(summary: ListSummary, revision: int | None) -> list[tuple[str, str]]:
+    """(format, link) of each download the list has (FIDE XML holds FIDE categories only)."""
+    formats = [f for f in EXPORT_FORMATS if f != "fide-xml" or summary.category in XML_TAGS]
+    return [(f, download_path(summary, f, revision)) for f in formats]
+
+
+@router.get("/lists/{category}/{period}", response_class=HTMLResponse)
+async def list_page(request: Request, read: ReaderDep, category: str, period: str) -> HTMLResponse:
+    """A whole published list, a page at a time, filtered by federation, sex, title, age
+    group and name; ``?revision=N`` shows an earlier revision."""
+    reader = reader_of(request)
+    wanted_category, wanted_period = _category(category), _period(period)
+    if wanted_category is None or wanted_period is None:
+        return _not_found(request, _no_list(reader, category, period))
+    query = request.query_params
+    try:
+        wanted = read_filter(reader, query)
+        page = _number(reader, query, "page", MAX_PAGE, 1) or 1
+        revision = _number(reader, query, "revision", MAX_REVISION, None)
+    except BadQuery as error:
+        return _bad_query(request, str(error))
+    size = LIST_PAGE_SIZE
+
+    def render(session: ReadSession) -> HTMLResponse:
+        try:
+            summary = svc.find_list(session, wanted_category, wanted_period, revision)
+        except svc.NotFound:
+            message = _no_list(reader, wanted_category.value, str(wanted_period))
+            if revision is not None:
+                message = reader.gettext(
+                    "The %(category)s list of %(period)s has no revision %(revision)s."
+                ) % {"category": reader.category(wanted_category), "period": wanted_period,
+                     "revision": revision}  # fmt: skip
+            return _not_found(request, message)
+        total, entries = ranked_entries(
+            session, summary, wanted, limit=size, offset=(page - 1) * size
+        )
+        pages = max(1, -(-total // size))
+        return page_response(
+            request,
+            "list.html",
+            {
+                "reader": reader,
+                "summary": summary,
+                "entries": entries,
+                "total": total,
+                "page": page,
+                "pages": pages,
+                "filters": wanted,
+                "asked_revision": revision,
+                "links": _page_links(query, page, pages),
+                "downloads": downloads_of(summary, revision),
+                "titles": TITLES,
+                "age_groups": AGE_GROUPS,
+            },
+        )
+
+    return await read(render)
+
+
+def _page_links(query: Mapping[str, str], page: int, pages: int) -> dict[str, str | None]:
+    """The previous, next, first and last pages' queries, keeping every other parameter."""
+    kept = [(k, v) for k, v in query.items() if k != "page" and v != ""]
+
+    def to(number: int) -> str:
+        return "?" + urlencode([*kept, ("page", str(number))])
+
+    return {
+        "first": to(1) if page > 1 else None,
+        "previous": to(min(page - 1, pages)) if page > 1 else None,
+        "next": to(page + 1) if page < pages else None,
+        "last": to(pages) if page < pages else None,
+    }
+
+
+@router.get("/lists", response_class=HTMLResponse)
+async def archive_page(request: Request, read: ReaderDep) -> HTMLResponse:
+    """Every published list per category, newest first, with its revisions."""
+
+    def render(session: ReadSession) -> HTMLResponse:
+        by_list: dict[tuple[Category, Period], list[ListSummary]] = {}
+        for summary in sorted(list_archive(session), key=lambda s: s.revision):
+            by_list.setdefault((summary.category, summary.period), []).append(summary)
+        categories = [
+            (
+                category,
+                sorted(
+                    (revisions for (c, _), revisions in by_list.items() if c is category),
+                    key=lambda revisions: revisions[0].period.index,
+                    reverse=True,
+                ),
+            )
+            for category in Category
+        ]
+        return page_response(
+            request,
+            "lists.html",
+            {"categories": [(c, lists) for c, lists in categories if lists]},
+        )
+
+    return await read(render)
+
+
+@router.get("/top/{category}", response_class=HTMLResponse)
+async def top_page(request: Request, read: ReaderDep, category: str) -> HTMLResponse:
+    """The top players of the latest list: open, women, juniors, girls."""
+    reader = reader_of(request)
+    wanted = _category(category)
+    if wanted is None:
+        message = reader.gettext("There is no category %(category)s.") % {
+            "category": repr(category[:40])
+        }
+        return _not_found(request, message)
+
+    def render(session: ReadSession) -> HTMLResponse:
+        latest = svc.published_lists(session, wanted)
+        if not latest:
+            message = reader.gettext("%(category)s has no published list yet.") % {
+                "category": reader.category(wanted)
+            }
+            return _not_found(request, message)
+        summary = latest[0]
+        tops: list[tuple[str, EntryFilter, tuple[RankedEntry, ...]]] = [
+            (name, kept, ranked_entries(session, summary, kept, limit=TOP_SIZE, offset=0)[1])
+            for name, kept in TOP_LISTS
+        ]
+        return page_response(
+            request, "top.html", {"reader": reader, "summary": summary, "tops": tops}
+        )
+
+    return await read(render)
+
+
+ATOM = "http://www.w3.org/2005/Atom"
+FEED_SIZE = 100
+
+
+def _timestamp(moment: datetime) -> str:
+    """RFC 3339, in UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@router.get("/feeds/lists.atom")
+async def lists_feed(request: Request, read: ReaderDep) -> Response:
+    """An Atom feed (RFC 4287) of publications and revisions, newest first: each entry a
+    revision of a list, linked to its page. In English (a feed has one language)."""
+    base = str(request.base_url).rstrip("/")
+    revisions = await read(list_archive)
+    reader = Reader("en", False, ())
+    ElementTree.register_namespace("", ATOM)
+
+    def element(parent: ElementTree.Element, tag: str, text: str | None = None,
+                **attributes: str) -> ElementTree.Element:  # fmt: skip
+        child = ElementTree.SubElement(parent, f"{{{ATOM}}}{tag}", attributes)
+        child.text = text
+        return child
+
+    feed = ElementTree.Element(f"{{{ATOM}}}feed")
+    element(feed, "id", f"{base}/feeds/lists.atom")
+    element(feed, "title", "ratingdb: published rating lists")
+    element(feed, "updated", _timestamp(revisions[0].published_at) if revisions
+            else _timestamp(datetime(1970, 1, 1, tzinfo=UTC)))  # fmt: skip
+    element(feed, "link", rel="self", href=f"{base}/feeds/lists.atom")
+    element(feed, "link", rel="alternate", href=f"{base}/lists")
+    author = element(feed, "author")
+    element(author, "name", "ratingdb")
+    for summary in revisions[:FEED_SIZE]:
+        name = reader.category(summary.category)
+        page = f"{base}/lists/{summary.category.value}/{summary.period}"
+        entry = element(feed, "entry")
+        if summary.revision == 1:
+            title = f"{name} {summary.period}: published"
+        else:
+            title = f"{name} {summary.period}: revision {summary.revision}"
+        element(entry, "id", f"{page}?revision={summary.revision}")
+        element(entry, "title", title)
+        element(entry, "updated", _timestamp(summary.published_at))
+        element(entry, "published", _timestamp(summary.published_at))
+        element(entry, "link", rel="alternate", type="text/html",
+                href=f"{page}?revision={summary.revision}")  # fmt: skip
+        summary_text = f"{summary.entries} rated players"
+        if summary.rule_version is not None:
+            summary_text += f", rules {summary.rule_version}"
+        if summary.correction_id is not None:
+            summary_text += f", after correction {summary.correction_id}"
+        element(entry, "summary", summary_text + ".")
+    body = ElementTree.tostring(feed, encoding="utf-8", xml_declaration=True)
+    return Response(body, media_type="application/atom+xml")
