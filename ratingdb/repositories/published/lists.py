@@ -21,6 +21,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.repositories import list_entries as entry_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     SHOWN_FIGURES,
@@ -386,28 +387,8 @@ def every_revision(session: Session) -> Sequence[AnyRow]:
 
 def revision_entries(session: Session, list_id: int) -> Result[Any]:
     """Every entry of one revision with its player, as ``lists export`` reads the latest one
-    (services.lists.streamed_list: the same columns, the same order), streamed in batches."""
-    return session.execute(
-        select(
-            ListEntryRow.player_id,
-            PlayerRow.name,
-            PlayerRow.federation,
-            PlayerRow.sex,
-            PlayerRow.birth_year,
-            PlayerRow.title,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-            ListEntryRow.rated_games,
-            ListEntryRow.peak_rating,
-        )
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id)
-        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
-        .execution_options(yield_per=EXPORT_BATCH)
-    )
+    (the same query), streamed in batches."""
+    return entry_repo.published_rows(session, list_id, yield_per=EXPORT_BATCH)
 
 
 EXPORT_BATCH = 5000

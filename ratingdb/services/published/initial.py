@@ -7,7 +7,7 @@ rating (``reproduced``) rather than trusted."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -17,9 +17,10 @@ from sqlalchemy.orm import Session
 from ratingdb.repositories.published import AnyRow
 from ratingdb.repositories.published import initial as repo
 from ratingdb.rules import Category, Period
-from ratingdb.rules.games import Event, Game, PooledEvent, Score
+from ratingdb.rules.games import Event, Game, Score
 from ratingdb.rules.initial import as_decimal, initial_rating, update_pool
 from ratingdb.rules.versions import version_named
+from ratingdb.services.close.inputs import decode_pool
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,21 +55,6 @@ class InitialWorking:
         }
 
 
-def _pooled(items: Sequence[Mapping[str, Any]]) -> tuple[PooledEvent, ...]:
-    """The pool as the close stores it (player_status.pool)."""
-    return tuple(
-        PooledEvent(
-            Period.parse(item["period"]),
-            tuple(
-                Game(g["opponent_rating"], Score.from_points(g["score"]), g.get("opponent_id"))
-                for g in item["games"]
-            ),
-            item.get("tournament_id"),
-        )
-        for item in items
-    )
-
-
 def initial_working(
     session: Session,
     player_id: str,
@@ -81,7 +67,7 @@ def initial_working(
     """The first rating ``published`` on the list of ``period``, worked again from the pool
     before it and the period's rated games (``rows``: the player's calculations there)."""
     version = version_named(rule_version)
-    pool = _pooled(repo.pool_before(session, category.value, period.list_date, player_id))
+    pool = decode_pool(repo.pool_before(session, category.value, period.list_date, player_id))
     by_event: dict[str, list[Game]] = defaultdict(list)
     for row in rows:
         if row.rated and row.opponent_rating_used is not None:
