@@ -60,6 +60,7 @@ def register(commands: Any) -> None:
     export.add_argument("--category", required=True)
     export.add_argument("--period", required=True)
     export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
+    export.add_argument("--revision", type=int, help="a revision of the list (default: the latest)")
     export.add_argument("--output", type=Path, help="file to write (default: standard output)")
     export.set_defaults(handler=run_export)
     difference = actions.add_parser(
@@ -146,7 +147,7 @@ def run_export(args: argparse.Namespace) -> int:
     wanted_period = period(args.period)
     with (
         transaction(args) as session,
-        streamed_list(session, wanted_category, wanted_period) as published,
+        streamed_list(session, wanted_category, wanted_period, args.revision) as published,
         whole_or_nothing(args.output) as out,
     ):
         write_published(published, args.format, out)

@@ -457,3 +457,32 @@ def test_the_api_shows_the_replaced_list_and_its_correction(
         assert [(c["player_id"], c["rating_difference"]) for c in diff.json()["changes"]] == [
             (ADA, 50)
         ]
+
+
+def test_lists_export_gives_any_revision(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``lists export --revision N`` (contract): revision 1 is the list as first imported (Ada
+    1800), the latest the replaced one (Ada 1850); a revision that does not exist is exit 2
+    naming --revision."""
+    url = database_url
+    corrected = chain(capsys, url, tmp_path)
+    code, _, err = replace(capsys, url, corrected, "--reason", REASON)
+    assert code == 0, err
+    ratings = {}
+    for revision in ("1", "2", None):
+        extra = ("--revision", revision) if revision else ()
+        code, out, err = cli(capsys, "lists", "export", "--category", CATEGORY, "--period", BASE,
+                             "--format", "json", *extra, url=url)  # fmt: skip
+        assert code == 0, err
+        document = json.loads(out)
+        ratings[revision] = (
+            document["revision"],
+            {e["player_id"]: e["rating"] for e in document["entries"]}[ADA],
+        )
+    assert ratings == {"1": (1, 1800), "2": (2, 1850), None: (2, 1850)}
+    code, _, err = cli(capsys, "lists", "export", "--category", CATEGORY, "--period", BASE,
+                       "--format", "json", "--revision", "3", url=url)  # fmt: skip
+    assert code == 2
+    assert "--revision" in err
+    assert "no revision 3" in err

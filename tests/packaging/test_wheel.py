@@ -19,7 +19,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.slow
+# One worker builds the wheel once for both tests (two builds in one source tree would race on
+# its build/ and egg-info folders).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 
 def _run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:

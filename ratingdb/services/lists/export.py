@@ -63,11 +63,22 @@ def published_list(session: Session, category: Category, period: Period) -> Publ
 
 
 @contextmanager
-def streamed_list(session: Session, category: Category, period: Period) -> Iterator[PublishedList]:
-    """The published list of ``period``, its entries read from the database READ_BATCH at a
-    time as they are used, inside the ``with``: an export's memory stays flat whatever the
-    list's size; the cursor is closed on leaving, used up or not."""
-    rating_list = period_repo.list_for(session, category, period)
+def streamed_list(
+    session: Session, category: Category, period: Period, revision: int | None = None
+) -> Iterator[PublishedList]:
+    """The published list of ``period`` (its latest revision, or ``revision``), its entries
+    read from the database READ_BATCH at a time as they are used, inside the ``with``: an
+    export's memory stays flat whatever the list's size; the cursor is closed on leaving, used
+    up or not."""
+    if revision is None:
+        rating_list = period_repo.list_for(session, category, period)
+    else:
+        rating_list = period_repo.revisions_of(session, category, period).get(revision)
+        if rating_list is None and period_repo.list_for(session, category, period) is not None:
+            raise InputError(
+                f"the {category.value} list of {period} has no revision {revision}",
+                field="--revision",
+            )
     if rating_list is None:
         raise InputError(f"{category.value} has no published list for {period}", field="--period")
     rows = list_entries.published_rows(session, rating_list.id, yield_per=READ_BATCH)
