@@ -7,6 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ratingdb.cli import players as player_reads
 from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
 
 if TYPE_CHECKING:  # the services (and the database) are imported when a command runs
@@ -42,6 +43,7 @@ def register(commands: Any) -> None:
     merge.add_argument("--reason", required=True)
     merge.add_argument("--dry-run", action="store_true", help="print the impact, write nothing")
     merge.set_defaults(handler=run_merge)
+    player_reads.register_actions(player_actions)  # search, show
 
     log = commands.add_parser(
         "audit", parents=[database_options()], help="imports, closes, corrections, merges"

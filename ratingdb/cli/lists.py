@@ -1,4 +1,4 @@
-"""``ratingdb lists import`` and ``ratingdb lists export``."""
+"""``ratingdb lists import``, ``export``, ``diff`` and ``list``."""
 
 from __future__ import annotations
 
@@ -73,6 +73,13 @@ def register(commands: Any) -> None:
     difference.add_argument("--from-revision", type=int, default=1)
     difference.add_argument("--to-revision", type=int, required=True)
     difference.set_defaults(handler=run_diff)
+    listing = actions.add_parser(
+        "list",
+        parents=[database_options()],
+        help="the published lists (latest revision of each), newest first, as JSON lines",
+    )
+    listing.add_argument("--category")
+    listing.set_defaults(handler=run_list)
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -184,4 +191,25 @@ def run_diff(args: argparse.Namespace) -> int:
             session, wanted_category, wanted_period, args.from_revision, args.to_revision
         )
     print(json.dumps(document, indent=1, ensure_ascii=False))
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """One JSON line per published list, as ``/v1/lists`` (its read model, its order)."""
+    from ratingdb.services.published import published_lists
+
+    wanted_category = None if args.category is None else category(args.category)
+    with transaction(args) as session:
+        found = published_lists(session, wanted_category)
+    for summary in found:
+        print(json.dumps({
+            "category": summary.category.value,
+            "period": str(summary.period),
+            "list_date": summary.period.list_date.isoformat(),
+            "revision": summary.revision,
+            "revisions": summary.revisions,
+            "entries": summary.entries,
+            "rule_version": summary.rule_version,
+            "published_at": summary.published_at.isoformat(),
+        }))  # fmt: skip
     return 0

@@ -1,4 +1,4 @@
-"""``ratingdb tournaments import`` and ``ratingdb tournaments show``."""
+"""``ratingdb tournaments import``, ``show`` and ``list``."""
 
 from __future__ import annotations
 
@@ -56,6 +56,14 @@ def register(commands: Any) -> None:
     show = actions.add_parser("show", parents=[database_options()], help="a tournament as JSON")
     show.add_argument("tournament_id", metavar="ID")
     show.set_defaults(handler=run_show)
+    listing = actions.add_parser(
+        "list",
+        parents=[database_options()],
+        help="the stored tournaments (their ids), by period then start date, as JSON lines",
+    )
+    listing.add_argument("--category")
+    listing.add_argument("--period", help="the period they are rated in (YYYY-MM)")
+    listing.set_defaults(handler=run_list)
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -128,4 +136,16 @@ def run_show(args: argparse.Namespace) -> int:
         except NotFound as error:
             raise InputError(str(error), field="ID") from None
     print(json.dumps(shown.as_json(), indent=1, ensure_ascii=False))
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from ratingdb.services.published import tournaments
+
+    wanted_category = None if args.category is None else category(args.category)
+    wanted_period = None if args.period is None else period(args.period)
+    with transaction(args) as session:
+        found = tournaments(session, wanted_category, wanted_period)
+    for summary in found:
+        print(json.dumps(summary.as_json(), ensure_ascii=False))
     return 0

@@ -41,6 +41,7 @@ from ratingdb.repositories.published.tournaments import (
     linked_tournaments,
     tournament,
     tournament_games,
+    tournament_summaries,
 )
 
 __all__ = [
@@ -70,4 +71,5 @@ __all__ = [
     "search_players",
     "tournament",
     "tournament_games",
+    "tournament_summaries",
 ]

@@ -4,8 +4,9 @@ and its games."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
@@ -69,4 +70,40 @@ def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
         .join(black, black.player_id == GameRow.black_id)
         .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
         .order_by(GameRow.round, GameRow.id)
+    ).all()
+
+
+def tournament_summaries(
+    session: Session, category: str | None, list_date: date | None
+) -> Sequence[AnyRow]:
+    """Every stored tournament (of the category, of the period dated ``list_date``) with its
+    period's list date and how many games it has in force; by period, start date, then id."""
+    games = (
+        select(GameRow.tournament_id, func.count().label("games"))
+        .where(GameRow.superseded_by.is_(None))
+        .group_by(GameRow.tournament_id)
+        .subquery()
+    )
+    statement = (
+        select(
+            TournamentRow.tournament_id,
+            TournamentRow.name,
+            TournamentRow.category,
+            TournamentRow.start_date,
+            TournamentRow.end_date,
+            PeriodRow.list_date,
+            TournamentRow.late,
+            func.coalesce(games.c.games, 0).label("games"),
+        )
+        .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
+        .outerjoin(games, games.c.tournament_id == TournamentRow.tournament_id)
+    )
+    if category is not None:
+        statement = statement.where(TournamentRow.category == category)
+    if list_date is not None:
+        statement = statement.where(PeriodRow.list_date == list_date)
+    return session.execute(
+        statement.order_by(
+            PeriodRow.list_date, TournamentRow.start_date, TournamentRow.tournament_id
+        )
     ).all()

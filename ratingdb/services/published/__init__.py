@@ -50,7 +50,9 @@ from ratingdb.services.published.tournaments import (
     LinkedTournament,
     Tournament,
     TournamentGame,
+    TournamentSummary,
     tournament,
+    tournaments,
 )
 
 __all__ = [
@@ -74,6 +76,7 @@ __all__ = [
     "Standing",
     "Tournament",
     "TournamentGame",
+    "TournamentSummary",
     "calculation",
     "calculator_result",
     "categories",
@@ -94,4 +97,5 @@ __all__ = [
     "schema_state",
     "search_players",
     "tournament",
+    "tournaments",
 ]

@@ -127,3 +127,55 @@ def tournament(session: Session, tournament_id: str) -> Tournament:
             for game in repo.tournament_games(session, tournament_id)
         ),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSummary:
+    """A stored tournament without its games (``ratingdb tournaments list``)."""
+
+    tournament_id: str
+    name: str
+    category: Category
+    start_date: date
+    end_date: date
+    period: Period
+    late: bool
+    #: Games in force (a correction may have superseded others), forfeits included.
+    games: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "tournament_id": self.tournament_id,
+            "name": self.name,
+            "category": self.category.value,
+            "start_date": self.start_date.isoformat(),
+            "end_date": self.end_date.isoformat(),
+            "period": str(self.period),
+            "late": self.late,
+            "games": self.games,
+        }
+
+
+def tournaments(
+    session: Session, category: Category | None = None, period: Period | None = None
+) -> tuple[TournamentSummary, ...]:
+    """Every stored tournament, published or not (of the category, rated in the period), by
+    period, start date, then id: how a tournament's id is found again."""
+    rows = repo.tournament_summaries(
+        session,
+        None if category is None else category.value,
+        None if period is None else period.list_date,
+    )
+    return tuple(
+        TournamentSummary(
+            tournament_id=row.tournament_id,
+            name=row.name,
+            category=Category(row.category),
+            start_date=row.start_date,
+            end_date=row.end_date,
+            period=Period.of_list_date(row.list_date),
+            late=row.late,
+            games=row.games,
+        )
+        for row in rows
+    )

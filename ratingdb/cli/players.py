@@ -1,0 +1,99 @@
+"""``ratingdb players search`` and ``ratingdb players show``: what ``/v1/players`` and
+``/v1/players/{id}`` answer, read through the same read models, as JSON lines."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING, Any
+
+from ratingdb.cli.common import database_options, transaction
+from ratingdb.errors import InputError
+
+if TYPE_CHECKING:
+    from ratingdb.services.published import HistoryPoint, Player
+
+#: ratingdb.api.params.DEFAULT_LIMIT and MAX_LIMIT, without importing the web stack.
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 1000
+
+
+def register_actions(actions: Any) -> None:
+    """Adds ``search`` and ``show`` to the actions of ``ratingdb players`` (whose parser
+    ratingdb.cli.corrections makes, with ``merge``)."""
+    search = actions.add_parser(
+        "search",
+        parents=[database_options()],
+        help="players by name (every word, any order, any case) or by the start of an id",
+    )
+    search.add_argument("text", metavar="TEXT")
+    search.add_argument(
+        "--limit", type=int, default=DEFAULT_LIMIT, help=f"at most (default {DEFAULT_LIMIT})"
+    )
+    search.set_defaults(handler=run_search)
+    show = actions.add_parser(
+        "show",
+        parents=[database_options()],
+        help="a player and their latest published rating in each category",
+    )
+    show.add_argument("player_id", metavar="ID")
+    show.set_defaults(handler=run_show)
+
+
+def player_fields(found: Player) -> dict[str, Any]:
+    return {
+        "player_id": found.player_id,
+        "name": found.name,
+        "federation": found.federation,
+        "sex": found.sex,
+        "birth_year": found.birth_year,
+        "title": found.title,
+    }
+
+
+def rating_fields(point: HistoryPoint) -> dict[str, Any]:
+    """A latest rating as ``/v1/players/{id}`` shows it (RatingOut's fields, in its order)."""
+    return {
+        "category": point.category.value,
+        "period": str(point.period),
+        "list_date": point.period.list_date.isoformat(),
+        "revision": point.revision,
+        "rating": point.rating,
+        "original_rating": point.original_rating,
+        "previous_rating": point.previous_rating,
+        "change": point.change,
+        "games": point.games,
+        "k_factor": point.k_factor,
+        "rated_games": point.rated_games,
+        "peak_rating": point.peak_rating,
+    }
+
+
+def run_search(args: argparse.Namespace) -> int:
+    """One JSON line per player found, in the API's order (an exact id first, then by name)."""
+    from ratingdb.services.published import search_players
+
+    text = args.text.strip()
+    if not text:
+        raise InputError("an empty search finds no one", field="TEXT")
+    if not 1 <= args.limit <= MAX_LIMIT:
+        raise InputError(f"must be from 1 to {MAX_LIMIT}", field="--limit")
+    with transaction(args) as session:
+        _, found = search_players(session, search=text, limit=args.limit)
+    for player in found:
+        print(json.dumps(player_fields(player), ensure_ascii=False))
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    from ratingdb.services.published import NotFound, latest_ratings, player
+
+    with transaction(args) as session:
+        try:
+            found = player(session, args.player_id)
+        except NotFound as error:
+            raise InputError(str(error), field="ID") from None
+        ratings = latest_ratings(session, args.player_id)
+    document = player_fields(found) | {"ratings": [rating_fields(p) for p in ratings]}
+    print(json.dumps(document, ensure_ascii=False))
+    return 0

@@ -1,0 +1,173 @@
+"""``ratingdb lists list``, ``tournaments list``, ``players search`` and ``players show``: what
+is stored, as JSON lines, on SQLite and PostgreSQL.
+
+The data, built with the command line: the baseline list (Anna 1850, Bob 1920, Gus 1780, Dan
+2010, all K 20 with 60 games; Nina unrated) imported as fide-standard 2026-08; two games CSVs,
+one tournament each, rated in 2026-09 (both end before the 2026-08-29 closing date): the
+"Club Cup" (2026-08-01..02), where Gus beat Dan by forfeit (stored, not rated), and the
+"Autumn Open" (2026-08-03..05), where Anna (1850) beat Bob (1920); then the close of 2026-09.
+
+Worked by hand (docs/rules.md table): a difference of 70 gives Anna an expected 0.40 and Bob
+0.60, so Anna gains 20 x 0.60 = +12 (1862, peak 1862, 61 rated games) and Bob loses 12 (1908,
+peak stays 1920, 61 games). Gus and Dan keep their ratings (the forfeit is not rated). The
+2026-09 list holds the four rated players, as the 2026-08 list did.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.cli import cli_ok, run_cli
+from tests.support.factories import BASELINE, games_csv
+
+#: One tournament per games CSV, imported in this order.
+GAMES = (
+    games_csv('"Autumn Open",2026-08-03,2026-08-05,1,1001,1002,1-0'),
+    games_csv('"Club Cup",2026-08-01,2026-08-02,1,1003,1004,+-'),
+)
+
+
+def lines(out: str) -> list[dict[str, Any]]:
+    """The JSON lines printed, each one object."""
+    found = [json.loads(line) for line in out.splitlines()]
+    assert all(isinstance(item, dict) for item in found)
+    return found
+
+
+@pytest.fixture
+def stored(database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    """The data above; the tournaments' ids by name (as their imports printed them)."""
+    baseline = tmp_path / "baseline.csv"
+    baseline.write_text(BASELINE, encoding="utf-8")
+    cli_ok(capsys, "lists", "import", str(baseline), "--category", "fide-standard",
+           "--period", "2026-08", url=database_url)  # fmt: skip
+    ids = {}
+    for number, content in enumerate(GAMES):
+        games = tmp_path / f"games{number}.csv"
+        games.write_text(content, encoding="utf-8")
+        out = cli_ok(capsys, "tournaments", "import", str(games), "--category", "fide-standard",
+                     url=database_url)  # fmt: skip
+        (imported,) = lines(out)
+        ids[content.splitlines()[1].split('"')[1]] = imported["tournament_id"]
+    cli_ok(capsys, "periods", "close", "--category", "fide-standard", "--period", "2026-09",
+           url=database_url)  # fmt: skip
+    return ids
+
+
+def test_lists_list_newest_first(
+    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    started = datetime.now(UTC)
+    code, out, err = run_cli(capsys, "lists", "list", url=database_url)
+    assert (code, err) == (0, "")
+    found = lines(out)
+    published = [datetime.fromisoformat(item.pop("published_at")) for item in found]
+    assert found == [
+        {"category": "fide-standard", "period": "2026-09", "list_date": "2026-09-01",
+         "revision": 1, "revisions": 1, "entries": 4,
+         "rule_version": "fide-standard-2025-10"},
+        {"category": "fide-standard", "period": "2026-08", "list_date": "2026-08-01",
+         "revision": 1, "revisions": 1, "entries": 4, "rule_version": None},
+    ]  # fmt: skip
+    for moment in published:  # written by this test, in UTC
+        assert moment.utcoffset() == timedelta(0)
+        assert started - timedelta(minutes=10) < moment <= started
+    assert published[1] <= published[0]
+
+
+def test_lists_list_of_a_category(
+    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run_cli(capsys, "lists", "list", "--category", "fide-rapid", url=database_url) == (
+        0, "", ""
+    )  # fmt: skip
+    out = cli_ok(capsys, "lists", "list", "--category", "fide-standard", url=database_url)
+    assert [item["period"] for item in lines(out)] == ["2026-09", "2026-08"]
+    code, out, err = run_cli(capsys, "lists", "list", "--category", "chess960", url=database_url)
+    assert (code, out) == (2, "")
+    assert "--category" in err
+
+
+CLUB_CUP = {"name": "Club Cup", "category": "fide-standard", "start_date": "2026-08-01",
+            "end_date": "2026-08-02", "period": "2026-09", "late": False, "games": 1}  # fmt: skip
+AUTUMN_OPEN = CLUB_CUP | {"name": "Autumn Open", "start_date": "2026-08-03",
+                          "end_date": "2026-08-05"}  # fmt: skip
+
+
+def test_tournaments_list_by_period_then_start_date(
+    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = [
+        {"tournament_id": stored["Club Cup"], **CLUB_CUP},
+        {"tournament_id": stored["Autumn Open"], **AUTUMN_OPEN},
+    ]
+    for filters in ([], ["--category", "fide-standard"], ["--period", "2026-09"]):
+        code, out, err = run_cli(capsys, "tournaments", "list", *filters, url=database_url)
+        assert (code, err) == (0, ""), filters
+        assert [list(item) for item in lines(out)] == [list(expected[0])] * 2  # keys in order
+        assert lines(out) == expected, filters
+    for filters in (["--category", "fide-rapid"], ["--period", "2026-10"]):
+        assert run_cli(capsys, "tournaments", "list", *filters, url=database_url) == (0, "", "")
+    code, out, err = run_cli(capsys, "tournaments", "list", "--period", "2026-13",
+                             url=database_url)  # fmt: skip
+    assert (code, out) == (2, "")
+    assert "--period" in err
+
+
+ANNA = {"player_id": "1001", "name": "Anna, A", "federation": "FRA", "sex": "F",
+        "birth_year": 1990, "title": None}  # fmt: skip
+NINA = {"player_id": "1005", "name": "Nina, N", "federation": "FRA", "sex": "F",
+        "birth_year": 2001, "title": None}  # fmt: skip
+
+
+def test_players_search(
+    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(capsys, "players", "search", "n", url=database_url)
+    assert (code, err) == (0, "")
+    # every word matches a part of the name, any case: Anna and Nina (and Dan, "Dan, D"), by name
+    assert [item["player_id"] for item in lines(out)] == ["1001", "1004", "1005"]
+    assert lines(cli_ok(capsys, "players", "search", "ANNA", url=database_url)) == [ANNA]
+    assert lines(cli_ok(capsys, "players", "search", "1005", url=database_url)) == [NINA]
+    out = cli_ok(capsys, "players", "search", "n", "--limit", "1", url=database_url)
+    assert lines(out) == [ANNA]
+    assert run_cli(capsys, "players", "search", "zed", url=database_url) == (0, "", "")
+    code, out, err = run_cli(capsys, "players", "search", "n", "--limit", "0", url=database_url)
+    assert (code, out) == (2, "")
+    assert "--limit" in err
+
+
+def test_players_show_the_latest_rating_in_each_category(
+    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(capsys, "players", "show", "1001", url=database_url)
+    assert (code, err) == (0, "")
+    assert len(out.splitlines()) == 1
+    assert json.loads(out) == ANNA | {
+        "ratings": [
+            {"category": "fide-standard", "period": "2026-09", "list_date": "2026-09-01",
+             "revision": 1, "rating": 1862, "original_rating": 1862, "previous_rating": 1850,
+             "change": 12, "games": 1, "k_factor": 20, "rated_games": 61,
+             "peak_rating": 1862},
+        ]
+    }  # fmt: skip
+    bob = json.loads(cli_ok(capsys, "players", "show", "1002", url=database_url))
+    assert [(r["rating"], r["change"], r["peak_rating"]) for r in bob["ratings"]] == [
+        (1908, -12, 1920)
+    ]
+    assert json.loads(cli_ok(capsys, "players", "show", "1005", url=database_url)) == NINA | {
+        "ratings": []
+    }
+
+
+def test_players_show_of_an_unknown_player_exits_2_naming_it(
+    database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run_cli(capsys, "players", "show", "999999", url=database_url)
+    assert (code, out) == (2, "")
+    assert err == "ratingdb players: ID: no player 999999\n"
