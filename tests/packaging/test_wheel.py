@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -30,15 +31,27 @@ def _run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[st
     return completed  # type: ignore[no-any-return]
 
 
+#: What a build of the checkout must not read: caches, environments, earlier builds.
+_NOT_SOURCE = shutil.ignore_patterns(
+    ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".mypy_cache",
+    ".ruff_cache", ".pytest_cache", ".hypothesis", ".import_linter_cache", "*.sqlite3",
+)  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bin folder of a new virtual environment holding the built wheel and its
     dependencies (at the versions of constraints.txt)."""
     work = tmp_path_factory.mktemp("wheel")
+    # A copy of the source tree: a build writes build/ and egg-info folders where it runs, which
+    # must neither race with another build nor see what an earlier one left behind.
+    source = work / "source"
+    shutil.copytree(ROOT, source, ignore=_NOT_SOURCE, symlinks=False)
     # sdist first, then the wheel from the unpacked sdist: both must carry everything.
     _run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(work / "dist"), str(ROOT)]
-    )
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(work / "dist"),
+         str(source)]
+    )  # fmt: skip
     wheels = list((work / "dist").glob("ratingdb-*.whl"))
     assert len(wheels) == 1, wheels
     venv.create(work / "venv", with_pip=True)
