@@ -9,11 +9,6 @@ sharing it between tests is safe and keeps the API tests fast. Tests that need a
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,7 +19,8 @@ from fastapi.testclient import TestClient
 from ratingdb.api import create_app
 from ratingdb.config import READ_DATABASE_URL_VARIABLE, Settings
 from tests.api import scenario
-from tests.databases import PostgreSQLDatabases, free_port
+from tests.databases import PostgreSQLDatabases
+from tests.support.server import running_server
 
 
 def _scenario_database(
@@ -96,36 +92,11 @@ def make_client(url: str) -> TestClient:
     return TestClient(create_app(Settings(database_url=url, read_database_url=url)))
 
 
-START_TIMEOUT = 30
-
-
 @pytest.fixture
 def server(scenario_url: str, tmp_path: Path) -> Iterator[str]:
     """``ratingdb serve`` on a free port, reading the scenario; its base URL."""
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
-    log = (tmp_path / "serve.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ratingdb", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--database-url", scenario_url],
-        stdout=log, stderr=subprocess.STDOUT, env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            assert process.poll() is None, (tmp_path / "serve.log").read_text()
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=2) as response:
-                    assert response.status == 200
-                    break
-            except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, "ratingdb serve did not start"
-                time.sleep(0.1)
+    with running_server(
+        "serve", ["--database-url", scenario_url], env=env, log=tmp_path / "serve.log"
+    ) as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        finally:
-            log.close()

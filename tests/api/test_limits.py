@@ -24,8 +24,8 @@ from ratingdb.cli import build_parser, main
 from ratingdb.cli.common import settings
 from ratingdb.config import READ_DATABASE_URL_VARIABLE
 from ratingdb.db import upgrade
-from tests.api.conftest import START_TIMEOUT
 from tests.databases import free_port
+from tests.support.server import START_TIMEOUT
 
 #: The short timeouts the server under test runs with (seconds).
 KEEP_ALIVE = 1

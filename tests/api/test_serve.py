@@ -23,8 +23,8 @@ from ratingdb.cli import build_parser, main
 from ratingdb.cli.common import settings
 from ratingdb.config import DEFAULT_DATABASE_URL, READ_DATABASE_URL_VARIABLE, Settings
 from ratingdb.db import head_revision
-from tests.api.conftest import START_TIMEOUT
 from tests.databases import free_port
+from tests.support.server import START_TIMEOUT
 
 
 def test_serve_answers_over_http(server: str) -> None:

@@ -27,8 +27,8 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from tests.api import scenario
-from tests.api.conftest import START_TIMEOUT
 from tests.databases import free_port
+from tests.support.server import START_TIMEOUT
 
 #: 127.0.0.2 is a loopback address too, but not the default one: a server found there was told.
 HOST = "127.0.0.2"

@@ -8,9 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +17,7 @@ from sqlalchemy import create_engine, text
 
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
 from tests.backoffice.test_submissions import TRF_FOLDER
-from tests.databases import free_port
+from tests.support.server import running_server
 
 PASSWORD = "correct horse battery staple"
 TRF_NAME = "open_gros_2010_donostia_crlf.trf"
@@ -40,32 +37,11 @@ def backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
              "--password-stdin", "--database-url", database_url],
             input=PASSWORD + "\n", text=True, check=True, capture_output=True, env=env,
         )  # fmt: skip
-    port = free_port()
-    log = (tmp_path / "backoffice.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ratingdb", "backoffice", "--host", "127.0.0.1", "--port",
-         str(port), "--database-url", database_url],
-        stdout=log, stderr=subprocess.STDOUT, env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            assert process.poll() is None, (tmp_path / "backoffice.log").read_text()
-            try:
-                with urllib.request.urlopen(f"{base}/login", timeout=2) as response:
-                    assert response.status == 200
-                    break
-            except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, "ratingdb backoffice did not start"
-                time.sleep(0.1)
+    with running_server(
+        "backoffice", ["--database-url", database_url], env=env,
+        log=tmp_path / "backoffice.log", ready="/login",
+    ) as base:  # fmt: skip
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        finally:
-            log.close()
 
 
 def browser(width: int) -> Any:

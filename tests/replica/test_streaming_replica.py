@@ -34,11 +34,11 @@ from sqlalchemy.exc import OperationalError
 from ratingdb.api import create_app
 from ratingdb.config import DATABASE_URL_VARIABLE, READ_DATABASE_URL_VARIABLE, Settings
 from ratingdb.db import head_revision
-from tests.api.conftest import START_TIMEOUT
 from tests.api.scenario import FIDE_BASELINE, SEPTEMBER, A
 from tests.databases import free_port
 from tests.replica import clusters
 from tests.replica.clusters import Cluster
+from tests.support.server import running_server
 
 pytestmark = pytest.mark.slow
 
@@ -98,39 +98,16 @@ def _serving(primary: Cluster, replica: Cluster, tmp_path: Path) -> Iterator[str
     """``ratingdb serve`` with RATINGDB_DATABASE_URL on the primary and
     RATINGDB_READ_DATABASE_URL on the replica, both as the read-only role; no page cache, so
     that every list page is read from the database. Its base URL."""
-    port = free_port()
     env = {
         **os.environ,
         DATABASE_URL_VARIABLE: primary.url(READER, READER_PASSWORD),
         READ_DATABASE_URL_VARIABLE: replica.url(READER, READER_PASSWORD),
     }
-    log = (tmp_path / "serve.log").open("w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "ratingdb", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--page-cache-mb", "0", "--no-access-log"],
-        stdout=log, stderr=subprocess.STDOUT, env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            assert process.poll() is None, (tmp_path / "serve.log").read_text()
-            try:
-                with urllib.request.urlopen(f"{base}/health", timeout=2) as response:
-                    assert response.status == 200
-                    break
-            except urllib.error.HTTPError as error:
-                raise AssertionError(f"/health: {error.code} {error.read()!r}") from error
-            except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, "ratingdb serve did not start"
-                time.sleep(0.1)
+    with running_server(
+        "serve", ["--page-cache-mb", "0", "--no-access-log"], env=env,
+        log=tmp_path / "serve.log",
+    ) as base:  # fmt: skip
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        finally:
-            log.close()
 
 
 def get(url: str) -> tuple[int, Any]:
@@ -198,8 +175,18 @@ def test_the_api_reads_the_replica_and_outlives_the_primary(
         # lag is the age of the last transaction it applied: committed before the pause, at
         # least the second slept here ago, and not before the close began.
         replica.scalar("SELECT pg_wal_replay_pause()::text")
+        # A pause is a request: replay stops at its next record. Wait until it has, so that
+        # the write below is received and not applied.
+        deadline = time.monotonic() + 30
+        while replica.scalar("SELECT pg_get_wal_replay_pause_state()") != "paused":
+            assert time.monotonic() < deadline, "replay did not pause"
+            time.sleep(0.05)
         time.sleep(1.0)
-        primary.scalar("SELECT txid_current()")  # a transaction, committed
+        # A transaction that writes, committed (its WAL reaches the standby, which holds it).
+        primary.scalar(
+            "WITH probe AS (SELECT pg_logical_emit_message(true, 'ratingdb', 'lag probe') AS at) "
+            "SELECT at::text FROM probe"
+        )
         clusters.wait_for_receipt(primary, replica)
         status, health = get(f"{base}/health")
         since_closing = time.monotonic() - closing

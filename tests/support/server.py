@@ -1,0 +1,57 @@
+"""A ``ratingdb`` server (``serve`` or ``backoffice``) started as a real process on a free port
+for a test, waited for until it answers, and stopped afterwards."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from tests.databases import free_port
+
+#: How long a server may take to answer its first request (a loaded machine).
+START_TIMEOUT = 30
+
+
+@contextmanager
+def running_server(
+    command: str,
+    arguments: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    log: Path,
+    ready: str = "/health",
+) -> Iterator[str]:
+    """``python -m ratingdb COMMAND --host 127.0.0.1 --port PORT ARGUMENTS...``, its output in
+    ``log``; yields its base URL once ``ready`` answers 200 (any other answer fails the test
+    with the status and the body)."""
+    port = free_port()
+    with log.open("w") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "ratingdb", command, "--host", "127.0.0.1", "--port",
+             str(port), *arguments],
+            stdout=output, stderr=subprocess.STDOUT, env=dict(env),
+        )  # fmt: skip
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + START_TIMEOUT
+            while True:
+                assert process.poll() is None, log.read_text()
+                try:
+                    with urllib.request.urlopen(f"{base}{ready}", timeout=2) as response:
+                        assert response.status == 200
+                        break
+                except urllib.error.HTTPError as error:
+                    raise AssertionError(f"{ready}: {error.code} {error.read()!r}") from error
+                except (urllib.error.URLError, ConnectionError):
+                    assert time.monotonic() < deadline, f"ratingdb {command} did not start"
+                    time.sleep(0.1)
+            yield base
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
