@@ -58,14 +58,7 @@ class Tournament:
 
     def as_json(self) -> dict[str, Any]:
         """The document of ``ratingdb tournaments show`` (contract), keys in its order."""
-        return {
-            "tournament_id": self.tournament_id,
-            "name": self.name,
-            "category": self.category.value,
-            "start_date": self.start_date.isoformat(),
-            "end_date": self.end_date.isoformat(),
-            "period": str(self.period),
-            "late": self.late,
+        return _heading(self) | {
             "city": self.city,
             "federation": self.federation,
             "time_control": self.time_control,
@@ -144,16 +137,7 @@ class TournamentSummary:
     games: int
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "tournament_id": self.tournament_id,
-            "name": self.name,
-            "category": self.category.value,
-            "start_date": self.start_date.isoformat(),
-            "end_date": self.end_date.isoformat(),
-            "period": str(self.period),
-            "late": self.late,
-            "games": self.games,
-        }
+        return _heading(self) | {"games": self.games}
 
 
 def tournaments(
@@ -179,3 +163,16 @@ def tournaments(
         )
         for row in rows
     )
+
+
+def _heading(tournament: Tournament | TournamentSummary) -> dict[str, Any]:
+    """What ``tournaments show`` and ``tournaments list`` both start with, in that order."""
+    return {
+        "tournament_id": tournament.tournament_id,
+        "name": tournament.name,
+        "category": tournament.category.value,
+        "start_date": tournament.start_date.isoformat(),
+        "end_date": tournament.end_date.isoformat(),
+        "period": str(tournament.period),
+        "late": tournament.late,
+    }
