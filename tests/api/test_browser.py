@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,6 +28,24 @@ FLAGS = [
     "--no-first-run",
     "--disable-dev-shm-usage",
 ]
+
+
+def chromium_at(width: int, height: int = 900) -> Any:
+    """Headless Chromium showing pages on a screen ``width`` CSS pixels wide (a phone's, when
+    narrow: a desktop window cannot be that narrow)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    metrics = {"width": width, "height": height, "pixelRatio": 1}
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
+    return webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+
+
 PHONE = (412, 915)
 #: Slow (a server and a headless Chromium). One worker runs both (pytest-xdist --dist
 #: loadgroup): two apt-get installs at once would fight over dpkg's lock.
@@ -63,19 +82,10 @@ def chromium() -> None:
 
 
 def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
     # A phone's screen (412 x 915 CSS pixels); a desktop window cannot be that narrow.
-    metrics = {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 1}
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver = chromium_at(PHONE[0], PHONE[1])
     try:
         driver.get(f"{server}/players/1001")
         assert driver.title == "Anna, A · ratingdb"
@@ -123,19 +133,10 @@ def test_calculator_page_in_chromium(
 ) -> None:
     """Fill the calculator's form (seed 003's three games), submit, read the answer; at a
     phone's 390 px nothing is wider than the screen."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    metrics = {"width": width, "height": 900, "pixelRatio": 1}
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver = chromium_at(width)
     try:
         driver.get(f"{server}/?lang={language}")
         calculator = "Calculator" if language == "en" else "Calculateur"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.api.scenario import TOURNAMENTS
-from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium
+from tests.api.test_browser import chromium, chromium_at
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 __all__ = ["chromium"]
@@ -25,18 +25,9 @@ PAGES = {
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_pages_fit_the_screen(chromium: None, server: str, tmp_path: Path, width: int) -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
 
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    metrics = {"width": width, "height": 900, "pixelRatio": 1}
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver = chromium_at(width)
     folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     try:

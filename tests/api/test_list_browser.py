@@ -9,11 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
-    CHROMEDRIVER,
-    CHROMIUM,
-    FLAGS,
     SCREENSHOTS,
     chromium,
+    chromium_at,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
@@ -22,19 +20,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "en"), (390, "fr")])
 def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language: str) -> None:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    metrics = {"width": width, "height": 900, "pixelRatio": 1}
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver = chromium_at(width)
     try:
         driver.get(f"{server}/?lang={language}")
         full_list = "Full list" if language == "en" else "Liste complète"
