@@ -109,6 +109,8 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
             ("/submissions", "Submissions"),
             ("/audit", "Audit log"),
             ("/users", "Users and API tokens"),
+            # Corrections (issue 14)
+            ("/corrections", "Corrections"),
         )
         if caller.role in _roles_of("GET", path)
     ]

@@ -23,6 +23,8 @@ SIGNED_IN: Final = frozenset({ARBITER, OFFICER, ADMIN})
 UPLOADERS: Final = frozenset({ARBITER, OFFICER})
 #: Who reads the audit log.
 AUDITORS: Final = frozenset({OFFICER, ADMIN})
+#: Who corrects games, tournaments, players and imported lists after publication.
+CORRECTORS: Final = frozenset({OFFICER})
 
 Allowed = frozenset[str] | Literal["public"]
 
@@ -60,11 +62,32 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/admin/v1/submissions/{submission_id}/accept"): frozenset({OFFICER}),
     ("POST", "/admin/v1/submissions/{submission_id}/reject"): frozenset({OFFICER}),
     ("GET", "/admin/v1/audit"): AUDITORS,
+    # --- Corrections (issue 14): officers only. Web pages (form -> impact -> confirm) ---
+    ("GET", "/corrections"): CORRECTORS,
+    ("GET", "/corrections/game"): CORRECTORS,
+    ("POST", "/corrections/game"): CORRECTORS,
+    ("GET", "/corrections/tournament"): CORRECTORS,
+    ("POST", "/corrections/tournament"): CORRECTORS,
+    ("GET", "/corrections/merge"): CORRECTORS,
+    ("POST", "/corrections/merge"): CORRECTORS,
+    ("GET", "/corrections/list"): CORRECTORS,
+    ("POST", "/corrections/list"): CORRECTORS,
+    ("GET", "/corrections/previews/{preview_id}"): CORRECTORS,
+    ("POST", "/corrections/previews/{preview_id}/confirm"): CORRECTORS,
+    ("POST", "/corrections/previews/{preview_id}/discard"): CORRECTORS,
+    # --- Corrections: the JSON API (each with dry_run) ---
+    ("POST", "/admin/v1/corrections/game"): CORRECTORS,
+    ("POST", "/admin/v1/corrections/tournament/{tournament_id}"): CORRECTORS,
+    ("POST", "/admin/v1/corrections/merge"): CORRECTORS,
+    ("POST", "/admin/v1/corrections/list"): CORRECTORS,
 }
 
 #: Web forms that carry a file (multipart/form-data, bounded by the upload limit); every
 #: other form is application/x-www-form-urlencoded.
-UPLOADS: Final = frozenset({("POST", "/submissions")})
+UPLOADS: Final = frozenset({("POST", "/submissions")}) | frozenset(
+    # Corrections: a corrected tournament file, a corrected list file.
+    {("POST", "/corrections/tournament"), ("POST", "/corrections/list")}
+)
 
 #: Paths under this prefix are the JSON API: bearer tokens only, never the session cookie.
 API_PREFIX: Final = "/admin/v1"

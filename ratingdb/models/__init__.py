@@ -5,6 +5,7 @@ from ratingdb.models.account import ApiTokenRow, SignInAttemptRow, UserRow, WebS
 from ratingdb.models.audit import AuditRow, CorrectionRow
 from ratingdb.models.base import Base
 from ratingdb.models.calculation import CalculationRow
+from ratingdb.models.correction_preview import CorrectionPreviewRow
 from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
@@ -17,6 +18,7 @@ __all__ = [
     "AuditRow",
     "Base",
     "CalculationRow",
+    "CorrectionPreviewRow",
     "CorrectionRow",
     "GameRow",
     "ListEntryRow",

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 BACK_OFFICE_TABLES = frozenset(
     {"users", "api_tokens", "web_sessions", "sign_in_attempts", "submissions", "audit_log"}
+    # Corrections previewed in the back office (their uploaded files, their reasons).
+    | {"correction_previews"}
 )
 
 PUBLIC_TABLES = frozenset(

@@ -167,13 +167,16 @@ def by_ids(session: Session, player_ids: Collection[str]) -> dict[str, PlayerRow
 
 
 def names(session: Session, player_ids: Collection[str]) -> dict[str, str]:
-    return dict(
-        session.execute(
+    """Player id -> name, in chunks (a list correction may name thousands of players)."""
+    found: dict[str, str] = {}
+    for chunk in chunks(sorted(player_ids)):
+        rows = session.execute(
             select(PlayerRow.player_id, PlayerRow.name).where(
-                PlayerRow.player_id.in_(sorted(player_ids))
+                one_of(session, PlayerRow.player_id, chunk)
             )
-        ).all()
-    )
+        )
+        found.update((player_id, name) for player_id, name in rows)
+    return found
 
 
 def insert_players(session: Session, rows: Sequence[Mapping[str, Any]]) -> int:

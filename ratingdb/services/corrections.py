@@ -254,12 +254,15 @@ def replace_list(
     actor: str,
     now: datetime,
     track: Track = no_progress,
+    source_name: str | None = None,
 ) -> tuple[CorrectionOutcome, ImportedList]:
     """``lists import --replace``: a corrected file for a list published by an import. The file
     is read and its players created or updated as any list import does; it is published as the
     next revision of the list (the earlier revisions stay as they were), and the later published
     periods of the category are recomputed from it, with the rapid and blitz lists that read a
-    standard list, as a tournament correction does.
+    standard list, as a tournament correction does. ``source_name``: the file's name as the
+    correction and the audit log record it (default: ``path``; the back office gives the
+    uploaded file's name, not its temporary copy's).
 
     A list published by a close is refused: it is computed from the period's tournaments, and a
     file put in its place would hide them; correct the tournaments instead."""
@@ -282,7 +285,7 @@ def replace_list(
     revised, changed = _revision_written(session, category, period, current, imported.list_id, path)
     correction.after = {
         "list_id": revised.id, "revision": revised.revision, "entries": revised.entry_count,
-        "digest": revised.digest, "file": str(path), "file_digest": digest,
+        "digest": revised.digest, "file": source_name or str(path), "file_digest": digest,
         "format": file_format,
     }  # fmt: skip
     own = Revision(category, period, current.revision, revised.revision, changed)
@@ -298,7 +301,8 @@ def replace_list(
                 "players_changed": len(changed), "revisions": len(outcome.revisions)},
         details={"correction_id": correction.id, "kind": "list-replace",
                  "category": category.value, "period": str(period), "list_id": revised.id,
-                 "revision": revised.revision, "file": str(path), "format": file_format,
+                 "revision": revised.revision, "file": source_name or str(path),
+                 "format": file_format,
                  "reason": reason},
     )  # fmt: skip
     return outcome, imported

@@ -8,7 +8,12 @@ added to the app without a line here fails ``test_every_route_is_walked``.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import itertools
+import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,12 +23,15 @@ from httpx2 import Response
 from sqlalchemy import Engine, func, select
 
 from ratingdb.backoffice.app import route_keys
+from ratingdb.cli import main
 from ratingdb.db import make_sessionmaker
-from ratingdb.models import AuditRow, SubmissionRow, UserRow
-from ratingdb.services import submissions
+from ratingdb.models import AuditRow, GameRow, SubmissionRow, TournamentRow, UserRow
+from ratingdb.services import correction_requests, submissions
 from ratingdb.services.accounts import Principal
+from ratingdb.services.correction_requests import CorrectionRequest
 from ratingdb.services.submissions import Upload
 from tests.backoffice.conftest import PASSWORD, ROLES, Accounts, login_csrf
+from tests.support import factories
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 
@@ -74,6 +82,24 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/admin/v1/submissions/{submission_id}/accept"): (OFFICER, 200),
     ("POST", "/admin/v1/submissions/{submission_id}/reject"): (OFFICER, 200),
     ("GET", "/admin/v1/audit"): (AUDITORS, 200),
+    # --- Corrections (issue 14): officers only; the forms answer with the impact page's
+    # address, the API with a dry run's impact (200) ---
+    ("GET", "/corrections"): (OFFICER, 200),
+    ("GET", "/corrections/game"): (OFFICER, 200),
+    ("POST", "/corrections/game"): (OFFICER, 303),
+    ("GET", "/corrections/tournament"): (OFFICER, 200),
+    ("POST", "/corrections/tournament"): (OFFICER, 303),
+    ("GET", "/corrections/merge"): (OFFICER, 200),
+    ("POST", "/corrections/merge"): (OFFICER, 303),
+    ("GET", "/corrections/list"): (OFFICER, 200),
+    ("POST", "/corrections/list"): (OFFICER, 303),
+    ("GET", "/corrections/previews/{preview_id}"): (OFFICER, 200),
+    ("POST", "/corrections/previews/{preview_id}/confirm"): (OFFICER, 303),
+    ("POST", "/corrections/previews/{preview_id}/discard"): (OFFICER, 303),
+    ("POST", "/admin/v1/corrections/game"): (OFFICER, 200),
+    ("POST", "/admin/v1/corrections/tournament/{tournament_id}"): (OFFICER, 200),
+    ("POST", "/admin/v1/corrections/merge"): (OFFICER, 200),
+    ("POST", "/admin/v1/corrections/list"): (OFFICER, 200),
 }
 
 SECURITY_HEADERS = {
@@ -124,6 +150,8 @@ def _target(users: Accounts, path: str) -> str:
     url = path.replace("{username}", target)
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
+    if path.startswith(("/corrections", "/admin/v1/corrections")):
+        url = _correction_target(users, url)
     return url
 
 
@@ -146,6 +174,8 @@ def _call(
         if cookie is not None:
             client.cookies.set("ratingdb_session", cookie[0])
         return client.get(url, headers=headers)
+    if path.startswith(("/corrections", "/admin/v1/corrections")) and method == "POST":
+        return _correction_call(client, users, path, url, cookie=cookie, headers=headers)
     if path.startswith("/admin/v1"):
         body: dict[str, Any] = {}
         if path == "/admin/v1/users":
@@ -176,6 +206,128 @@ def _call(
     if path == "/submissions":
         form |= {"category": "fide-standard"}
         return client.post(url, data=form, files={"file": ("walk.trf", TRF)}, headers=headers)
+    return client.post(url, data=form, headers=headers)
+
+
+# --- Corrections (issue 14): a small federation to correct, fresh previews of officer1 ---
+
+#: Walk Open (2026-08-10..12, period 2026-09, open): Anna-Bob, then Dan-Anna; Gus and Dan
+#: never met (a merge may make them one).
+WALK_GAMES = ("Walk Open,2026-08-10,2026-08-12,1,1001,1002,{result}",
+              "Walk Open,2026-08-10,2026-08-12,2,1004,1001,0-1")  # fmt: skip
+
+
+def _correction_data(users: Accounts) -> dict[str, str]:
+    """The list of 2026-08 imported, Walk Open imported (once per database: found there
+    afterwards); the tournament's id. Through the command line, as the test's own set-up
+    (audit actor "test")."""
+    with make_sessionmaker(users.engine)() as session:
+        found = session.scalars(
+            select(TournamentRow.tournament_id).where(TournamentRow.name == "Walk Open")
+        ).one_or_none()
+    if found is not None:
+        return {"tournament": found}
+    url = users.engine.url.render_as_string(hide_password=False)
+    with tempfile.TemporaryDirectory(prefix="ratingdb-walk-") as name:
+        folder = Path(name)
+        listed = factories.list_csv(factories.ANNA, factories.BOB, factories.GUS, factories.DAN)
+        (folder / "list.csv").write_text(listed, encoding="utf-8")
+        games = factories.games_csv(WALK_GAMES[0].format(result="1-0"), WALK_GAMES[1])
+        (folder / "walk.csv").write_text(games, encoding="utf-8")
+        commands = (
+            ["lists", "import", str(folder / "list.csv"), "--period", "2026-08"],
+            ["tournaments", "import", str(folder / "walk.csv")],
+        )
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            for command in commands:
+                extra = ["--category", "fide-standard", "--actor", "test", "--database-url", url]
+                assert main([*command, *extra]) == 0, command
+    return {"tournament": json.loads(out.getvalue().splitlines()[-1])["tournament_id"]}
+
+
+def _other_result(engine: Engine) -> str:
+    """A result Anna-Bob does not have now (a confirmed correction changes it)."""
+    with make_sessionmaker(engine)() as session:
+        now = session.scalars(
+            select(GameRow.result).where(GameRow.white_id == "1001", GameRow.black_id == "1002",
+                                         GameRow.superseded_by.is_(None))
+        ).one()  # fmt: skip
+    return "0-1" if now != "0-1" else "1-0"
+
+
+def _game_fields(users: Accounts) -> dict[str, str]:
+    data = _correction_data(users)
+    return {"tournament": data["tournament"], "round": "1", "white": "1001", "black": "1002",
+            "result": _other_result(users.engine), "reason": "walk"}  # fmt: skip
+
+
+def _correction_target(users: Accounts, url: str) -> str:
+    """{tournament_id}: Walk Open; {preview_id}: a fresh preview of officer1 (its digest kept
+    for the confirm form)."""
+    data = _correction_data(users)
+    url = url.replace("{tournament_id}", data["tournament"])
+    if "{preview_id}" in url:
+        fields = _game_fields(users)
+        with make_sessionmaker(users.engine).begin() as session:
+            officer = session.scalars(select(UserRow).where(UserRow.username == "officer1")).one()
+            caller = Principal(officer.id, "officer1", "officer", "web")
+            wanted = CorrectionRequest("game", {k: v for k, v in fields.items() if k != "reason"})
+            number = correction_requests.preview(session, wanted, "walk", caller, users.clock())
+            digest = correction_requests.show_preview(session, number, caller, users.clock())
+        url = url.replace("{preview_id}", str(number))
+        _digests[url] = digest["impact_digest"]
+    return url
+
+
+_digests: dict[str, str] = {}
+
+
+def _correction_call(
+    client: TestClient,
+    users: Accounts,
+    path: str,
+    url: str,
+    *,
+    cookie: tuple[str, str] | None,
+    headers: dict[str, str],
+) -> Response:
+    """A correction's POST with valid inputs: the forms preview, the API runs dry."""
+    if cookie is not None:
+        client.cookies.set("ratingdb_session", cookie[0])
+    corrected_games = factories.games_csv(
+        WALK_GAMES[0].format(result=_other_result(users.engine)), WALK_GAMES[1]
+    ).encode()
+    corrected_list = factories.list_csv(
+        factories.ANNA.replace("1850", "1860"), factories.BOB, factories.GUS, factories.DAN
+    ).encode()
+    if path.startswith("/admin/v1"):
+        if path == "/admin/v1/corrections/game":
+            return client.post(f"{url}?dry_run=true", json=_game_fields(users), headers=headers)
+        if path == "/admin/v1/corrections/merge":
+            body = {"keep": "1003", "drop": "1004", "reason": "walk", "dry_run": True}
+            return client.post(url, json=body, headers=headers)
+        if path == "/admin/v1/corrections/list":
+            query = "?category=fide-standard&period=2026-08&reason=walk&dry_run=true"
+            return client.post(url + query, content=corrected_list, headers=headers)
+        return client.post(f"{url}?reason=walk&dry_run=true&filename=walk.csv",
+                           content=corrected_games, headers=headers)  # fmt: skip
+    form = {} if cookie is None else {"csrf_token": cookie[1]}
+    if path == "/corrections/game":
+        return client.post(url, data=form | _game_fields(users), headers=headers)
+    if path == "/corrections/merge":
+        form |= {"keep": "1003", "drop": "1004", "reason": "walk"}
+        return client.post(url, data=form, headers=headers)
+    if path == "/corrections/tournament":
+        form |= {"tournament": _correction_data(users)["tournament"], "reason": "walk"}
+        return client.post(url, data=form, files={"file": ("walk.csv", corrected_games)},
+                           headers=headers)  # fmt: skip
+    if path == "/corrections/list":
+        form |= {"category": "fide-standard", "period": "2026-08", "reason": "walk"}
+        return client.post(url, data=form, files={"file": ("list.csv", corrected_list)},
+                           headers=headers)  # fmt: skip
+    if path.endswith("/confirm"):
+        form |= {"impact_digest": _digests[url]}
     return client.post(url, data=form, headers=headers)
 
 

@@ -1,0 +1,251 @@
+"""The pages of corrections (officers only): a Corrections page linking four forms (a game's
+result, a tournament replaced by a corrected file, two players merged, an imported list
+replaced by a corrected file). Each form needs a reason; sending it runs the correction dry
+and shows its impact (the lists that would get a new revision, who changes and by how much)
+with a Confirm form. Confirming applies exactly what was previewed: the request, its reason
+and the uploaded file are kept server-side (``services.correction_requests``), the form
+carries only the preview's id (in its address) and the digest of the impact it shows, and the
+correction is applied only if its impact is still that one.
+
+Plain forms with their CSRF token, no JavaScript; the two file forms are multipart/form-data
+(``policy.UPLOADS``, bounded by the upload limit), the others urlencoded. Every change answers
+with a redirect (reloading a page never repeats it); a refused request shows the form again
+with the field at fault named, and nothing is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from ratingdb.backoffice import uploads
+from ratingdb.backoffice.pages import _page
+from ratingdb.backoffice.security import context, form_fields, signed_in
+from ratingdb.errors import InputError
+from ratingdb.rules import Category
+from ratingdb.services import correction_requests as service
+from ratingdb.services.accounts import Principal
+from ratingdb.services.correction_requests import (
+    CorrectionRequest,
+    PreviewConflict,
+    PreviewNotFound,
+)
+from ratingdb.services.submissions import describe
+
+Fields = Annotated[dict[str, str], Depends(form_fields)]
+Caller = Annotated[Principal, Depends(signed_in)]
+#: Changes listed per revision on the impact page (the API's dry run lists them all).
+SHOWN_CHANGES = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One field of a correction form."""
+
+    name: str
+    label: str
+    kind: str = "text"  # text, number, select, file
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label) of a select
+    hint: str = ""
+    required: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    slug: str
+    kind: str
+    title: str
+    intro: str
+    inputs: tuple[Input, ...]
+
+    @property
+    def upload(self) -> bool:
+        return any(field.kind == "file" for field in self.inputs)
+
+
+def _choices(values: tuple[str, ...], empty: str | None = None) -> tuple[tuple[str, str], ...]:
+    first = () if empty is None else (("", empty),)
+    return first + tuple((value, value) for value in values)
+
+
+FORMS: dict[str, Form] = {
+    form.slug: form
+    for form in (
+        Form("game", service.GAME, "Correct a game's result",
+             "One game of a stored tournament gets another result (as "
+             "<code>ratingdb games correct</code>). White and black as stored: white first.",
+             (Input("tournament", "Tournament id", hint="e.g. T000012"),
+              Input("round", "Round", kind="number"),
+              Input("white", "White (player id)"),
+              Input("black", "Black (player id)"),
+              Input("result", "Corrected result", kind="select",
+                    choices=_choices(service.RESULT_CHOICES, "choose")))),
+        Form("tournament", service.TOURNAMENT, "Replace a tournament by a corrected file",
+             "The tournament keeps its id, category, period and dates; its games become the "
+             "file's (as <code>ratingdb tournaments import FILE --replace ID</code>). Every "
+             "player must be known already.",
+             (Input("tournament", "Tournament id", hint="e.g. T000012"),
+              Input("file", "Corrected file (TRF16, TRF26 or games CSV)", kind="file"),
+              Input("format", "Format", kind="select", required=False,
+                    choices=_choices(service.TOURNAMENT_FORMATS,
+                                     "from the file name (.csv: games CSV, else TRF)")))),
+        Form("merge", service.MERGE, "Merge two players",
+             "Two records of one person become one: every game of the duplicate is moved to "
+             "the record kept (as <code>ratingdb players merge KEEP DROP</code>).",
+             (Input("keep", "Player id to keep"),
+              Input("drop", "Duplicate player id (merged into the one kept)"))),
+        Form("list", service.LIST, "Replace an imported list",
+             "A corrected file for a list published by an import becomes that list's next "
+             "revision; the later lists are recomputed (as <code>ratingdb lists import FILE "
+             "--replace</code>). A list published by a close cannot be replaced: correct its "
+             "games.",
+             (Input("file", "Corrected list (list CSV, FIDE TXT or FIDE XML)", kind="file"),
+              Input("category", "Category", kind="select",
+                    choices=_choices(tuple(c.value for c in Category), "choose")),
+              Input("period", "Period (YYYY-MM)", hint="e.g. 2026-08"),
+              Input("format", "Format", kind="select", required=False,
+                    choices=_choices(service.LIST_FORMATS,
+                                     "from the file name (.txt, .xml, else CSV)")))),
+    )
+}  # fmt: skip
+TITLES = {form.kind: form.title for form in FORMS.values()}
+
+
+def corrections_page(request: Request, caller: Caller) -> HTMLResponse:
+    found = context(request)
+    with found.sessions.begin() as session:
+        previews = service.list_previews(session, caller, found.clock())
+    return _page(request, "corrections.html", forms=list(FORMS.values()), previews=previews,
+                 titles=TITLES)  # fmt: skip
+
+
+def _form_page(
+    request: Request,
+    form: Form,
+    status: int = 200,
+    values: dict[str, str] | None = None,
+    error: InputError | None = None,
+) -> HTMLResponse:
+    return _page(
+        request, "correction_form.html", status=status, form=form, values=values or {},
+        error=None if error is None else describe(error),
+        error_field=None if error is None else service.form_field(error),
+    )  # fmt: skip
+
+
+def _show_form(form: Form) -> Callable[[Request, Caller], HTMLResponse]:
+    def show(request: Request, caller: Caller) -> HTMLResponse:
+        return _form_page(request, form)
+
+    show.__name__ = f"{form.slug}_form"
+    return show
+
+
+def _send_form(form: Form) -> Callable[[Request, Caller, Fields], Awaitable[Response]]:
+    async def send(request: Request, caller: Caller, fields: Fields) -> Response:
+        values = {field.name: fields.get(field.name, "") for field in form.inputs
+                  if field.kind != "file"}  # fmt: skip
+        values["reason"] = fields.get("reason", "")
+        content: bytes | None = None
+        filename: str | None = None
+        if form.upload and uploads.is_multipart(request):
+            sent = (await uploads.multipart(request)).files.get("file")
+            if sent is not None and sent[1]:
+                filename, content = sent
+        inputs = {name: value for name, value in values.items() if name != "reason"}
+        wanted = CorrectionRequest(form.kind, inputs, content, filename)
+        found = context(request)
+
+        def work() -> int:
+            with found.sessions.begin() as session:
+                return service.preview(session, wanted, values["reason"], caller, found.clock())
+
+        try:
+            preview_id = await run_in_threadpool(work)
+        except InputError as error:
+            return _form_page(request, form, 422, values, error)
+        return RedirectResponse(f"/corrections/previews/{preview_id}", status_code=303)
+
+    send.__name__ = f"{form.slug}_preview"
+    return send
+
+
+def _preview_page(
+    request: Request,
+    caller: Principal,
+    preview_id: str,
+    status: int = 200,
+    error: str | None = None,
+    notice: str | None = None,
+) -> Response:
+    found = context(request)
+    try:
+        with found.sessions.begin() as session:
+            shown = service.show_preview(session, preview_id, caller, found.clock())
+    except PreviewNotFound as missing:
+        return _page(request, "not_found.html", status=404, error=missing.message)
+    return _page(request, "correction_preview.html", status=status, item=shown,
+                 title=TITLES[shown["kind"]], error=error, notice=notice,
+                 shown_changes=SHOWN_CHANGES)  # fmt: skip
+
+
+def preview_page(request: Request, preview_id: str, caller: Caller) -> Response:
+    return _preview_page(request, caller, preview_id)
+
+
+async def confirm(request: Request, preview_id: str, caller: Caller, fields: Fields) -> Response:
+    found = context(request)
+
+    def work() -> service.Confirmation:
+        with found.sessions.begin() as session:
+            return service.confirm(session, preview_id, caller, found.clock(),
+                                   fields.get("impact_digest", ""))  # fmt: skip
+
+    try:
+        done = await run_in_threadpool(work)
+    except PreviewNotFound as missing:
+        return _page(request, "not_found.html", status=404, error=missing.message)
+    except PreviewConflict as conflict:
+        return _preview_page(request, caller, preview_id, 409, str(conflict))
+    except InputError as error:
+        return _preview_page(request, caller, preview_id, 422, describe(error))
+    if not done.applied:
+        return _preview_page(
+            request, caller, preview_id, 409,
+            notice="Nothing was applied: the impact changed since it was shown (another "
+            "correction or a close in between). This is the impact now: read it and confirm "
+            "again.",
+        )  # fmt: skip
+    return RedirectResponse(f"/corrections/previews/{done.preview_id}", status_code=303)
+
+
+def discard(request: Request, preview_id: str, caller: Caller, fields: Fields) -> Response:
+    found = context(request)
+    try:
+        with found.sessions.begin() as session:
+            service.discard(session, preview_id, caller, found.clock())
+    except PreviewNotFound as missing:
+        return _page(request, "not_found.html", status=404, error=missing.message)
+    except PreviewConflict as conflict:
+        return _preview_page(request, caller, preview_id, 409, str(conflict))
+    return RedirectResponse("/corrections", status_code=303)
+
+
+def register(app: FastAPI) -> None:
+    """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
+    routes: list[tuple[str, str, Callable[..., Any]]] = [("GET", "/corrections", corrections_page)]
+    for form in FORMS.values():
+        routes.append(("GET", f"/corrections/{form.slug}", _show_form(form)))
+        routes.append(("POST", f"/corrections/{form.slug}", _send_form(form)))
+    routes += [
+        ("GET", "/corrections/previews/{preview_id}", preview_page),
+        ("POST", "/corrections/previews/{preview_id}/confirm", confirm),
+        ("POST", "/corrections/previews/{preview_id}/discard", discard),
+    ]
+    for method, path, endpoint in routes:
+        app.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
