@@ -23,6 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
+from ratingdb.backoffice import uploads
 from tests.backoffice.conftest import Accounts, Clock
 from tests.corrections import test_list_replace as lists
 from tests.corrections import test_merge as merges
@@ -395,6 +396,9 @@ def test_a_game_result_through_the_pages(
     """Form -> impact -> confirm; the preview is the only thing written before the confirm."""
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
+    for role in ("arbiter1", "admin1"):  # the link is for officers only
+        signed_in(client, users, role)
+        assert 'href="/corrections"' not in client.get("/").text
     csrf = signed_in(client, users, "officer1")
     home = client.get("/")
     assert 'href="/corrections"' in home.text
@@ -438,6 +442,7 @@ def test_a_game_result_through_the_pages(
     assert done.headers["location"] == f"/corrections/previews/{number}"
     page = client.get(done.headers["location"])
     assert 'id="state">applied<' in page.text
+    assert "<h2>New revisions</h2>" in page.text
     ((correction_id, actor),) = query(url, "SELECT id, actor FROM corrections")
     assert actor == "officer1"
     assert f"correction {correction_id}" in page.text
@@ -602,6 +607,28 @@ def test_a_preview_is_its_officers_own_expires_and_can_be_discarded(
     assert index.count('class="state expired"') == 1
     assert index.count('class="state discarded"') == 1
     assert index.count('class="state previewed"') == 1
+
+
+def test_corrected_files_over_the_upload_limit_are_refused(
+    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """The upload limit of submissions (20 MB; 1,000 bytes here): 413, nothing kept."""
+    monkeypatch.setattr(uploads, "MAX_UPLOAD_BYTES", 1000)
+    big = b"x" * 1001
+    before = snapshot(database_url)
+    officer = bearer(tokens["officer1"])
+    listed = f"/admin/v1/corrections/list?category={CATEGORY}&period={BASE}&reason=r"
+    for path in ("/admin/v1/corrections/tournament/T000001?reason=r", listed):
+        assert client.post(path, content=big, headers=officer).status_code == 413, path
+        as_form = client.post(path, files={"file": ("big.csv", big)}, headers=officer)
+        assert as_form.status_code == 413, path
+    csrf = signed_in(client, users, "officer1")
+    for path in ("/corrections/tournament", "/corrections/list"):
+        answer = client.post(path, data={"csrf_token": csrf, "reason": "r"},
+                             files={"file": ("big.csv", big)})  # fmt: skip
+        assert answer.status_code == 413, path
+    assert snapshot(database_url) == before
 
 
 def test_the_corrections_api_is_documented(client: TestClient, tokens: dict[str, str]) -> None:
