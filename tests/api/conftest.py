@@ -100,3 +100,14 @@ def server(scenario_url: str, tmp_path: Path) -> Iterator[str]:
         "serve", ["--database-url", scenario_url], env=env, log=tmp_path / "serve.log"
     ) as base:
         yield base
+
+
+@pytest.fixture
+def corrected_server(corrected_url: str, tmp_path: Path) -> Iterator[str]:
+    """``ratingdb serve`` on a free port, reading the corrected scenario (every closed list
+    has a revision 2); its base URL."""
+    env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
+    with running_server(
+        "serve", ["--database-url", corrected_url], env=env, log=tmp_path / "serve.log"
+    ) as base:
+        yield base

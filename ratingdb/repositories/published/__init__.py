@@ -39,8 +39,10 @@ from ratingdb.repositories.published.players import get_player, player_entries, 
 from ratingdb.repositories.published.schema import Standby, schema_revision, schema_state
 from ratingdb.repositories.published.tournaments import (
     linked_tournaments,
+    period_tournaments,
     tournament,
     tournament_games,
+    tournament_names,
     tournament_summaries,
 )
 
@@ -62,6 +64,7 @@ __all__ = [
     "list_entries",
     "list_revisions",
     "name_matches",
+    "period_tournaments",
     "player_calculations",
     "player_entries",
     "player_matches",
@@ -71,5 +74,6 @@ __all__ = [
     "search_players",
     "tournament",
     "tournament_games",
+    "tournament_names",
     "tournament_summaries",
 ]

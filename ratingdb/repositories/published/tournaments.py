@@ -107,3 +107,33 @@ def tournament_summaries(
             PeriodRow.list_date, TournamentRow.start_date, TournamentRow.tournament_id
         )
     ).all()
+
+
+def period_tournaments(session: Session, category: str, list_date: date) -> Sequence[AnyRow]:
+    """The tournaments rated in the period of ``category`` dated ``list_date`` (its list's
+    tournaments), by start date then id; without their games, so that a list page can name
+    them at the cost of one indexed lookup (``period_id``)."""
+    return session.execute(
+        select(
+            TournamentRow.tournament_id,
+            TournamentRow.name,
+            TournamentRow.start_date,
+            TournamentRow.end_date,
+            TournamentRow.city,
+            TournamentRow.late,
+        )
+        .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
+        .where(PeriodRow.category == category, PeriodRow.list_date == list_date)
+        .order_by(TournamentRow.start_date, TournamentRow.tournament_id)
+    ).all()
+
+
+def tournament_names(session: Session, tournament_ids: Sequence[str]) -> Sequence[AnyRow]:
+    """(tournament_id, name) of each of ``tournament_ids`` that exists."""
+    if not tournament_ids:
+        return ()
+    return session.execute(
+        select(TournamentRow.tournament_id, TournamentRow.name).where(
+            TournamentRow.tournament_id.in_(tournament_ids)
+        )
+    ).all()

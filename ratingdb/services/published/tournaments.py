@@ -4,6 +4,7 @@ API's schema is built from it)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -163,6 +164,33 @@ def tournaments(
         )
         for row in rows
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodTournament:
+    """A tournament rated in a list, as the list's page names it."""
+
+    tournament_id: str
+    name: str
+    start_date: date
+    end_date: date
+    city: str | None
+    late: bool
+
+
+def period_tournaments(
+    session: Session, category: Category, period: Period
+) -> tuple[PeriodTournament, ...]:
+    """The tournaments rated in ``period``'s list of ``category``, by start date then id."""
+    return tuple(
+        PeriodTournament(*row)
+        for row in repo.period_tournaments(session, category.value, period.list_date)
+    )
+
+
+def tournament_names(session: Session, tournament_ids: Sequence[str]) -> dict[str, str]:
+    """The name of each of ``tournament_ids`` that exists, by id."""
+    return {row.tournament_id: row.name for row in repo.tournament_names(session, tournament_ids)}
 
 
 def _heading(tournament: Tournament | TournamentSummary) -> dict[str, Any]:
