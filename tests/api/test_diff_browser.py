@@ -2,7 +2,7 @@
 a desktop's 1280 px in English and a phone's 390 px in French, on the corrected scenario
 (tests/api/test_diff_page.py works its numbers by hand): from the archive to the diff of
 2026-11 (Bob +20, Anna -20, Jo -1) and on to the corrected tournament; from a list page to its
-revisions' diff and, opening its tournaments, to one of them. Nothing is wider than the screen.
+revisions' diff, and to the tournaments it rated and one of them. Nothing is wider than the screen.
 Screenshots go to $RATINGDB_SCREENSHOTS (else the test's folder)."""
 
 from __future__ import annotations
@@ -73,21 +73,18 @@ def test_diff_and_tournaments_in_chromium(
         driver.find_element(By.CSS_SELECTOR, "ul.corrections a").click()
         assert driver.current_url == f"{base}/tournaments/{TOURNAMENTS['A']}?lang={language}"
 
-        # The list page: its revisions' diff, and its tournaments behind a <details>.
+        # The list page: its revisions' diff, and the tournaments it rated.
         driver.get(f"{base}/lists/fide-standard/2026-11?lang={language}")
         link = driver.find_element(By.LINK_TEXT, words["changed"])
         assert link.get_attribute("href").endswith("/diff?from=1&to=2&lang=" + language)
-        summary = driver.find_element(By.CSS_SELECTOR, "details.tournaments summary")
-        assert summary.text == words["tournaments"]
-        hidden = driver.find_elements(By.CSS_SELECTOR, "ul.tournaments a")
-        assert [a.get_attribute("href") for a in hidden] == [
-            f"{base}/tournaments/{TOURNAMENTS[name]}?lang={language}" for name in "CE"
-        ]
-        assert not hidden[0].is_displayed()  # closed until asked for
-        summary.click()
-        assert [a.text for a in hidden] == ["C", "E"]
+        driver.find_element(By.LINK_TEXT, words["tournaments"]).click()
+        assert driver.current_url == (
+            f"{base}/lists/fide-standard/2026-11/tournaments?lang={language}"
+        )
+        links = driver.find_elements(By.CSS_SELECTOR, "table.tournaments tbody a")
+        assert [a.text for a in links] == ["C", "E"]
         fits("list-tournaments")
-        hidden[0].click()
+        links[0].click()
         assert driver.current_url == f"{base}/tournaments/{TOURNAMENTS['C']}?lang={language}"
     finally:
         driver.quit()

@@ -1,8 +1,8 @@
 """The list pages: ``/lists/{category}/{period}`` (a whole list, filtered and paged, with its
-revisions and the tournaments it rated), ``/lists/{category}/{period}/diff`` (who changed
-between two revisions, and why), ``/lists`` (the archive of every published list and its
-revisions), ``/top/{category}`` (top lists on the latest list) and ``/feeds/lists.atom``
-(publications and revisions).
+revisions), ``/lists/{category}/{period}/diff`` (who changed between two revisions, and why),
+``/lists/{category}/{period}/tournaments`` (the tournaments the list rated), ``/lists`` (the
+archive of every published list and its revisions), ``/top/{category}`` (top lists on the
+latest list) and ``/feeds/lists.atom`` (publications and revisions).
 
 Pages for people: an unknown list answers the HTML 404 page, a filter the page does not know
 the HTML page with status 422 naming it; the lists themselves are paged and ranked in the
@@ -200,9 +200,9 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
                 "titles": TITLES,
                 "age_groups": AGE_GROUPS,
                 "tournaments": (
-                    svc.period_tournaments(session, summary.category, summary.period)
+                    svc.count_period_tournaments(session, summary.category, summary.period)
                     if summary.source == "close"
-                    else ()
+                    else 0
                 ),
             },
         )
@@ -298,6 +298,56 @@ async def diff_page(request: Request, read: ReaderDep, category: str, period: st
                 "page": page,
                 "pages": pages,
                 "links": _page_links(query, page, pages),
+            },
+        )
+
+    return await read(render)
+
+
+#: Tournaments per page of a list's tournaments.
+TOURNAMENTS_PAGE_SIZE = 100
+
+
+@router.get("/lists/{category}/{period}/tournaments", response_class=HTMLResponse)
+async def tournaments_page(
+    request: Request, read: ReaderDep, category: str, period: str
+) -> HTMLResponse:
+    """The tournaments a published list rated (its period's), by start date, each linked to
+    its page, a page of 100 at a time: the list page links here rather than naming them all,
+    which a federation's busiest months would make long."""
+    reader = reader_of(request)
+    wanted_category, wanted_period = _category(category), _period(period)
+    if wanted_category is None or wanted_period is None:
+        return _not_found(request, _no_list(reader, category, period))
+    try:
+        page = _number(reader, request.query_params, "page", MAX_PAGE, 1) or 1
+    except BadQuery as error:
+        return _bad_query(request, str(error))
+    size = TOURNAMENTS_PAGE_SIZE
+
+    def render(session: ReadSession) -> HTMLResponse:
+        try:
+            summary = svc.find_list(session, wanted_category, wanted_period)
+        except svc.NotFound:
+            return _not_found(request, _no_list(reader, wanted_category.value, str(wanted_period)))
+        total = 0
+        tournaments: tuple[svc.PeriodTournament, ...] = ()
+        if summary.source == "close":
+            total, tournaments = svc.period_tournaments(
+                session, summary.category, summary.period, limit=size, offset=(page - 1) * size
+            )
+        pages = max(1, -(-total // size))
+        return page_response(
+            request,
+            "list_tournaments.html",
+            {
+                "reader": reader,
+                "summary": summary,
+                "tournaments": tournaments,
+                "total": total,
+                "page": page,
+                "pages": pages,
+                "links": _page_links(request.query_params, page, pages),
             },
         )
 

@@ -38,6 +38,7 @@ from ratingdb.repositories.published.lists import (
 from ratingdb.repositories.published.players import get_player, player_entries, search_players
 from ratingdb.repositories.published.schema import Standby, schema_revision, schema_state
 from ratingdb.repositories.published.tournaments import (
+    count_period_tournaments,
     linked_tournaments,
     period_tournaments,
     tournament,
@@ -53,6 +54,7 @@ __all__ = [
     "AnyRow",
     "Standby",
     "count_list_entries",
+    "count_period_tournaments",
     "count_rows",
     "current_lists",
     "entry_on",
