@@ -100,3 +100,13 @@ def server(scenario_url: str, tmp_path: Path) -> Iterator[str]:
         "serve", ["--database-url", scenario_url], env=env, log=tmp_path / "serve.log"
     ) as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def corrected_server(corrected_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``ratingdb serve`` on a free port, reading the corrected scenario (every closed list
+    has a revision 2); its base URL. One server for the session: it only reads."""
+    env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
+    log = tmp_path_factory.mktemp("corrected-serve") / "serve.log"
+    with running_server("serve", ["--database-url", corrected_url], env=env, log=log) as base:
+        yield base

@@ -191,7 +191,7 @@ def test_revisions_and_archive(corrected_client: TestClient) -> None:
     for period in ("2026-09", "2026-10", "2026-11"):
         base = f"/lists/fide-standard/{period}"
         assert {base, f"{base}?revision=1", f"{base}?revision=2"} <= set(links)
-        assert f"/v1{base}/diff?from=1&to=2" in links
+        assert f"{base}/diff?from=1&to=2" in links  # the diff's page (it links the JSON)
     assert "/lists/fide-standard/2026-08?revision=1" in links
     assert "/lists/ffe-rapid/2026-10?revision=1" in links
     assert "/lists/fide-standard/2026-08/diff?from=1&to=2" not in "".join(str(h) for h in links)

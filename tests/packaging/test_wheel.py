@@ -34,7 +34,7 @@ def _run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[st
 #: What a build of the checkout must not read: caches, environments, earlier builds.
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".mypy_cache",
-    ".ruff_cache", ".pytest_cache", ".hypothesis", ".import_linter_cache", "*.sqlite3",
+    ".ruff_cache", ".pytest_cache", ".hypothesis", ".import_linter_cache", "*.sqlite3", ".cache",
 )  # fmt: skip
 
 

@@ -1,6 +1,8 @@
-"""The list pages: ``/lists/{category}/{period}`` (a whole list, filtered and paged),
-``/lists`` (the archive of every published list and its revisions), ``/top/{category}`` (top
-lists on the latest list) and ``/feeds/lists.atom`` (publications and revisions).
+"""The list pages: ``/lists/{category}/{period}`` (a whole list, filtered and paged, with its
+revisions), ``/lists/{category}/{period}/diff`` (who changed between two revisions, and why),
+``/lists/{category}/{period}/tournaments`` (the tournaments the list rated), ``/lists`` (the
+archive of every published list and its revisions), ``/top/{category}`` (top lists on the
+latest list) and ``/feeds/lists.atom`` (publications and revisions).
 
 Pages for people: an unknown list answers the HTML 404 page, a filter the page does not know
 the HTML page with status 422 naming it; the lists themselves are paged and ranked in the
@@ -12,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlencode
 from xml.etree import ElementTree
 
@@ -197,6 +199,11 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
                 "downloads": downloads_of(summary, revision),
                 "titles": TITLES,
                 "age_groups": AGE_GROUPS,
+                "tournaments": (
+                    svc.count_period_tournaments(session, summary.category, summary.period)
+                    if summary.source == "close"
+                    else 0
+                ),
             },
         )
 
@@ -216,6 +223,135 @@ def _page_links(query: Mapping[str, str], page: int, pages: int) -> dict[str, st
         "next": to(page + 1) if page < pages else None,
         "last": to(pages) if page < pages else None,
     }
+
+
+#: Players per page of a diff.
+DIFF_PAGE_SIZE = 100
+
+
+def _diff_order(change: Mapping[str, Any]) -> tuple[int, int, str]:
+    """As a list reads: by the rating on the revision compared to (then on the other one),
+    highest first, then by player id."""
+    after, before = change["to"], change["from"]
+    rating = after["rating"] if after is not None else before["rating"]
+    return (-rating, 0 if after is not None else 1, change["player_id"])
+
+
+@router.get("/lists/{category}/{period}/diff", response_class=HTMLResponse)
+async def diff_page(request: Request, read: ReaderDep, category: str, period: str) -> HTMLResponse:
+    """Who changed between two revisions of a list (``?from=A&to=B``; by default from the
+    original list to the latest revision): from and to ratings, games and K, and the
+    corrections that published the revisions in between, with their reasons. The page of
+    ``/v1/lists/{category}/{period}/diff`` and ``ratingdb lists diff``."""
+    reader = reader_of(request)
+    wanted_category, wanted_period = _category(category), _period(period)
+    if wanted_category is None or wanted_period is None:
+        return _not_found(request, _no_list(reader, category, period))
+    query = request.query_params
+    try:
+        from_revision = _number(reader, query, "from", MAX_REVISION, None)
+        to_revision = _number(reader, query, "to", MAX_REVISION, None)
+        page = _number(reader, query, "page", MAX_PAGE, 1) or 1
+    except BadQuery as error:
+        return _bad_query(request, str(error))
+    size = DIFF_PAGE_SIZE
+
+    def render(session: ReadSession) -> HTMLResponse:
+        try:
+            latest = svc.find_list(session, wanted_category, wanted_period)
+        except svc.NotFound:
+            return _not_found(request, _no_list(reader, wanted_category.value, str(wanted_period)))
+        for revision in (from_revision, to_revision):
+            if revision is not None and revision > latest.revisions:  # revisions are 1..N
+                message = reader.gettext(
+                    "The %(category)s list of %(period)s has no revision %(revision)s."
+                ) % {"category": reader.category(wanted_category), "period": wanted_period,
+                     "revision": revision}  # fmt: skip
+                return _not_found(request, message)
+        before = svc.find_list(session, wanted_category, wanted_period, from_revision or 1)
+        after = (
+            latest
+            if to_revision is None
+            else svc.find_list(session, wanted_category, wanted_period, to_revision)
+        )
+        document = svc.list_diff(session, before, after)
+        changes = sorted(document["changes"], key=_diff_order)
+        pages = max(1, -(-len(changes) // size))
+        names = svc.tournament_names(
+            session, sorted({c["tournament_id"] for c in document["corrections"]} - {None})
+        )
+        corrections = [
+            {**c, "created_at": datetime.fromisoformat(c["created_at"]),
+             "tournament_name": names.get(c["tournament_id"])}
+            for c in document["corrections"]
+        ]  # fmt: skip
+        return page_response(
+            request,
+            "diff.html",
+            {
+                "reader": reader,
+                "before": before,
+                "after": after,
+                "corrections": corrections,
+                "changes": changes[(page - 1) * size : page * size],
+                "total": len(changes),
+                "page": page,
+                "pages": pages,
+                "links": _page_links(query, page, pages),
+            },
+        )
+
+    return await read(render)
+
+
+#: Tournaments per page of a list's tournaments.
+TOURNAMENTS_PAGE_SIZE = 100
+
+
+@router.get("/lists/{category}/{period}/tournaments", response_class=HTMLResponse)
+async def tournaments_page(
+    request: Request, read: ReaderDep, category: str, period: str
+) -> HTMLResponse:
+    """The tournaments a published list rated (its period's), by start date, each linked to
+    its page, a page of 100 at a time: the list page links here rather than naming them all,
+    which a federation's busiest months would make long."""
+    reader = reader_of(request)
+    wanted_category, wanted_period = _category(category), _period(period)
+    if wanted_category is None or wanted_period is None:
+        return _not_found(request, _no_list(reader, category, period))
+    try:
+        page = _number(reader, request.query_params, "page", MAX_PAGE, 1) or 1
+    except BadQuery as error:
+        return _bad_query(request, str(error))
+    size = TOURNAMENTS_PAGE_SIZE
+
+    def render(session: ReadSession) -> HTMLResponse:
+        try:
+            summary = svc.find_list(session, wanted_category, wanted_period)
+        except svc.NotFound:
+            return _not_found(request, _no_list(reader, wanted_category.value, str(wanted_period)))
+        total = 0
+        tournaments: tuple[svc.PeriodTournament, ...] = ()
+        if summary.source == "close":
+            total, tournaments = svc.period_tournaments(
+                session, summary.category, summary.period, limit=size, offset=(page - 1) * size
+            )
+        pages = max(1, -(-total // size))
+        return page_response(
+            request,
+            "list_tournaments.html",
+            {
+                "reader": reader,
+                "summary": summary,
+                "tournaments": tournaments,
+                "total": total,
+                "page": page,
+                "pages": pages,
+                "links": _page_links(request.query_params, page, pages),
+            },
+        )
+
+    return await read(render)
 
 
 @router.get("/lists", response_class=HTMLResponse)

@@ -38,9 +38,12 @@ from ratingdb.repositories.published.lists import (
 from ratingdb.repositories.published.players import get_player, player_entries, search_players
 from ratingdb.repositories.published.schema import Standby, schema_revision, schema_state
 from ratingdb.repositories.published.tournaments import (
+    count_period_tournaments,
     linked_tournaments,
+    period_tournaments,
     tournament,
     tournament_games,
+    tournament_names,
     tournament_summaries,
 )
 
@@ -51,6 +54,7 @@ __all__ = [
     "AnyRow",
     "Standby",
     "count_list_entries",
+    "count_period_tournaments",
     "count_rows",
     "current_lists",
     "entry_on",
@@ -62,6 +66,7 @@ __all__ = [
     "list_entries",
     "list_revisions",
     "name_matches",
+    "period_tournaments",
     "player_calculations",
     "player_entries",
     "player_matches",
@@ -71,5 +76,6 @@ __all__ = [
     "search_players",
     "tournament",
     "tournament_games",
+    "tournament_names",
     "tournament_summaries",
 ]

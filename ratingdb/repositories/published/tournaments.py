@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
@@ -105,5 +105,64 @@ def tournament_summaries(
     return session.execute(
         statement.order_by(
             PeriodRow.list_date, TournamentRow.start_date, TournamentRow.tournament_id
+        )
+    ).all()
+
+
+def _in_period(category: str, list_date: date) -> ColumnElement[bool]:
+    """The tournaments of the period of ``category`` dated ``list_date`` (joined to it)."""
+    return and_(PeriodRow.category == category, PeriodRow.list_date == list_date)
+
+
+def count_period_tournaments(session: Session, category: str, list_date: date) -> int:
+    """How many tournaments the period of ``category`` dated ``list_date`` rates (one indexed
+    lookup by ``period_id``: cheap enough for every list page)."""
+    return session.execute(
+        select(func.count())
+        .select_from(TournamentRow)
+        .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
+        .where(_in_period(category, list_date))
+    ).scalar_one()
+
+
+def period_tournaments(
+    session: Session, category: str, list_date: date, *, limit: int, offset: int
+) -> Sequence[AnyRow]:
+    """A page of the tournaments rated in the period of ``category`` dated ``list_date``, by
+    start date then id, each with its games in force (counted for the page's tournaments
+    only, from the games' tournament index)."""
+    games = (
+        select(func.count())
+        .where(
+            GameRow.tournament_id == TournamentRow.tournament_id, GameRow.superseded_by.is_(None)
+        )
+        .correlate(TournamentRow)
+        .scalar_subquery()
+    )
+    return session.execute(
+        select(
+            TournamentRow.tournament_id,
+            TournamentRow.name,
+            TournamentRow.start_date,
+            TournamentRow.end_date,
+            TournamentRow.city,
+            TournamentRow.late,
+            games.label("games"),
+        )
+        .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
+        .where(_in_period(category, list_date))
+        .order_by(TournamentRow.start_date, TournamentRow.tournament_id)
+        .limit(limit)
+        .offset(offset)
+    ).all()
+
+
+def tournament_names(session: Session, tournament_ids: Sequence[str]) -> Sequence[AnyRow]:
+    """(tournament_id, name) of each of ``tournament_ids`` that exists."""
+    if not tournament_ids:
+        return ()
+    return session.execute(
+        select(TournamentRow.tournament_id, TournamentRow.name).where(
+            TournamentRow.tournament_id.in_(tournament_ids)
         )
     ).all()

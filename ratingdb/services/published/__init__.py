@@ -48,10 +48,14 @@ from ratingdb.services.published.ranks import Rank, latest_ranks
 from ratingdb.services.published.schema import schema_revision, schema_state
 from ratingdb.services.published.tournaments import (
     LinkedTournament,
+    PeriodTournament,
     Tournament,
     TournamentGame,
     TournamentSummary,
+    count_period_tournaments,
+    period_tournaments,
     tournament,
+    tournament_names,
     tournaments,
 )
 
@@ -69,6 +73,7 @@ __all__ = [
     "NotFound",
     "Outcome",
     "PeriodCalculation",
+    "PeriodTournament",
     "Player",
     "PlayerRecord",
     "Rank",
@@ -80,6 +85,7 @@ __all__ = [
     "calculation",
     "calculator_result",
     "categories",
+    "count_period_tournaments",
     "crosstable",
     "find_list",
     "history",
@@ -88,6 +94,7 @@ __all__ = [
     "latest_ratings",
     "list_diff",
     "list_entries",
+    "period_tournaments",
     "player",
     "player_record",
     "published_lists",
@@ -97,5 +104,6 @@ __all__ = [
     "schema_state",
     "search_players",
     "tournament",
+    "tournament_names",
     "tournaments",
 ]

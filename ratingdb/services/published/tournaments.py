@@ -4,6 +4,7 @@ API's schema is built from it)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -163,6 +164,43 @@ def tournaments(
         )
         for row in rows
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodTournament:
+    """A tournament rated in a list, as the page of the list's tournaments shows it."""
+
+    tournament_id: str
+    name: str
+    start_date: date
+    end_date: date
+    city: str | None
+    #: It missed the list its end date belonged to.
+    late: bool
+    #: Games in force, forfeits included.
+    games: int
+
+
+def count_period_tournaments(session: Session, category: Category, period: Period) -> int:
+    """How many tournaments ``period``'s list of ``category`` rated."""
+    return repo.count_period_tournaments(session, category.value, period.list_date)
+
+
+def period_tournaments(
+    session: Session, category: Category, period: Period, *, limit: int, offset: int
+) -> tuple[int, tuple[PeriodTournament, ...]]:
+    """A page of the tournaments ``period``'s list of ``category`` rated, by start date then
+    id, and how many there are in all."""
+    total = count_period_tournaments(session, category, period)
+    rows = repo.period_tournaments(
+        session, category.value, period.list_date, limit=limit, offset=offset
+    )
+    return total, tuple(PeriodTournament(*row) for row in rows)
+
+
+def tournament_names(session: Session, tournament_ids: Sequence[str]) -> dict[str, str]:
+    """The name of each of ``tournament_ids`` that exists, by id."""
+    return {row.tournament_id: row.name for row in repo.tournament_names(session, tournament_ids)}
 
 
 def _heading(tournament: Tournament | TournamentSummary) -> dict[str, Any]:
