@@ -15,11 +15,12 @@ from typing import Any
 
 from ratingdb.cli import backoffice
 from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
+from ratingdb.enums import Role
 from ratingdb.errors import InputError
 
-#: ratingdb.models.account.ROLES and ratingdb.services.accounts' token defaults, without
-#: importing the database to build the parser.
-ROLES = ("arbiter", "officer", "admin")
+ROLES = tuple(role.value for role in Role)
+#: ratingdb.services.accounts' token defaults, without importing the database to build the
+#: parser.
 DEFAULT_TOKEN_LABEL = "default"
 DEFAULT_TOKEN_DAYS = 90
 MAX_TOKEN_DAYS = 366

@@ -28,9 +28,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import Role, SignInOutcome
 from ratingdb.errors import InputError
 from ratingdb.models import ApiTokenRow, UserRow, WebSessionRow
-from ratingdb.models.account import ROLES as ROLES  # the edges read the roles from here
 from ratingdb.models.account import TOKEN_PREFIX_LENGTH, USERNAME_LENGTH
 from ratingdb.repositories import accounts as repository
 from ratingdb.services import audit
@@ -70,7 +70,7 @@ class Principal:
 
     user_id: int
     username: str
-    role: str
+    role: Role
     via: Literal["web", "api"]
     csrf_token: str | None = None
     token_label: str | None = None
@@ -111,10 +111,11 @@ def check_username(username: str, field: str = "USERNAME") -> str:
     return username
 
 
-def check_role(role: str, field: str = "--role") -> str:
-    if role not in ROLES:
-        raise InputError(f"must be one of {', '.join(ROLES)}, got {role!r}", field=field)
-    return role
+def check_role(role: str, field: str = "--role") -> Role:
+    try:
+        return Role(role)
+    except ValueError:
+        raise InputError(f"must be one of {', '.join(Role)}, got {role!r}", field=field) from None
 
 
 def check_password(password: str, username: str, field: str = "password") -> None:
@@ -163,11 +164,11 @@ def add_user(
     session: Session, username: str, role: str, password: str, *, actor: str, now: datetime
 ) -> UserRow:
     check_username(username)
-    check_role(role)
+    checked_role = check_role(role)
     check_password(password, username)
     if repository.get_user(session, username) is not None:
         raise InputError(f"a user {username!r} already exists", field="USERNAME")
-    row = repository.add_user(session, username, role, hash_password(password))
+    row = repository.add_user(session, username, checked_role, hash_password(password))
     audit.record(session, "user-add", actor, now, details={"username": username, "role": role})
     return row
 
@@ -338,7 +339,7 @@ def sign_in(
     if previous_session_id is not None:
         repository.delete_web_session(session, digest(previous_session_id))
     if throttled(session, name, address, now):
-        repository.add_attempt(session, name, address, now, "refused")
+        repository.add_attempt(session, name, address, now, SignInOutcome.REFUSED)
         return SignIn(None, None, throttled=True)
     user = repository.get_user(session, name)
     if user is None or len(password) > MAX_PASSWORD_LENGTH:
@@ -347,9 +348,9 @@ def sign_in(
     else:
         ok = _verify(user.password_hash, password) and not user.disabled
     if not ok or user is None:
-        repository.add_attempt(session, name, address, now, "failure")
+        repository.add_attempt(session, name, address, now, SignInOutcome.FAILURE)
         return SignIn(None, None)
-    repository.add_attempt(session, name, address, now, "success")
+    repository.add_attempt(session, name, address, now, SignInOutcome.SUCCESS)
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     repository.delete_expired_web_sessions(session, now, now - SESSION_IDLE)

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import CorrectionKind, ListSource, PeriodState
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
 from ratingdb.models import CorrectionRow, GameRow, PlayerRow, RatingListRow, TournamentRow
@@ -34,7 +35,7 @@ from ratingdb.services.tournaments import ReadTournament, read_tournament, refus
 @dataclass(frozen=True, slots=True)
 class CorrectionOutcome:
     correction_id: int
-    kind: str
+    kind: CorrectionKind
     revisions: tuple[Revision, ...]
     pending: tuple[str, ...]  # "category period" of open periods the correction changes
 
@@ -79,7 +80,7 @@ def correct_game(
         raise InputError(f"the game's result is already {result}", field="--result")
     before = {"game_id": game.id, "result": game.result}
     correction = correction_repo.add(
-        session, "game", category=tournament.category, tournament_id=tournament_id,
+        session, CorrectionKind.GAME, category=tournament.category, tournament_id=tournament_id,
         reason=reason, actor=actor, now=now, before=before,
     )  # fmt: skip
     # The old row leaves the current games before the new one arrives.
@@ -94,7 +95,8 @@ def correct_game(
     audit.record(
         session, "correction", actor, now,
         counts={"revisions": len(outcome.revisions)},
-        details={"correction_id": correction.id, "kind": "game", "tournament_id": tournament_id,
+        details={"correction_id": correction.id, "kind": correction.kind,
+                 "tournament_id": tournament_id,
                  "before": before, "after": correction.after, "reason": reason},
     )  # fmt: skip
     return outcome
@@ -125,8 +127,8 @@ def replace_tournament(
     before = {"name": tournament.name, "digest": tournament.source_digest,
               "game_ids": [g.id for g in old_games]}  # fmt: skip
     correction = correction_repo.add(
-        session, "tournament", category=tournament.category, tournament_id=tournament_id,
-        reason=reason, actor=actor, now=now, before=before,
+        session, CorrectionKind.TOURNAMENT, category=tournament.category,
+        tournament_id=tournament_id, reason=reason, actor=actor, now=now, before=before,
     )  # fmt: skip
     _replace_games(
         session,
@@ -143,7 +145,7 @@ def replace_tournament(
         session, "correction", actor, now, file_digest=read.digest,
         counts={"games_before": len(old_games), "games_after": len(new.games),
                 "revisions": len(outcome.revisions)},
-        details={"correction_id": correction.id, "kind": "tournament",
+        details={"correction_id": correction.id, "kind": correction.kind,
                  "tournament_id": tournament_id, "reason": reason},
     )  # fmt: skip
     return outcome, read
@@ -153,7 +155,7 @@ def _read_replacement(
     session: Session, tournament: TournamentRow, path: Path, file_format: str | None
 ) -> ReadTournament:
     """The corrected file, read as an import reads it: same dates, every player known."""
-    read = read_tournament(session, path, [Category(tournament.category)], None, file_format)
+    read = read_tournament(session, path, [tournament.category], None, file_format)
     new = read.tournament
     if (new.start_date, new.end_date) != (tournament.start_date, tournament.end_date):
         raise InputError(
@@ -188,8 +190,9 @@ def merge_players(
     dropped = _players_to_merge(session, keep, drop)
     games = _games_to_merge(session, keep, drop)
     correction = correction_repo.add(
-        session, "merge", category=None, tournament_id=None, reason=reason, actor=actor,
-        now=now, before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
+        session, CorrectionKind.MERGE, category=None, tournament_id=None, reason=reason,
+        actor=actor, now=now,
+        before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
     )  # fmt: skip
     _replace_games(
         session,
@@ -270,7 +273,7 @@ def replace_list(
     current = _imported_list_to_replace(session, category, period)
     digest = audit.file_digest(path) if path.is_file() else None
     correction = correction_repo.add(
-        session, "list-replace", category=category.value, tournament_id=None, reason=reason,
+        session, CorrectionKind.LIST_REPLACE, category=category, tournament_id=None, reason=reason,
         actor=actor, now=now,
         before={"list_id": current.id, "revision": current.revision,
                 "entries": current.entry_count, "digest": current.digest},
@@ -296,7 +299,7 @@ def replace_list(
                 "players_created": imported.players_created,
                 "players_updated": imported.players_updated,
                 "players_changed": len(changed), "revisions": len(outcome.revisions)},
-        details={"correction_id": correction.id, "kind": "list-replace",
+        details={"correction_id": correction.id, "kind": correction.kind,
                  "category": category.value, "period": str(period), "list_id": revised.id,
                  "revision": revised.revision, "file": str(path), "format": file_format,
                  "reason": reason},
@@ -310,13 +313,13 @@ def _imported_list_to_replace(
     """The period's published list, refused unless it was imported."""
     period_row = period_repo.get_period(session, category, period)
     current = period_repo.list_for(session, category, period)
-    if period_row is None or period_row.state != "published" or current is None:
+    if period_row is None or period_row.state != PeriodState.PUBLISHED or current is None:
         raise InputError(
             f"{category.value} {period} has no published list to replace; "
             "import the list without --replace",
             field="--period",
         )
-    if current.source != "import":
+    if current.source != ListSource.IMPORT:
         raise InputError(
             f"{category.value} {period} was computed by a close from its tournaments, not "
             "imported: correct its games instead (games correct, tournaments import --replace, "
@@ -364,9 +367,9 @@ def _recompute(
     pending: list[str] = []
     for tournament in tournaments:
         period_row = periods[tournament.period_id]
-        category = Category(period_row.category)
+        category = period_row.category
         period = Period.of_list_date(period_row.list_date)
-        if period_row.state != "published":
+        if period_row.state != PeriodState.PUBLISHED:
             pending.append(f"{category.value} {period}")
             continue
         if category not in first or period < first[category]:

@@ -19,6 +19,7 @@ from sqlalchemy import Engine, func, select
 
 from ratingdb.backoffice.app import route_keys
 from ratingdb.db import make_sessionmaker
+from ratingdb.enums import Role
 from ratingdb.models import AuditRow, SubmissionRow, UserRow
 from ratingdb.services import submissions
 from ratingdb.services.accounts import Principal
@@ -107,7 +108,7 @@ def _submission(engine: Engine, clock: Any) -> str:
     recorded as the test's own set-up."""
     with make_sessionmaker(engine).begin() as session:
         arbiter = session.scalars(select(UserRow).where(UserRow.username == "arbiter1")).one()
-        caller = Principal(arbiter.id, "test", "arbiter", "api")
+        caller = Principal(arbiter.id, "test", Role.ARBITER, "api")
         # A different file each time (the same file is imported only once).
         content = TRF.replace(b"Test Open", f"Walk {next(_names)}".encode())
         upload = Upload(content, "walk.trf", ["fide-standard"])

@@ -78,7 +78,7 @@ def current_lists(session: Session, category: Category | None) -> Sequence[AnyRo
     of its original, newest list date first."""
     statement = select(*_LIST_COLUMNS, _revision_count(), _original_list_id()).where(is_current())
     if category is not None:
-        statement = statement.where(RatingListRow.category == category.value)
+        statement = statement.where(RatingListRow.category == category)
     return session.execute(
         statement.order_by(RatingListRow.list_date.desc(), RatingListRow.category)
     ).all()
@@ -105,7 +105,7 @@ def find_list(
 ) -> AnyRow | None:
     """One revision of a list (None: the latest) with its number of revisions and the id of
     its original; None when there is no such list or revision."""
-    parameters = {"category": category.value, "list_date": list_date, "revision": revision}
+    parameters = {"category": category, "list_date": list_date, "revision": revision}
     statement = _FIND_LATEST if revision is None else _FIND_REVISION
     return session.connection().execute(statement, parameters).first()
 
@@ -115,7 +115,7 @@ def list_revisions(session: Session, category: Category, list_date: date) -> lis
     return list(
         session.scalars(
             select(RatingListRow.revision)
-            .where(RatingListRow.category == category.value, RatingListRow.list_date == list_date)
+            .where(RatingListRow.category == category, RatingListRow.list_date == list_date)
             .order_by(RatingListRow.revision)
         )
     )
@@ -124,7 +124,7 @@ def list_revisions(session: Session, category: Category, list_date: date) -> lis
 def latest_revision_of(session: Session, category: Category) -> int | None:
     """The highest revision number of any list of the category (None: no list)."""
     found = session.scalar(
-        select(func.max(RatingListRow.revision)).where(RatingListRow.category == category.value)
+        select(func.max(RatingListRow.revision)).where(RatingListRow.category == category)
     )
     return None if found is None else int(found)
 

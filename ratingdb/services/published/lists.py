@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import ListSource
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import lists as list_repo
 from ratingdb.rules import Category, Period
@@ -25,7 +26,7 @@ class ListSummary:
     category: Category
     period: Period
     revision: int
-    source: str
+    source: ListSource
     rule_version: str | None
     published_at: datetime
     entries: int
@@ -60,7 +61,7 @@ class ListEntry(EntryFigures):
 def _summary(row: Any) -> ListSummary:
     return ListSummary(
         list_id=row.id,
-        category=Category(row.category),
+        category=row.category,
         period=Period.of_list_date(row.list_date),
         revision=row.revision,
         source=row.source,

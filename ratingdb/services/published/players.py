@@ -79,7 +79,7 @@ def point_on(
 def history_point(row: AnyRow) -> HistoryPoint:
     """A row of ``player_entries``: the entry with its list."""
     return point_on(
-        row, Category(row.category), Period.of_list_date(row.list_date), row.revision,
+        row, row.category, Period.of_list_date(row.list_date), row.revision,
         row.rule_version,
     )  # fmt: skip
 
