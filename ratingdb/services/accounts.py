@@ -59,7 +59,7 @@ _CSRF_PURPOSE = b"ratingdb backoffice csrf"
 class UnknownUserError(InputError):
     """No user of that name: exit code 2 on the command line, 404 in the API."""
 
-    def __init__(self, username: str, field: str = "USERNAME") -> None:
+    def __init__(self, username: str, field: str = "username") -> None:
         super().__init__(f"no user {username!r}", field=field)
 
 
@@ -101,7 +101,7 @@ def digest(secret: str) -> str:
 # Users -----------------------------------------------------------------------------------------
 
 
-def check_username(username: str, field: str = "USERNAME") -> str:
+def check_username(username: str, field: str = "username") -> str:
     if not 1 <= len(username) <= USERNAME_LENGTH or not USERNAME_PATTERN.fullmatch(username):
         raise InputError(
             f"must be 1..{USERNAME_LENGTH} of a-z, 0-9, '.', '_', '-' (starting with a letter "
@@ -111,7 +111,7 @@ def check_username(username: str, field: str = "USERNAME") -> str:
     return username
 
 
-def check_role(role: str, field: str = "--role") -> Role:
+def check_role(role: str, field: str = "role") -> Role:
     try:
         return Role(role)
     except ValueError:
@@ -153,7 +153,7 @@ def _dummy_hash() -> str:
 _DUMMY_HASH: str | None = None
 
 
-def _user(session: Session, username: str, field: str = "USERNAME") -> UserRow:
+def _user(session: Session, username: str, field: str = "username") -> UserRow:
     row = repository.get_user(session, username)
     if row is None:
         raise UnknownUserError(username, field)
@@ -167,7 +167,7 @@ def add_user(
     checked_role = check_role(role)
     check_password(password, username)
     if repository.get_user(session, username) is not None:
-        raise InputError(f"a user {username!r} already exists", field="USERNAME")
+        raise InputError(f"a user {username!r} already exists", field="username")
     row = repository.add_user(session, username, checked_role, hash_password(password))
     audit.record(session, "user-add", actor, now, details={"username": username, "role": role})
     return row
@@ -211,13 +211,13 @@ def list_users(session: Session) -> list[dict[str, Any]]:
 # API tokens ------------------------------------------------------------------------------------
 
 
-def check_label(label: str, field: str = "--label") -> str:
+def check_label(label: str, field: str = "label") -> str:
     if not 1 <= len(label) <= MAX_LABEL_LENGTH or not label.isprintable():
         raise InputError(f"must be 1..{MAX_LABEL_LENGTH} printable characters", field=field)
     return label
 
 
-def check_days(days: int, field: str = "--days") -> int:
+def check_days(days: int, field: str = "days") -> int:
     if not 1 <= days <= MAX_TOKEN_DAYS:
         raise InputError(f"must be 1..{MAX_TOKEN_DAYS}, got {days}", field=field)
     return days
@@ -232,7 +232,7 @@ def issue_token(
     check_days(days)
     user = _user(session, username)
     if user.disabled:
-        raise InputError(f"user {username!r} is disabled", field="USERNAME")
+        raise InputError(f"user {username!r} is disabled", field="username")
     token = secrets.token_urlsafe(32)
     expires = now + timedelta(days=days)
     repository.add_token(

@@ -64,20 +64,20 @@ def correct_game(
     """Replace one game's result; recompute the lists it changes."""
     if result not in RESULTS:
         raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
-                         field="--result")  # fmt: skip
+                         field="result")  # fmt: skip
     _require_reason(reason, "a correction")
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
-        raise InputError(f"no tournament {tournament_id}", field="--tournament")
+        raise InputError(f"no tournament {tournament_id}", field="tournament")
     game = game_repo.current_game(session, tournament_id, round_number, white_id, black_id)
     if game is None:
         raise InputError(
             f"tournament {tournament_id} has no game {white_id} - {black_id} in round "
             f"{round_number} (white first)",
-            field="--white",
+            field="white",
         )
     if game.result == result:
-        raise InputError(f"the game's result is already {result}", field="--result")
+        raise InputError(f"the game's result is already {result}", field="result")
     before = {"game_id": game.id, "result": game.result}
     correction = correction_repo.add(
         session, CorrectionKind.GAME, category=tournament.category, tournament_id=tournament_id,
@@ -120,7 +120,7 @@ def replace_tournament(
     _require_reason(reason, "a correction")
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
-        raise InputError(f"no tournament {tournament_id}", field="--replace")
+        raise InputError(f"no tournament {tournament_id}", field="replacement")
     read = _read_replacement(session, tournament, path, file_format)
     new = read.tournament
     old_games = game_repo.current_games_of_tournament(session, tournament_id)
@@ -163,7 +163,7 @@ def _read_replacement(
             f"{tournament.tournament_id} {tournament.start_date} to {tournament.end_date}: dates "
             "cannot change in a replacement; import the file as a new tournament",
             source=str(path),
-            field="--replace",
+            field="replacement",
         )
     refuse_unknown_players(session, new)
     return read
@@ -185,7 +185,7 @@ def merge_players(
     """Make two records of one player one: every game of ``drop`` is replaced by the same game
     with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed."""
     if keep == drop:
-        raise InputError("a player cannot be merged into himself", field="DROP")
+        raise InputError("a player cannot be merged into himself", field="drop")
     _require_reason(reason, "a merge")
     dropped = _players_to_merge(session, keep, drop)
     games = _games_to_merge(session, keep, drop)
@@ -217,7 +217,7 @@ def merge_players(
 def _players_to_merge(session: Session, keep: str, drop: str) -> PlayerRow:
     """Both players exist and neither is merged already; returns the one dropped."""
     players = player_repo.by_ids(session, [keep, drop])
-    for player_id, field in ((keep, "KEEP"), (drop, "DROP")):
+    for player_id, field in ((keep, "keep"), (drop, "drop")):
         if player_id not in players:
             raise InputError(f"no player {player_id}", field=field)
         if players[player_id].merged_into is not None:
@@ -236,14 +236,14 @@ def _games_to_merge(session: Session, keep: str, drop: str) -> Sequence[GameRow]
         raise InputError(
             f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
             f"{clash[0].round}): they are two players",
-            field="DROP",
+            field="drop",
         )
     return games
 
 
 def _require_reason(reason: str, what: str) -> None:
     if not reason.strip():
-        raise InputError(f"{what} needs a reason", field="--reason")
+        raise InputError(f"{what} needs a reason", field="reason")
 
 
 def replace_list(
@@ -267,7 +267,7 @@ def replace_list(
     A list published by a close is refused: it is computed from the period's tournaments, and a
     file put in its place would hide them; correct the tournaments instead."""
     _require_reason(reason, "a correction")
-    check_period(category, period, field="--period")
+    check_period(category, period)
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
     current = _imported_list_to_replace(session, category, period)
@@ -317,14 +317,14 @@ def _imported_list_to_replace(
         raise InputError(
             f"{category.value} {period} has no published list to replace; "
             "import the list without --replace",
-            field="--period",
+            field="period",
         )
     if current.source != ListSource.IMPORT:
         raise InputError(
             f"{category.value} {period} was computed by a close from its tournaments, not "
             "imported: correct its games instead (games correct, tournaments import --replace, "
             "players merge)",
-            field="--replace",
+            field="replacement",
         )
     return current
 
@@ -348,7 +348,7 @@ def _revision_written(
             f"the file gives the list of {category.value} {period} as published "
             f"(revision {current.revision}): nothing to correct",
             source=str(path),
-            field="--replace",
+            field="replacement",
         )
     return revised, changed
 

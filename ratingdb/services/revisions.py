@@ -101,7 +101,7 @@ def recalculate(
             raise InputError(
                 f"{category.value} {period} is an imported list: it cannot be recomputed; "
                 "correct the tournaments of later periods only",
-                field="--tournament",
+                field="tournament",
             )
         rules = PeriodRules.for_period(category, period)
         computation = compute(

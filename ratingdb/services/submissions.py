@@ -100,9 +100,9 @@ def _as_file(content: bytes, filename: str) -> Iterator[Path]:
 def _located(error: InputError, path: Path, filename: str) -> InputError:
     """The error naming the uploaded file, not the temporary copy."""
     message = error.message.replace(str(path), filename)
-    # The import names the command's options (--category); here they are parameters.
-    field = error.field.removeprefix("--") if error.field is not None else None
-    return InputError(message, field=field, source=filename, line=error.line, column=error.column)
+    return InputError(
+        message, field=error.field, source=filename, line=error.line, column=error.column
+    )
 
 
 def describe(error: InputError) -> str:
@@ -258,7 +258,7 @@ def submit(
     if not upload.content:
         raise InputError("the file is empty", field="file")
     categories = [_category(text.strip()) for text in upload.categories if text.strip()]
-    check_categories(categories, option="category")
+    check_categories(categories)
     forced = _period(upload.period)
     given = upload.file_format or None
     if given is not None and given not in FORMATS:

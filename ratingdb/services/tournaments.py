@@ -66,7 +66,7 @@ def format_of(path: Path, given: str | None) -> TournamentFormat:
     TRF."""
     if given is not None:
         if given not in FORMATS:
-            raise InputError(f"must be one of {', '.join(FORMATS)}", field="--format")
+            raise InputError(f"must be one of {', '.join(FORMATS)}", field="format")
         return TournamentFormat(given)
     return TournamentFormat.CSV if path.suffix.lower() == ".csv" else TournamentFormat.TRF
 
@@ -96,13 +96,13 @@ def import_tournament_file(
     return ImportOutcome(stored, read.report)
 
 
-def check_categories(categories: Sequence[Category], option: str = "--category") -> None:
+def check_categories(categories: Sequence[Category]) -> None:
     """At least one category, none twice."""
     if not categories:
-        raise InputError("give at least one category", field=option)
+        raise InputError("give at least one category", field="category")
     repeated = sorted({c.value for c in categories if list(categories).count(c) > 1})
     if repeated:
-        raise InputError(f"{repeated[0]} is given twice", field=option)
+        raise InputError(f"{repeated[0]} is given twice", field="category")
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,23 +278,23 @@ def assign_period(
         raise InputError(
             f"the tournament ends on {end_date.isoformat()}, before the first {category.value} "
             f"rules ratingdb knows ({first.isoformat()})",
-            field="--category",
+            field="category",
         )
     natural = period_for_end_date(category, end_date)
     published = period_repo.published_periods(session, category)
     latest = max(published, default=None)
     if forced is not None:
-        check_period(category, forced, field="--period")
+        check_period(category, forced)
         if latest is not None and forced <= latest:
             raise InputError(
                 f"{category.value} {forced} is already published (latest list: {latest}); "
                 "a published list never changes",
-                field="--period",
+                field="period",
             )
         if end_date >= forced.list_date:
             raise InputError(
                 f"the tournament ends on {end_date.isoformat()}, after the {forced} list date",
-                field="--period",
+                field="period",
             )
         return forced, latest is not None and natural <= latest
     if latest is None or natural > latest:

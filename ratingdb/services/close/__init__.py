@@ -50,7 +50,7 @@ def close_period(
     try:
         rules = PeriodRules.for_period(category, period)
     except (NotAListPeriod, NoRuleVersion) as error:
-        raise InputError(str(error), field="--period") from None
+        raise InputError(str(error), field="period") from None
     period_row = period_repo.get_period(session, category, period)
     if period_row is not None and period_row.state == PeriodState.PUBLISHED:
         return _already_published(session, category, period)

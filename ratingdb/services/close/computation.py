@@ -181,6 +181,6 @@ def _previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> Rating
         raise InputError(
             f"{rules.category.value} {expected} is not published yet: close the periods in order "
             f"(the latest published list is {Period.of_list_date(latest.list_date)})",
-            field="--period",
+            field="period",
         )
     return latest

@@ -77,10 +77,10 @@ def streamed_list(
         if rating_list is None and period_repo.list_for(session, category, period) is not None:
             raise InputError(
                 f"the {category.value} list of {period} has no revision {revision}",
-                field="--revision",
+                field="revision",
             )
     if rating_list is None:
-        raise InputError(f"{category.value} has no published list for {period}", field="--period")
+        raise InputError(f"{category.value} has no published list for {period}", field="period")
     rows = list_entries.published_rows(session, rating_list.id, yield_per=READ_BATCH)
     try:
         yield PublishedList(
@@ -111,11 +111,11 @@ def write_published(published: PublishedList, file_format: str, out: IO[str]) ->
             raise InputError(
                 f"a FIDE XML list holds FIDE ratings only, not {published.category.value} "
                 "(fide-txt, csv and json hold every category)",
-                field="--format",
+                field="format",
             )
         write_fide_xml_list(fide_entries(published), out)
     else:
-        raise InputError(f"must be one of {', '.join(EXPORT_FORMATS)}", field="--format")
+        raise InputError(f"must be one of {', '.join(EXPORT_FORMATS)}", field="format")
 
 
 def list_json(published: PublishedList) -> str:

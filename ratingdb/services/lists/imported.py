@@ -54,11 +54,11 @@ class ImportedList:
         }
 
 
-def check_period(category: Category, period: Period, *, field: str) -> None:
+def check_period(category: Category, period: Period) -> None:
     try:
         check_list_period(category, period)
     except (NotAListPeriod, LookupError) as error:
-        raise InputError(str(error), field=field) from None
+        raise InputError(str(error), field="period") from None
 
 
 def add_imported_list(
@@ -95,13 +95,13 @@ def check_publishable(session: Session, category: Category, period: Period) -> N
         raise InputError(
             f"{category.value} {period} is already {existing.state}; "
             "a published list never changes",
-            field="--period",
+            field="period",
         )
     later = [p for p in period_repo.published_periods(session, category) if p > period]
     if later:
         raise InputError(
             f"{category.value} already has a published list after {period} ({max(later)})",
-            field="--period",
+            field="period",
         )
 
 
