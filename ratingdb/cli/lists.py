@@ -148,7 +148,8 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from ratingdb.services.lists import streamed_list, write_published
+    from ratingdb.services.lists import write_published
+    from ratingdb.services.published.lists import streamed_list
 
     wanted_category = category(args.category)
     wanted_period = period(args.period)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from ratingdb.errors import InputError
 from ratingdb.formats.cells import (
@@ -103,8 +103,37 @@ def _parse(row: CsvRow) -> ListRow:
     )
 
 
+class ListCsvEntry(Protocol):
+    """What the list CSV writes of an entry (COLUMNS): a published list's entries as they are
+    (``services.published.ListEntry``), or ``ExportEntry``."""
+
+    @property
+    def player_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def federation(self) -> str | None: ...
+    @property
+    def sex(self) -> str | None: ...
+    @property
+    def birth_year(self) -> int | None: ...
+    @property
+    def title(self) -> str | None: ...
+    @property
+    def rating(self) -> int: ...
+    @property
+    def rated_games(self) -> int: ...
+    @property
+    def peak_rating(self) -> int: ...
+    @property
+    def k_factor(self) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ExportEntry:
+    """One entry to write where there is no published list (the sample data's national
+    list)."""
+
     player_id: str
     name: str
     federation: str | None
@@ -117,21 +146,21 @@ class ExportEntry:
     k_factor: int
 
 
-def write_list_csv(entries: Iterable[ExportEntry]) -> str:
+def write_list_csv(entries: Iterable[ListCsvEntry]) -> str:
     """The list CSV as a string."""
     out = io.StringIO()
     write_list_csv_to(entries, out)
     return out.getvalue()
 
 
-def write_list_csv_to(entries: Iterable[ExportEntry], out: IO[str]) -> None:
+def write_list_csv_to(entries: Iterable[ListCsvEntry], out: IO[str]) -> None:
     """The list CSV, written to ``out`` a row at a time; a text value with a character no
     file may hold is refused."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for e in entries:
 
-        def text(value: str | None, field: str, e: ExportEntry = e) -> str:
+        def text(value: str | None, field: str, e: ListCsvEntry = e) -> str:
             most = MAX_NAME_CHARS if field == "name" else None
             checked = checked_text(value or "", e.player_id, e.name, field, max_length=most)
             return spreadsheet_text(checked)
@@ -156,6 +185,7 @@ __all__ = [
     "COLUMNS",
     "ExportEntry",
     "InputError",
+    "ListCsvEntry",
     "ListRow",
     "read_list_csv",
     "write_list_csv",

@@ -21,7 +21,6 @@ from sqlalchemy import (
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
-from ratingdb.repositories import list_entries as entry_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     SHOWN_FIGURES,
@@ -180,6 +179,20 @@ def count_list_entries(
 ) -> int:
     """How many entries of the list match the filters."""
     return count_rows(session, _list_entries(list_id, federation, search))
+
+
+def every_entry(
+    session: Session, list_id: int, *, original_list_id: int, yield_per: int
+) -> Result[*tuple[Any, ...]]:
+    """Every entry of the list as published (rating descending, then player_id), in the
+    columns of ``ListEntry`` with the rating on ``original_list_id``, streamed ``yield_per``
+    rows at a time (what the exports read); the caller closes the result."""
+    statement = _list_entries(list_id, None, None, original_list_id)
+    return session.execute(
+        statement.order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id).execution_options(
+            yield_per=yield_per
+        )
+    )
 
 
 def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
@@ -383,12 +396,3 @@ def every_revision(session: Session) -> Sequence[AnyRow]:
             RatingListRow.published_at.desc(), RatingListRow.id.desc()
         )
     ).all()
-
-
-def revision_entries(session: Session, list_id: int) -> Result[Any]:
-    """Every entry of one revision with its player, as ``lists export`` reads the latest one
-    (the same query), streamed in batches."""
-    return entry_repo.published_rows(session, list_id, yield_per=EXPORT_BATCH)
-
-
-EXPORT_BATCH = 5000

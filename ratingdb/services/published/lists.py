@@ -1,23 +1,26 @@
-"""The published lists: every list, one revision of a list, a page of its entries, and the
-differences between two revisions."""
+"""The published lists: every list, one revision of a list, a page of its entries, the
+differences between two revisions, and a whole list as the exports read it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
+from ratingdb.errors import InputError
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import lists as list_repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import revisions as revision_service
-from ratingdb.services.lists import PublishedEntry, PublishedList, streamed_list
 from ratingdb.services.published.common import EntryFigures, NotFound
+
+#: Entries read at a time by an export: its memory stays flat whatever the list's size.
+EXPORT_BATCH = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +49,10 @@ class ListSummary:
 
 @dataclass(frozen=True, slots=True)
 class ListEntry(EntryFigures):
-    """One entry of a published list: the read model of a list entry (the API's list page, the
-    home page's lists; everything a list's exports hold). Its fields: the figures, then the
-    player."""
+    """One entry of a published list: the read model of a list entry, the one definition of
+    its columns (the API's list page, the home page's lists, the exports: what the list CSV and
+    FIDE writers take, formats.list_csv.ListCsvEntry and formats.fide_list.FideEntry). Its
+    fields: the figures, then the player."""
 
     player_id: str
     name: str
@@ -205,23 +209,74 @@ def list_archive(session: Session) -> tuple[ListSummary, ...]:
     return tuple(_summary(row) for row in list_repo.every_revision(session))
 
 
+# --- a whole list, as the exports read it ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedList:
+    """One revision of a published list with its entries, for
+    :func:`ratingdb.services.lists.write_published`."""
+
+    category: Category
+    period: Period
+    revision: int
+    rule_version: str | None
+    published_at: datetime
+    #: A tuple; from ``streamed_list`` and ``exported_revision`` an iterator, read once as it
+    #: goes.
+    entries: Iterable[ListEntry]
+
+
+def published_list(session: Session, category: Category, period: Period) -> PublishedList:
+    """The published list of ``period``, its entries in memory."""
+    with streamed_list(session, category, period) as published:
+        return replace(published, entries=tuple(published.entries))
+
+
+@contextmanager
+def streamed_list(
+    session: Session, category: Category, period: Period, revision: int | None = None
+) -> Iterator[PublishedList]:
+    """``lists export``: the published list of ``period`` (its latest revision, or
+    ``revision``), its entries read from the database EXPORT_BATCH at a time as they are used,
+    inside the ``with``: an export's memory stays flat whatever the list's size; the cursor is
+    closed on leaving, used up or not. No such list or revision: an InputError naming the
+    period or the revision."""
+    row = repo.find_list(session, category, period.list_date, revision)
+    if row is None:
+        if revision is not None and repo.list_revisions(session, category, period.list_date):
+            raise InputError(
+                f"the {category.value} list of {period} has no revision {revision}",
+                field="revision",
+            )
+        raise InputError(f"{category.value} has no published list for {period}", field="period")
+    with _streamed(session, _summary(row)) as published:
+        yield published
+
+
 @contextmanager
 def exported_revision(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
     """The revision ``summary`` (found with :func:`find_list`) as ``lists export`` reads a
-    list, for :func:`ratingdb.services.lists.write_published`: the latest revision through
-    the export's own ``streamed_list``; an earlier one with the same columns, order and
-    batches (the command exports the latest only). Inside the ``with``; the cursor is closed
-    on leaving."""
+    list (the same query, order and batches), for the API's downloads: NotFound when it was
+    the latest revision and a correction has published another since. Inside the ``with``;
+    the cursor is closed on leaving."""
     if summary.is_latest:
-        with streamed_list(session, summary.category, summary.period) as published:
-            if published.revision != summary.revision:
-                raise NotFound(
-                    f"the {summary.category.value} list of {summary.period} was revised while "
-                    f"it was read (revision {published.revision}); ask again"
-                )
-            yield published
-        return
-    rows = list_repo.revision_entries(session, summary.list_id)
+        latest = repo.find_list(session, summary.category, summary.period.list_date, None)
+        if latest is not None and latest.revision != summary.revision:
+            raise NotFound(
+                f"the {summary.category.value} list of {summary.period} was revised while "
+                f"it was read (revision {latest.revision}); ask again"
+            )
+    with _streamed(session, summary) as published:
+        yield published
+
+
+@contextmanager
+def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
+    rows = list_repo.every_entry(
+        session, summary.list_id, original_list_id=summary.original_list_id,
+        yield_per=EXPORT_BATCH,
+    )  # fmt: skip
     try:
         yield PublishedList(
             summary.category,
@@ -229,7 +284,8 @@ def exported_revision(session: Session, summary: ListSummary) -> Iterator[Publis
             summary.revision,
             summary.rule_version,
             summary.published_at,
-            (PublishedEntry(**row._asdict()) for row in rows),
+            # Positional: the query's columns are the dataclass's fields, in order.
+            (ListEntry(*row) for row in rows),
         )
     finally:
         rows.close()
