@@ -17,6 +17,7 @@ from typing import IO, Protocol
 
 from ratingdb.errors import InputError
 from ratingdb.formats.cells import (
+    WrittenPlayer,
     checked_text,
     spreadsheet_text,
     undo_spreadsheet_text,
@@ -103,22 +104,10 @@ def _parse(row: CsvRow) -> ListRow:
     )
 
 
-class ListCsvEntry(Protocol):
+class ListCsvEntry(WrittenPlayer, Protocol):
     """What the list CSV writes of an entry (COLUMNS): a published list's entries as they are
     (``services.published.ListEntry``), or ``ExportEntry``."""
 
-    @property
-    def player_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def federation(self) -> str | None: ...
-    @property
-    def sex(self) -> str | None: ...
-    @property
-    def birth_year(self) -> int | None: ...
-    @property
-    def title(self) -> str | None: ...
     @property
     def rating(self) -> int: ...
     @property

@@ -13,34 +13,22 @@ from typing import IO, Protocol
 from xml.sax.saxutils import escape
 
 from ratingdb.errors import InputError
-from ratingdb.formats.cells import cannot_write, checked_text
+from ratingdb.formats.cells import WrittenPlayer, cannot_write, checked_text
 from ratingdb.formats.fide_list.rows import MAX_RATING, MIN_RATING, TITLES, TXT_PREFIX
 from ratingdb.formats.text import MAX_BIRTH_YEAR, MAX_NAME_CHARS, MIN_DATE
 from ratingdb.rules import Category
 
 
-class FideEntry(Protocol):
+class FideEntry(WrittenPlayer, Protocol):
     """What FIDE's layout, TXT or single-category XML, writes of one player: a published
     list's entries as they are (``services.published.ListEntry``), or ``FideTxtEntry``."""
 
-    @property
-    def player_id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def federation(self) -> str | None: ...
-    @property
-    def sex(self) -> str | None: ...
-    @property
-    def title(self) -> str | None: ...
     @property
     def rating(self) -> int | None: ...  # None: unrated (blank in TXT, 0 in XML)
     @property
     def games(self) -> int | None: ...
     @property
     def k_factor(self) -> int | None: ...
-    @property
-    def birth_year(self) -> int | None: ...
 
 
 @dataclass(frozen=True, slots=True)
