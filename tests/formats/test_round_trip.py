@@ -218,7 +218,6 @@ def published_entries(draw: st.DrawFn) -> ListEntry:
         k_factor=draw(st.integers(1, 99)),
         rated_games=draw(st.integers(0, 10_000)),
         peak_rating=draw(st.integers(rating, 4000)),
-        original_rating=draw(st.none() | RATINGS),
     )
 
 

@@ -128,12 +128,17 @@ def latest_revision_of(session: Session, category: Category) -> int | None:
     return None if found is None else int(found)
 
 
+#: One entry of a published list, in the order of the fields of ``services.published.ListEntry``
+#: (the read model of a list entry): its figures, then its player.
+_ENTRY_COLUMNS = (*SHOWN_FIGURES, *PLAYER_COLUMNS)
+
+
 def _entry_columns(original: type[ListEntryRow] | None) -> tuple[Any, ...]:
-    """One row of a published list, in the order of the fields of ``services.published.ListEntry``
-    (the read model of a list entry): ``original_rating`` is the rating on ``original`` (the
-    entries of the original list, outer-joined), without one the entry's own."""
+    """One entry as the pages show it, in the order of the fields of
+    ``services.published.ComparedEntry``: ``original_rating`` is the rating on ``original``
+    (the entries of the original list, outer-joined), without one the entry's own."""
     rating = ListEntryRow.rating if original is None else original.rating
-    return (*SHOWN_FIGURES, rating.label("original_rating"), *PLAYER_COLUMNS)
+    return (*_ENTRY_COLUMNS, rating.label("original_rating"))
 
 
 def _join_original(
@@ -181,17 +186,16 @@ def count_list_entries(
     return count_rows(session, _list_entries(list_id, federation, search))
 
 
-def every_entry(
-    session: Session, list_id: int, *, original_list_id: int, yield_per: int
-) -> Result[*tuple[Any, ...]]:
+def every_entry(session: Session, list_id: int, *, yield_per: int) -> Result[*tuple[Any, ...]]:
     """Every entry of the list as published (rating descending, then player_id), in the
-    columns of ``ListEntry`` with the rating on ``original_list_id``, streamed ``yield_per``
-    rows at a time (what the exports read); the caller closes the result."""
-    statement = _list_entries(list_id, None, None, original_list_id)
+    columns of ``ListEntry``, streamed ``yield_per`` rows at a time (what the exports read);
+    the caller closes the result."""
     return session.execute(
-        statement.order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id).execution_options(
-            yield_per=yield_per
-        )
+        select(*_ENTRY_COLUMNS)
+        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
+        .where(ListEntryRow.list_id == list_id)
+        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .execution_options(yield_per=yield_per)
     )
 
 

@@ -50,9 +50,9 @@ class ListSummary:
 @dataclass(frozen=True, slots=True)
 class ListEntry(EntryFigures):
     """One entry of a published list: the read model of a list entry, the one definition of
-    its columns (the API's list page, the home page's lists, the exports: what the list CSV and
-    FIDE writers take, formats.list_csv.ListCsvEntry and formats.fide_list.FideEntry). Its
-    fields: the figures, then the player."""
+    its columns (the exports write it as it is: formats.list_csv.ListCsvEntry,
+    formats.fide_list.FideEntry; the pages show it as a ``ComparedEntry``). Its fields: the
+    figures, then the player."""
 
     player_id: str
     name: str
@@ -60,6 +60,15 @@ class ListEntry(EntryFigures):
     sex: str | None
     birth_year: int | None
     title: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ComparedEntry(ListEntry):
+    """A list entry beside the original list, as the list pages, the home page's lists and
+    ``/v1/lists`` show it."""
+
+    #: The rating on the original list (revision 1); None when the player was not on it.
+    original_rating: int | None
 
 
 def _summary(row: Any) -> ListSummary:
@@ -111,7 +120,7 @@ def list_entries(
     search: str | None = None,
     limit: int = 100,
     offset: int = 0,
-) -> tuple[int, tuple[ListEntry, ...]]:
+) -> tuple[int, tuple[ComparedEntry, ...]]:
     """One page of the list's entries matching the filters, and how many match in all."""
     if federation is None and search is None:
         total = summary.entries  # counted when the list was published
@@ -129,12 +138,12 @@ def list_entries(
         offset=offset,
     )
     # Positional: the query's columns are the dataclass's fields, in order (no per-row dict).
-    return total, tuple(ListEntry(*row) for row in rows)
+    return total, tuple(ComparedEntry(*row) for row in rows)
 
 
 def latest_lists(
     session: Session, top: int
-) -> tuple[tuple[ListSummary, tuple[ListEntry, ...]], ...]:
+) -> tuple[tuple[ListSummary, tuple[ComparedEntry, ...]], ...]:
     """The latest list of each category that has one, with its first ``top`` entries."""
     latest: dict[Category, ListSummary] = {}
     for summary in published_lists(session):
@@ -167,7 +176,7 @@ class RankedEntry:
     """A list entry as the list page shows it: its rank on the whole list (equal ratings
     share one) and, when the page keeps one federation, its rank in that federation."""
 
-    entry: ListEntry
+    entry: ComparedEntry
     rank: int
     federation_rank: int | None
 
@@ -201,7 +210,7 @@ def ranked_entries(
         limit=limit,
         offset=offset,
     )
-    return total, tuple(RankedEntry(ListEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
+    return total, tuple(RankedEntry(ComparedEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
 
 
 def list_archive(session: Session) -> tuple[ListSummary, ...]:
@@ -273,10 +282,7 @@ def exported_revision(session: Session, summary: ListSummary) -> Iterator[Publis
 
 @contextmanager
 def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
-    rows = list_repo.every_entry(
-        session, summary.list_id, original_list_id=summary.original_list_id,
-        yield_per=EXPORT_BATCH,
-    )  # fmt: skip
+    rows = list_repo.every_entry(session, summary.list_id, yield_per=EXPORT_BATCH)
     try:
         yield PublishedList(
             summary.category,
