@@ -8,7 +8,9 @@ class InputError(Exception):
     """Bad input from a file or a request: exit code 2 on the command line, 422 in the API.
 
     ``source`` names the file (or ``<stdin>``), ``line`` the 1-based line when known, ``field``
-    the field at fault (a dotted path such as ``events[0].games[1].score``).
+    the field at fault (a dotted path such as ``events[0].games[1].score``): raised by a
+    service, a domain name (``period``, ``tournament``), which each edge shows as its own
+    parameter (the command line's table: ``ratingdb.cli.fields``).
     """
 
     def __init__(
@@ -31,6 +33,12 @@ class InputError(Exception):
         """The same error, naming the file it came from."""
         return InputError(
             self.message, field=self.field, source=source, line=self.line, column=self.column
+        )
+
+    def with_field(self, field: str) -> InputError:
+        """The same error under another name of its field (a command's option for it)."""
+        return InputError(
+            self.message, field=field, source=self.source, line=self.line, column=self.column
         )
 
     def __str__(self) -> str:

@@ -27,6 +27,7 @@ from ratingdb.backoffice.security import (
     set_cookie,
     signed_in,
 )
+from ratingdb.enums import Role
 from ratingdb.errors import InputError
 from ratingdb.services import accounts
 from ratingdb.services.accounts import Principal, UnknownUserError
@@ -126,7 +127,7 @@ def _users_page(request: Request, status: int = 200, error: str | None = None) -
     found = context(request)
     with found.sessions.begin() as session:
         users = accounts.list_users(session)
-    return _page(request, "users.html", status=status, users=users, roles=accounts.ROLES,
+    return _page(request, "users.html", status=status, users=users, roles=list(Role),
                  error=error)  # fmt: skip
 
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Literal
 
-ARBITER: Final = "arbiter"
-OFFICER: Final = "officer"
-ADMIN: Final = "admin"
+from ratingdb.enums import Role
+
+ARBITER: Final = Role.ARBITER
+OFFICER: Final = Role.OFFICER
+ADMIN: Final = Role.ADMIN
 
 #: Anyone, signed in or not (the sign-in page itself, the stylesheet).
 PUBLIC: Final = "public"

@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from ratingdb.backoffice import policy, uploads
 from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, form_fields, signed_in
+from ratingdb.enums import SubmissionState
 from ratingdb.errors import InputError
 from ratingdb.rules import Category
 from ratingdb.services import audit
@@ -34,9 +35,9 @@ def submissions_page(request: Request, caller: Caller, state: str | None = None)
             rows = service.list_submissions(session, caller, chosen)
     except InputError as error:
         return _page(request, "submissions.html", status=422, rows=[],
-                     states=service.SUBMISSION_STATES, state=None,
+                     states=list(SubmissionState), state=None,
                      error=service.describe(error))  # fmt: skip
-    return _page(request, "submissions.html", rows=rows, states=service.SUBMISSION_STATES,
+    return _page(request, "submissions.html", rows=rows, states=list(SubmissionState),
                  state=chosen, error=None)  # fmt: skip
 
 

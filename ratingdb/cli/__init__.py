@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments, users
+from ratingdb.cli.fields import as_typed
 from ratingdb.errors import InputError
 
 EXIT_BAD_INPUT = 2
@@ -72,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args.handler(args)
     except InputError as error:
-        print(f"ratingdb {args.command}: {error}", file=sys.stderr)
+        shown = as_typed(error, args.command, getattr(args, "action", None))
+        print(f"ratingdb {args.command}: {shown}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except Exception as error:
         from ratingdb.failures import (

@@ -8,7 +8,7 @@ import argparse
 from typing import Any
 
 from ratingdb import defaults
-from ratingdb.cli.common import database_options, setting_help, settings
+from ratingdb.cli.common import database_options, setting_option, settings
 
 
 def register(commands: Any) -> None:
@@ -17,27 +17,13 @@ def register(commands: Any) -> None:
         parents=[database_options()],
         help="the back office: sign-in at /login, the JSON API under /admin/v1",
     )
-    parser.add_argument(
-        "--host",
-        dest="backoffice_host",
-        help=setting_help("backoffice_host", "", defaults.BACKOFFICE_HOST),
-    )
-    parser.add_argument(
-        "--port",
-        dest="backoffice_port",
-        type=int,
-        help=setting_help("backoffice_port", "", defaults.BACKOFFICE_PORT),
-    )
-    parser.add_argument(
-        "--secure-cookies",
-        dest="backoffice_secure_cookies",
-        action="store_true",
-        default=None,
-        help=setting_help(
-            "backoffice_secure_cookies",
-            "mark cookies Secure and send HSTS even over plain HTTP (behind a proxy ending TLS)",
-        ),
-    )
+    setting_option(parser, "backoffice_host", unset=defaults.BACKOFFICE_HOST)
+    setting_option(parser, "backoffice_port", unset=defaults.BACKOFFICE_PORT, type=int)
+    setting_option(
+        parser, "backoffice_secure_cookies",
+        "mark cookies Secure and send HSTS even over plain HTTP (behind a proxy ending TLS)",
+        action="store_true", default=None,
+    )  # fmt: skip
     parser.set_defaults(handler=run)
 
 

@@ -50,11 +50,38 @@ def actor_options() -> argparse.ArgumentParser:
     return parent
 
 
+def writing_options() -> list[argparse.ArgumentParser]:
+    """The parents of a command that writes: ``--database-url`` and ``--actor``."""
+    return [database_options(), actor_options()]
+
+
+def command_group(commands: Any, name: str, help: str) -> Any:
+    """``ratingdb NAME ACTION ...``: the group's sub-commands, to add each action to; the
+    action's name is ``args.action`` (ratingdb.cli.fields keys its table on it)."""
+    parser: argparse.ArgumentParser = commands.add_parser(name, help=help)
+    return parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+
+
 def setting_help(name: str, text: str, default: object = None) -> str:
     """An option's help: what it is, then what applies without it: the variable of the setting
     (the option's destination is the setting's name), else the default."""
     fallback = defaults.variable(name) + ("" if default is None else f", else {default}")
     return f"{text} (default: {fallback})".lstrip()
+
+
+def setting_option(
+    parser: argparse.ArgumentParser,
+    name: str,
+    text: str = "",
+    unset: object = None,
+    **options: Any,
+) -> None:
+    """The option of the setting ``name``: the option defaults.OPTIONS gives it, the setting
+    as its destination (what ``settings`` reads), its help from ``setting_help`` (``unset``:
+    what applies without the option nor the variable)."""
+    parser.add_argument(
+        defaults.OPTIONS[name], dest=name, help=setting_help(name, text, unset), **options
+    )
 
 
 #: Where a command's settings are kept on its arguments, once built.

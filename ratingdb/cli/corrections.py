@@ -8,18 +8,24 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ratingdb.cli import players as player_reads
-from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
+from ratingdb.cli.common import (
+    actor,
+    command_group,
+    database_options,
+    transaction,
+    utc_now,
+    writing_options,
+)
 
 if TYPE_CHECKING:  # the services (and the database) are imported when a command runs
     from ratingdb.services.corrections import CorrectionOutcome
 
 
 def register(commands: Any) -> None:
-    games: argparse.ArgumentParser = commands.add_parser("games", help="correct games")
-    actions = games.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = command_group(commands, "games", "correct games")
     correct = actions.add_parser(
         "correct",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="correct one game's result; recompute the published lists it changes",
     )
     correct.add_argument("--tournament", required=True)
@@ -31,11 +37,10 @@ def register(commands: Any) -> None:
     correct.add_argument("--dry-run", action="store_true", help="print the impact, write nothing")
     correct.set_defaults(handler=run_correct)
 
-    players: argparse.ArgumentParser = commands.add_parser("players", help="players")
-    player_actions = players.add_subparsers(dest="action", required=True, metavar="ACTION")
+    player_actions = command_group(commands, "players", "players")
     merge = player_actions.add_parser(
         "merge",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="merge a duplicate player into the one to keep; recompute the lists it changes",
     )
     merge.add_argument("keep", metavar="KEEP")

@@ -6,12 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from ratingdb.cli.common import database_options, settings
+from ratingdb.cli.common import command_group, database_options, settings
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser("db", help="the database schema")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = command_group(commands, "db", "the database schema")
     up = actions.add_parser(
         "upgrade", parents=[database_options()], help="create or migrate to the latest schema"
     )

@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any
 from ratingdb import defaults
 from ratingdb.cli.common import (
     actor,
-    actor_options,
-    database_options,
-    setting_help,
+    setting_option,
     settings,
     transaction,
+    writing_options,
 )
 from ratingdb.errors import InputError
 
@@ -42,16 +41,12 @@ DEFAULT_PORT = defaults.SERVE_PORT
 def register(commands: Any) -> None:
     parser: argparse.ArgumentParser = commands.add_parser(
         "demo",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="a database with the bundled sample federation, its periods closed, then serve",
     )
     # The address ``ratingdb serve`` listens on (its settings: the demo serves with them).
-    parser.add_argument(
-        "--host", dest="serve_host", help=setting_help("serve_host", "", DEFAULT_HOST)
-    )
-    parser.add_argument(
-        "--port", dest="serve_port", type=int, help=setting_help("serve_port", "", DEFAULT_PORT)
-    )
+    setting_option(parser, "serve_host", unset=DEFAULT_HOST)
+    setting_option(parser, "serve_port", unset=DEFAULT_PORT, type=int)
     parser.add_argument(
         "--no-serve", action="store_true", help="load and close, print the addresses, and stop"
     )

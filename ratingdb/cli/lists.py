@@ -14,12 +14,13 @@ from typing import IO, Any
 
 from ratingdb.cli.common import (
     actor,
-    actor_options,
     category,
+    command_group,
     database_options,
     period,
     transaction,
     utc_now,
+    writing_options,
 )
 from ratingdb.errors import InputError
 
@@ -30,11 +31,10 @@ EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser("lists", help="published rating lists")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = command_group(commands, "lists", "published rating lists")
     load = actions.add_parser(
         "import",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="load a list published elsewhere as the published list of a period",
     )
     load.add_argument("file", type=Path)
@@ -148,7 +148,8 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from ratingdb.services.lists import streamed_list, write_published
+    from ratingdb.services.lists import write_published
+    from ratingdb.services.published.lists import streamed_list
 
     wanted_category = category(args.category)
     wanted_period = period(args.period)

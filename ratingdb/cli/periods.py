@@ -9,22 +9,22 @@ from typing import Any
 
 from ratingdb.cli.common import (
     actor,
-    actor_options,
     category,
+    command_group,
     database_options,
     period,
     transaction,
     utc_now,
+    writing_options,
 )
 from ratingdb.errors import InputError
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser("periods", help="rating periods")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = command_group(commands, "periods", "rating periods")
     close = actions.add_parser(
         "close",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="compute and publish the list of a period",
     )
     close.add_argument("--category", required=True)

@@ -11,7 +11,7 @@ import argparse
 from typing import Any
 
 from ratingdb import defaults
-from ratingdb.cli.common import database_options, setting_help, settings
+from ratingdb.cli.common import database_options, setting_option, settings
 
 
 def register(commands: Any) -> None:
@@ -20,90 +20,41 @@ def register(commands: Any) -> None:
         parents=[database_options()],
         help="the read-only API and web pages (reads RATINGDB_READ_DATABASE_URL if set)",
     )
-    parser.add_argument(
-        "--host", dest="serve_host", help=setting_help("serve_host", "", defaults.SERVE_HOST)
-    )
-    parser.add_argument(
-        "--port",
-        dest="serve_port",
-        type=int,
-        help=setting_help("serve_port", "", defaults.SERVE_PORT),
-    )
-    parser.add_argument(
-        "--workers",
-        dest="serve_workers",
-        type=int,
-        help=setting_help(
-            "serve_workers", "worker processes sharing the port, about one per core",
-            defaults.SERVE_WORKERS,
-        ),
+    setting_option(parser, "serve_host", unset=defaults.SERVE_HOST)
+    setting_option(parser, "serve_port", unset=defaults.SERVE_PORT, type=int)
+    setting_option(
+        parser, "serve_workers", "worker processes sharing the port, about one per core",
+        defaults.SERVE_WORKERS, type=int,
     )  # fmt: skip
-    parser.add_argument(
-        "--threads",
-        dest="serve_threads",
-        type=int,
-        help=setting_help(
-            "serve_threads", "threads running SQLite reads, per worker (more when the database "
-            "is far away)", defaults.SERVE_THREADS,
-        ),
+    setting_option(
+        parser, "serve_threads", "threads running SQLite reads, per worker (more when the "
+        "database is far away)", defaults.SERVE_THREADS, type=int,
     )  # fmt: skip
-    parser.add_argument(
-        "--page-cache-mb",
-        dest="serve_page_cache_mb",
-        type=int,
-        help=setting_help(
-            "serve_page_cache_mb", "memory for rendered list pages, per worker (0: none)",
-            defaults.SERVE_PAGE_CACHE_MB,
-        ),
+    setting_option(
+        parser, "serve_page_cache_mb", "memory for rendered list pages, per worker (0: none)",
+        defaults.SERVE_PAGE_CACHE_MB, type=int,
     )  # fmt: skip
-    parser.add_argument(
-        "--no-access-log",
-        dest="serve_access_log",
-        action="store_false",
-        default=None,
-        help=setting_help(
-            "serve_access_log", "do not log each request (errors are still logged)", "logged"
-        ),
-    )
-    parser.add_argument(
-        "--limit-request-head",
-        dest="serve_limit_request_head",
-        type=int,
-        metavar="BYTES",
-        help=setting_help(
-            "serve_limit_request_head", "largest request line and headers, larger ones get 431",
-            defaults.SERVE_LIMIT_REQUEST_HEAD,
-        ),
+    setting_option(
+        parser, "serve_access_log", "do not log each request (errors are still logged)",
+        "logged", action="store_false", default=None,
     )  # fmt: skip
-    parser.add_argument(
-        "--limit-request-fields",
-        dest="serve_limit_request_fields",
-        type=int,
-        metavar="N",
-        help=setting_help(
-            "serve_limit_request_fields", "most header fields in a request, more get 431",
-            defaults.SERVE_LIMIT_REQUEST_FIELDS,
-        ),
+    setting_option(
+        parser, "serve_limit_request_head", "largest request line and headers, larger ones "
+        "get 431", defaults.SERVE_LIMIT_REQUEST_HEAD, type=int, metavar="BYTES",
     )  # fmt: skip
-    parser.add_argument(
-        "--timeout-request-head",
-        dest="serve_timeout_request_head",
-        type=int,
+    setting_option(
+        parser, "serve_limit_request_fields", "most header fields in a request, more get 431",
+        defaults.SERVE_LIMIT_REQUEST_FIELDS, type=int, metavar="N",
+    )  # fmt: skip
+    setting_option(
+        parser, "serve_timeout_request_head", "a request's line and headers must arrive "
+        "within this, else 408 and the connection is closed",
+        defaults.SERVE_TIMEOUT_REQUEST_HEAD, type=int, metavar="SECONDS",
+    )  # fmt: skip
+    setting_option(
+        parser, "serve_timeout_keep_alive", "close a connection idle this long, before its "
+        "first request or between two", defaults.SERVE_TIMEOUT_KEEP_ALIVE, type=int,
         metavar="SECONDS",
-        help=setting_help(
-            "serve_timeout_request_head", "a request's line and headers must arrive within "
-            "this, else 408 and the connection is closed", defaults.SERVE_TIMEOUT_REQUEST_HEAD,
-        ),
-    )  # fmt: skip
-    parser.add_argument(
-        "--timeout-keep-alive",
-        dest="serve_timeout_keep_alive",
-        type=int,
-        metavar="SECONDS",
-        help=setting_help(
-            "serve_timeout_keep_alive", "close a connection idle this long, before its first "
-            "request or between two", defaults.SERVE_TIMEOUT_KEEP_ALIVE,
-        ),
     )  # fmt: skip
     parser.set_defaults(handler=run)
 

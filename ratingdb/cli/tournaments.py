@@ -10,12 +10,13 @@ from typing import Any
 
 from ratingdb.cli.common import (
     actor,
-    actor_options,
     category,
+    command_group,
     database_options,
     period,
     transaction,
     utc_now,
+    writing_options,
 )
 from ratingdb.cli.corrections import correction_document
 from ratingdb.errors import InputError
@@ -25,11 +26,10 @@ FORMATS = ("trf", "csv")
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser("tournaments", help="tournaments")
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = command_group(commands, "tournaments", "tournaments")
     load = actions.add_parser(
         "import",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="add one tournament (TRF16, TRF26 or games CSV), once per category",
     )
     load.add_argument("file", type=Path)

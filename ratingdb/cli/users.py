@@ -14,25 +14,28 @@ import sys
 from typing import Any
 
 from ratingdb.cli import backoffice
-from ratingdb.cli.common import actor, actor_options, database_options, transaction, utc_now
+from ratingdb.cli.common import (
+    actor,
+    command_group,
+    database_options,
+    transaction,
+    utc_now,
+    writing_options,
+)
+from ratingdb.enums import Role
 from ratingdb.errors import InputError
 
-#: ratingdb.models.account.ROLES and ratingdb.services.accounts' token defaults, without
-#: importing the database to build the parser.
-ROLES = ("arbiter", "officer", "admin")
+ROLES = tuple(role.value for role in Role)
+#: ratingdb.services.accounts' token defaults, without importing the database to build the
+#: parser.
 DEFAULT_TOKEN_LABEL = "default"
 DEFAULT_TOKEN_DAYS = 90
 MAX_TOKEN_DAYS = 366
 
 
 def register(commands: Any) -> None:
-    parser: argparse.ArgumentParser = commands.add_parser(
-        "users", help="back-office accounts and their API tokens"
-    )
-    actions = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-    add = actions.add_parser(
-        "add", parents=[database_options(), actor_options()], help="create an account"
-    )
+    actions = command_group(commands, "users", "back-office accounts and their API tokens")
+    add = actions.add_parser("add", parents=writing_options(), help="create an account")
     add.add_argument("username", metavar="USERNAME")
     add.add_argument("--role", required=True, choices=ROLES)
     add.add_argument(
@@ -47,13 +50,13 @@ def register(commands: Any) -> None:
     listing.set_defaults(handler=run_list)
     disable = actions.add_parser(
         "disable",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="no more sign-in nor token for the user",
     )
     disable.add_argument("username", metavar="USERNAME")
     disable.set_defaults(handler=run_disable)
     token = actions.add_parser(
-        "token", parents=[database_options(), actor_options()], help="a new API token, printed once"
+        "token", parents=writing_options(), help="a new API token, printed once"
     )
     token.add_argument("username", metavar="USERNAME")
     token.add_argument("--label", default=DEFAULT_TOKEN_LABEL)
@@ -66,7 +69,7 @@ def register(commands: Any) -> None:
     token.set_defaults(handler=run_token)
     revoke = actions.add_parser(
         "revoke-token",
-        parents=[database_options(), actor_options()],
+        parents=writing_options(),
         help="revoke the user's tokens",
     )
     revoke.add_argument("username", metavar="USERNAME")

@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from ratingdb.errors import InputError
 from ratingdb.formats.text import control_at
@@ -27,6 +28,25 @@ _ESCAPED = re.compile(r"'+[=+\-@\t\r]")
 #: Beyond what the readers refuse (formats.text.control_at): surrogates and the two
 #: non-characters, which XML 1.0 cannot hold.
 _NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
+
+
+class WrittenPlayer(Protocol):
+    """Who a list's writers write an entry for (the list CSV's ``ListCsvEntry`` and the FIDE
+    layout's ``FideEntry`` add the figures): the published read model of a list entry
+    (``services.published.ListEntry``) as it is, or a format's own record."""
+
+    @property
+    def player_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def federation(self) -> str | None: ...
+    @property
+    def sex(self) -> str | None: ...
+    @property
+    def birth_year(self) -> int | None: ...
+    @property
+    def title(self) -> str | None: ...
 
 
 def spreadsheet_text(text: str) -> str:

@@ -13,10 +13,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Protocol
 
 from ratingdb.errors import InputError
 from ratingdb.formats.cells import (
+    WrittenPlayer,
     checked_text,
     spreadsheet_text,
     undo_spreadsheet_text,
@@ -103,8 +104,25 @@ def _parse(row: CsvRow) -> ListRow:
     )
 
 
+class ListCsvEntry(WrittenPlayer, Protocol):
+    """What the list CSV writes of an entry (COLUMNS): a published list's entries as they are
+    (``services.published.ListEntry``), or ``ExportEntry``."""
+
+    @property
+    def rating(self) -> int: ...
+    @property
+    def rated_games(self) -> int: ...
+    @property
+    def peak_rating(self) -> int: ...
+    @property
+    def k_factor(self) -> int: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ExportEntry:
+    """One entry to write where there is no published list (the sample data's national
+    list)."""
+
     player_id: str
     name: str
     federation: str | None
@@ -117,21 +135,21 @@ class ExportEntry:
     k_factor: int
 
 
-def write_list_csv(entries: Iterable[ExportEntry]) -> str:
+def write_list_csv(entries: Iterable[ListCsvEntry]) -> str:
     """The list CSV as a string."""
     out = io.StringIO()
     write_list_csv_to(entries, out)
     return out.getvalue()
 
 
-def write_list_csv_to(entries: Iterable[ExportEntry], out: IO[str]) -> None:
+def write_list_csv_to(entries: Iterable[ListCsvEntry], out: IO[str]) -> None:
     """The list CSV, written to ``out`` a row at a time; a text value with a character no
     file may hold is refused."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
     for e in entries:
 
-        def text(value: str | None, field: str, e: ExportEntry = e) -> str:
+        def text(value: str | None, field: str, e: ListCsvEntry = e) -> str:
             most = MAX_NAME_CHARS if field == "name" else None
             checked = checked_text(value or "", e.player_id, e.name, field, max_length=most)
             return spreadsheet_text(checked)
@@ -156,6 +174,7 @@ __all__ = [
     "COLUMNS",
     "ExportEntry",
     "InputError",
+    "ListCsvEntry",
     "ListRow",
     "read_list_csv",
     "write_list_csv",

@@ -11,7 +11,6 @@ from datetime import datetime
 
 from sqlalchemy import (
     Boolean,
-    CheckConstraint,
     ForeignKey,
     Index,
     Integer,
@@ -22,29 +21,25 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.models.base import Base, in_values
+from ratingdb.enums import Role, SignInOutcome
+from ratingdb.models.base import Base, enum_check, enum_column
 
-#: arbiter: uploads tournaments; officer: reviews, publishes, corrects; admin: manages users.
-ROLES = ["arbiter", "officer", "admin"]
 USERNAME_LENGTH = 64
 #: Hex SHA-256.
 DIGEST_LENGTH = 64
 #: The first characters of a token, kept to find its row (the rest is only in the digest).
 TOKEN_PREFIX_LENGTH = 8
-#: ``success``; ``failure`` (wrong name or password, disabled user); ``refused`` (throttled:
-#: the password was not even checked). Only failures count towards throttling.
-ATTEMPT_OUTCOMES = ["success", "failure", "refused"]
 
 
 class UserRow(Base):
     """A person signing in to the back office, with exactly one role."""
 
     __tablename__ = "users"
-    __table_args__ = (CheckConstraint(in_values("role", ROLES), name="role"),)
+    __table_args__ = (enum_check("role", Role),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username: Mapped[str] = mapped_column(String(USERNAME_LENGTH), unique=True)
-    role: Mapped[str] = mapped_column(String(10))
+    role: Mapped[Role] = mapped_column(enum_column(Role, 10))
     #: argon2id, in the PHC string format (``$argon2id$v=19$m=...``).
     password_hash: Mapped[str] = mapped_column(String(200))
     disabled: Mapped[bool] = mapped_column(Boolean, server_default=false())
@@ -92,7 +87,7 @@ class SignInAttemptRow(Base):
     __table_args__ = (
         Index(None, "username", "at"),
         Index(None, "address", "at"),
-        CheckConstraint(in_values("outcome", ATTEMPT_OUTCOMES), name="outcome"),
+        enum_check("outcome", SignInOutcome),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -100,4 +95,4 @@ class SignInAttemptRow(Base):
     username: Mapped[str] = mapped_column(String(USERNAME_LENGTH))
     address: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(UtcDateTime)
-    outcome: Mapped[str] = mapped_column(String(10))
+    outcome: Mapped[SignInOutcome] = mapped_column(enum_column(SignInOutcome, 10))

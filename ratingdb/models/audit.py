@@ -5,17 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Integer, String, func
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.models.base import CATEGORY_LENGTH, Base, in_values
+from ratingdb.enums import CorrectionKind
+from ratingdb.models.base import Base, category_column, enum_check, enum_column
 from ratingdb.models.tournament import TOURNAMENT_ID_LENGTH
-
-#: ``game``: one game's result; ``tournament``: a tournament replaced by a corrected file;
-#: ``merge``: two records of one player made one; ``list-replace``: an imported list replaced
-#: by a corrected file (``lists import --replace``).
-CORRECTION_KINDS = ["game", "tournament", "merge", "list-replace"]
+from ratingdb.rules.categories import Category
 
 
 class CorrectionRow(Base):
@@ -24,11 +21,12 @@ class CorrectionRow(Base):
     revisions it causes name it too (``rating_lists.cause_correction_id``)."""
 
     __tablename__ = "corrections"
-    __table_args__ = (CheckConstraint(in_values("kind", CORRECTION_KINDS), name="kind"),)
+    __table_args__ = (enum_check("kind", CorrectionKind),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(12))
-    category: Mapped[str | None] = mapped_column(String(CATEGORY_LENGTH))
+    kind: Mapped[CorrectionKind] = mapped_column(enum_column(CorrectionKind, 12))
+    #: None for a merge (a player's record is in every category).
+    category: Mapped[Category | None] = mapped_column(category_column())
     tournament_id: Mapped[str | None] = mapped_column(
         String(TOURNAMENT_ID_LENGTH), ForeignKey("tournaments.tournament_id")
     )

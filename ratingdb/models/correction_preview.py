@@ -13,16 +13,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, ForeignKey, Index, Integer, LargeBinary, String
+from sqlalchemy import JSON, ForeignKey, Index, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.models.audit import CORRECTION_KINDS
-from ratingdb.models.base import Base, in_values
+from ratingdb.enums import CorrectionKind, PreviewState
+from ratingdb.models.base import Base, enum_check, enum_column
 
-#: previewed: shown, waiting for the officer; applied: confirmed (``correction_id``);
-#: discarded: dropped by the officer; expired: not confirmed in time.
-PREVIEW_STATES = ["previewed", "applied", "discarded", "expired"]
 FILENAME_LENGTH = 200
 REASON_LENGTH = 500
 
@@ -32,16 +29,16 @@ class CorrectionPreviewRow(Base):
 
     __tablename__ = "correction_previews"
     __table_args__ = (
-        CheckConstraint(in_values("kind", CORRECTION_KINDS), name="kind"),
-        CheckConstraint(in_values("state", PREVIEW_STATES), name="state"),
+        enum_check("kind", CorrectionKind),
+        enum_check("state", PreviewState),
         Index(None, "user_id", "state"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(12))
+    kind: Mapped[CorrectionKind] = mapped_column(enum_column(CorrectionKind, 12))
     #: The officer who previewed it: the only one who may confirm it.
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    state: Mapped[str] = mapped_column(String(10))
+    state: Mapped[PreviewState] = mapped_column(enum_column(PreviewState, 10))
     #: The request's fields (tournament, round, players, result; keep and drop; category,
     #: period, format), as JSON.
     inputs: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -8,11 +8,9 @@ from sqlalchemy import CheckConstraint, Date, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.models.base import CATEGORY_LENGTH, Base, category_check, in_values
-
-#: ``open``: tournaments may still be added; ``closing``: claimed by a close (``claimed_by``,
-#: ``claimed_at``); ``published``: its list is out and never changes.
-PERIOD_STATES = ["open", "closing", "published"]
+from ratingdb.enums import PeriodState
+from ratingdb.models.base import Base, category_check, category_column, enum_check, enum_column
+from ratingdb.rules.categories import Category
 
 
 class PeriodRow(Base):
@@ -22,7 +20,7 @@ class PeriodRow(Base):
     __table_args__ = (
         UniqueConstraint("category", "list_date"),
         category_check(),
-        CheckConstraint(in_values("state", PERIOD_STATES), name="state"),
+        enum_check("state", PeriodState),
         CheckConstraint("closing_date <= list_date", name="closing_date_not_after_list_date"),
         CheckConstraint(
             "state <> 'published' OR published_at IS NOT NULL", name="published_has_published_at"
@@ -30,11 +28,13 @@ class PeriodRow(Base):
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    category: Mapped[str] = mapped_column(String(CATEGORY_LENGTH))
+    category: Mapped[Category] = mapped_column(category_column())
     list_date: Mapped[date] = mapped_column(Date)
     #: Tournaments ending on or before this date may be rated in the period.
     closing_date: Mapped[date] = mapped_column(Date)
-    state: Mapped[str] = mapped_column(String(10), server_default="open")
+    state: Mapped[PeriodState] = mapped_column(
+        enum_column(PeriodState, 10), server_default=PeriodState.OPEN.value
+    )
     #: Who is closing the period (a job or a command), and since when.
     claimed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     claimed_by: Mapped[str | None] = mapped_column(String(100))

@@ -21,11 +21,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.models.base import CATEGORY_LENGTH, Base, category_check, in_values
+from ratingdb.enums import ListSource
+from ratingdb.models.base import Base, category_check, category_column, enum_check, enum_column
 from ratingdb.models.player import PLAYER_ID_LENGTH
-
-#: ``import``: loaded from a list published elsewhere; ``close``: computed by a period close.
-LIST_SOURCES = ["import", "close"]
+from ratingdb.rules.categories import Category
 
 
 class RatingListRow(Base):
@@ -37,17 +36,17 @@ class RatingListRow(Base):
         # cannot publish a second revision 1.
         UniqueConstraint("category", "list_date", "revision"),
         category_check(),
-        CheckConstraint(in_values("source", LIST_SOURCES), name="source"),
+        enum_check("source", ListSource),
         CheckConstraint("revision >= 1", name="revision_positive"),
         CheckConstraint("entry_count >= 0", name="entry_count_not_negative"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     period_id: Mapped[int] = mapped_column(ForeignKey("periods.id"))
-    category: Mapped[str] = mapped_column(String(CATEGORY_LENGTH))
+    category: Mapped[Category] = mapped_column(category_column())
     list_date: Mapped[date] = mapped_column(Date)
     revision: Mapped[int] = mapped_column(Integer, server_default="1")
-    source: Mapped[str] = mapped_column(String(10))
+    source: Mapped[ListSource] = mapped_column(enum_column(ListSource, 10))
     #: The rule version that computed the list (None for an imported list).
     rule_version: Mapped[str | None] = mapped_column(String(40))
     published_at: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
-    CheckConstraint,
     Date,
     ForeignKey,
     Index,
@@ -22,12 +21,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.models.base import Base, in_values
-from ratingdb.models.tournament import SOURCE_FORMATS
+from ratingdb.enums import SubmissionState, TournamentFormat
+from ratingdb.models.base import Base, enum_check, enum_column
 
-#: submitted: checked, waiting for an officer; accepted: stored as tournaments (rated);
-#: rejected: refused with a reason the submitter sees.
-SUBMISSION_STATES = ["submitted", "accepted", "rejected"]
 FILENAME_LENGTH = 200
 REASON_LENGTH = 500
 
@@ -37,8 +33,8 @@ class SubmissionRow(Base):
 
     __tablename__ = "submissions"
     __table_args__ = (
-        CheckConstraint(in_values("state", SUBMISSION_STATES), name="state"),
-        CheckConstraint(in_values("source_format", SOURCE_FORMATS), name="source_format"),
+        enum_check("state", SubmissionState),
+        enum_check("source_format", TournamentFormat),
         Index(None, "submitter_id", "state"),
         Index(None, "state"),
         Index(None, "digest"),
@@ -46,12 +42,12 @@ class SubmissionRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     submitter_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    state: Mapped[str] = mapped_column(String(10))
+    state: Mapped[SubmissionState] = mapped_column(enum_column(SubmissionState, 10))
     #: The categories it is rated in, as given (a JSON list of names).
     categories: Mapped[list[str]] = mapped_column(JSON)
     #: The forced period (YYYY-MM), when the uploader gave one.
     period: Mapped[str | None] = mapped_column(String(7))
-    source_format: Mapped[str] = mapped_column(String(3))
+    source_format: Mapped[TournamentFormat] = mapped_column(enum_column(TournamentFormat, 3))
     content: Mapped[bytes] = mapped_column(LargeBinary)
     #: Hex SHA-256 of ``content``.
     digest: Mapped[str] = mapped_column(String(64))

@@ -8,10 +8,11 @@ from sqlalchemy import Boolean, CheckConstraint, Date, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.models.base import CATEGORY_LENGTH, Base, category_check, in_values
+from ratingdb.enums import TournamentFormat
+from ratingdb.models.base import Base, category_check, category_column, enum_check, enum_column
+from ratingdb.rules.categories import Category
 
 TOURNAMENT_ID_LENGTH = 40
-SOURCE_FORMATS = ["csv", "trf"]
 
 
 class TournamentRow(Base):
@@ -29,18 +30,18 @@ class TournamentRow(Base):
         Index(None, "group_id"),
         category_check(),
         CheckConstraint("end_date >= start_date", name="end_date_not_before_start_date"),
-        CheckConstraint(in_values("source_format", SOURCE_FORMATS), name="source_format"),
+        enum_check("source_format", TournamentFormat),
     )
 
     tournament_id: Mapped[str] = mapped_column(String(TOURNAMENT_ID_LENGTH), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
-    category: Mapped[str] = mapped_column(String(CATEGORY_LENGTH))
+    category: Mapped[Category] = mapped_column(category_column())
     start_date: Mapped[date] = mapped_column(Date)
     end_date: Mapped[date] = mapped_column(Date)
     period_id: Mapped[int] = mapped_column(ForeignKey("periods.id"))
     #: It missed the list its end date belonged to (that list was already published).
     late: Mapped[bool] = mapped_column(Boolean, server_default=false())
-    source_format: Mapped[str] = mapped_column(String(8))
+    source_format: Mapped[TournamentFormat] = mapped_column(enum_column(TournamentFormat, 8))
     #: SHA-256 (hex) of the imported file.
     source_digest: Mapped[str] = mapped_column(String(64))
     imported_at: Mapped[datetime] = mapped_column(UtcDateTime, server_default=func.now())

@@ -11,6 +11,7 @@ from datetime import datetime
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import Role, SignInOutcome
 from ratingdb.models import ApiTokenRow, SignInAttemptRow, UserRow, WebSessionRow
 
 
@@ -26,7 +27,7 @@ def all_users(session: Session) -> Sequence[UserRow]:
     return session.scalars(select(UserRow).order_by(UserRow.username)).all()
 
 
-def add_user(session: Session, username: str, role: str, password_hash: str) -> UserRow:
+def add_user(session: Session, username: str, role: Role, password_hash: str) -> UserRow:
     row = UserRow(username=username, role=role, password_hash=password_hash, disabled=False)
     session.add(row)
     session.flush()
@@ -88,7 +89,9 @@ def delete_expired_web_sessions(session: Session, now: datetime, idle_since: dat
     )
 
 
-def add_attempt(session: Session, username: str, address: str, at: datetime, outcome: str) -> None:
+def add_attempt(
+    session: Session, username: str, address: str, at: datetime, outcome: SignInOutcome
+) -> None:
     session.add(SignInAttemptRow(username=username, address=address, at=at, outcome=outcome))
     session.flush()
 
@@ -99,7 +102,7 @@ def failure_times(
     """When the failed attempts since ``since`` for a name or an address happened, oldest
     first (refused attempts are not failures: the password was not checked)."""
     statement = select(SignInAttemptRow.at).where(
-        SignInAttemptRow.outcome == "failure", SignInAttemptRow.at >= since
+        SignInAttemptRow.outcome == SignInOutcome.FAILURE, SignInAttemptRow.at >= since
     )
     if username is not None:
         statement = statement.where(SignInAttemptRow.username == username)

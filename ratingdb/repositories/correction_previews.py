@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import PreviewState
 from ratingdb.models import CorrectionPreviewRow
 
 
@@ -43,10 +44,10 @@ def expire(session: Session, user_id: int, created_before: datetime, now: dateti
         update(CorrectionPreviewRow)
         .where(
             CorrectionPreviewRow.user_id == user_id,
-            CorrectionPreviewRow.state == "previewed",
+            CorrectionPreviewRow.state == PreviewState.PREVIEWED,
             CorrectionPreviewRow.created_at < created_before,
         )
-        .values(state="expired", content=None, decided_at=now)
+        .values(state=PreviewState.EXPIRED, content=None, decided_at=now)
         .execution_options(synchronize_session=False)
     )
     return int(done.rowcount)

@@ -10,14 +10,16 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import CorrectionKind
 from ratingdb.models import CorrectionRow
+from ratingdb.rules import Category
 
 
 def add(
     session: Session,
-    kind: str,
+    kind: CorrectionKind,
     *,
-    category: str | None,
+    category: Category | None,
     tournament_id: str | None,
     reason: str,
     actor: str,
@@ -43,7 +45,9 @@ def latest_id(session: Session) -> int:
 def merges(session: Session, up_to: int) -> dict[str, str]:
     """Players merged by the corrections up to ``up_to``: dropped record -> kept one."""
     rows = session.scalars(
-        select(CorrectionRow.before).where(CorrectionRow.kind == "merge", CorrectionRow.id <= up_to)
+        select(CorrectionRow.before).where(
+            CorrectionRow.kind == CorrectionKind.MERGE, CorrectionRow.id <= up_to
+        )
     )
     return {row["drop"]: row["keep"] for row in rows}
 

@@ -11,7 +11,7 @@ from sqlalchemy import Result, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
-from ratingdb.models import CalculationRow, ListEntryRow, PlayerRow, PlayerStatusRow
+from ratingdb.models import CalculationRow, ListEntryRow, PlayerStatusRow
 
 #: The columns of the rows a close writes, in the order of its tuples.
 ENTRY_KEYS = (
@@ -72,33 +72,6 @@ def canonical_rows(session: Session, list_id: int, *, yield_per: int) -> Result[
         select(*_CANONICAL)
         .where(ListEntryRow.list_id == list_id)
         .order_by(order)
-        .execution_options(yield_per=yield_per)
-    )
-
-
-def published_rows(session: Session, list_id: int, *, yield_per: int) -> Result[Any]:
-    """Every entry with its player (player_id, name, federation, sex, birth_year, title,
-    rating, previous_rating, change, games, k_factor, rated_games, peak_rating), best rating
-    first, streamed ``yield_per`` rows at a time; the caller closes the result."""
-    return session.execute(
-        select(
-            ListEntryRow.player_id,
-            PlayerRow.name,
-            PlayerRow.federation,
-            PlayerRow.sex,
-            PlayerRow.birth_year,
-            PlayerRow.title,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.change,
-            ListEntryRow.games,
-            ListEntryRow.k_factor,
-            ListEntryRow.rated_games,
-            ListEntryRow.peak_rating,
-        )
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id)
-        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
         .execution_options(yield_per=yield_per)
     )
 

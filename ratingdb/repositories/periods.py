@@ -11,6 +11,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import ListSource, PeriodState
 from ratingdb.models import GameRow, PeriodRow, RatingListRow, TournamentRow
 from ratingdb.rules import Category, Period, closing_date
 from ratingdb.rules.calendar import next_period
@@ -19,7 +20,7 @@ from ratingdb.rules.calendar import next_period
 def get_period(session: Session, category: Category, period: Period) -> PeriodRow | None:
     return session.scalars(
         select(PeriodRow).where(
-            PeriodRow.category == category.value, PeriodRow.list_date == period.list_date
+            PeriodRow.category == category, PeriodRow.list_date == period.list_date
         )
     ).one_or_none()
 
@@ -31,10 +32,10 @@ def get_or_create_period(session: Session, category: Category, period: Period) -
     if row is not None:
         return row
     values = {
-        "category": category.value,
+        "category": category,
         "list_date": period.list_date,
         "closing_date": closing_date(category, period),
-        "state": "open",
+        "state": PeriodState.OPEN,
     }
     dialect = session.get_bind().dialect.name
     insert_new = postgresql_insert if dialect == "postgresql" else sqlite_insert
@@ -52,14 +53,14 @@ def get_or_create_period(session: Session, category: Category, period: Period) -
 def periods_of(session: Session, category: Category | None) -> Sequence[PeriodRow]:
     statement = select(PeriodRow).order_by(PeriodRow.category, PeriodRow.list_date)
     if category is not None:
-        statement = statement.where(PeriodRow.category == category.value)
+        statement = statement.where(PeriodRow.category == category)
     return session.scalars(statement).all()
 
 
 def published_periods(session: Session, category: Category) -> set[Period]:
     dates = session.scalars(
         select(PeriodRow.list_date).where(
-            PeriodRow.category == category.value, PeriodRow.state == "published"
+            PeriodRow.category == category, PeriodRow.state == PeriodState.PUBLISHED
         )
     )
     return {Period.of_list_date(d) for d in dates}
@@ -75,23 +76,23 @@ def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetim
         _lock(session, period_row.category, period_row.list_date)
     claimed: CursorResult[Any] = session.execute(  # type: ignore[assignment]
         update(PeriodRow)
-        .where(PeriodRow.id == period_row.id, PeriodRow.state == "open")
-        .values(state="closing", claimed_by=claimed_by, claimed_at=now)
+        .where(PeriodRow.id == period_row.id, PeriodRow.state == PeriodState.OPEN)
+        .values(state=PeriodState.CLOSING, claimed_by=claimed_by, claimed_at=now)
         .execution_options(synchronize_session=False)
     )
     session.refresh(period_row)
     return claimed.rowcount == 1
 
 
-def _lock(session: Session, category: str, list_date: date) -> None:
+def _lock(session: Session, category: Category, list_date: date) -> None:
     session.execute(
         text("SELECT pg_advisory_xact_lock(:key)"), {"key": _lock_key(category, list_date)}
     )
 
 
-def _lock_key(category: str, list_date: date) -> int:
+def _lock_key(category: Category, list_date: date) -> int:
     """A stable 63-bit key per (category, list date): 'RD' + category index + month index."""
-    category_index = [c.value for c in Category].index(category)
+    category_index = list(Category).index(category)
     month_index = Period.of_list_date(list_date).index
     return (0x5244 << 40) | (category_index << 32) | month_index
 
@@ -110,12 +111,12 @@ def hold_off_closes(session: Session, category: Category) -> None:
         following = next_period(category, max(published))
         if following in locked:
             return
-        _lock(session, category.value, following.list_date)
+        _lock(session, category, following.list_date)
         locked.add(following)
 
 
 def mark_published(session: Session, period_row: PeriodRow, now: datetime) -> None:
-    period_row.state = "published"
+    period_row.state = PeriodState.PUBLISHED
     period_row.published_at = now
     session.flush()
 
@@ -126,7 +127,7 @@ def lists_of(
     """The latest revision of every published list of the category, oldest first; with
     ``written_before``, the latest among those written before that list id (what a revision
     was computed from)."""
-    conditions = [RatingListRow.category == category.value]
+    conditions = [RatingListRow.category == category]
     if written_before is not None:
         conditions.append(RatingListRow.id < written_before)
     latest = (
@@ -142,7 +143,7 @@ def lists_of(
             (RatingListRow.list_date == latest.c.list_date)
             & (RatingListRow.revision == latest.c.revision),
         )
-        .where(RatingListRow.category == category.value)
+        .where(RatingListRow.category == category)
         .order_by(RatingListRow.list_date)
     ).all()
 
@@ -151,7 +152,7 @@ def list_for(session: Session, category: Category, period: Period) -> RatingList
     return session.scalars(
         select(RatingListRow)
         .where(
-            RatingListRow.category == category.value,
+            RatingListRow.category == category,
             RatingListRow.list_date == period.list_date,
         )
         .order_by(RatingListRow.revision.desc())
@@ -203,10 +204,10 @@ def add_list(
     session: Session,
     *,
     period_id: int,
-    category: str,
+    category: Category,
     list_date: date,
     revision: int,
-    source: str,
+    source: ListSource,
     rule_version: str | None,
     published_at: datetime,
     entry_count: int,
@@ -239,7 +240,7 @@ def revisions_of(session: Session, category: Category, period: Period) -> dict[i
         row.revision: row
         for row in session.scalars(
             select(RatingListRow).where(
-                RatingListRow.category == category.value,
+                RatingListRow.category == category,
                 RatingListRow.list_date == period.list_date,
             )
         )
@@ -254,7 +255,7 @@ def lists_matching(
         RatingListRow.category, RatingListRow.list_date, RatingListRow.revision
     )
     if category is not None:
-        statement = statement.where(RatingListRow.category == category.value)
+        statement = statement.where(RatingListRow.category == category)
     if period is not None:
         statement = statement.where(RatingListRow.list_date == period.list_date)
     return session.scalars(statement).all()
@@ -264,7 +265,7 @@ def first_open(session: Session, category: Category) -> date | None:
     """The list date of the category's earliest open period, if any."""
     return session.scalar(
         select(PeriodRow.list_date)
-        .where(PeriodRow.category == category.value, PeriodRow.state == "open")
+        .where(PeriodRow.category == category, PeriodRow.state == PeriodState.OPEN)
         .order_by(PeriodRow.list_date)
         .limit(1)
     )

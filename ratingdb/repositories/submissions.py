@@ -9,8 +9,10 @@ from datetime import date
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import SubmissionState
 from ratingdb.models import ListEntryRow, PlayerRow, SubmissionRow, TournamentRow, UserRow
 from ratingdb.repositories.players import chunks, one_of
+from ratingdb.rules import Category
 
 
 def add(session: Session, row: SubmissionRow) -> SubmissionRow:
@@ -24,7 +26,7 @@ def get(session: Session, submission_id: int) -> SubmissionRow | None:
 
 
 def listed(
-    session: Session, *, submitter_id: int | None, state: str | None
+    session: Session, *, submitter_id: int | None, state: SubmissionState | None
 ) -> Sequence[SubmissionRow]:
     """Newest first; only ``submitter_id``'s when given."""
     statement = select(SubmissionRow).order_by(SubmissionRow.id.desc())
@@ -42,7 +44,7 @@ def usernames(session: Session, user_ids: Collection[int]) -> dict[int, str]:
     return {row[0]: row[1] for row in session.execute(statement)}
 
 
-def tournaments_with_digest(session: Session, digest: str) -> list[tuple[str, str]]:
+def tournaments_with_digest(session: Session, digest: str) -> list[tuple[str, Category]]:
     """(tournament id, category) of the stored tournaments made from this file."""
     rows = session.execute(
         select(TournamentRow.tournament_id, TournamentRow.category)

@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import TournamentRow
+from ratingdb.rules import Category
 
 TOURNAMENT_ID_DIGITS = 6
 
@@ -22,7 +23,7 @@ def with_ids(session: Session, tournament_ids: Collection[str]) -> Sequence[Tour
     ).all()
 
 
-def imported_from(session: Session, digest: str, category: str) -> str | None:
+def imported_from(session: Session, digest: str, category: Category) -> str | None:
     """The tournament already imported from the file of ``digest`` for ``category``, if any."""
     return session.scalars(
         select(TournamentRow.tournament_id).where(

@@ -4,18 +4,17 @@ national rapid list (``ffe-rapid``) as a list CSV."""
 
 from __future__ import annotations
 
-import csv
 import io
 import random
 from collections.abc import Sequence
 from pathlib import Path
 
-from ratingdb.formats.cells import spreadsheet_text
 from ratingdb.formats.fide_list import FideTxtEntry, FideXmlPlayer, write_fide_txt, write_fide_xml
-from ratingdb.formats.list_csv import COLUMNS as LIST_COLUMNS
+from ratingdb.formats.list_csv import ExportEntry, write_list_csv
 from ratingdb.rules import Category, Period
 from ratingdb.sample_data.people import FEDERATION, Person, k_of
 
+RAPID = Category.FFE_RAPID
 #: The games each player had rated in the month before the lists, by category.
 Games = dict[tuple[int, Category], int]
 
@@ -88,26 +87,18 @@ def _combined_xml(people: Sequence[Person], period: Period, games: Games) -> str
 
 
 def _national_csv(people: Sequence[Person], period: Period) -> str:
-    """The rated players of the national rapid list (the unrated are not in it)."""
-    rows = io.StringIO()
-    writer = csv.writer(rows, lineterminator="\n")
-    writer.writerow(LIST_COLUMNS)
-    for p in people:
-        rating = p.ratings[Category.FFE_RAPID]
-        if rating is None:
-            continue
-        writer.writerow(
-            [
-                p.fide_id,
-                spreadsheet_text(p.name),
-                FEDERATION,
-                p.sex,
-                p.birth.year,
-                spreadsheet_text(p.title or ""),
-                rating,
-                p.rated_games[Category.FFE_RAPID],
-                p.peaks[Category.FFE_RAPID],
-                k_of(p, Category.FFE_RAPID, period),
-            ]
-        )
-    return rows.getvalue()
+    """The rated players of the national rapid list (the unrated are not in it), each known by
+    their FIDE id."""
+    return write_list_csv(
+        _national_entry(p, period) for p in people if p.ratings[RAPID] is not None
+    )
+
+
+def _national_entry(p: Person, period: Period) -> ExportEntry:
+    rating, peak, k = p.ratings[RAPID], p.peaks[RAPID], k_of(p, RAPID, period)
+    if p.fide_id is None or rating is None or peak is None or k is None:
+        raise AssertionError(f"player {p.number} is rated without a FIDE id, a peak or a K")
+    return ExportEntry(
+        p.fide_id, p.name, FEDERATION, p.sex, p.birth.year, p.title, rating,
+        p.rated_games[RAPID], peak, k,
+    )  # fmt: skip

@@ -28,9 +28,9 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import Role, SignInOutcome
 from ratingdb.errors import InputError
 from ratingdb.models import ApiTokenRow, UserRow, WebSessionRow
-from ratingdb.models.account import ROLES as ROLES  # the edges read the roles from here
 from ratingdb.models.account import TOKEN_PREFIX_LENGTH, USERNAME_LENGTH
 from ratingdb.repositories import accounts as repository
 from ratingdb.services import audit
@@ -59,7 +59,7 @@ _CSRF_PURPOSE = b"ratingdb backoffice csrf"
 class UnknownUserError(InputError):
     """No user of that name: exit code 2 on the command line, 404 in the API."""
 
-    def __init__(self, username: str, field: str = "USERNAME") -> None:
+    def __init__(self, username: str, field: str = "username") -> None:
         super().__init__(f"no user {username!r}", field=field)
 
 
@@ -70,7 +70,7 @@ class Principal:
 
     user_id: int
     username: str
-    role: str
+    role: Role
     via: Literal["web", "api"]
     csrf_token: str | None = None
     token_label: str | None = None
@@ -101,7 +101,7 @@ def digest(secret: str) -> str:
 # Users -----------------------------------------------------------------------------------------
 
 
-def check_username(username: str, field: str = "USERNAME") -> str:
+def check_username(username: str, field: str = "username") -> str:
     if not 1 <= len(username) <= USERNAME_LENGTH or not USERNAME_PATTERN.fullmatch(username):
         raise InputError(
             f"must be 1..{USERNAME_LENGTH} of a-z, 0-9, '.', '_', '-' (starting with a letter "
@@ -111,10 +111,11 @@ def check_username(username: str, field: str = "USERNAME") -> str:
     return username
 
 
-def check_role(role: str, field: str = "--role") -> str:
-    if role not in ROLES:
-        raise InputError(f"must be one of {', '.join(ROLES)}, got {role!r}", field=field)
-    return role
+def check_role(role: str, field: str = "role") -> Role:
+    try:
+        return Role(role)
+    except ValueError:
+        raise InputError(f"must be one of {', '.join(Role)}, got {role!r}", field=field) from None
 
 
 def check_password(password: str, username: str, field: str = "password") -> None:
@@ -152,7 +153,7 @@ def _dummy_hash() -> str:
 _DUMMY_HASH: str | None = None
 
 
-def _user(session: Session, username: str, field: str = "USERNAME") -> UserRow:
+def _user(session: Session, username: str, field: str = "username") -> UserRow:
     row = repository.get_user(session, username)
     if row is None:
         raise UnknownUserError(username, field)
@@ -163,11 +164,11 @@ def add_user(
     session: Session, username: str, role: str, password: str, *, actor: str, now: datetime
 ) -> UserRow:
     check_username(username)
-    check_role(role)
+    checked_role = check_role(role)
     check_password(password, username)
     if repository.get_user(session, username) is not None:
-        raise InputError(f"a user {username!r} already exists", field="USERNAME")
-    row = repository.add_user(session, username, role, hash_password(password))
+        raise InputError(f"a user {username!r} already exists", field="username")
+    row = repository.add_user(session, username, checked_role, hash_password(password))
     audit.record(session, "user-add", actor, now, details={"username": username, "role": role})
     return row
 
@@ -210,13 +211,13 @@ def list_users(session: Session) -> list[dict[str, Any]]:
 # API tokens ------------------------------------------------------------------------------------
 
 
-def check_label(label: str, field: str = "--label") -> str:
+def check_label(label: str, field: str = "label") -> str:
     if not 1 <= len(label) <= MAX_LABEL_LENGTH or not label.isprintable():
         raise InputError(f"must be 1..{MAX_LABEL_LENGTH} printable characters", field=field)
     return label
 
 
-def check_days(days: int, field: str = "--days") -> int:
+def check_days(days: int, field: str = "days") -> int:
     if not 1 <= days <= MAX_TOKEN_DAYS:
         raise InputError(f"must be 1..{MAX_TOKEN_DAYS}, got {days}", field=field)
     return days
@@ -231,7 +232,7 @@ def issue_token(
     check_days(days)
     user = _user(session, username)
     if user.disabled:
-        raise InputError(f"user {username!r} is disabled", field="USERNAME")
+        raise InputError(f"user {username!r} is disabled", field="username")
     token = secrets.token_urlsafe(32)
     expires = now + timedelta(days=days)
     repository.add_token(
@@ -338,7 +339,7 @@ def sign_in(
     if previous_session_id is not None:
         repository.delete_web_session(session, digest(previous_session_id))
     if throttled(session, name, address, now):
-        repository.add_attempt(session, name, address, now, "refused")
+        repository.add_attempt(session, name, address, now, SignInOutcome.REFUSED)
         return SignIn(None, None, throttled=True)
     user = repository.get_user(session, name)
     if user is None or len(password) > MAX_PASSWORD_LENGTH:
@@ -347,9 +348,9 @@ def sign_in(
     else:
         ok = _verify(user.password_hash, password) and not user.disabled
     if not ok or user is None:
-        repository.add_attempt(session, name, address, now, "failure")
+        repository.add_attempt(session, name, address, now, SignInOutcome.FAILURE)
         return SignIn(None, None)
-    repository.add_attempt(session, name, address, now, "success")
+    repository.add_attempt(session, name, address, now, SignInOutcome.SUCCESS)
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = hash_password(password)
     repository.delete_expired_web_sessions(session, now, now - SESSION_IDLE)

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import CorrectionKind, PreviewState
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import RESULTS
 from ratingdb.models import CorrectionPreviewRow
@@ -54,10 +55,10 @@ from ratingdb.services.lists import IMPORT_FORMATS
 from ratingdb.services.submissions import MAX_UPLOAD_BYTES, safe_filename
 from ratingdb.services.tournaments import FORMATS as TOURNAMENT_FORMATS
 
-GAME: Final = "game"
-TOURNAMENT: Final = "tournament"
-MERGE: Final = "merge"
-LIST: Final = "list-replace"
+GAME: Final = CorrectionKind.GAME
+TOURNAMENT: Final = CorrectionKind.TOURNAMENT
+MERGE: Final = CorrectionKind.MERGE
+LIST: Final = CorrectionKind.LIST_REPLACE
 KINDS: Final = (GAME, TOURNAMENT, MERGE, LIST)
 #: The request's fields of each kind (besides ``reason``; ``file`` is the upload).
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -73,20 +74,6 @@ LIST_FORMATS: Final = IMPORT_FORMATS
 RESULT_CHOICES: Final = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")
 #: How long a preview may wait for its confirmation.
 PREVIEW_LIFETIME: Final = timedelta(hours=24)
-#: The command line's options as the corrections service names them -> the request's fields.
-_OPTION_FIELDS: Final = {
-    "--tournament": "tournament",
-    "--round": "round",
-    "--white": "white",
-    "--black": "black",
-    "--result": "result",
-    "--reason": "reason",
-    "--category": "category",
-    "--period": "period",
-    "--format": "format",
-    "KEEP": "keep",
-    "DROP": "drop",
-}
 
 
 class PreviewNotFound(InputError):
@@ -218,7 +205,7 @@ def _as_file(content: bytes, filename: str) -> Iterator[Path]:
 
 def _located(kind: str, error: InputError, path: Path | None, filename: str | None) -> InputError:
     """The service's error in the request's words: the uploaded file's name instead of its
-    temporary copy's, the request's fields instead of the command line's options."""
+    temporary copy's, the request's fields for the replaced tournament or list."""
     message = error.message
     source = error.source
     if path is not None and filename is not None:
@@ -226,13 +213,11 @@ def _located(kind: str, error: InputError, path: Path | None, filename: str | No
         if source is not None:
             source = source.replace(str(path), filename)
     name = error.field
-    if name == "--replace":
+    if name == "replacement":
         # The tournament or list replaced (its id, its period), or the file that cannot replace it.
         name = "file" if source is not None else ("tournament" if kind == TOURNAMENT else "period")
-    elif name == "--period" and kind == TOURNAMENT:
+    elif name == "period" and kind == TOURNAMENT:
         name = "file"  # a file without dates asks for a period; a replacement keeps its own
-    elif name is not None:
-        name = _OPTION_FIELDS.get(name, name)
     return InputError(message, field=name, source=source, line=error.line, column=error.column)
 
 
@@ -400,7 +385,7 @@ def preview(
     row = repo.add(
         session,
         CorrectionPreviewRow(
-            kind=checked.kind, user_id=caller.user_id, state="previewed",
+            kind=checked.kind, user_id=caller.user_id, state=PreviewState.PREVIEWED,
             inputs=dict(checked.values), reason=checked.reason,
             filename=checked.filename, content=content,
             file_digest=None if content is None else hashlib.sha256(content).hexdigest(),
@@ -425,8 +410,8 @@ def _own(
 
 
 def _state(row: CorrectionPreviewRow, now: datetime) -> str:
-    if row.state == "previewed" and now - row.created_at > PREVIEW_LIFETIME:
-        return "expired"
+    if row.state == PreviewState.PREVIEWED and now - row.created_at > PREVIEW_LIFETIME:
+        return PreviewState.EXPIRED
     return row.state
 
 
@@ -465,13 +450,13 @@ def _waiting(
 ) -> CorrectionPreviewRow:
     row = _own(session, preview_id, caller, for_update=True)
     state = _state(row, now)
-    if state == "expired":
+    if state == PreviewState.EXPIRED:
         hours = int(PREVIEW_LIFETIME.total_seconds() // 3600)
         raise PreviewConflict(
             f"correction preview {row.id} is over {hours} hours old: make the correction again "
             "to see its impact now"
         )
-    if state != "previewed":
+    if state != PreviewState.PREVIEWED:
         raise PreviewConflict(f"correction preview {row.id} is already {state}")
     return row
 
@@ -503,7 +488,7 @@ def confirm(
         session.flush()
         return Confirmation(False, row.id)
     savepoint.commit()
-    row.state = "applied"
+    row.state = PreviewState.APPLIED
     row.correction_id = ran.correction_id
     row.decided_at = now
     row.content = None
@@ -515,7 +500,7 @@ def confirm(
 def discard(session: Session, preview_id: str | int, caller: Principal, now: datetime) -> None:
     """Drop a preview waiting for confirmation (its file too)."""
     row = _waiting(session, preview_id, caller, now)
-    row.state = "discarded"
+    row.state = PreviewState.DISCARDED
     row.decided_at = now
     row.content = None
     session.flush()

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import CorrectionKind, ListSource, PeriodState
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
 from ratingdb.models import CorrectionRow, GameRow, PlayerRow, RatingListRow, TournamentRow
@@ -34,7 +35,7 @@ from ratingdb.services.tournaments import ReadTournament, read_tournament, refus
 @dataclass(frozen=True, slots=True)
 class CorrectionOutcome:
     correction_id: int
-    kind: str
+    kind: CorrectionKind
     revisions: tuple[Revision, ...]
     pending: tuple[str, ...]  # "category period" of open periods the correction changes
 
@@ -63,23 +64,23 @@ def correct_game(
     """Replace one game's result; recompute the lists it changes."""
     if result not in RESULTS:
         raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
-                         field="--result")  # fmt: skip
+                         field="result")  # fmt: skip
     _require_reason(reason, "a correction")
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
-        raise InputError(f"no tournament {tournament_id}", field="--tournament")
+        raise InputError(f"no tournament {tournament_id}", field="tournament")
     game = game_repo.current_game(session, tournament_id, round_number, white_id, black_id)
     if game is None:
         raise InputError(
             f"tournament {tournament_id} has no game {white_id} - {black_id} in round "
             f"{round_number} (white first)",
-            field="--white",
+            field="white",
         )
     if game.result == result:
-        raise InputError(f"the game's result is already {result}", field="--result")
+        raise InputError(f"the game's result is already {result}", field="result")
     before = {"game_id": game.id, "result": game.result}
     correction = correction_repo.add(
-        session, "game", category=tournament.category, tournament_id=tournament_id,
+        session, CorrectionKind.GAME, category=tournament.category, tournament_id=tournament_id,
         reason=reason, actor=actor, now=now, before=before,
     )  # fmt: skip
     # The old row leaves the current games before the new one arrives.
@@ -94,7 +95,8 @@ def correct_game(
     audit.record(
         session, "correction", actor, now,
         counts={"revisions": len(outcome.revisions)},
-        details={"correction_id": correction.id, "kind": "game", "tournament_id": tournament_id,
+        details={"correction_id": correction.id, "kind": correction.kind,
+                 "tournament_id": tournament_id,
                  "before": before, "after": correction.after, "reason": reason},
     )  # fmt: skip
     return outcome
@@ -118,15 +120,15 @@ def replace_tournament(
     _require_reason(reason, "a correction")
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
-        raise InputError(f"no tournament {tournament_id}", field="--replace")
+        raise InputError(f"no tournament {tournament_id}", field="replacement")
     read = _read_replacement(session, tournament, path, file_format)
     new = read.tournament
     old_games = game_repo.current_games_of_tournament(session, tournament_id)
     before = {"name": tournament.name, "digest": tournament.source_digest,
               "game_ids": [g.id for g in old_games]}  # fmt: skip
     correction = correction_repo.add(
-        session, "tournament", category=tournament.category, tournament_id=tournament_id,
-        reason=reason, actor=actor, now=now, before=before,
+        session, CorrectionKind.TOURNAMENT, category=tournament.category,
+        tournament_id=tournament_id, reason=reason, actor=actor, now=now, before=before,
     )  # fmt: skip
     _replace_games(
         session,
@@ -143,7 +145,7 @@ def replace_tournament(
         session, "correction", actor, now, file_digest=read.digest,
         counts={"games_before": len(old_games), "games_after": len(new.games),
                 "revisions": len(outcome.revisions)},
-        details={"correction_id": correction.id, "kind": "tournament",
+        details={"correction_id": correction.id, "kind": correction.kind,
                  "tournament_id": tournament_id, "reason": reason},
     )  # fmt: skip
     return outcome, read
@@ -153,7 +155,7 @@ def _read_replacement(
     session: Session, tournament: TournamentRow, path: Path, file_format: str | None
 ) -> ReadTournament:
     """The corrected file, read as an import reads it: same dates, every player known."""
-    read = read_tournament(session, path, [Category(tournament.category)], None, file_format)
+    read = read_tournament(session, path, [tournament.category], None, file_format)
     new = read.tournament
     if (new.start_date, new.end_date) != (tournament.start_date, tournament.end_date):
         raise InputError(
@@ -161,7 +163,7 @@ def _read_replacement(
             f"{tournament.tournament_id} {tournament.start_date} to {tournament.end_date}: dates "
             "cannot change in a replacement; import the file as a new tournament",
             source=str(path),
-            field="--replace",
+            field="replacement",
         )
     refuse_unknown_players(session, new)
     return read
@@ -183,13 +185,14 @@ def merge_players(
     """Make two records of one player one: every game of ``drop`` is replaced by the same game
     with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed."""
     if keep == drop:
-        raise InputError("a player cannot be merged into himself", field="DROP")
+        raise InputError("a player cannot be merged into himself", field="drop")
     _require_reason(reason, "a merge")
     dropped = _players_to_merge(session, keep, drop)
     games = _games_to_merge(session, keep, drop)
     correction = correction_repo.add(
-        session, "merge", category=None, tournament_id=None, reason=reason, actor=actor,
-        now=now, before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
+        session, CorrectionKind.MERGE, category=None, tournament_id=None, reason=reason,
+        actor=actor, now=now,
+        before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
     )  # fmt: skip
     _replace_games(
         session,
@@ -214,7 +217,7 @@ def merge_players(
 def _players_to_merge(session: Session, keep: str, drop: str) -> PlayerRow:
     """Both players exist and neither is merged already; returns the one dropped."""
     players = player_repo.by_ids(session, [keep, drop])
-    for player_id, field in ((keep, "KEEP"), (drop, "DROP")):
+    for player_id, field in ((keep, "keep"), (drop, "drop")):
         if player_id not in players:
             raise InputError(f"no player {player_id}", field=field)
         if players[player_id].merged_into is not None:
@@ -233,14 +236,14 @@ def _games_to_merge(session: Session, keep: str, drop: str) -> Sequence[GameRow]
         raise InputError(
             f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
             f"{clash[0].round}): they are two players",
-            field="DROP",
+            field="drop",
         )
     return games
 
 
 def _require_reason(reason: str, what: str) -> None:
     if not reason.strip():
-        raise InputError(f"{what} needs a reason", field="--reason")
+        raise InputError(f"{what} needs a reason", field="reason")
 
 
 def replace_list(
@@ -267,13 +270,13 @@ def replace_list(
     A list published by a close is refused: it is computed from the period's tournaments, and a
     file put in its place would hide them; correct the tournaments instead."""
     _require_reason(reason, "a correction")
-    check_period(category, period, field="--period")
+    check_period(category, period)
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
     current = _imported_list_to_replace(session, category, period)
     digest = audit.file_digest(path) if path.is_file() else None
     correction = correction_repo.add(
-        session, "list-replace", category=category.value, tournament_id=None, reason=reason,
+        session, CorrectionKind.LIST_REPLACE, category=category, tournament_id=None, reason=reason,
         actor=actor, now=now,
         before={"list_id": current.id, "revision": current.revision,
                 "entries": current.entry_count, "digest": current.digest},
@@ -299,7 +302,7 @@ def replace_list(
                 "players_created": imported.players_created,
                 "players_updated": imported.players_updated,
                 "players_changed": len(changed), "revisions": len(outcome.revisions)},
-        details={"correction_id": correction.id, "kind": "list-replace",
+        details={"correction_id": correction.id, "kind": correction.kind,
                  "category": category.value, "period": str(period), "list_id": revised.id,
                  "revision": revised.revision, "file": source_name or str(path),
                  "format": file_format,
@@ -314,18 +317,18 @@ def _imported_list_to_replace(
     """The period's published list, refused unless it was imported."""
     period_row = period_repo.get_period(session, category, period)
     current = period_repo.list_for(session, category, period)
-    if period_row is None or period_row.state != "published" or current is None:
+    if period_row is None or period_row.state != PeriodState.PUBLISHED or current is None:
         raise InputError(
             f"{category.value} {period} has no published list to replace; "
             "import the list without --replace",
-            field="--period",
+            field="period",
         )
-    if current.source != "import":
+    if current.source != ListSource.IMPORT:
         raise InputError(
             f"{category.value} {period} was computed by a close from its tournaments, not "
             "imported: correct its games instead (games correct, tournaments import --replace, "
             "players merge)",
-            field="--replace",
+            field="replacement",
         )
     return current
 
@@ -349,7 +352,7 @@ def _revision_written(
             f"the file gives the list of {category.value} {period} as published "
             f"(revision {current.revision}): nothing to correct",
             source=str(path),
-            field="--replace",
+            field="replacement",
         )
     return revised, changed
 
@@ -368,9 +371,9 @@ def _recompute(
     pending: list[str] = []
     for tournament in tournaments:
         period_row = periods[tournament.period_id]
-        category = Category(period_row.category)
+        category = period_row.category
         period = Period.of_list_date(period_row.list_date)
-        if period_row.state != "published":
+        if period_row.state != PeriodState.PUBLISHED:
             pending.append(f"{category.value} {period}")
             continue
         if category not in first or period < first[category]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
@@ -94,13 +95,13 @@ def recalculate(
         period_row = period_repo.get_period(session, category, period)
         if current is None or period_row is None:
             raise AssertionError(f"published period {category.value} {period} has no list")
-        if current.source != "close":
+        if current.source != ListSource.CLOSE:
             if skip_imported:
                 continue
             raise InputError(
                 f"{category.value} {period} is an imported list: it cannot be recomputed; "
                 "correct the tournaments of later periods only",
-                field="--tournament",
+                field="tournament",
             )
         rules = PeriodRules.for_period(category, period)
         computation = compute(
@@ -194,7 +195,7 @@ class Verification:
     category: Category
     period: Period
     revision: int
-    source: str
+    source: ListSource
     ok: bool
     detail: str
 
@@ -214,7 +215,7 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     published (the games as of its corrections, the lists it started from) with the rule
     version it was published under, and compare digests: the stored one, the stored rows', and
     the recomputed list's."""
-    category = Category(rating_list.category)
+    category = rating_list.category
     period = Period.of_list_date(rating_list.list_date)
 
     def result(ok: bool, detail: str) -> Verification:
@@ -223,7 +224,7 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     stored_rows = stored_digest(session, rating_list.id)
     if stored_rows != rating_list.digest:
         return result(False, "the stored entries do not match the list's digest")
-    if rating_list.source != "close":
+    if rating_list.source != ListSource.CLOSE:
         return result(True, "imported list: the stored entries match the digest")
     rules = PeriodRules.for_period(category, period)
     if rules.version.name != rating_list.rule_version:

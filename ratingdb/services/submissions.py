@@ -19,13 +19,11 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import Role, SubmissionState, TournamentFormat
 from ratingdb.errors import InputError
 from ratingdb.formats.trf import TrfPlayer
 from ratingdb.models import PlayerRow, SubmissionRow
 from ratingdb.models.submission import FILENAME_LENGTH, REASON_LENGTH
-from ratingdb.models.submission import (  # the edges read the states from here
-    SUBMISSION_STATES as SUBMISSION_STATES,
-)
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
@@ -43,7 +41,6 @@ from ratingdb.services.tournaments import (
 
 #: The largest file accepted (the largest real TRF, a 280-player open, is under 100 KB).
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
-OFFICER = "officer"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
 
 
@@ -103,9 +100,9 @@ def _as_file(content: bytes, filename: str) -> Iterator[Path]:
 def _located(error: InputError, path: Path, filename: str) -> InputError:
     """The error naming the uploaded file, not the temporary copy."""
     message = error.message.replace(str(path), filename)
-    # The import names the command's options (--category); here they are parameters.
-    field = error.field.removeprefix("--") if error.field is not None else None
-    return InputError(message, field=field, source=filename, line=error.line, column=error.column)
+    return InputError(
+        message, field=error.field, source=filename, line=error.line, column=error.column
+    )
 
 
 def describe(error: InputError) -> str:
@@ -170,7 +167,7 @@ class Checked:
     name: str
     start: Any
     end: Any
-    source_format: str
+    source_format: TournamentFormat
 
 
 def check(
@@ -198,7 +195,7 @@ def check(
     savepoint.rollback()
     session.expire_all()
     tournament = read.tournament
-    if read.source_format == "trf":
+    if read.source_format == TournamentFormat.TRF:
         matched, new = len(read.known), read.created
     else:
         matched, new = len(players), 0
@@ -261,14 +258,14 @@ def submit(
     if not upload.content:
         raise InputError("the file is empty", field="file")
     categories = [_category(text.strip()) for text in upload.categories if text.strip()]
-    check_categories(categories, option="category")
+    check_categories(categories)
     forced = _period(upload.period)
     given = upload.file_format or None
     if given is not None and given not in FORMATS:
         raise InputError(f"must be one of {', '.join(FORMATS)}", field="format")
     file_format = format_of(Path(upload.filename or ""), given)
     filename = safe_filename(upload.filename, file_format)
-    if accept and caller.role != OFFICER:
+    if accept and caller.role != Role.OFFICER:
         raise InputError("only an officer may accept a submission", field="accept")
     with _as_file(upload.content, filename) as path:
         checked = check(session, path, filename, categories, forced, file_format)
@@ -276,7 +273,7 @@ def submit(
         session,
         SubmissionRow(
             submitter_id=caller.user_id,
-            state="submitted",
+            state=SubmissionState.SUBMITTED,
             categories=[c.value for c in categories],
             period=None if forced is None else str(forced),
             source_format=checked.source_format,
@@ -307,7 +304,7 @@ def _visible(session: Session, submission_id: str | int, viewer: Principal) -> S
     """The submission if the viewer may see it: an officer all, others only their own."""
     text = str(submission_id)
     row = repo.get(session, int(text)) if text.isdigit() and len(text) < 12 else None
-    if row is None or (viewer.role != OFFICER and row.submitter_id != viewer.user_id):
+    if row is None or (viewer.role != Role.OFFICER and row.submitter_id != viewer.user_id):
         raise SubmissionNotFound(f"no submission {text}", field="id")
     return row
 
@@ -340,16 +337,21 @@ def list_submissions(
     session: Session, viewer: Principal, state: str | None = None
 ) -> list[dict[str, Any]]:
     """Newest first: an officer's view has everyone's, anyone else's only their own."""
-    if state is not None and state not in SUBMISSION_STATES:
-        raise InputError(f"must be one of {', '.join(SUBMISSION_STATES)}", field="state")
     rows = repo.listed(
         session,
-        submitter_id=None if viewer.role == OFFICER else viewer.user_id,
-        state=state,
+        submitter_id=None if viewer.role == Role.OFFICER else viewer.user_id,
+        state=None if state is None else _state(state),
     )
     names = repo.usernames(session, {r.submitter_id for r in rows} | {
         r.reviewer_id for r in rows if r.reviewer_id is not None})  # fmt: skip
     return [_as_json(row, names, full=False) for row in rows]
+
+
+def _state(text: str) -> SubmissionState:
+    try:
+        return SubmissionState(text)
+    except ValueError:
+        raise InputError(f"must be one of {', '.join(SubmissionState)}", field="state") from None
 
 
 def show_submission(session: Session, submission_id: str, viewer: Principal) -> dict[str, Any]:
@@ -360,7 +362,7 @@ def show_submission(session: Session, submission_id: str, viewer: Principal) -> 
 
 def _pending(session: Session, submission_id: str | int, officer: Principal) -> SubmissionRow:
     row = _visible(session, submission_id, officer)
-    if row.state != "submitted":
+    if row.state != SubmissionState.SUBMITTED:
         raise SubmissionConflict(f"submission {row.id} is already {row.state}")
     return row
 
@@ -389,7 +391,7 @@ def accept_submission(
         details={"file": row.filename, "submission_id": row.id,
                  "tournaments": [t.as_json() for t in outcome.tournaments]},
     )  # fmt: skip
-    row.state = "accepted"
+    row.state = SubmissionState.ACCEPTED
     row.reviewer_id = officer.user_id
     row.reviewed_at = now
     row.tournament_ids = tournament_ids
@@ -408,7 +410,7 @@ def reject_submission(
     if len(reason) > REASON_LENGTH:
         raise InputError(f"at most {REASON_LENGTH} characters", field="reason")
     row = _pending(session, submission_id, officer)
-    row.state = "rejected"
+    row.state = SubmissionState.REJECTED
     row.reviewer_id = officer.user_id
     row.reviewed_at = now
     row.reason = reason

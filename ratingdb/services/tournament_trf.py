@@ -101,7 +101,7 @@ def _trf_dates(
                 source=trf.source,
                 field="042 start date",
             )
-        check_period(category, forced, field="--period")
+        check_period(category, forced)
         start = end = closing_date(category, forced)
         notes.append(
             f"no dates in the file: the closing date of {forced} ({start}) is used as the "

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import TournamentFormat
 from ratingdb.errors import InputError
 from ratingdb.formats.csv_input import SAVE_AS as CSV_SAVE_AS
 from ratingdb.formats.games_csv import TournamentFile, read_games_csv
@@ -29,7 +30,8 @@ from ratingdb.rules import Category, Period, next_period, period_for_end_date, v
 from ratingdb.services.lists import check_period
 from ratingdb.services.tournament_trf import TournamentDetails, read_trf
 
-FORMATS = ("trf", "csv")
+#: In the order the command line shows them.
+FORMATS = (TournamentFormat.TRF, TournamentFormat.CSV)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +61,14 @@ class ImportOutcome:
     report: tuple[str, ...]
 
 
-def format_of(path: Path, given: str | None) -> str:
-    """``--format``, else from the extension: ``.csv`` is a games CSV, anything else a TRF."""
+def format_of(path: Path, given: str | None) -> TournamentFormat:
+    """The format given, else from the extension: ``.csv`` is a games CSV, anything else a
+    TRF."""
     if given is not None:
         if given not in FORMATS:
-            raise InputError(f"must be one of {', '.join(FORMATS)}", field="--format")
-        return given
-    return "csv" if path.suffix.lower() == ".csv" else "trf"
+            raise InputError(f"must be one of {', '.join(FORMATS)}", field="format")
+        return TournamentFormat(given)
+    return TournamentFormat.CSV if path.suffix.lower() == ".csv" else TournamentFormat.TRF
 
 
 def import_tournament_file(
@@ -93,13 +96,13 @@ def import_tournament_file(
     return ImportOutcome(stored, read.report)
 
 
-def check_categories(categories: Sequence[Category], option: str = "--category") -> None:
+def check_categories(categories: Sequence[Category]) -> None:
     """At least one category, none twice."""
     if not categories:
-        raise InputError("give at least one category", field=option)
+        raise InputError("give at least one category", field="category")
     repeated = sorted({c.value for c in categories if list(categories).count(c) > 1})
     if repeated:
-        raise InputError(f"{repeated[0]} is given twice", field=option)
+        raise InputError(f"{repeated[0]} is given twice", field="category")
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +113,7 @@ class ReadTournament:
 
     tournament: TournamentFile
     digest: str
-    source_format: str
+    source_format: TournamentFormat
     details: TournamentDetails | None
     report: tuple[str, ...]
     known: tuple[tuple[TrfPlayer, str], ...] = ()
@@ -125,13 +128,13 @@ def read_tournament(
     file_format: str | None = None,
 ) -> ReadTournament:
     """Read a TRF or games CSV for an import or a replacement (``--replace``)."""
-    if format_of(path, file_format) == "trf":
+    if format_of(path, file_format) == TournamentFormat.TRF:
         raw = _read_bytes(path, TRF_SAVE_AS)
         trf = read_trf(session, path, raw, categories, forced)
         return ReadTournament(
             trf.tournament,
             hashlib.sha256(raw).hexdigest(),
-            "trf",
+            TournamentFormat.TRF,
             trf.details,
             trf.report,
             trf.known,
@@ -146,7 +149,9 @@ def read_tournament(
         f"{tournament.end_date}: {len(tournament.games)} games, {played} played "
         "(rated candidates)"
     )
-    return ReadTournament(tournament, hashlib.sha256(raw).hexdigest(), "csv", None, (summary,))
+    return ReadTournament(
+        tournament, hashlib.sha256(raw).hexdigest(), TournamentFormat.CSV, None, (summary,)
+    )
 
 
 def _read_bytes(path: Path, save_as: str) -> bytes:
@@ -155,7 +160,7 @@ def _read_bytes(path: Path, save_as: str) -> bytes:
 
 
 def _refuse_duplicate(session: Session, digest: str, category: Category, source: str) -> None:
-    duplicate = tournament_repo.imported_from(session, digest, category.value)
+    duplicate = tournament_repo.imported_from(session, digest, category)
     if duplicate is not None:
         raise InputError(
             f"this file is already imported for {category.value} as tournament {duplicate}",
@@ -189,7 +194,7 @@ def _store_for_categories(
     forced: Period | None,
     *,
     digest: str,
-    source_format: str,
+    source_format: TournamentFormat,
     details: TournamentDetails | None = None,
 ) -> tuple[ImportedTournament, ...]:
     stored: list[ImportedTournament] = []
@@ -217,7 +222,7 @@ def store_tournament(
     forced: Period | None,
     *,
     digest: str,
-    source_format: str,
+    source_format: TournamentFormat,
     details: TournamentDetails | None = None,
     group_id: str | None = None,
     grouped: bool = False,
@@ -237,7 +242,7 @@ def store_tournament(
         TournamentRow(
             tournament_id=tournament_id,
             name=tournament.name,
-            category=category.value,
+            category=category,
             start_date=tournament.start_date,
             end_date=tournament.end_date,
             period_id=period_row.id,
@@ -273,23 +278,23 @@ def assign_period(
         raise InputError(
             f"the tournament ends on {end_date.isoformat()}, before the first {category.value} "
             f"rules ratingdb knows ({first.isoformat()})",
-            field="--category",
+            field="category",
         )
     natural = period_for_end_date(category, end_date)
     published = period_repo.published_periods(session, category)
     latest = max(published, default=None)
     if forced is not None:
-        check_period(category, forced, field="--period")
+        check_period(category, forced)
         if latest is not None and forced <= latest:
             raise InputError(
                 f"{category.value} {forced} is already published (latest list: {latest}); "
                 "a published list never changes",
-                field="--period",
+                field="period",
             )
         if end_date >= forced.list_date:
             raise InputError(
                 f"the tournament ends on {end_date.isoformat()}, after the {forced} list date",
-                field="--period",
+                field="period",
             )
         return forced, latest is not None and natural <= latest
     if latest is None or natural > latest:

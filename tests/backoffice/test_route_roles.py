@@ -25,6 +25,7 @@ from sqlalchemy import Engine, func, select
 from ratingdb.backoffice.app import route_keys
 from ratingdb.cli import main
 from ratingdb.db import make_sessionmaker
+from ratingdb.enums import Role
 from ratingdb.models import AuditRow, GameRow, SubmissionRow, TournamentRow, UserRow
 from ratingdb.services import correction_requests, submissions
 from ratingdb.services.accounts import Principal
@@ -133,7 +134,7 @@ def _submission(engine: Engine, clock: Any) -> str:
     recorded as the test's own set-up."""
     with make_sessionmaker(engine).begin() as session:
         arbiter = session.scalars(select(UserRow).where(UserRow.username == "arbiter1")).one()
-        caller = Principal(arbiter.id, "test", "arbiter", "api")
+        caller = Principal(arbiter.id, "test", Role.ARBITER, "api")
         # A different file each time (the same file is imported only once).
         content = TRF.replace(b"Test Open", f"Walk {next(_names)}".encode())
         upload = Upload(content, "walk.trf", ["fide-standard"])
@@ -271,7 +272,7 @@ def _correction_target(users: Accounts, url: str) -> str:
         fields = _game_fields(users)
         with make_sessionmaker(users.engine).begin() as session:
             officer = session.scalars(select(UserRow).where(UserRow.username == "officer1")).one()
-            caller = Principal(officer.id, "officer1", "officer", "web")
+            caller = Principal(officer.id, "officer1", Role.OFFICER, "web")
             wanted = CorrectionRequest("game", {k: v for k, v in fields.items() if k != "reason"})
             number = correction_requests.preview(session, wanted, "walk", caller, users.clock())
             digest = correction_requests.show_preview(session, number, caller, users.clock())

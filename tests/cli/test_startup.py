@@ -123,10 +123,12 @@ def test_the_parser_shows_what_the_rest_of_ratingdb_uses() -> None:
     from ratingdb.backoffice import app as backoffice_app
     from ratingdb.cli import lists, tournaments, users
     from ratingdb.config import Settings
-    from ratingdb.models.account import ROLES
+    from ratingdb.enums import Role
     from ratingdb.services import accounts
     from ratingdb.services import lists as list_service
     from ratingdb.services import tournaments as tournament_service
+
+    ROLES = list(Role)
 
     assert lists.IMPORT_FORMATS == list_service.IMPORT_FORMATS
     assert lists.EXPORT_FORMATS == list_service.EXPORT_FORMATS

@@ -19,6 +19,7 @@ from ratingdb.db import (
     read_only_session,
     upgrade,
 )
+from ratingdb.enums import PeriodState
 from ratingdb.models import PeriodRow, PlayerRow
 from tests.db.sample_rows import Graph
 
@@ -86,7 +87,7 @@ def test_read_only_database_refuses_statements(read_engine: Engine, graph: Graph
     assert expected in str(raised.value.orig).lower()
     with read_only_session(read_engine) as session:
         period = session.scalars(select(PeriodRow)).one()
-        period.state = "open"
+        period.state = PeriodState.OPEN
         with pytest.raises(ReadOnlySessionError):
             session.flush()
 

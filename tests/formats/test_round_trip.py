@@ -38,7 +38,8 @@ from ratingdb.formats.fide_list import (
 from ratingdb.formats.list_csv import ExportEntry, read_list_csv, write_list_csv
 from ratingdb.formats.trf import PSEUDO_PLAYER_NAMES, PlayerOut, format_trf, parse_trf
 from ratingdb.rules import Category, Period
-from ratingdb.services.lists import PublishedEntry, PublishedList, write_published
+from ratingdb.services.lists import write_published
+from ratingdb.services.published.lists import ListEntry, PublishedList
 from tests.support.files import write
 
 EXAMPLES = settings(
@@ -200,10 +201,10 @@ def test_fide_xml_reads_back_exactly(
 
 
 @st.composite
-def published_entries(draw: st.DrawFn) -> PublishedEntry:
+def published_entries(draw: st.DrawFn) -> ListEntry:
     rating = draw(RATINGS)
     previous = draw(st.none() | RATINGS)
-    return PublishedEntry(
+    return ListEntry(
         player_id=draw(st.from_regex(r"[0-9]{1,20}", fullmatch=True)),
         name=draw(names(200)),
         federation=draw(FEDERATIONS),
@@ -225,7 +226,7 @@ def published_entries(draw: st.DrawFn) -> PublishedEntry:
     category=st.sampled_from(list(Category)),
     entries=st.lists(published_entries(), max_size=8, unique_by=lambda e: e.player_id),
 )
-def test_list_json_reads_back_exactly(category: Category, entries: list[PublishedEntry]) -> None:
+def test_list_json_reads_back_exactly(category: Category, entries: list[ListEntry]) -> None:
     published = PublishedList(
         category, Period(2026, 11), 2, "fide-2024", datetime(2026, 11, 1, tzinfo=UTC),
         tuple(entries),

@@ -53,7 +53,7 @@ from ratingdb.models import (
 )
 from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
-from ratingdb.services.lists import published_list
+from ratingdb.services.published.lists import published_list
 
 # Slow: 24 closes of a 30,000-player federation killed and checked, on each database.
 pytestmark = pytest.mark.slow(seconds=120)

@@ -12,7 +12,7 @@ import pytest
 
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category, Period
-from ratingdb.services.lists import published_list, streamed_list
+from ratingdb.services.published.lists import published_list, streamed_list
 from tests.services.test_fide_list_io import export, load
 from tests.support.cli import run_cli as cli
 from tests.support.files import LIST_HEADER, write

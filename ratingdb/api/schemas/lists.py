@@ -59,7 +59,7 @@ class ListEntryOut(Schema):
     original_rating: int | None = Field(description=ORIGINAL_RATING)
 
     @staticmethod
-    def fields_of(entry: svc.ListEntry) -> dict[str, Any]:
+    def fields_of(entry: svc.ComparedEntry) -> dict[str, Any]:
         return {
             "player_id": entry.player_id,
             "name": entry.name,
@@ -96,7 +96,7 @@ class ListPageOut(Schema):
         total: int,
         limit: int,
         offset: int,
-        entries: tuple[svc.ListEntry, ...],
+        entries: tuple[svc.ComparedEntry, ...],
     ) -> ListPageOut:
         # One validation of the whole page (pydantic-core), not one model per entry: a page of
         # 1,000 entries is the API's largest answer.

@@ -38,6 +38,7 @@ from ratingdb.formats.fide_list.rows import (
 from ratingdb.formats.fide_list.txt_reader import iter_fide_txt, read_fide_txt
 from ratingdb.formats.fide_list.writer import (
     TXT_NAME_WIDTH,
+    FideEntry,
     FideTxtEntry,
     FideXmlPlayer,
     write_fide_txt,
@@ -55,6 +56,7 @@ __all__ = [
     "TXT_NAME_WIDTH",
     "TXT_PREFIX",
     "XML_TAGS",
+    "FideEntry",
     "FideListRow",
     "FideTxtEntry",
     "FideXmlPlayer",

@@ -9,19 +9,32 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, Protocol
 from xml.sax.saxutils import escape
 
 from ratingdb.errors import InputError
-from ratingdb.formats.cells import cannot_write, checked_text
+from ratingdb.formats.cells import WrittenPlayer, cannot_write, checked_text
 from ratingdb.formats.fide_list.rows import MAX_RATING, MIN_RATING, TITLES, TXT_PREFIX
 from ratingdb.formats.text import MAX_BIRTH_YEAR, MAX_NAME_CHARS, MIN_DATE
 from ratingdb.rules import Category
 
 
+class FideEntry(WrittenPlayer, Protocol):
+    """What FIDE's layout, TXT or single-category XML, writes of one player: a published
+    list's entries as they are (``services.published.ListEntry``), or ``FideTxtEntry``."""
+
+    @property
+    def rating(self) -> int | None: ...  # None: unrated (blank in TXT, 0 in XML)
+    @property
+    def games(self) -> int | None: ...
+    @property
+    def k_factor(self) -> int | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class FideTxtEntry:
-    """One player of a list written in FIDE's layout, TXT or single-category XML."""
+    """One player of a list written in FIDE's layout where there is no published list (the
+    sample data's FIDE downloads, with their unrated players)."""
 
     player_id: str
     name: str
@@ -95,7 +108,7 @@ _XML_FIELDS = _Fields("fideid", "name", "country", "sex", "title", "rating", "ga
                       MAX_NAME_CHARS)  # fmt: skip
 
 
-def _check_entry(e: FideTxtEntry, fields: _Fields) -> None:
+def _check_entry(e: FideEntry, fields: _Fields) -> None:
     """Refuse a value the format cannot hold, or that its reader would give back otherwise
     (the readers above: an id loses its leading zeros, a title FIDE does not have is dropped,
     a rating outside 1000-4000 is refused, ...): a FIDE file written by ratingdb reads back to
@@ -132,7 +145,7 @@ def _check_entry(e: FideTxtEntry, fields: _Fields) -> None:
             raise refuse(field, f"{value} is not from {low} to {high}")
 
 
-def write_fide_txt(entries: Iterable[FideTxtEntry], category: Category, out: IO[str]) -> None:
+def write_fide_txt(entries: Iterable[FideEntry], category: Category, out: IO[str]) -> None:
     """A list in FIDE's fixed-width TXT layout (the standard, rapid or blitz file; the FFE
     rapid list with plain ``Rtng``/``Gm``/``K`` titles), one line per player written as it
     comes. A name longer than TXT_NAME_WIDTH is cut there, as FIDE does; any other value that
@@ -176,7 +189,7 @@ def _row(cells: list[str]) -> str:
     return "".join(parts).rstrip()
 
 
-def write_fide_xml_list(entries: Iterable[FideTxtEntry], out: IO[str]) -> None:
+def write_fide_xml_list(entries: Iterable[FideEntry], out: IO[str]) -> None:
     """A list as FIDE's single-category XML download (B §12.2: ``rating``, ``games``, ``k``),
     one player written as it comes; a value the reader would give back otherwise is refused
     (InputError naming the player and the element)."""

@@ -40,7 +40,7 @@ def iter_fide_xml(
     read, and the root lets go of it, so memory stays flat whatever the file's size."""
     name = source or str(path)
     if category not in XML_TAGS:
-        raise InputError(f"a FIDE list has no {category.value} ratings", field="--category")
+        raise InputError(f"a FIDE list has no {category.value} ratings", field="category")
     try:
         handle = path.open("rb")
     except FileNotFoundError:

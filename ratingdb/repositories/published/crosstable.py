@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import CalculationRow, GameRow, ListEntryRow, RatingListRow, TournamentRow
 from ratingdb.repositories.published.common import AnyRow, is_current
+from ratingdb.rules import Category
 
 
 def tournament_calculations(session: Session, tournament_id: str) -> Sequence[AnyRow]:
@@ -54,7 +55,7 @@ def tournament_calculations(session: Session, tournament_id: str) -> Sequence[An
 
 
 def ratings_in_force(
-    session: Session, category: str, day: date, player_ids: Collection[str]
+    session: Session, category: Category, day: date, player_ids: Collection[str]
 ) -> dict[str, int]:
     """The players' ratings on the category's list in force on ``day`` (the latest revision of
     the latest list dated on or before it); players not on it are left out."""

@@ -11,10 +11,11 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import PlayerStatusRow, RatingListRow
 from ratingdb.repositories.published.common import is_current
+from ratingdb.rules import Category
 
 
 def pool_before(
-    session: Session, category: str, list_date: date, player_id: str
+    session: Session, category: Category, list_date: date, player_id: str
 ) -> list[dict[str, Any]]:
     """The player's pooled events on the latest revision of the category's last list before
     ``list_date`` (empty: no such list, or nothing pooled there)."""

@@ -21,7 +21,6 @@ from sqlalchemy import (
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
-from ratingdb.repositories import list_entries as entry_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     SHOWN_FIGURES,
@@ -78,7 +77,7 @@ def current_lists(session: Session, category: Category | None) -> Sequence[AnyRo
     of its original, newest list date first."""
     statement = select(*_LIST_COLUMNS, _revision_count(), _original_list_id()).where(is_current())
     if category is not None:
-        statement = statement.where(RatingListRow.category == category.value)
+        statement = statement.where(RatingListRow.category == category)
     return session.execute(
         statement.order_by(RatingListRow.list_date.desc(), RatingListRow.category)
     ).all()
@@ -105,7 +104,7 @@ def find_list(
 ) -> AnyRow | None:
     """One revision of a list (None: the latest) with its number of revisions and the id of
     its original; None when there is no such list or revision."""
-    parameters = {"category": category.value, "list_date": list_date, "revision": revision}
+    parameters = {"category": category, "list_date": list_date, "revision": revision}
     statement = _FIND_LATEST if revision is None else _FIND_REVISION
     return session.connection().execute(statement, parameters).first()
 
@@ -115,7 +114,7 @@ def list_revisions(session: Session, category: Category, list_date: date) -> lis
     return list(
         session.scalars(
             select(RatingListRow.revision)
-            .where(RatingListRow.category == category.value, RatingListRow.list_date == list_date)
+            .where(RatingListRow.category == category, RatingListRow.list_date == list_date)
             .order_by(RatingListRow.revision)
         )
     )
@@ -124,17 +123,22 @@ def list_revisions(session: Session, category: Category, list_date: date) -> lis
 def latest_revision_of(session: Session, category: Category) -> int | None:
     """The highest revision number of any list of the category (None: no list)."""
     found = session.scalar(
-        select(func.max(RatingListRow.revision)).where(RatingListRow.category == category.value)
+        select(func.max(RatingListRow.revision)).where(RatingListRow.category == category)
     )
     return None if found is None else int(found)
 
 
+#: One entry of a published list, in the order of the fields of ``services.published.ListEntry``
+#: (the read model of a list entry): its figures, then its player.
+_ENTRY_COLUMNS = (*SHOWN_FIGURES, *PLAYER_COLUMNS)
+
+
 def _entry_columns(original: type[ListEntryRow] | None) -> tuple[Any, ...]:
-    """One row of a published list, in the order of the fields of ``services.published.ListEntry``
-    (the read model of a list entry): ``original_rating`` is the rating on ``original`` (the
-    entries of the original list, outer-joined), without one the entry's own."""
+    """One entry as the pages show it, in the order of the fields of
+    ``services.published.ComparedEntry``: ``original_rating`` is the rating on ``original``
+    (the entries of the original list, outer-joined), without one the entry's own."""
     rating = ListEntryRow.rating if original is None else original.rating
-    return (*SHOWN_FIGURES, rating.label("original_rating"), *PLAYER_COLUMNS)
+    return (*_ENTRY_COLUMNS, rating.label("original_rating"))
 
 
 def _join_original(
@@ -180,6 +184,19 @@ def count_list_entries(
 ) -> int:
     """How many entries of the list match the filters."""
     return count_rows(session, _list_entries(list_id, federation, search))
+
+
+def every_entry(session: Session, list_id: int, *, yield_per: int) -> Result[*tuple[Any, ...]]:
+    """Every entry of the list as published (rating descending, then player_id), in the
+    columns of ``ListEntry``, streamed ``yield_per`` rows at a time (what the exports read);
+    the caller closes the result."""
+    return session.execute(
+        select(*_ENTRY_COLUMNS)
+        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
+        .where(ListEntryRow.list_id == list_id)
+        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
+        .execution_options(yield_per=yield_per)
+    )
 
 
 def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
@@ -383,12 +400,3 @@ def every_revision(session: Session) -> Sequence[AnyRow]:
             RatingListRow.published_at.desc(), RatingListRow.id.desc()
         )
     ).all()
-
-
-def revision_entries(session: Session, list_id: int) -> Result[Any]:
-    """Every entry of one revision with its player, as ``lists export`` reads the latest one
-    (the same query), streamed in batches."""
-    return entry_repo.published_rows(session, list_id, yield_per=EXPORT_BATCH)
-
-
-EXPORT_BATCH = 5000

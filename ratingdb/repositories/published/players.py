@@ -97,5 +97,5 @@ def player_entries(
     rating on the original list (``original_rating``, None when the player was not on it)."""
     statement = _player_entries_statement(by_category=category is not None, upto=upto is not None)
     parameters = {"player_id": player_id, "upto": upto,
-                  "category": None if category is None else category.value}  # fmt: skip
+                  "category": category}  # fmt: skip
     return session.connection().execute(statement, parameters).all()

@@ -7,9 +7,10 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
 from ratingdb.repositories.published.common import AnyRow, is_current
+from ratingdb.rules import Category
 
 
-def latest_list(session: Session, category: str) -> AnyRow | None:
+def latest_list(session: Session, category: Category) -> AnyRow | None:
     """The latest revision of the category's latest list (id, list_date, revision)."""
     return session.execute(
         select(RatingListRow.id, RatingListRow.list_date, RatingListRow.revision)

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
 from ratingdb.repositories.published.common import AnyRow
+from ratingdb.rules import Category
 
 
 def tournament(session: Session, tournament_id: str) -> AnyRow | None:
@@ -74,7 +75,7 @@ def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
 
 
 def tournament_summaries(
-    session: Session, category: str | None, list_date: date | None
+    session: Session, category: Category | None, list_date: date | None
 ) -> Sequence[AnyRow]:
     """Every stored tournament (of the category, of the period dated ``list_date``) with its
     period's list date and how many games it has in force; by period, start date, then id."""

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import PeriodState
 from ratingdb.errors import InputError
 from ratingdb.models import PeriodRow
 from ratingdb.repositories import periods as period_repo
@@ -24,6 +25,7 @@ from ratingdb.services import audit
 from ratingdb.services.close.computation import (
     STANDARD_SEEDED,
     CloseOutcome,
+    CloseState,
     Computation,
     changes,
     compute,
@@ -48,13 +50,13 @@ def close_period(
     try:
         rules = PeriodRules.for_period(category, period)
     except (NotAListPeriod, NoRuleVersion) as error:
-        raise InputError(str(error), field="--period") from None
+        raise InputError(str(error), field="period") from None
     period_row = period_repo.get_period(session, category, period)
-    if period_row is not None and period_row.state == "published":
+    if period_row is not None and period_row.state == PeriodState.PUBLISHED:
         return _already_published(session, category, period)
     if period_row is None:
         if dry_run:
-            period_row = PeriodRow(id=-1, category=category.value, list_date=period.list_date)
+            period_row = PeriodRow(id=-1, category=category, list_date=period.list_date)
         else:
             period_row = period_repo.get_or_create_period(session, category, period)
     if not dry_run and not period_repo.claim(session, period_row, closed_by, now):
@@ -63,7 +65,7 @@ def close_period(
 
     with _collector_paused():
         outcome = _close(session, rules, period_row, now=now, dry_run=dry_run, track=track)
-    if outcome.state == "published":
+    if outcome.state == CloseState.PUBLISHED:
         audit.record(
             session, "close", closed_by, now,
             counts={"entries": outcome.entries, "games": outcome.games,
@@ -83,7 +85,7 @@ def _already_published(session: Session, category: Category, period: Period) -> 
     return CloseOutcome(
         category,
         period,
-        "already published",
+        CloseState.ALREADY_PUBLISHED,
         rule_version=published.rule_version,
         list_id=published.id,
         entries=published.entry_count,
@@ -120,7 +122,7 @@ def _close(
         if rating_list.list_date < rules.period.list_date
     ]
     computation = compute(session, rules, period_row.id, lists, track=track)
-    outcome = computation.outcome("dry run" if dry_run else "published")
+    outcome = computation.outcome(CloseState.DRY_RUN if dry_run else CloseState.PUBLISHED)
     if dry_run:
         return dataclasses.replace(outcome, changes=changes(computation.results))
     started = time.perf_counter()
@@ -138,6 +140,7 @@ def _close(
 __all__ = [
     "STANDARD_SEEDED",
     "CloseOutcome",
+    "CloseState",
     "Computation",
     "close_period",
     "compute",

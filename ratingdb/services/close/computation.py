@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -21,11 +22,21 @@ from ratingdb.services.progress import Track, no_progress
 STANDARD_SEEDED = frozenset({Category.FIDE_RAPID, Category.FIDE_BLITZ})
 
 
+class CloseState(StrEnum):
+    """What a close did (``state`` in its report)."""
+
+    PUBLISHED = "published"
+    #: The period was published already (by an earlier close, or one that got there first).
+    ALREADY_PUBLISHED = "already published"
+    #: Computed, nothing written.
+    DRY_RUN = "dry run"
+
+
 @dataclass(frozen=True, slots=True)
 class CloseOutcome:
     category: Category
     period: Period
-    state: str  # "published", "already published" or "dry run"
+    state: CloseState
     rule_version: str | None = None
     list_id: int | None = None
     entries: int = 0
@@ -43,7 +54,7 @@ class CloseOutcome:
 
     @property
     def already_published(self) -> bool:
-        return self.state == "already published"
+        return self.state == CloseState.ALREADY_PUBLISHED
 
     def as_json(self) -> dict[str, Any]:
         """A period found published reports its list (id, revision, entries, rule version);
@@ -62,7 +73,7 @@ class CloseOutcome:
             "players_with_games": self.players_with_games if computed else None,
             "games": self.games if computed else None,
         }
-        if self.state == "dry run":
+        if self.state == CloseState.DRY_RUN:
             out["changes"] = [
                 {"player_id": p, "previous_rating": before, "rating": after}
                 for p, before, after in self.changes
@@ -89,7 +100,7 @@ class Computation:
     def entry_count(self) -> int:
         return sum(1 for r in self.results.values() if r.new_rating is not None)
 
-    def outcome(self, state: str) -> CloseOutcome:
+    def outcome(self, state: CloseState) -> CloseOutcome:
         results = self.results.values()
         return CloseOutcome(
             self.rules.category,
@@ -170,6 +181,6 @@ def _previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> Rating
         raise InputError(
             f"{rules.category.value} {expected} is not published yet: close the periods in order "
             f"(the latest published list is {Period.of_list_date(latest.list_date)})",
-            field="--period",
+            field="period",
         )
     return latest

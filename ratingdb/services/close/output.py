@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import ListSource
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
@@ -36,10 +37,10 @@ def publish(
     rating_list = period_repo.add_list(
         session,
         period_id=computation.period_id,
-        category=rules.category.value,
+        category=rules.category,
         list_date=rules.period.list_date,
         revision=revision,
-        source="close",
+        source=ListSource.CLOSE,
         rule_version=rules.version.name,
         published_at=now,
         entry_count=computation.entry_count,

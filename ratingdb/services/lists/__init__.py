@@ -4,7 +4,8 @@ FIDE download, TXT or XML), its digest, and exporting a published list.
 - ``imported``: what every import shares (checks, the list row, an imported entry);
 - ``importing``: ``lists import`` and the list CSV; ``fide``: the FIDE downloads;
 - ``digest``: the digest of a list's canonical content;
-- ``export``: ``lists export``.
+- ``export``: ``lists export``, the writing (its reading is the read side's:
+  ``services.published.lists``).
 """
 
 from ratingdb.services.lists.digest import (
@@ -13,17 +14,7 @@ from ratingdb.services.lists.digest import (
     list_digest,
     stored_digest,
 )
-from ratingdb.services.lists.export import (
-    EXPORT_FORMATS,
-    PublishedEntry,
-    PublishedList,
-    fide_entries,
-    list_csv,
-    list_json,
-    published_list,
-    streamed_list,
-    write_published,
-)
+from ratingdb.services.lists.export import EXPORT_FORMATS, list_json, write_published
 from ratingdb.services.lists.fide import FIDE_BATCH, derive_status, import_fide_list
 from ratingdb.services.lists.imported import ImportedList, Replacement, check_period
 from ratingdb.services.lists.importing import IMPORT_FORMATS, import_list_csv, import_list_file
@@ -34,21 +25,15 @@ __all__ = [
     "FIDE_BATCH",
     "IMPORT_FORMATS",
     "ImportedList",
-    "PublishedEntry",
-    "PublishedList",
     "Replacement",
     "check_period",
     "derive_status",
     "digest_of_sorted",
-    "fide_entries",
     "import_fide_list",
     "import_list_csv",
     "import_list_file",
-    "list_csv",
     "list_digest",
     "list_json",
-    "published_list",
     "stored_digest",
-    "streamed_list",
     "write_published",
 ]

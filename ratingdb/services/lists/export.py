@@ -1,98 +1,20 @@
-"""Exporting a published list (``lists export``): its entries read in batches as they are
-written, in JSON, a list CSV, FIDE TXT or FIDE XML."""
+"""Writing a published list (``lists export``, the API's downloads) in JSON, a list CSV, FIDE
+TXT or FIDE XML, an entry at a time as it is read (the reading: services.published.lists:
+``streamed_list``, ``exported_revision``)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
-from datetime import datetime
-from typing import IO
-
-from sqlalchemy.orm import Session
+from typing import IO, TYPE_CHECKING
 
 from ratingdb.errors import InputError
-from ratingdb.formats.fide_list import (
-    XML_TAGS,
-    FideTxtEntry,
-    write_fide_txt,
-    write_fide_xml_list,
-)
-from ratingdb.formats.list_csv import ExportEntry, write_list_csv_to
-from ratingdb.repositories import list_entries
-from ratingdb.repositories import periods as period_repo
-from ratingdb.rules import Category, Period
-from ratingdb.services.lists.digest import READ_BATCH
+from ratingdb.formats.fide_list import XML_TAGS, write_fide_txt, write_fide_xml_list
+from ratingdb.formats.list_csv import write_list_csv_to
+
+if TYPE_CHECKING:  # the read side imports this module's package (revisions, digests)
+    from ratingdb.services.published.lists import PublishedList
 
 EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedEntry:
-    player_id: str
-    name: str
-    federation: str | None
-    sex: str | None
-    birth_year: int | None
-    title: str | None
-    rating: int
-    previous_rating: int | None
-    change: int | None
-    games: int
-    k_factor: int
-    rated_games: int
-    peak_rating: int
-
-
-@dataclass(frozen=True, slots=True)
-class PublishedList:
-    category: Category
-    period: Period
-    revision: int
-    rule_version: str | None
-    published_at: datetime
-    #: A tuple; from ``streamed_list`` an iterator, read once as it goes.
-    entries: Iterable[PublishedEntry]
-
-
-def published_list(session: Session, category: Category, period: Period) -> PublishedList:
-    """The published list of ``period``, its entries in memory."""
-    with streamed_list(session, category, period) as published:
-        return replace(published, entries=tuple(published.entries))
-
-
-@contextmanager
-def streamed_list(
-    session: Session, category: Category, period: Period, revision: int | None = None
-) -> Iterator[PublishedList]:
-    """The published list of ``period`` (its latest revision, or ``revision``), its entries
-    read from the database READ_BATCH at a time as they are used, inside the ``with``: an
-    export's memory stays flat whatever the list's size; the cursor is closed on leaving, used
-    up or not."""
-    if revision is None:
-        rating_list = period_repo.list_for(session, category, period)
-    else:
-        rating_list = period_repo.revisions_of(session, category, period).get(revision)
-        if rating_list is None and period_repo.list_for(session, category, period) is not None:
-            raise InputError(
-                f"the {category.value} list of {period} has no revision {revision}",
-                field="--revision",
-            )
-    if rating_list is None:
-        raise InputError(f"{category.value} has no published list for {period}", field="--period")
-    rows = list_entries.published_rows(session, rating_list.id, yield_per=READ_BATCH)
-    try:
-        yield PublishedList(
-            category,
-            period,
-            rating_list.revision,
-            rating_list.rule_version,
-            rating_list.published_at,
-            (PublishedEntry(**row._asdict()) for row in rows),
-        )
-    finally:
-        rows.close()
 
 
 def write_published(published: PublishedList, file_format: str, out: IO[str]) -> None:
@@ -103,19 +25,19 @@ def write_published(published: PublishedList, file_format: str, out: IO[str]) ->
     if file_format == "json":
         out.write(list_json(published))
     elif file_format == "csv":
-        list_csv(published, out)
+        write_list_csv_to(published.entries, out)
     elif file_format == "fide-txt":
-        write_fide_txt(fide_entries(published), published.category, out)
+        write_fide_txt(published.entries, published.category, out)
     elif file_format == "fide-xml":
         if published.category not in XML_TAGS:
             raise InputError(
                 f"a FIDE XML list holds FIDE ratings only, not {published.category.value} "
                 "(fide-txt, csv and json hold every category)",
-                field="--format",
+                field="format",
             )
-        write_fide_xml_list(fide_entries(published), out)
+        write_fide_xml_list(published.entries, out)
     else:
-        raise InputError(f"must be one of {', '.join(EXPORT_FORMATS)}", field="--format")
+        raise InputError(f"must be one of {', '.join(EXPORT_FORMATS)}", field="format")
 
 
 def list_json(published: PublishedList) -> str:
@@ -140,40 +62,3 @@ def list_json(published: PublishedList) -> str:
         ],
     }
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
-def list_csv(published: PublishedList, out: IO[str]) -> None:
-    write_list_csv_to(
-        (
-            ExportEntry(
-                e.player_id,
-                e.name,
-                e.federation,
-                e.sex,
-                e.birth_year,
-                e.title,
-                e.rating,
-                e.rated_games,
-                e.peak_rating,
-                e.k_factor,
-            )
-            for e in published.entries
-        ),
-        out,
-    )
-
-
-def fide_entries(published: PublishedList) -> Iterator[FideTxtEntry]:
-    """The list's entries as the FIDE writers take them, one at a time."""
-    for e in published.entries:
-        yield FideTxtEntry(
-            e.player_id,
-            e.name,
-            e.federation,
-            e.sex,
-            e.title,
-            e.rating,
-            e.games,
-            e.k_factor,
-            e.birth_year,
-        )

@@ -50,7 +50,7 @@ def import_fide_list(
     created or updated (the FIDE list is the authority on names, federations, titles), every
     player rated at or above the floor gets an entry with the games of the month and a K status
     derived from the list's K (derive_status)."""
-    check_period(category, period, field="--period")
+    check_period(category, period)
     rows: Iterator[FideListRow] = iter(
         track(
             iter_fide_txt(path, category)

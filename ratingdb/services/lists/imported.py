@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import ListSource, PeriodState
 from ratingdb.errors import InputError
 from ratingdb.models import PeriodRow, RatingListRow
 from ratingdb.repositories import periods as period_repo
@@ -53,11 +54,11 @@ class ImportedList:
         }
 
 
-def check_period(category: Category, period: Period, *, field: str) -> None:
+def check_period(category: Category, period: Period) -> None:
     try:
         check_list_period(category, period)
     except (NotAListPeriod, LookupError) as error:
-        raise InputError(str(error), field=field) from None
+        raise InputError(str(error), field="period") from None
 
 
 def add_imported_list(
@@ -78,7 +79,7 @@ def add_imported_list(
         category=period_row.category,
         list_date=period.list_date,
         revision=1 if replaces is None else replaces.revision,
-        source="import",
+        source=ListSource.IMPORT,
         rule_version=None,
         published_at=now,
         entry_count=entry_count,
@@ -90,17 +91,17 @@ def add_imported_list(
 
 def check_publishable(session: Session, category: Category, period: Period) -> None:
     existing = period_repo.get_period(session, category, period)
-    if existing is not None and existing.state != "open":
+    if existing is not None and existing.state != PeriodState.OPEN:
         raise InputError(
             f"{category.value} {period} is already {existing.state}; "
             "a published list never changes",
-            field="--period",
+            field="period",
         )
     later = [p for p in period_repo.published_periods(session, category) if p > period]
     if later:
         raise InputError(
             f"{category.value} already has a published list after {period} ({max(later)})",
-            field="--period",
+            field="period",
         )
 
 

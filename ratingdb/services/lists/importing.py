@@ -43,7 +43,7 @@ def import_list_csv(
     replaces: Replacement | None = None,
 ) -> ImportedList:
     """Load a list CSV as the published list of ``period``: the category's starting point."""
-    check_period(category, period, field="--period")
+    check_period(category, period)
     rows = read_list_csv(path)
     return _publish_imported(
         session, rows, category, period, now, source=str(path), replaces=replaces
@@ -64,7 +64,7 @@ def import_list_file(
     """``lists import``: a list CSV, or a FIDE download (``fide-txt``, ``fide-xml``); with
     ``replaces``, a corrected revision of the period's published list."""
     if file_format not in IMPORT_FORMATS:
-        raise InputError(f"must be one of {', '.join(IMPORT_FORMATS)}", field="--format")
+        raise InputError(f"must be one of {', '.join(IMPORT_FORMATS)}", field="format")
     if file_format == "csv":
         return import_list_csv(session, path, category, period, now, replaces=replaces)
     return import_fide_list(

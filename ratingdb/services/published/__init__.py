@@ -28,6 +28,7 @@ from ratingdb.services.published.common import EntryFigures, NotFound
 from ratingdb.services.published.crosstable import Crosstable, Outcome, Standing, crosstable
 from ratingdb.services.published.initial import InitialWorking
 from ratingdb.services.published.lists import (
+    ComparedEntry,
     ListEntry,
     ListSummary,
     find_list,
@@ -62,6 +63,7 @@ from ratingdb.services.published.tournaments import (
 __all__ = [
     "CategoryInfo",
     "CategoryRecord",
+    "ComparedEntry",
     "Crosstable",
     "EntryFigures",
     "GameLine",

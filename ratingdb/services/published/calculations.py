@@ -195,7 +195,7 @@ def player_record(session: Session, player_id: str) -> PlayerRecord:
         games[row.list_id].append(row)
     calculations: dict[Category, list[PeriodCalculation]] = defaultdict(list)
     for list_id, rows in games.items():
-        category = Category(rows[0].category)
+        category = rows[0].category
         period = Period.of_list_date(rows[0].list_date)
         on_list = by_list.get(list_id)
         version = None if on_list is None else on_list.rule_version

@@ -14,7 +14,8 @@ class NotFound(LookupError):
 class EntryFigures:
     """What a published list shows of one entry, defined once: a list's entries
     (``ListEntry``, with the player) and a player's history points (``HistoryPoint``, with the
-    list) both are these figures."""
+    list) both are these figures. What they are beside the original list (revision 1) is not
+    one of them: ``ComparedEntry`` and ``HistoryPoint`` add it."""
 
     rating: int
     previous_rating: int | None  # None: a first rating
@@ -23,8 +24,6 @@ class EntryFigures:
     k_factor: int  # the K the next period starts from
     rated_games: int  # rated games in the category so far
     peak_rating: int
-    #: The rating on the original list (revision 1); None when the player was not on it.
-    original_rating: int | None
 
 
 FIGURES = tuple(field.name for field in fields(EntryFigures))

@@ -126,7 +126,7 @@ def crosstable(session: Session, tournament_id: str) -> Crosstable:
             used.setdefault(row.opponent_id, int(row.opponent_rating_used))
     missing = names.keys() - used.keys()
     if missing:  # not yet rated, or only forfeits: the list in force at the start (rules A1)
-        in_force = repo.ratings_in_force(session, found.category.value, found.start_date, missing)
+        in_force = repo.ratings_in_force(session, found.category, found.start_date, missing)
         used |= in_force
 
     order = sorted(names, key=lambda p: (used.get(p) is None, -used.get(p, 0), names[p], p))

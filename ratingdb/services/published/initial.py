@@ -67,7 +67,7 @@ def initial_working(
     """The first rating ``published`` on the list of ``period``, worked again from the pool
     before it and the period's rated games (``rows``: the player's calculations there)."""
     version = version_named(rule_version)
-    pool = decode_pool(repo.pool_before(session, category.value, period.list_date, player_id))
+    pool = decode_pool(repo.pool_before(session, category, period.list_date, player_id))
     by_event: dict[str, list[Game]] = defaultdict(list)
     for row in rows:
         if row.rated and row.opponent_rating_used is not None:

@@ -1,22 +1,26 @@
-"""The published lists: every list, one revision of a list, a page of its entries, and the
-differences between two revisions."""
+"""The published lists: every list, one revision of a list, a page of its entries, the
+differences between two revisions, and a whole list as the exports read it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import ListSource
+from ratingdb.errors import InputError
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import lists as list_repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import revisions as revision_service
-from ratingdb.services.lists import PublishedEntry, PublishedList, streamed_list
 from ratingdb.services.published.common import EntryFigures, NotFound
+
+#: Entries read at a time by an export: its memory stays flat whatever the list's size.
+EXPORT_BATCH = 5000
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +29,7 @@ class ListSummary:
     category: Category
     period: Period
     revision: int
-    source: str
+    source: ListSource
     rule_version: str | None
     published_at: datetime
     entries: int
@@ -45,9 +49,10 @@ class ListSummary:
 
 @dataclass(frozen=True, slots=True)
 class ListEntry(EntryFigures):
-    """One entry of a published list: the read model of a list entry (the API's list page, the
-    home page's lists; everything a list's exports hold). Its fields: the figures, then the
-    player."""
+    """One entry of a published list: the read model of a list entry, the one definition of
+    its columns (the exports write it as it is: formats.list_csv.ListCsvEntry,
+    formats.fide_list.FideEntry; the pages show it as a ``ComparedEntry``). Its fields: the
+    figures, then the player."""
 
     player_id: str
     name: str
@@ -57,10 +62,19 @@ class ListEntry(EntryFigures):
     title: str | None
 
 
+@dataclass(frozen=True, slots=True)
+class ComparedEntry(ListEntry):
+    """A list entry beside the original list, as the list pages, the home page's lists and
+    ``/v1/lists`` show it."""
+
+    #: The rating on the original list (revision 1); None when the player was not on it.
+    original_rating: int | None
+
+
 def _summary(row: Any) -> ListSummary:
     return ListSummary(
         list_id=row.id,
-        category=Category(row.category),
+        category=row.category,
         period=Period.of_list_date(row.list_date),
         revision=row.revision,
         source=row.source,
@@ -106,7 +120,7 @@ def list_entries(
     search: str | None = None,
     limit: int = 100,
     offset: int = 0,
-) -> tuple[int, tuple[ListEntry, ...]]:
+) -> tuple[int, tuple[ComparedEntry, ...]]:
     """One page of the list's entries matching the filters, and how many match in all."""
     if federation is None and search is None:
         total = summary.entries  # counted when the list was published
@@ -124,12 +138,12 @@ def list_entries(
         offset=offset,
     )
     # Positional: the query's columns are the dataclass's fields, in order (no per-row dict).
-    return total, tuple(ListEntry(*row) for row in rows)
+    return total, tuple(ComparedEntry(*row) for row in rows)
 
 
 def latest_lists(
     session: Session, top: int
-) -> tuple[tuple[ListSummary, tuple[ListEntry, ...]], ...]:
+) -> tuple[tuple[ListSummary, tuple[ComparedEntry, ...]], ...]:
     """The latest list of each category that has one, with its first ``top`` entries."""
     latest: dict[Category, ListSummary] = {}
     for summary in published_lists(session):
@@ -162,7 +176,7 @@ class RankedEntry:
     """A list entry as the list page shows it: its rank on the whole list (equal ratings
     share one) and, when the page keeps one federation, its rank in that federation."""
 
-    entry: ListEntry
+    entry: ComparedEntry
     rank: int
     federation_rank: int | None
 
@@ -196,7 +210,7 @@ def ranked_entries(
         limit=limit,
         offset=offset,
     )
-    return total, tuple(RankedEntry(ListEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
+    return total, tuple(RankedEntry(ComparedEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
 
 
 def list_archive(session: Session) -> tuple[ListSummary, ...]:
@@ -204,23 +218,71 @@ def list_archive(session: Session) -> tuple[ListSummary, ...]:
     return tuple(_summary(row) for row in list_repo.every_revision(session))
 
 
+# --- a whole list, as the exports read it ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PublishedList:
+    """One revision of a published list with its entries, for
+    :func:`ratingdb.services.lists.write_published`."""
+
+    category: Category
+    period: Period
+    revision: int
+    rule_version: str | None
+    published_at: datetime
+    #: A tuple; from ``streamed_list`` and ``exported_revision`` an iterator, read once as it
+    #: goes.
+    entries: Iterable[ListEntry]
+
+
+def published_list(session: Session, category: Category, period: Period) -> PublishedList:
+    """The published list of ``period``, its entries in memory."""
+    with streamed_list(session, category, period) as published:
+        return replace(published, entries=tuple(published.entries))
+
+
+@contextmanager
+def streamed_list(
+    session: Session, category: Category, period: Period, revision: int | None = None
+) -> Iterator[PublishedList]:
+    """``lists export``: the published list of ``period`` (its latest revision, or
+    ``revision``), its entries read from the database EXPORT_BATCH at a time as they are used,
+    inside the ``with``: an export's memory stays flat whatever the list's size; the cursor is
+    closed on leaving, used up or not. No such list or revision: an InputError naming the
+    period or the revision."""
+    row = repo.find_list(session, category, period.list_date, revision)
+    if row is None:
+        if revision is not None and repo.list_revisions(session, category, period.list_date):
+            raise InputError(
+                f"the {category.value} list of {period} has no revision {revision}",
+                field="revision",
+            )
+        raise InputError(f"{category.value} has no published list for {period}", field="period")
+    with _streamed(session, _summary(row)) as published:
+        yield published
+
+
 @contextmanager
 def exported_revision(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
     """The revision ``summary`` (found with :func:`find_list`) as ``lists export`` reads a
-    list, for :func:`ratingdb.services.lists.write_published`: the latest revision through
-    the export's own ``streamed_list``; an earlier one with the same columns, order and
-    batches (the command exports the latest only). Inside the ``with``; the cursor is closed
-    on leaving."""
+    list (the same query, order and batches), for the API's downloads: NotFound when it was
+    the latest revision and a correction has published another since. Inside the ``with``;
+    the cursor is closed on leaving."""
     if summary.is_latest:
-        with streamed_list(session, summary.category, summary.period) as published:
-            if published.revision != summary.revision:
-                raise NotFound(
-                    f"the {summary.category.value} list of {summary.period} was revised while "
-                    f"it was read (revision {published.revision}); ask again"
-                )
-            yield published
-        return
-    rows = list_repo.revision_entries(session, summary.list_id)
+        latest = repo.find_list(session, summary.category, summary.period.list_date, None)
+        if latest is not None and latest.revision != summary.revision:
+            raise NotFound(
+                f"the {summary.category.value} list of {summary.period} was revised while "
+                f"it was read (revision {latest.revision}); ask again"
+            )
+    with _streamed(session, summary) as published:
+        yield published
+
+
+@contextmanager
+def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
+    rows = list_repo.every_entry(session, summary.list_id, yield_per=EXPORT_BATCH)
     try:
         yield PublishedList(
             summary.category,
@@ -228,7 +290,8 @@ def exported_revision(session: Session, summary: ListSummary) -> Iterator[Publis
             summary.revision,
             summary.rule_version,
             summary.published_at,
-            (PublishedEntry(**row._asdict()) for row in rows),
+            # Positional: the query's columns are the dataclass's fields, in order.
+            (ListEntry(*row) for row in rows),
         )
     finally:
         rows.close()

@@ -59,6 +59,8 @@ class HistoryPoint(EntryFigures):
     rule_version: str | None
     k_used: int | None  # the K applied in this period
     sum_delta: Decimal | None
+    #: The rating on the original list (revision 1); None when the player was not on it.
+    original_rating: int | None
 
 
 def point_on(
@@ -72,6 +74,7 @@ def point_on(
         rule_version=rule_version,
         k_used=entry.k_used,
         sum_delta=entry.sum_delta,
+        original_rating=entry.original_rating,
         **figures_of(entry),
     )
 
@@ -79,7 +82,7 @@ def point_on(
 def history_point(row: AnyRow) -> HistoryPoint:
     """A row of ``player_entries``: the entry with its list."""
     return point_on(
-        row, Category(row.category), Period.of_list_date(row.list_date), row.revision,
+        row, row.category, Period.of_list_date(row.list_date), row.revision,
         row.rule_version,
     )  # fmt: skip
 

@@ -24,7 +24,7 @@ def latest_ranks(
     """Per category, the ranks on its latest list (left out where the player is not on it)."""
     found: dict[Category, Rank] = {}
     for category in categories:
-        latest = repo.latest_list(session, category.value)
+        latest = repo.latest_list(session, category)
         if latest is None:
             continue
         ranks = repo.ranks_on(session, latest.id, player_id)

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import PeriodState, TournamentFormat
 from ratingdb.repositories import published as repo
 from ratingdb.rules import Category, Period
 from ratingdb.services.published.common import NotFound
@@ -53,7 +54,7 @@ class Tournament:
     federation: str | None
     time_control: str | None
     time_control_code: str | None
-    source_format: str
+    source_format: TournamentFormat
     linked: tuple[LinkedTournament, ...]
     games: tuple[TournamentGame, ...]
 
@@ -99,11 +100,11 @@ def tournament(session: Session, tournament_id: str) -> Tournament:
     return Tournament(
         tournament_id=found.tournament_id,
         name=found.name,
-        category=Category(found.category),
+        category=found.category,
         start_date=found.start_date,
         end_date=found.end_date,
         period=Period.of_list_date(found.list_date),
-        published=found.state == "published",
+        published=found.state == PeriodState.PUBLISHED,
         late=found.late,
         city=found.city,
         federation=found.federation,
@@ -111,9 +112,7 @@ def tournament(session: Session, tournament_id: str) -> Tournament:
         time_control_code=found.time_control_code,
         source_format=found.source_format,
         linked=tuple(
-            LinkedTournament(
-                row.tournament_id, Category(row.category), Period.of_list_date(row.list_date)
-            )
+            LinkedTournament(row.tournament_id, row.category, Period.of_list_date(row.list_date))
             for row in linked
         ),
         games=tuple(
@@ -148,14 +147,14 @@ def tournaments(
     period, start date, then id: how a tournament's id is found again."""
     rows = repo.tournament_summaries(
         session,
-        None if category is None else category.value,
+        category,
         None if period is None else period.list_date,
     )
     return tuple(
         TournamentSummary(
             tournament_id=row.tournament_id,
             name=row.name,
-            category=Category(row.category),
+            category=row.category,
             start_date=row.start_date,
             end_date=row.end_date,
             period=Period.of_list_date(row.list_date),

@@ -1,0 +1,105 @@
+"""The closed sets of values the tables hold: states, kinds, sources, roles, one ``StrEnum``
+each (the rating categories are the rules core's: ``ratingdb.rules.Category``).
+
+Pure Python and light, so that every layer can name a case: the models map a column to its
+enum (``Mapped[PeriodState]``, a VARCHAR with a CHECK naming the values, on SQLite and
+PostgreSQL alike: ``ratingdb.models.base.enum_column``), the services and repositories compare
+with the cases, and the command line's parser offers them as choices without importing the
+database. A member is a ``str`` equal to its value: it prints, formats and goes to JSON as the
+value.
+
+Adding a case is one line here; the CHECK of its column changes with it, so it also needs an
+Alembic revision (and a column that is long enough: ``enum_column`` refuses a value longer
+than its column).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class PeriodState(StrEnum):
+    """Where a rating period stands (``periods.state``)."""
+
+    #: Tournaments may still be added.
+    OPEN = "open"
+    #: Claimed by a close (``claimed_by``, ``claimed_at``).
+    CLOSING = "closing"
+    #: Its list is out and never changes.
+    PUBLISHED = "published"
+
+
+class ListSource(StrEnum):
+    """Where a published list comes from (``rating_lists.source``)."""
+
+    #: Loaded from a list published elsewhere (``lists import``).
+    IMPORT = "import"
+    #: Computed by a period close.
+    CLOSE = "close"
+
+
+class CorrectionKind(StrEnum):
+    """What a correction replaced (``corrections.kind``)."""
+
+    #: One game's result (``games correct``).
+    GAME = "game"
+    #: A tournament replaced by a corrected file (``tournaments import --replace``).
+    TOURNAMENT = "tournament"
+    #: Two records of one player made one (``players merge``).
+    MERGE = "merge"
+    #: An imported list replaced by a corrected file (``lists import --replace``).
+    LIST_REPLACE = "list-replace"
+
+
+class PreviewState(StrEnum):
+    """Where a correction previewed in the back office stands (``correction_previews.state``)."""
+
+    #: Shown, waiting for the officer's confirmation.
+    PREVIEWED = "previewed"
+    #: Confirmed and applied (``correction_id``).
+    APPLIED = "applied"
+    #: Dropped by the officer.
+    DISCARDED = "discarded"
+    #: Not confirmed in time.
+    EXPIRED = "expired"
+
+
+class TournamentFormat(StrEnum):
+    """The file a tournament was read from (``tournaments.source_format``,
+    ``submissions.source_format``)."""
+
+    CSV = "csv"
+    TRF = "trf"
+
+
+class SubmissionState(StrEnum):
+    """Where a file sent through the back office stands (``submissions.state``)."""
+
+    #: Checked, waiting for an officer.
+    SUBMITTED = "submitted"
+    #: Stored as tournaments (rated).
+    ACCEPTED = "accepted"
+    #: Refused with a reason the submitter sees.
+    REJECTED = "rejected"
+
+
+class Role(StrEnum):
+    """What a back-office user may do (``users.role``); each user has exactly one."""
+
+    #: Uploads tournaments.
+    ARBITER = "arbiter"
+    #: Reviews, publishes, corrects.
+    OFFICER = "officer"
+    #: Manages users.
+    ADMIN = "admin"
+
+
+class SignInOutcome(StrEnum):
+    """How a sign-in attempt ended (``sign_in_attempts.outcome``); only failures count
+    towards throttling."""
+
+    SUCCESS = "success"
+    #: A wrong name or password, a disabled user.
+    FAILURE = "failure"
+    #: Throttled: the password was not even checked.
+    REFUSED = "refused"
