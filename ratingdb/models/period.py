@@ -11,8 +11,15 @@ from ratingdb.db.types import UtcDateTime
 from ratingdb.models.base import CATEGORY_LENGTH, Base, category_check, in_values
 
 #: ``open``: tournaments may still be added; ``closing``: claimed by a close (``claimed_by``,
-#: ``claimed_at``); ``published``: its list is out and never changes.
-PERIOD_STATES = ["open", "closing", "published"]
+#: ``claimed_at``); ``awaiting-approval``: the scheduled close computed its list at the cut-off
+#: (``computed_at``, ``computed_digest``) and waits for an officer to approve it (publication
+#: mode ``approval``); tournaments may still be added; ``published``: its list is out and never
+#: changes.
+PERIOD_STATES = ["open", "closing", "awaiting-approval", "published"]
+#: The longest state, with room to spare.
+PERIOD_STATE_LENGTH = 20
+#: A SHA-256 in hexadecimal (the digest of a list's entries).
+DIGEST_LENGTH = 64
 
 
 class PeriodRow(Base):
@@ -27,6 +34,11 @@ class PeriodRow(Base):
         CheckConstraint(
             "state <> 'published' OR published_at IS NOT NULL", name="published_has_published_at"
         ),
+        CheckConstraint(
+            "state <> 'awaiting-approval' OR "
+            "(computed_at IS NOT NULL AND computed_digest IS NOT NULL)",
+            name="awaiting_approval_has_computed",
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -34,8 +46,12 @@ class PeriodRow(Base):
     list_date: Mapped[date] = mapped_column(Date)
     #: Tournaments ending on or before this date may be rated in the period.
     closing_date: Mapped[date] = mapped_column(Date)
-    state: Mapped[str] = mapped_column(String(10), server_default="open")
+    state: Mapped[str] = mapped_column(String(PERIOD_STATE_LENGTH), server_default="open")
     #: Who is closing the period (a job or a command), and since when.
     claimed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     claimed_by: Mapped[str | None] = mapped_column(String(100))
     published_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    #: When the scheduled close last computed the list it holds for approval, and the digest of
+    #: that list's entries (``services.close.entries_digest``, as a published list's digest).
+    computed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    computed_digest: Mapped[str | None] = mapped_column(String(DIGEST_LENGTH))

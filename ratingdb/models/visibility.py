@@ -6,7 +6,15 @@ named here or in PUBLIC_TABLES), so a new table is a decision, not an accident."
 from __future__ import annotations
 
 BACK_OFFICE_TABLES = frozenset(
-    {"users", "api_tokens", "web_sessions", "sign_in_attempts", "submissions", "audit_log"}
+    {
+        "users",
+        "api_tokens",
+        "web_sessions",
+        "sign_in_attempts",
+        "submissions",
+        "audit_log",
+        "publication_previews",
+    }
 )
 
 PUBLIC_TABLES = frozenset(
