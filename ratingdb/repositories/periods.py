@@ -65,8 +65,14 @@ def published_periods(session: Session, category: Category) -> set[Period]:
     return {Period.of_list_date(d) for d in dates}
 
 
+#: The states a close may take a period from: open, or computed and awaiting an officer's
+#: approval (the approval, and ``periods close``, publish it).
+CLOSABLE_STATES = ("open", "awaiting-approval")
+
+
 def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetime) -> bool:
-    """Take the period from open to closing; False when somebody else has it or had it.
+    """Take the period from open (or awaiting approval) to closing; False when somebody else has
+    it or had it.
 
     On PostgreSQL a transaction-scoped advisory lock first serialises closers of the same
     period, so the conditional UPDATE below always sees the last committed state.
@@ -75,7 +81,7 @@ def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetim
         _lock(session, period_row.category, period_row.list_date)
     claimed: CursorResult[Any] = session.execute(  # type: ignore[assignment]
         update(PeriodRow)
-        .where(PeriodRow.id == period_row.id, PeriodRow.state == "open")
+        .where(PeriodRow.id == period_row.id, PeriodRow.state.in_(CLOSABLE_STATES))
         .values(state="closing", claimed_by=claimed_by, claimed_at=now)
         .execution_options(synchronize_session=False)
     )
@@ -117,6 +123,16 @@ def hold_off_closes(session: Session, category: Category) -> None:
 def mark_published(session: Session, period_row: PeriodRow, now: datetime) -> None:
     period_row.state = "published"
     period_row.published_at = now
+    session.flush()
+
+
+def mark_awaiting_approval(
+    session: Session, period_row: PeriodRow, now: datetime, digest: str
+) -> None:
+    """The period's list is computed (its entries' ``digest``) and waits for an approval."""
+    period_row.state = "awaiting-approval"
+    period_row.computed_at = now
+    period_row.computed_digest = digest
     session.flush()
 
 
@@ -261,10 +277,11 @@ def lists_matching(
 
 
 def first_open(session: Session, category: Category) -> date | None:
-    """The list date of the category's earliest open period, if any."""
+    """The list date of the category's earliest period still to close (open, or awaiting
+    approval), if any."""
     return session.scalar(
         select(PeriodRow.list_date)
-        .where(PeriodRow.category == category.value, PeriodRow.state == "open")
+        .where(PeriodRow.category == category.value, PeriodRow.state.in_(CLOSABLE_STATES))
         .order_by(PeriodRow.list_date)
         .limit(1)
     )

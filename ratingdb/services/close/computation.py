@@ -25,7 +25,9 @@ STANDARD_SEEDED = frozenset({Category.FIDE_RAPID, Category.FIDE_BLITZ})
 class CloseOutcome:
     category: Category
     period: Period
-    state: str  # "published", "already published" or "dry run"
+    #: "published", "already published", "dry run", or "awaiting approval" (computed by the
+    #: scheduled close of a category published with approval, not published: ``digest``).
+    state: str
     rule_version: str | None = None
     list_id: int | None = None
     entries: int = 0
@@ -40,6 +42,11 @@ class CloseOutcome:
     write_s: float = 0.0
     rows_written: int = 0
     revision: int | None = None  # of the list published, or found already published
+    digest: str | None = None  # of the entries held for approval
+
+    @property
+    def awaiting_approval(self) -> bool:
+        return self.state == "awaiting approval"
 
     @property
     def already_published(self) -> bool:
@@ -62,6 +69,8 @@ class CloseOutcome:
             "players_with_games": self.players_with_games if computed else None,
             "games": self.games if computed else None,
         }
+        if self.awaiting_approval:
+            out["digest"] = self.digest
         if self.state == "dry run":
             out["changes"] = [
                 {"player_id": p, "previous_rating": before, "rating": after}

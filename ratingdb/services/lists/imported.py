@@ -90,7 +90,8 @@ def add_imported_list(
 
 def check_publishable(session: Session, category: Category, period: Period) -> None:
     existing = period_repo.get_period(session, category, period)
-    if existing is not None and existing.state != "open":
+    # A list computed and awaiting approval is not published: an imported list may be.
+    if existing is not None and existing.state not in period_repo.CLOSABLE_STATES:
         raise InputError(
             f"{category.value} {period} is already {existing.state}; "
             "a published list never changes",
