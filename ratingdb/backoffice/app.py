@@ -17,7 +17,15 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 
 from ratingdb import defaults
-from ratingdb.backoffice import api, pages, policy, submission_api, submission_pages
+from ratingdb.backoffice import (
+    api,
+    pages,
+    policy,
+    publication_api,
+    publication_pages,
+    submission_api,
+    submission_pages,
+)
 from ratingdb.backoffice.security import Context, SecurityHeaders, SignInRequired, guard
 from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
@@ -65,7 +73,7 @@ def create_app(
 
     app = FastAPI(
         title="ratingdb back office",
-        description="Accounts, submissions and the audit log. "
+        description="Accounts, submissions, publication and the audit log. "
         "`Authorization: Bearer TOKEN` (`ratingdb users token`).",
         lifespan=lifespan,
         dependencies=[Depends(guard)],
@@ -74,10 +82,14 @@ def create_app(
         redoc_url=None,
     )
     app.state.backoffice = Context(make_sessionmaker(engine), clock, secure_cookies)
+    # Publication: the categories whose lists wait for an officer's approval.
+    app.state.publication_approval = settings.publication_approval
     pages.register(app)
     submission_pages.register(app)
     api.register(app)
     submission_api.register(app)
+    publication_pages.register(app)
+    publication_api.register(app)
     app.add_exception_handler(SignInRequired, _to_login)
     app.add_exception_handler(InputError, _input_error)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)

@@ -23,6 +23,8 @@ SIGNED_IN: Final = frozenset({ARBITER, OFFICER, ADMIN})
 UPLOADERS: Final = frozenset({ARBITER, OFFICER})
 #: Who reads the audit log.
 AUDITORS: Final = frozenset({OFFICER, ADMIN})
+#: Who previews and approves the publication of lists.
+PUBLISHERS: Final = frozenset({OFFICER})
 
 Allowed = frozenset[str] | Literal["public"]
 
@@ -60,6 +62,12 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/admin/v1/submissions/{submission_id}/accept"): frozenset({OFFICER}),
     ("POST", "/admin/v1/submissions/{submission_id}/reject"): frozenset({OFFICER}),
     ("GET", "/admin/v1/audit"): AUDITORS,
+    # Publication (issue 14): officers preview each category's next list and approve it.
+    ("GET", "/publication"): PUBLISHERS,
+    ("GET", "/publication/{category}/{period}"): PUBLISHERS,
+    ("POST", "/publication/{category}/{period}/approve"): PUBLISHERS,
+    ("GET", "/admin/v1/periods/{category}/{period}/preview"): PUBLISHERS,
+    ("POST", "/admin/v1/periods/{category}/{period}/approve"): PUBLISHERS,
 }
 
 #: Web forms that carry a file (multipart/form-data, bounded by the upload limit); every

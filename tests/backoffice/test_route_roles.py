@@ -20,7 +20,8 @@ from sqlalchemy import Engine, func, select
 from ratingdb.backoffice.app import route_keys
 from ratingdb.db import make_sessionmaker
 from ratingdb.models import AuditRow, SubmissionRow, UserRow
-from ratingdb.services import submissions
+from ratingdb.rules import Category, Period
+from ratingdb.services import publication, submissions
 from ratingdb.services.accounts import Principal
 from ratingdb.services.submissions import Upload
 from tests.backoffice.conftest import PASSWORD, ROLES, Accounts, login_csrf
@@ -74,6 +75,21 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/admin/v1/submissions/{submission_id}/accept"): (OFFICER, 200),
     ("POST", "/admin/v1/submissions/{submission_id}/reject"): (OFFICER, 200),
     ("GET", "/admin/v1/audit"): (AUDITORS, 200),
+    # Publication (issue 14): officers only.
+    ("GET", "/publication"): (OFFICER, 200),
+    ("GET", "/publication/{category}/{period}"): (OFFICER, 200),
+    ("POST", "/publication/{category}/{period}/approve"): (OFFICER, 303),
+    ("GET", "/admin/v1/periods/{category}/{period}/preview"): (OFFICER, 200),
+    ("POST", "/admin/v1/periods/{category}/{period}/approve"): (OFFICER, 200),
+}
+
+#: Publication routes: the period each walks (an empty database: each approval publishes an
+#: empty list of its own category, once, by the officer).
+PUBLICATION_TARGETS = {
+    "/publication/{category}/{period}": "fide-standard/2026-12",
+    "/publication/{category}/{period}/approve": "fide-rapid/2026-12",
+    "/admin/v1/periods/{category}/{period}/preview": "fide-standard/2026-12",
+    "/admin/v1/periods/{category}/{period}/approve": "fide-blitz/2026-12",
 }
 
 SECURITY_HEADERS = {
@@ -115,6 +131,21 @@ def _submission(engine: Engine, clock: Any) -> str:
     return str(answer["submission_id"])
 
 
+def _previewed_digest(engine: Engine, clock: Any, url: str) -> str:
+    """The digest of a preview of the period in ``url`` (.../{category}/{period}/approve),
+    shown to the test's own user: what an approval names (once the period is published, any
+    digest: only roles that may not approve call it then)."""
+    category, period = url.split("/")[-3:-1]
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            shown = publication.preview(session, Category(category), Period.parse(period),
+                                        now=clock(), viewer="test", approval=())  # fmt: skip
+    except publication.AlreadyPublished:
+        # The officer's call published it; the roles after it are refused before any check.
+        return "0" * 64
+    return shown.digest
+
+
 def _target(users: Accounts, path: str) -> str:
     """The URL of a route: a fresh target user for {username}, a fresh submission of
     arbiter1 for {submission_id}."""
@@ -122,6 +153,8 @@ def _target(users: Accounts, path: str) -> str:
     if "{username}" in path:
         users.add(target, "arbiter")
     url = path.replace("{username}", target)
+    if path in PUBLICATION_TARGETS:
+        url = url.replace("{category}/{period}", PUBLICATION_TARGETS[path])
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
     return url
@@ -154,6 +187,8 @@ def _call(
             body = {"label": "walk", "days": 7}
         elif path.endswith("/reject"):
             body = {"reason": "walk"}
+        elif path.endswith("/approve"):
+            body = {"digest": _previewed_digest(users.engine, users.clock, url)}
         if cookie is not None:
             client.cookies.set("ratingdb_session", cookie[0])
         if path == "/admin/v1/submissions":
@@ -171,6 +206,8 @@ def _call(
         form |= {"label": "walk", "days": "7"}
     elif path.endswith("/reject"):
         form |= {"reason": "walk"}
+    elif path.endswith("/approve"):
+        form |= {"digest": _previewed_digest(users.engine, users.clock, url)}
     if cookie is not None:
         client.cookies.set("ratingdb_session", cookie[0])
     if path == "/submissions":
