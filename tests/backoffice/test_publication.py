@@ -212,8 +212,8 @@ def test_bad_input_names_the_field(
         ("/admin/v1/periods/fide-bullet/2026-12/preview", "field category: unknown category"),
         ("/admin/v1/periods/fide-standard/2026-13/preview", "field period: "),
         # 2027-01 starts from 2026-12, which is not published.
-        ("/admin/v1/periods/fide-standard/2027-01/preview", "field period: fide-standard 2026-12 "
-         "is not published yet"),
+        ("/admin/v1/periods/fide-standard/2027-01/preview",
+         "field period: fide-standard 2026-12 is not published yet"),
     ):  # fmt: skip
         answer = client.get(path, headers=officer)
         assert answer.status_code == 422, (path, answer.text)
@@ -290,7 +290,8 @@ def test_the_pages_preview_refuse_and_approve(
         refused.text)  # fmt: skip
     assert published(prepared) == []
     fresh = re.search(r'name="digest" value="([0-9a-f]{64})"', refused.text)
-    assert fresh is not None and fresh.group(1) != digest.group(1)
+    assert fresh is not None
+    assert fresh.group(1) != digest.group(1)
     done = client.post(f"{PAGE}/approve", data={"csrf_token": _csrf(refused.text),
                                                  "digest": fresh.group(1)})  # fmt: skip
     assert done.status_code == 303

@@ -57,10 +57,11 @@ def test_awaiting_approval_up_and_down(database_url: str) -> None:
         run(url, open_period, id=3, list_date="2027-01-01", closing_date="2026-12-29",
             state="waiting")  # fmt: skip
     run(url, "UPDATE periods SET state = 'awaiting-approval', computed_at = "
-        "'2026-12-01 00:30:00', computed_digest = :digest WHERE id = 2", digest="a" * 64)  # fmt: skip
+        "'2026-12-01 00:30:00', computed_digest = :digest WHERE id = 2",
+        digest="a" * 64)  # fmt: skip
     assert "publication_previews" in tables(url)
     # A period awaits approval: 0007 could not hold it.
-    with pytest.raises(RuntimeError, match="1 period\\(s\\) await approval.*downgrade refused"):
+    with pytest.raises(RuntimeError, match=r"1 period\(s\) await approval.*downgrade refused"):
         downgrade(url, "0007")
     assert current_revision(url) == "0008"
     run(url, "UPDATE periods SET state = 'open' WHERE id = 2")
