@@ -56,10 +56,10 @@ def mark_approved(
 
 def k_factors_on(session: Session, list_id: int) -> dict[str, int]:
     """player id -> the K an entry of the list gives for the next period."""
-    rows = session.execute(
-        select(ListEntryRow.player_id, ListEntryRow.k_factor).where(ListEntryRow.list_id == list_id)
+    statement = select(ListEntryRow.player_id, ListEntryRow.k_factor).where(
+        ListEntryRow.list_id == list_id
     )
-    return {player_id: k for player_id, k in rows}
+    return dict(session.execute(statement).all())
 
 
 def corrections_between(session: Session, after: int, up_to: int) -> Sequence[CorrectionRow]:

@@ -300,3 +300,53 @@ def test_the_pages_preview_refuse_and_approve(
     assert 'id="published"' in after.text
     assert "fide-standard 2026-12 is published (revision 1, 5 entries)" in after.text
     assert len(published(prepared)) == case.EXPECTED_ENTRIES
+
+
+def test_the_pages_in_approval_mode(
+    database_url: str, users: Accounts, tokens: dict[str, str], prepared: str, clock: Clock
+) -> None:
+    """Before the cut-off the form approves the list for the scheduled close; after it, the
+    scheduled close leaves the period awaiting approval, which the pages show, and the form
+    publishes it."""
+    from jobs.close_periods import close_periods
+
+    settings = Settings.from_env({"RATINGDB_PUBLICATION_APPROVAL": "fide-standard"},
+                                 database_url=database_url)  # fmt: skip
+    clock.now = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
+    session_id, csrf = users.session("officer1")
+    with TestClient(create_app(settings, clock=clock), follow_redirects=False) as client:
+        client.cookies.set("ratingdb_session", session_id)
+        row = re.search(r'<tr id="next-fide-standard">(.*?)</tr>',
+                        client.get("/publication").text, re.S)  # fmt: skip
+        assert row is not None
+        assert '<span class="mode approval">approval</span>' in row.group(1)
+        page = client.get(PAGE).text
+        assert "Approve for the scheduled close" in page
+        digest = re.search(r'name="digest" value="([0-9a-f]{64})"', page)
+        assert digest is not None
+        done = client.post(f"{PAGE}/approve", data={"csrf_token": csrf, "digest": digest.group(1)})
+        assert done.status_code == 303
+        assert "Approved by officer1 on 2026-11-20 09:00 UTC" in client.get(PAGE).text
+        assert published(prepared) == []
+        # A tournament accepted before the cut-off: the approved list is no longer the one the
+        # scheduled close computes; it waits.
+        _submit_and_accept(client, tokens, case.LATE_ENTRY)
+        [held] = close_periods(settings, datetime(2026, 12, 1, 0, 30, tzinfo=UTC), "scheduler")
+        assert held.state == "awaiting approval"
+        clock.now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+        session_id, csrf = users.session("officer1")  # the day's session (12 hours at most)
+        client.cookies.set("ratingdb_session", session_id)
+        listing = client.get("/publication").text
+        assert '<span class="state awaiting-approval">awaiting-approval</span>' in listing
+        assert "computed 2026-12-01" in listing
+        page = client.get(PAGE).text
+        assert '<span class="state awaiting-approval" id="state">awaiting-approval</span>' in page
+        assert "computed by the scheduled close on 2026-12-01" in page
+        assert "the list has changed since" not in page
+        assert 'id="approve">Approve and publish</button>' in page
+        fresh = re.search(r'name="digest" value="([0-9a-f]{64})"', page)
+        assert fresh is not None
+        assert fresh.group(1) == held.digest
+        done = client.post(f"{PAGE}/approve", data={"csrf_token": csrf, "digest": fresh.group(1)})
+        assert done.status_code == 303
+    assert [(p, rating) for p, rating, *_ in published(prepared)][3] == ("1004", 2016)

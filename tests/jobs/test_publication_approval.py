@@ -183,3 +183,30 @@ def test_the_job_and_periods_status_show_the_waiting_period(
     assert december["computed_digest"] == outcome["digest"]
     assert december["computed_at"].startswith("20")
     assert december["published_at"] is None
+
+
+def test_a_waiting_list_is_computed_again_and_updated_only_when_it_changed(
+    database_url: str, tmp_path: Path
+) -> None:
+    case.prepare(database_url, tmp_path)
+    settings = approval_settings(database_url)
+    computed = "SELECT computed_at, computed_digest FROM periods WHERE list_date = '2026-12-01'"
+    held = "SELECT count(*) FROM audit_log WHERE action = 'close-awaiting-approval'"
+    first = close_periods(settings, AFTER_DECEMBER_CUT_OFF, "scheduler")[0]
+    before = query(database_url, computed)
+    # The next day's run: the same list, nothing written.
+    again = close_periods(settings, AFTER_DECEMBER_CUT_OFF, "scheduler")[0]
+    assert (again.state, again.digest) == ("awaiting approval", first.digest)
+    assert query(database_url, computed) == before
+    assert query(database_url, held) == [(1,)]
+    # A tournament accepted late (after the cut-off, still in 2026-12): the waiting list is
+    # the new one, recorded again.
+    case.add_tournament(database_url, tmp_path, "club.csv", case.LATE_ENTRY)
+    changed = close_periods(settings, AFTER_DECEMBER_CUT_OFF, "scheduler")[0]
+    assert changed.state == "awaiting approval"
+    assert changed.digest != first.digest
+    ((computed_at, digest),) = query(database_url, computed)
+    assert digest == changed.digest
+    assert str(computed_at) > str(before[0][0])
+    assert query(database_url, held) == [(2,)]
+    assert len(lists(database_url)) == 1
