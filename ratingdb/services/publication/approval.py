@@ -21,7 +21,7 @@ from ratingdb.services.publication.differences import explain
 from ratingdb.services.publication.preview import (
     approvals_of,
     closing,
-    compute,
+    dry_run,
     parse_digest,
     unpublished,
 )
@@ -86,7 +86,7 @@ def approve(
             )
 
     if not due:
-        same_as_previewed(compute(session, category, period, now=now, actor=user))
+        same_as_previewed(dry_run(session, category, period, now=now, actor=user)[0])
         repo.mark_approved(session, shown, user, now)
         _record_approval(session, shown, user, now, published=None)
         return Approved(category, period, "approved", wanted, shown.entry_count,

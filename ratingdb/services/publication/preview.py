@@ -122,8 +122,8 @@ def preview(
     """The list a close now would publish (nothing of it written), kept as previewed by
     ``viewer`` so that an approval can be checked against it."""
     row = unpublished(session, category, period)
-    computation = compute(session, category, period, now=now, actor=viewer)
-    shown = _preview(session, computation, row, approval, now)
+    computation, outcome = dry_run(session, category, period, now=now, actor=viewer)
+    shown = _preview(session, computation, outcome, row, approval, now)
     _remember(session, computation, shown, viewer, now)
     return shown
 
@@ -143,10 +143,10 @@ def unpublished(session: Session, category: Category, period: Period) -> PeriodR
     return row
 
 
-def compute(
+def dry_run(
     session: Session, category: Category, period: Period, *, now: datetime, actor: str
-) -> Computation:
-    """The period computed as a dry-run close computes it (nothing written)."""
+) -> tuple[Computation, CloseOutcome]:
+    """The period computed by a dry-run close (nothing written), and what the dry run reports."""
     captured: list[Computation] = []
     outcome = closing(
         lambda: close_period(session, category, period, now=now, closed_by=actor,
@@ -154,7 +154,7 @@ def compute(
     )  # fmt: skip
     if outcome.already_published or not captured:
         raise AlreadyPublished(f"{category.value} {period} is already published")
-    return captured[0]
+    return captured[0], outcome
 
 
 def closing(run: Callable[[], CloseOutcome]) -> CloseOutcome:
@@ -170,13 +170,13 @@ def closing(run: Callable[[], CloseOutcome]) -> CloseOutcome:
 def _preview(
     session: Session,
     computation: Computation,
+    outcome: CloseOutcome,
     row: PeriodRow | None,
     approval: Collection[Category],
     now: datetime,
 ) -> Preview:
     rules = computation.rules
     category, period = rules.category, rules.period
-    outcome = computation.outcome("dry run")
     cut_off = closing_date(category, period)
     previous = computation.previous
     return Preview(
@@ -195,7 +195,7 @@ def _preview(
         starts_from=None
         if previous is None
         else (Period.of_list_date(previous.list_date), previous.revision),
-        changes=tuple(changes_of(session, computation)),
+        changes=tuple(changes_of(session, computation, outcome.changes)),
         tournaments=tuple(tournaments_of(session, computation)),
         computed_at=None if row is None else row.computed_at,
         computed_digest=None if row is None else row.computed_digest,

@@ -257,14 +257,19 @@ class NextPeriod:
 # --- from a computed period ---------------------------------------------------------------
 
 
-def changes_of(session: Session, computation: Computation) -> Iterator[Change]:
-    """Who changes: every player who played or whose rating moves (a dry run's ``changes``),
-    and every player whose K for the next period is not the previous list's."""
+def changes_of(
+    session: Session,
+    computation: Computation,
+    moved: Sequence[tuple[str, int | None, int | None]] | None = None,
+) -> Iterator[Change]:
+    """Who changes: every player who played or whose rating moves (a dry run's ``changes``,
+    given as ``moved`` when the dry run has them already), and every player whose K for the
+    next period is not the previous list's."""
     results = computation.results
     previous_k = (
         {} if computation.previous is None else repo.k_factors_on(session, computation.previous.id)
     )
-    moved = {player_id for player_id, _, _ in changes(results)}
+    moved_ids = {player_id for player_id, _, _ in (changes(results) if moved is None else moved)}
     k_moved = {
         player_id
         for player_id, r in results.items()
@@ -272,7 +277,7 @@ def changes_of(session: Session, computation: Computation) -> Iterator[Change]:
         and player_id in previous_k
         and previous_k[player_id] != r.next_k_factor
     }
-    wanted = sorted(moved | k_moved)
+    wanted = sorted(moved_ids | k_moved)
     names: dict[str, str] = {}
     for chunk in player_repo.chunks(wanted):
         names |= player_repo.names(session, chunk)
