@@ -22,13 +22,15 @@ from pathlib import Path
 
 from sqlalchemy import text
 
-from benchmarks.close_period import PERIOD, peak_mb, reset
-from ratingdb.db import make_engine, make_sessionmaker
-from ratingdb.rules import Category
-from ratingdb.services import publication
-from ratingdb.services.close import close_period
-
 HERE = Path(__file__).resolve().parent
+if str(HERE.parent) not in sys.path:  # run as a script: python benchmarks/publication_preview.py
+    sys.path.insert(0, str(HERE.parent))
+
+from benchmarks.close_period import PERIOD, peak_mb, reset  # noqa: E402
+from ratingdb.db import make_engine, make_sessionmaker  # noqa: E402
+from ratingdb.rules import Category  # noqa: E402
+from ratingdb.services import publication  # noqa: E402
+from ratingdb.services.close import close_period  # noqa: E402
 
 
 def main() -> None:
