@@ -214,6 +214,10 @@ def test_bad_input_names_the_field(
         # 2027-01 starts from 2026-12, which is not published.
         ("/admin/v1/periods/fide-standard/2027-01/preview",
          "field period: fide-standard 2026-12 is not published yet"),
+        # Before the latest published list (2026-11), never a period of its own.
+        ("/admin/v1/periods/fide-standard/2026-10/preview",
+         ("field period: fide-standard 2026-10 comes before the latest published list "
+          "(2026-11): the next list to publish is 2026-12")),
     ):  # fmt: skip
         answer = client.get(path, headers=officer)
         assert answer.status_code == 422, (path, answer.text)

@@ -129,6 +129,8 @@ def preview(
 
 
 def unpublished(session: Session, category: Category, period: Period) -> PeriodRow | None:
+    """The period's row (None: not created yet) if its list may be published next; a published
+    period (409) or one before the latest published list (422) is refused."""
     row = period_repo.get_period(session, category, period)
     if row is not None and row.state == "published":
         published = period_repo.list_for(session, category, period)
@@ -139,6 +141,14 @@ def unpublished(session: Session, category: Category, period: Period) -> PeriodR
         )
         raise AlreadyPublished(
             f"{category.value} {period} is published{detail}: a published list never changes"
+        )
+    lists = period_repo.lists_of(session, category)
+    if lists and lists[-1].list_date > period.list_date:
+        latest = Period.of_list_date(lists[-1].list_date)
+        raise InputError(
+            f"{category.value} {period} comes before the latest published list ({latest}): the "
+            f"next list to publish is {next_period(category, latest)}",
+            field="period",
         )
     return row
 
