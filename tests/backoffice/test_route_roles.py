@@ -83,12 +83,13 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/admin/v1/periods/{category}/{period}/approve"): (OFFICER, 200),
 }
 
-#: Publication routes: the period each walks (an empty database: each approval publishes an
-#: empty list of its own category, once, by the officer).
+#: Publication routes: the period each walks, in categories nothing else of the walk writes to
+#: (no list there: each approval publishes an empty list of its own category, once, by the
+#: officer).
 PUBLICATION_TARGETS = {
-    "/publication/{category}/{period}": "fide-standard/2026-12",
+    "/publication/{category}/{period}": "ffe-rapid/2026-12",
     "/publication/{category}/{period}/approve": "fide-rapid/2026-12",
-    "/admin/v1/periods/{category}/{period}/preview": "fide-standard/2026-12",
+    "/admin/v1/periods/{category}/{period}/preview": "ffe-rapid/2026-12",
     "/admin/v1/periods/{category}/{period}/approve": "fide-blitz/2026-12",
 }
 
