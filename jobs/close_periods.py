@@ -1,6 +1,10 @@
 """The catch-up close: every period of every category whose closing date has passed, oldest
 first, each in its own transaction. Two runs at once never close a period twice: the close
-claims its period in the database (ratingdb.services.close)."""
+claims its period in the database (ratingdb.services.close).
+
+A category published with approval (``RATINGDB_PUBLICATION_APPROVAL``) has its list computed
+and left awaiting an officer's approval instead (ratingdb.services.publication); its later
+periods wait, since each starts from the list before it."""
 
 from __future__ import annotations
 
@@ -12,8 +16,9 @@ from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.failures import require_ready_database
 from ratingdb.rules import Category
 from ratingdb.services.catch_up import due_periods
-from ratingdb.services.close import CloseOutcome, close_period
+from ratingdb.services.close import CloseOutcome
 from ratingdb.services.progress import terminal_progress
+from ratingdb.services.publication import scheduled_close
 
 NAME = "close-periods"
 log = logging.getLogger("jobs.close_periods")
@@ -32,14 +37,28 @@ def close_periods(settings: Settings, now: datetime, actor: str) -> list[CloseOu
                 due = due_periods(session, category, now.date())
             for period in due:
                 with factory.begin() as session:
-                    outcome = close_period(
+                    outcome = scheduled_close(
                         session,
                         category,
                         period,
                         now=datetime.now(UTC),
-                        closed_by=actor,
+                        actor=actor,
+                        approval=settings.publication_approval,
                         track=terminal_progress,
                     )
+                outcomes.append(outcome)
+                if outcome.awaiting_approval:
+                    log.info(
+                        "%s %s awaits approval (publication: approval): %d entries, %d games, "
+                        "digest %s; nothing published, and the later periods of %s wait for it",
+                        category.value,
+                        period,
+                        outcome.entries,
+                        outcome.games,
+                        outcome.digest,
+                        category.value,
+                    )
+                    break
                 if outcome.already_published:
                     log.info("%s %s is already closed", category.value, period)
                 else:
@@ -50,7 +69,6 @@ def close_periods(settings: Settings, now: datetime, actor: str) -> list[CloseOu
                         outcome.entries,
                         outcome.games,
                     )
-                outcomes.append(outcome)
     finally:
         engine.dispose()
     return outcomes

@@ -19,6 +19,7 @@ from pydantic import AfterValidator, BeforeValidator, PrivateAttr, ValidationErr
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
@@ -26,6 +27,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from ratingdb import defaults
+from ratingdb.rules.categories import Category
 
 DATABASE_URL_VARIABLE = defaults.variable("database_url")
 READ_DATABASE_URL_VARIABLE = defaults.variable("read_database_url")
@@ -132,6 +134,20 @@ def _debug(value: object) -> object:
     return defaults.debug_enabled(value) if isinstance(value, str) else value
 
 
+def _categories(value: object) -> object:
+    """``RATINGDB_PUBLICATION_APPROVAL``: category names separated by commas (spaces around them
+    allowed), in the order of ``Category``; an unknown or empty name is refused."""
+    if isinstance(value, str):
+        names = [name.strip() for name in value.split(",")]
+        if any(not name for name in names):
+            raise ValueError(f"a category name is missing in {value!r} (separate names by commas)")
+        value = [Category.parse(name) for name in names]
+    if isinstance(value, (list, tuple, set, frozenset)):
+        chosen = {Category.parse(str(item)) for item in value}
+        return tuple(c for c in Category if c in chosen)
+    return value
+
+
 DatabaseUrl = Annotated[str, AfterValidator(_normalized_database_url)]
 Port = Annotated[int, _within(0, 65535)]
 Seconds = Annotated[int, _within(1, 3600)]
@@ -195,6 +211,12 @@ class Settings(BaseSettings):
     backoffice_host: str = defaults.BACKOFFICE_HOST
     backoffice_port: Port = defaults.BACKOFFICE_PORT
     backoffice_secure_cookies: bool = defaults.BACKOFFICE_SECURE_COOKIES
+
+    #: The categories whose scheduled close waits for an officer's approval before publishing
+    #: (``approval``); every other category publishes at its cut-off (``automatic``).
+    publication_approval: Annotated[
+        tuple[Category, ...], NoDecode, BeforeValidator(_categories)
+    ] = defaults.PUBLICATION_APPROVAL
 
     #: The settings given by a command-line option (to name the option, not the variable).
     _options: frozenset[str] = PrivateAttr(default=frozenset())
@@ -264,6 +286,8 @@ class Settings(BaseSettings):
             value = getattr(self, name)
             if isinstance(value, bool):
                 value = int(value)
+            elif isinstance(value, tuple):
+                value = ",".join(str(item) for item in value) or None
             variables[defaults.variable(name)] = None if value is None else str(value)
         return variables
 

@@ -35,6 +35,10 @@ BACKOFFICE_HOST = "127.0.0.1"
 BACKOFFICE_PORT = 8001
 BACKOFFICE_SECURE_COOKIES = False
 
+#: The categories whose scheduled close waits for an officer's approval (none: every category
+#: is published automatically at its cut-off).
+PUBLICATION_APPROVAL: tuple[()] = ()
+
 #: The command-line option that overrides each setting given one (the others come from the
 #: environment only). ``serve_host`` and ``serve_port`` are also ``ratingdb demo``'s.
 OPTIONS = {

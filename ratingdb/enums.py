@@ -25,6 +25,9 @@ class PeriodState(StrEnum):
     OPEN = "open"
     #: Claimed by a close (``claimed_by``, ``claimed_at``).
     CLOSING = "closing"
+    #: Computed at the cut-off by the scheduled close (``computed_at``, ``computed_digest``),
+    #: waiting for an officer's approval (publication mode ``approval``).
+    AWAITING_APPROVAL = "awaiting-approval"
     #: Its list is out and never changes.
     PUBLISHED = "published"
 

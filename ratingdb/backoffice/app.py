@@ -23,6 +23,8 @@ from ratingdb.backoffice import (
     correction_pages,
     pages,
     policy,
+    publication_api,
+    publication_pages,
     submission_api,
     submission_pages,
 )
@@ -73,7 +75,7 @@ def create_app(
 
     app = FastAPI(
         title="ratingdb back office",
-        description="Accounts, submissions, corrections and the audit log. "
+        description="Accounts, submissions, corrections, publication and the audit log. "
         "`Authorization: Bearer TOKEN` (`ratingdb users token`).",
         lifespan=lifespan,
         dependencies=[Depends(guard)],
@@ -82,6 +84,8 @@ def create_app(
         redoc_url=None,
     )
     app.state.backoffice = Context(make_sessionmaker(engine), clock, secure_cookies)
+    # Publication: the categories whose lists wait for an officer's approval.
+    app.state.publication_approval = settings.publication_approval
     pages.register(app)
     submission_pages.register(app)
     api.register(app)
@@ -89,6 +93,9 @@ def create_app(
     # Corrections (issue 14)
     correction_pages.register(app)
     correction_api.register(app)
+    # Publication (issue 14)
+    publication_pages.register(app)
+    publication_api.register(app)
     app.add_exception_handler(SignInRequired, _to_login)
     app.add_exception_handler(InputError, _input_error)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)

@@ -115,6 +115,10 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
         )
         if caller.role in _roles_of("GET", path)
     ]
+    # Publication (issue 14)
+    publication = ("/publication", "Publication: preview and approve the next lists")
+    if caller.role in _roles_of("GET", publication[0]):
+        links.append(publication)
     return _page(request, "home.html", links=links)
 
 

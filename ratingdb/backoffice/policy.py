@@ -27,6 +27,8 @@ UPLOADERS: Final = frozenset({ARBITER, OFFICER})
 AUDITORS: Final = frozenset({OFFICER, ADMIN})
 #: Who corrects games, tournaments, players and imported lists after publication.
 CORRECTORS: Final = frozenset({OFFICER})
+#: Who previews and approves the publication of lists.
+PUBLISHERS: Final = frozenset({OFFICER})
 
 Allowed = frozenset[str] | Literal["public"]
 
@@ -82,6 +84,12 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/admin/v1/corrections/tournament/{tournament_id}"): CORRECTORS,
     ("POST", "/admin/v1/corrections/merge"): CORRECTORS,
     ("POST", "/admin/v1/corrections/list"): CORRECTORS,
+    # Publication (issue 14): officers preview each category's next list and approve it.
+    ("GET", "/publication"): PUBLISHERS,
+    ("GET", "/publication/{category}/{period}"): PUBLISHERS,
+    ("POST", "/publication/{category}/{period}/approve"): PUBLISHERS,
+    ("GET", "/admin/v1/periods/{category}/{period}/preview"): PUBLISHERS,
+    ("POST", "/admin/v1/periods/{category}/{period}/approve"): PUBLISHERS,
 }
 
 #: Web forms that carry a file (multipart/form-data, bounded by the upload limit); every

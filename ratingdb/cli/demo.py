@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     closed = close_periods(config, now, person)
     published: dict[str, list[str]] = defaultdict(list)
     for outcome in closed:
-        if not outcome.already_published:
+        if outcome.state == "published":
             published[outcome.category.value].append(str(outcome.period))
     if published:
         summary = "; ".join(
@@ -86,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
         say(f"closed {sum(len(p) for p in published.values())} periods: {summary}")
     else:
         say(f"no period to close at {now:%Y-%m-%d %H:%M} UTC")
+    waiting = [f"{o.category.value} {o.period}" for o in closed if o.awaiting_approval]
+    if waiting:  # RATINGDB_PUBLICATION_APPROVAL: approve them in the back office
+        say(f"awaiting approval in the back office: {', '.join(waiting)}")
     base = f"http://{_host_for_url(config.serve_host)}:{config.serve_port}"
     say(f"API: {base}/v1/ (OpenAPI: {base}/openapi.json, docs: {base}/docs)")
     say(f"web page: {base}/")

@@ -83,8 +83,9 @@ def run_status(args: argparse.Namespace) -> int:
     with transaction(args) as session:
         rows = period_repo.periods_of(session, wanted)
         counts = period_repo.period_counts(session)
-        periods = [
-            {
+        periods = []
+        for row in rows:
+            shown: dict[str, Any] = {
                 "category": row.category,
                 "period": str(Period.of_list_date(row.list_date)),
                 "state": row.state,
@@ -93,8 +94,11 @@ def run_status(args: argparse.Namespace) -> int:
                 "games": counts.get(row.id, (0, 0))[1],
                 "published_at": None if row.published_at is None else row.published_at.isoformat(),
             }
-            for row in rows
-        ]
+            if row.state == "awaiting-approval" and row.computed_at is not None:
+                # Computed by the scheduled close, waiting for an officer (publication: approval).
+                shown["computed_at"] = row.computed_at.isoformat()
+                shown["computed_digest"] = row.computed_digest
+            periods.append(shown)
     print(json.dumps({"periods": periods}, indent=1))
     return 0
 

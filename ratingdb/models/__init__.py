@@ -9,6 +9,7 @@ from ratingdb.models.correction_preview import CorrectionPreviewRow
 from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
+from ratingdb.models.publication import PublicationPreviewRow
 from ratingdb.models.rating_list import ListEntryRow, PlayerStatusRow, RatingListRow
 from ratingdb.models.submission import SubmissionRow
 from ratingdb.models.tournament import TournamentRow
@@ -25,6 +26,7 @@ __all__ = [
     "PeriodRow",
     "PlayerRow",
     "PlayerStatusRow",
+    "PublicationPreviewRow",
     "RatingListRow",
     "SignInAttemptRow",
     "SubmissionRow",

@@ -12,6 +12,9 @@ from ratingdb.enums import PeriodState
 from ratingdb.models.base import Base, category_check, category_column, enum_check, enum_column
 from ratingdb.rules.categories import Category
 
+#: A SHA-256 in hexadecimal (the digest of a list's entries).
+DIGEST_LENGTH = 64
+
 
 class PeriodRow(Base):
     """The rating period of a category that produces the list dated ``list_date``."""
@@ -25,6 +28,11 @@ class PeriodRow(Base):
         CheckConstraint(
             "state <> 'published' OR published_at IS NOT NULL", name="published_has_published_at"
         ),
+        CheckConstraint(
+            "state <> 'awaiting-approval' OR "
+            "(computed_at IS NOT NULL AND computed_digest IS NOT NULL)",
+            name="awaiting_approval_has_computed",
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -33,9 +41,13 @@ class PeriodRow(Base):
     #: Tournaments ending on or before this date may be rated in the period.
     closing_date: Mapped[date] = mapped_column(Date)
     state: Mapped[PeriodState] = mapped_column(
-        enum_column(PeriodState, 10), server_default=PeriodState.OPEN.value
+        enum_column(PeriodState, 20), server_default=PeriodState.OPEN.value
     )
     #: Who is closing the period (a job or a command), and since when.
     claimed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     claimed_by: Mapped[str | None] = mapped_column(String(100))
     published_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    #: When the scheduled close last computed the list it holds for approval, and the digest of
+    #: that list's entries (``services.close.entries_digest``, as a published list's digest).
+    computed_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    computed_digest: Mapped[str | None] = mapped_column(String(DIGEST_LENGTH))

@@ -9,6 +9,8 @@ BACK_OFFICE_TABLES = frozenset(
     {"users", "api_tokens", "web_sessions", "sign_in_attempts", "submissions", "audit_log"}
     # Corrections previewed in the back office (their uploaded files, their reasons).
     | {"correction_previews"}
+    # Lists previewed and approved for publication (who previewed and approved them).
+    | {"publication_previews"}
 )
 
 PUBLIC_TABLES = frozenset(

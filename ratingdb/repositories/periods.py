@@ -66,8 +66,14 @@ def published_periods(session: Session, category: Category) -> set[Period]:
     return {Period.of_list_date(d) for d in dates}
 
 
+#: The states a close may take a period from: open, or computed and awaiting an officer's
+#: approval (the approval, and ``periods close``, publish it).
+CLOSABLE_STATES = (PeriodState.OPEN, PeriodState.AWAITING_APPROVAL)
+
+
 def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetime) -> bool:
-    """Take the period from open to closing; False when somebody else has it or had it.
+    """Take the period from open (or awaiting approval) to closing; False when somebody else has
+    it or had it.
 
     On PostgreSQL a transaction-scoped advisory lock first serialises closers of the same
     period, so the conditional UPDATE below always sees the last committed state.
@@ -76,7 +82,7 @@ def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetim
         _lock(session, period_row.category, period_row.list_date)
     claimed: CursorResult[Any] = session.execute(  # type: ignore[assignment]
         update(PeriodRow)
-        .where(PeriodRow.id == period_row.id, PeriodRow.state == PeriodState.OPEN)
+        .where(PeriodRow.id == period_row.id, PeriodRow.state.in_(CLOSABLE_STATES))
         .values(state=PeriodState.CLOSING, claimed_by=claimed_by, claimed_at=now)
         .execution_options(synchronize_session=False)
     )
@@ -118,6 +124,16 @@ def hold_off_closes(session: Session, category: Category) -> None:
 def mark_published(session: Session, period_row: PeriodRow, now: datetime) -> None:
     period_row.state = PeriodState.PUBLISHED
     period_row.published_at = now
+    session.flush()
+
+
+def mark_awaiting_approval(
+    session: Session, period_row: PeriodRow, now: datetime, digest: str
+) -> None:
+    """The period's list is computed (its entries' ``digest``) and waits for an approval."""
+    period_row.state = PeriodState.AWAITING_APPROVAL
+    period_row.computed_at = now
+    period_row.computed_digest = digest
     session.flush()
 
 
@@ -262,10 +278,11 @@ def lists_matching(
 
 
 def first_open(session: Session, category: Category) -> date | None:
-    """The list date of the category's earliest open period, if any."""
+    """The list date of the category's earliest period still to close (open, or awaiting
+    approval), if any."""
     return session.scalar(
         select(PeriodRow.list_date)
-        .where(PeriodRow.category == category, PeriodRow.state == PeriodState.OPEN)
+        .where(PeriodRow.category == category, PeriodRow.state.in_(CLOSABLE_STATES))
         .order_by(PeriodRow.list_date)
         .limit(1)
     )

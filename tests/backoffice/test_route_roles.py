@@ -27,7 +27,8 @@ from ratingdb.cli import main
 from ratingdb.db import make_sessionmaker
 from ratingdb.enums import Role
 from ratingdb.models import AuditRow, GameRow, SubmissionRow, TournamentRow, UserRow
-from ratingdb.services import correction_requests, submissions
+from ratingdb.rules import Category, Period
+from ratingdb.services import correction_requests, publication, submissions
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests import CorrectionRequest
 from ratingdb.services.submissions import Upload
@@ -101,6 +102,22 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/admin/v1/corrections/tournament/{tournament_id}"): (OFFICER, 200),
     ("POST", "/admin/v1/corrections/merge"): (OFFICER, 200),
     ("POST", "/admin/v1/corrections/list"): (OFFICER, 200),
+    # Publication (issue 14): officers only.
+    ("GET", "/publication"): (OFFICER, 200),
+    ("GET", "/publication/{category}/{period}"): (OFFICER, 200),
+    ("POST", "/publication/{category}/{period}/approve"): (OFFICER, 303),
+    ("GET", "/admin/v1/periods/{category}/{period}/preview"): (OFFICER, 200),
+    ("POST", "/admin/v1/periods/{category}/{period}/approve"): (OFFICER, 200),
+}
+
+#: Publication routes: the period each walks, in categories nothing else of the walk writes to
+#: (no list there: each approval publishes an empty list of its own category, once, by the
+#: officer).
+PUBLICATION_TARGETS = {
+    "/publication/{category}/{period}": "ffe-rapid/2026-12",
+    "/publication/{category}/{period}/approve": "fide-rapid/2026-12",
+    "/admin/v1/periods/{category}/{period}/preview": "ffe-rapid/2026-12",
+    "/admin/v1/periods/{category}/{period}/approve": "fide-blitz/2026-12",
 }
 
 SECURITY_HEADERS = {
@@ -142,6 +159,21 @@ def _submission(engine: Engine, clock: Any) -> str:
     return str(answer["submission_id"])
 
 
+def _previewed_digest(engine: Engine, clock: Any, url: str) -> str:
+    """The digest of a preview of the period in ``url`` (.../{category}/{period}/approve),
+    shown to the test's own user: what an approval names (once the period is published, any
+    digest: only roles that may not approve call it then)."""
+    category, period = url.split("/")[-3:-1]
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            shown = publication.preview(session, Category(category), Period.parse(period),
+                                        now=clock(), viewer="test", approval=())  # fmt: skip
+    except publication.AlreadyPublished:
+        # The officer's call published it; the roles after it are refused before any check.
+        return "0" * 64
+    return shown.digest
+
+
 def _target(users: Accounts, path: str) -> str:
     """The URL of a route: a fresh target user for {username}, a fresh submission of
     arbiter1 for {submission_id}."""
@@ -149,6 +181,8 @@ def _target(users: Accounts, path: str) -> str:
     if "{username}" in path:
         users.add(target, "arbiter")
     url = path.replace("{username}", target)
+    if path in PUBLICATION_TARGETS:
+        url = url.replace("{category}/{period}", PUBLICATION_TARGETS[path])
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
     if path.startswith(("/corrections", "/admin/v1/corrections")):
@@ -185,6 +219,8 @@ def _call(
             body = {"label": "walk", "days": 7}
         elif path.endswith("/reject"):
             body = {"reason": "walk"}
+        elif path.endswith("/approve"):
+            body = {"digest": _previewed_digest(users.engine, users.clock, url)}
         if cookie is not None:
             client.cookies.set("ratingdb_session", cookie[0])
         if path == "/admin/v1/submissions":
@@ -202,6 +238,8 @@ def _call(
         form |= {"label": "walk", "days": "7"}
     elif path.endswith("/reject"):
         form |= {"reason": "walk"}
+    elif path.endswith("/approve"):
+        form |= {"digest": _previewed_digest(users.engine, users.clock, url)}
     if cookie is not None:
         client.cookies.set("ratingdb_session", cookie[0])
     if path == "/submissions":

@@ -50,6 +50,24 @@ def test_close_period_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     assert figures["baseline_s"] > 0
 
 
+def test_publication_preview_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'bench.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "publication_preview.py"), "--players",
+         "1500", "--games", "800", "--database-url", url],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (figures["players"], figures["games"]) == (1500, 800)
+    assert figures["entries"] > 0
+    assert figures["preview_s"] > 0
+    assert figures["approve_s"] > 0
+
+
 def test_startup_benchmark_runs_and_ends_with_a_json_line() -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "startup.py"), "--runs", "1"],

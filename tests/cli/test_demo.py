@@ -13,6 +13,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,25 @@ def test_demo_with_a_database_url(empty_database_url: str, tmp_path: Path) -> No
     assert "closed 24 periods" in done.stdout
     assert list(work.iterdir()) == []
     check_loaded_and_closed(empty_database_url)
+
+
+@pytest.mark.slow  # the whole demo
+def test_demo_honours_the_publication_mode(tmp_path: Path) -> None:
+    """A category published with approval: its first due list is computed and waits; its
+    later ones are not closed; the other categories are published as always."""
+    done = demo(tmp_path, "--no-serve", "--now", NOW,
+                env={"RATINGDB_PUBLICATION_APPROVAL": "fide-standard"})  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (
+        "demo: closed 18 periods: fide-rapid 2026-07..2026-12; fide-blitz 2026-07..2026-12; "
+        "ffe-rapid 2026-07..2026-12"
+    ) in done.stdout
+    assert "demo: awaiting approval in the back office: fide-standard 2026-07" in done.stdout
+    url = f"sqlite:///{tmp_path / 'ratingdb.sqlite3'}"
+    assert query(url, "SELECT list_date, state FROM periods WHERE category = 'fide-standard' "
+                 "AND state <> 'published'")[0][1] == "awaiting-approval"  # fmt: skip
+    assert query(url, "SELECT max(list_date) FROM rating_lists WHERE category = "
+                 "'fide-standard'")[0][0] in ("2026-06-01", date(2026, 6, 1))  # fmt: skip
 
 
 @pytest.mark.slow  # the whole demo, then a refusal

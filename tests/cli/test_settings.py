@@ -78,11 +78,12 @@ def test_settings_come_back_whole_from_their_variables() -> None:
         serve_page_cache_mb=0, serve_access_log=False, serve_limit_request_head=2048,
         serve_limit_request_fields=9, serve_timeout_request_head=3, serve_timeout_keep_alive=2,
         backoffice_host="0.0.0.0", backoffice_port=9001, backoffice_secure_cookies=True,
-        debug=True,
+        debug=True, publication_approval="ffe-rapid,fide-standard",
     )  # fmt: skip
     variables = given.environment()
     assert variables["RATINGDB_DATABASE_URL"] == "postgresql+psycopg://writer:secret@primary/db"
     assert variables["RATINGDB_ACTOR"] is None
+    assert variables["RATINGDB_PUBLICATION_APPROVAL"] == "fide-standard,ffe-rapid"
     assert set(variables) == {f"RATINGDB_{name.upper()}" for name in Settings.model_fields}
     back = Settings.from_env({k: v for k, v in variables.items() if v is not None})
     assert back == given
@@ -117,3 +118,30 @@ def test_the_workers_configuration_is_built_from_the_environment(
     assert isinstance(copy, WorkerConfig)
     assert (copy.limits.max_headers, copy.timeout_keep_alive, copy.access_log) == (8, 3, False)
     assert copy.factory is True
+
+
+def test_publication_approval_lists_categories_and_refuses_unknown_ones(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``RATINGDB_PUBLICATION_APPROVAL``: the categories whose scheduled close waits for an
+    officer (default none: every category automatic); a name that is not a category stops the
+    back office and the jobs at start-up, naming the variable."""
+    from jobs.__main__ import main as jobs_main
+    from ratingdb.rules import Category
+
+    assert Settings.from_env({}).publication_approval == ()
+    given = Settings.from_env({"RATINGDB_PUBLICATION_APPROVAL": " ffe-rapid , fide-standard "})
+    assert given.publication_approval == (Category.FIDE_STANDARD, Category.FFE_RAPID)
+    expected = (
+        "RATINGDB_PUBLICATION_APPROVAL: unknown category 'fide-std' (expected one of: "
+        "fide-standard, fide-rapid, fide-blitz, ffe-rapid)"
+    )
+    monkeypatch.setenv("RATINGDB_PUBLICATION_APPROVAL", "fide-standard,fide-std")
+    assert main(["backoffice"]) == 1
+    assert capsys.readouterr().err == f"ratingdb backoffice: {expected}\n"
+    assert jobs_main(["run", "close-periods"]) == 1
+    assert capsys.readouterr().err == f"python -m jobs run: {expected}\n"
+    monkeypatch.setenv("RATINGDB_PUBLICATION_APPROVAL", "fide-standard,,ffe-rapid")
+    assert main(["backoffice"]) == 1
+    assert "RATINGDB_PUBLICATION_APPROVAL: a category name is missing in " in (
+        capsys.readouterr().err)  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
@@ -45,8 +45,13 @@ def close_period(
     closed_by: str,
     dry_run: bool = False,
     track: Track = no_progress,
+    before_publishing: Callable[[Computation], None] | None = None,
 ) -> CloseOutcome:
-    """Compute and publish the list of ``period``. A published period is left as it is."""
+    """Compute and publish the list of ``period``. A published period is left as it is.
+
+    ``before_publishing`` is given the computed period before anything of it is written (in a
+    dry run too): the back office's approval checks that the list is the one previewed there,
+    and raising stops the close (the caller's transaction then rolls back its claim)."""
     try:
         rules = PeriodRules.for_period(category, period)
     except (NotAListPeriod, NoRuleVersion) as error:
@@ -64,7 +69,8 @@ def close_period(
         return _already_published(session, category, period)
 
     with _collector_paused():
-        outcome = _close(session, rules, period_row, now=now, dry_run=dry_run, track=track)
+        outcome = _close(session, rules, period_row, now=now, dry_run=dry_run, track=track,
+                         before_publishing=before_publishing)  # fmt: skip
     if outcome.state == CloseState.PUBLISHED:
         audit.record(
             session, "close", closed_by, now,
@@ -115,6 +121,7 @@ def _close(
     now: datetime,
     dry_run: bool,
     track: Track,
+    before_publishing: Callable[[Computation], None] | None,
 ) -> CloseOutcome:
     lists = [
         rating_list
@@ -122,6 +129,8 @@ def _close(
         if rating_list.list_date < rules.period.list_date
     ]
     computation = compute(session, rules, period_row.id, lists, track=track)
+    if before_publishing is not None:
+        before_publishing(computation)
     outcome = computation.outcome(CloseState.DRY_RUN if dry_run else CloseState.PUBLISHED)
     if dry_run:
         return dataclasses.replace(outcome, changes=changes(computation.results))

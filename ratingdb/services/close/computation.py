@@ -30,12 +30,16 @@ class CloseState(StrEnum):
     ALREADY_PUBLISHED = "already published"
     #: Computed, nothing written.
     DRY_RUN = "dry run"
+    #: Computed by the scheduled close of a category published with approval; not published.
+    AWAITING_APPROVAL = "awaiting approval"
 
 
 @dataclass(frozen=True, slots=True)
 class CloseOutcome:
     category: Category
     period: Period
+    #: ``awaiting approval``: computed by the scheduled close of a category published with
+    #: approval, not published (``digest``).
     state: CloseState
     rule_version: str | None = None
     list_id: int | None = None
@@ -51,6 +55,11 @@ class CloseOutcome:
     write_s: float = 0.0
     rows_written: int = 0
     revision: int | None = None  # of the list published, or found already published
+    digest: str | None = None  # of the entries held for approval
+
+    @property
+    def awaiting_approval(self) -> bool:
+        return self.state == CloseState.AWAITING_APPROVAL
 
     @property
     def already_published(self) -> bool:
@@ -73,6 +82,8 @@ class CloseOutcome:
             "players_with_games": self.players_with_games if computed else None,
             "games": self.games if computed else None,
         }
+        if self.awaiting_approval:
+            out["digest"] = self.digest
         if self.state == CloseState.DRY_RUN:
             out["changes"] = [
                 {"player_id": p, "previous_rating": before, "rating": after}

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.enums import ListSource, PeriodState
+from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
 from ratingdb.models import PeriodRow, RatingListRow
 from ratingdb.repositories import periods as period_repo
@@ -91,7 +91,8 @@ def add_imported_list(
 
 def check_publishable(session: Session, category: Category, period: Period) -> None:
     existing = period_repo.get_period(session, category, period)
-    if existing is not None and existing.state != PeriodState.OPEN:
+    # A list computed and awaiting approval is not published: an imported list may be.
+    if existing is not None and existing.state not in period_repo.CLOSABLE_STATES:
         raise InputError(
             f"{category.value} {period} is already {existing.state}; "
             "a published list never changes",

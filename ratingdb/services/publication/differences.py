@@ -1,0 +1,153 @@
+"""Why the list a close computes now is not the previewed one: what a preview was computed
+from (the lists it starts from, the last correction, each tournament's games used) and the
+entries that change, kept with the preview, compared with the computation of now."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.models import PublicationPreviewRow
+from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories import players as player_repo
+from ratingdb.repositories import publication as repo
+from ratingdb.repositories import tournaments as tournament_repo
+from ratingdb.rules import Category, Period
+from ratingdb.services.close import STANDARD_SEEDED, Computation
+from ratingdb.services.publication.shown import Change, changes_of, games_used
+
+#: How many differing entries a refusal names (the rest are counted).
+DIFFERENCES_NAMED = 10
+
+
+# --- what a preview is computed from, kept to explain a difference ---------------------------
+
+
+def inputs_of(session: Session, computation: Computation) -> dict[str, Any]:
+    """The lists the period starts from, the last correction, and each tournament's games."""
+    rules = computation.rules
+    standard = (
+        period_repo.lists_of(session, Category.FIDE_STANDARD)
+        if rules.category in STANDARD_SEEDED
+        else []
+    )
+    return {
+        "rule_version": rules.version.name,
+        "lists": {str(Period.of_list_date(r.list_date)): r.revision for r in computation.lists},
+        "standard_lists": {str(Period.of_list_date(r.list_date)): r.revision for r in standard},
+        "corrections": computation.corrections,
+        "tournaments": {
+            tournament_id: [len(ids), _fingerprint(ids)]
+            for tournament_id, ids in sorted(games_used(computation).items())
+        },
+    }
+
+
+def _fingerprint(game_ids: Sequence[int]) -> str:
+    return hashlib.sha256(",".join(map(str, game_ids)).encode()).hexdigest()[:16]
+
+
+def entries_of(computation: Computation, changed: Sequence[Change]) -> dict[str, list[Any]]:
+    """player id -> [rating, previous rating, change, games, K] of every player who changes
+    (the others keep their entry of the previous list)."""
+    results = computation.results
+    return {
+        c.player_id: [c.rating, c.previous_rating, c.change, c.games,
+                      results[c.player_id].next_k_factor]
+        for c in changed
+    }  # fmt: skip
+
+
+def explain(session: Session, shown: PublicationPreviewRow, computation: Computation) -> list[str]:
+    """Why the list computed now is not the previewed one, in words."""
+    before, now = shown.inputs, inputs_of(session, computation)
+    category = computation.rules.category
+    reasons: list[str] = []
+    if before["rule_version"] != now["rule_version"]:
+        reasons.append(
+            f"the rules are now {now['rule_version']} (the preview used {before['rule_version']})"
+        )
+    for key, what in (("lists", category.value), ("standard_lists", "fide-standard")):
+        was, is_ = before[key], now[key]
+        for name in sorted(was.keys() | is_.keys()):
+            if was.get(name) != is_.get(name):
+                reasons.append(
+                    f"the {what} list of {name} it reads was "
+                    f"{_revision(was.get(name))} at the preview and is {_revision(is_.get(name))} "
+                    "now"
+                )
+    reasons += _tournament_differences(session, before["tournaments"], now["tournaments"])
+    for correction in repo.corrections_between(session, before["corrections"],
+                                               now["corrections"]):  # fmt: skip
+        if correction.category in (None, category.value):
+            about = f", tournament {correction.tournament_id}" if correction.tournament_id else ""
+            reasons.append(
+                f"correction {correction.id} ({correction.kind}{about}) recorded since the "
+                f"preview by {correction.actor}: {correction.reason}"
+            )
+    reasons += _entry_differences(session, shown.entries, computation)
+    return reasons
+
+
+def _revision(revision: int | None) -> str:
+    return "not published" if revision is None else f"revision {revision}"
+
+
+def _tournament_differences(
+    session: Session, before: Mapping[str, list[Any]], now: Mapping[str, list[Any]]
+) -> list[str]:
+    names = {
+        row.tournament_id: f"{row.tournament_id} ({row.name}, {row.start_date} to {row.end_date})"
+        for row in tournament_repo.with_ids(session, before.keys() | now.keys())
+    }
+    reasons = []
+    for tournament_id in sorted(before.keys() | now.keys()):
+        was, is_ = before.get(tournament_id), now.get(tournament_id)
+        name = names.get(tournament_id, tournament_id)
+        if was is None and is_ is not None:
+            reasons.append(f"tournament {name} was added since the preview: {is_[0]} rated games")
+        elif is_ is None and was is not None:
+            reasons.append(
+                f"tournament {name} is no longer rated in the period ({was[0]} rated games at "
+                "the preview)"
+            )
+        elif was != is_ and was is not None and is_ is not None:
+            reasons.append(
+                f"tournament {name} was corrected or replaced since the preview: {was[0]} rated "
+                f"games at the preview, {is_[0]} now"
+            )
+    return reasons
+
+
+def _entry_differences(
+    session: Session, before: Mapping[str, list[Any]], computation: Computation
+) -> list[str]:
+    """The entries that are not what the preview showed (a player missing from a side kept
+    the previous list's entry there)."""
+    now = entries_of(computation, list(changes_of(session, computation)))
+    differing = sorted(p for p in before.keys() | now.keys() if before.get(p) != now.get(p))
+    if not differing:
+        return []
+    named = differing[:DIFFERENCES_NAMED]
+    names = player_repo.names(session, named)
+    lines = [
+        f"{player_id} {names.get(player_id, '')}: {_entry(before.get(player_id))} at the "
+        f"preview, {_entry(now.get(player_id))} now"
+        for player_id in named
+    ]
+    more = len(differing) - len(named)
+    tail = f" (and {more} more)" if more > 0 else ""
+    return [f"{len(differing)} entries differ{tail}: " + "; ".join(lines)]
+
+
+def _entry(entry: list[Any] | None) -> str:
+    if entry is None:
+        return "unchanged"
+    rating, _, change, games, k = entry
+    if rating is None:
+        return "not on the list"
+    moved = "" if change is None else f", {change:+d}"
+    return f"{rating}{moved}, {games} games, K {k}"
