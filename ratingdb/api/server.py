@@ -85,6 +85,10 @@ def uvicorn_config(app: Any, settings: Settings, config_class: type[C], **option
     )  # fmt: skip
 
 
+#: How long a worker may take to answer uvicorn's health check (see ``worker_config``).
+WORKER_HEALTHCHECK_S = 30
+
+
 class WorkerConfig(LimitedConfig):
     """The configuration of ``serve``'s worker processes. uvicorn hands it to each worker
     pickled; it is pickled as "build me from the environment" (:func:`worker_config`), so a
@@ -98,8 +102,15 @@ class WorkerConfig(LimitedConfig):
 def worker_config() -> WorkerConfig:
     """``serve``'s multi-process configuration, from the settings in the environment."""
     settings = Settings.from_env(os.environ)
+    options: dict[str, Any] = {}
+    if "timeout_worker_healthcheck" in inspect.signature(uvicorn.Config).parameters:
+        # uvicorn kills a worker that does not answer its ping within this many seconds (5 by
+        # default) and starts another: on a busy host a worker still importing the app missed
+        # it again and again, and the server never came up (seen at a load average of 11 on
+        # 2 cores). A worker that is really hung is still replaced, later.
+        options["timeout_worker_healthcheck"] = WORKER_HEALTHCHECK_S
     return uvicorn_config(
-        WORKER_APP, settings, WorkerConfig, factory=True, workers=settings.serve_workers
+        WORKER_APP, settings, WorkerConfig, factory=True, workers=settings.serve_workers, **options
     )
 
 

@@ -8,6 +8,7 @@ Screenshots go to $RATINGDB_SCREENSHOTS (else the test's folder)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,6 +32,7 @@ def test_diff_and_tournaments_in_chromium(
     corrected_server: str, tmp_path: Path, width: int, language: str
 ) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
 
     words = WORDS[language]
     base = corrected_server
@@ -45,12 +47,23 @@ def test_diff_and_tournaments_in_chromium(
             assert table.size["width"] <= width, name
         assert driver.save_screenshot(str(folder / f"{name}-{width}-{language}.png"))
 
+    def follow(link: Any, url: str) -> None:
+        """Click, then wait for the page: on a phone's screen a click is a tap, which returns
+        once the navigation has started."""
+        link.click()
+        WebDriverWait(driver, 15).until(
+            lambda d: (
+                d.current_url == url
+                and d.execute_script("return document.readyState") == "complete"
+            )
+        )
+
     try:
         driver.get(f"{base}/lists?lang={language}")
-        driver.find_elements(By.LINK_TEXT, words["changed"])[0].click()  # newest list first
-        assert driver.current_url == (
-            f"{base}/lists/fide-standard/2026-11/diff?from=1&to=2&lang={language}"
+        newest = WebDriverWait(driver, 15).until(
+            lambda d: d.find_elements(By.LINK_TEXT, words["changed"])
         )
+        follow(newest[0], f"{base}/lists/fide-standard/2026-11/diff?from=1&to=2&lang={language}")
         assert driver.find_element(By.ID, "changes-heading").text == words["players"]
         rows = driver.find_elements(By.CSS_SELECTOR, "table.diff tbody tr")
         cells = [
@@ -70,21 +83,22 @@ def test_diff_and_tournaments_in_chromium(
         )
         fits("diff")
         # Why: the corrected game's tournament.
-        driver.find_element(By.CSS_SELECTOR, "ul.corrections a").click()
-        assert driver.current_url == f"{base}/tournaments/{TOURNAMENTS['A']}?lang={language}"
+        follow(
+            driver.find_element(By.CSS_SELECTOR, "ul.corrections a"),
+            f"{base}/tournaments/{TOURNAMENTS['A']}?lang={language}",
+        )
 
         # The list page: its revisions' diff, and the tournaments it rated.
         driver.get(f"{base}/lists/fide-standard/2026-11?lang={language}")
         link = driver.find_element(By.LINK_TEXT, words["changed"])
         assert link.get_attribute("href").endswith("/diff?from=1&to=2&lang=" + language)
-        driver.find_element(By.LINK_TEXT, words["tournaments"]).click()
-        assert driver.current_url == (
-            f"{base}/lists/fide-standard/2026-11/tournaments?lang={language}"
+        follow(
+            driver.find_element(By.LINK_TEXT, words["tournaments"]),
+            f"{base}/lists/fide-standard/2026-11/tournaments?lang={language}",
         )
         links = driver.find_elements(By.CSS_SELECTOR, "table.tournaments tbody a")
         assert [a.text for a in links] == ["C", "E"]
         fits("list-tournaments")
-        links[0].click()
-        assert driver.current_url == f"{base}/tournaments/{TOURNAMENTS['C']}?lang={language}"
+        follow(links[0], f"{base}/tournaments/{TOURNAMENTS['C']}?lang={language}")
     finally:
         driver.quit()

@@ -30,6 +30,10 @@ def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language
         links = driver.find_elements(By.LINK_TEXT, full_list)
         assert links, driver.page_source
         links[0].click()
+        # The click returns once navigation starts (a phone's tap): wait for the list itself.
+        WebDriverWait(driver, 10).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "table.list tbody tr")
+        )
         assert driver.current_url == f"{server}/lists/fide-standard/2026-11?lang={language}"
         rows = driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")
         assert [r.find_elements(By.TAG_NAME, "td")[1].text for r in rows] == [

@@ -208,3 +208,14 @@ def test_every_serve_setting_reaches_the_workers(served: tuple[int, int, Path, s
         client.join()
     assert errors == []
     assert all(peak[worker] <= started[worker] + THREADS for worker in workers), (started, peak)
+
+
+def test_workers_have_time_to_answer_the_health_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn replaces a worker that does not answer its ping in time: 5 s by default, which a
+    worker still importing the app on a busy host missed again and again (the server never came
+    up). Each worker gets 30 s."""
+    from ratingdb.api.server import worker_config
+
+    for name in [n for n in os.environ if n.startswith("RATINGDB_")]:
+        monkeypatch.delenv(name)
+    assert worker_config().timeout_worker_healthcheck == 30
