@@ -340,42 +340,74 @@ def print_sizes(found: dict[str, dict[str, Any]], lists: int) -> None:
 # --- the reads ---------------------------------------------------------------------------------
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process so far (Linux /proc), 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def backend_cpu(engine: Engine, exclude: int) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend connected to this database (but the one
+    asking): the server's share of the reads."""
+    with engine.connect() as connection:
+        pids = connection.exec_driver_sql(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            f"AND pid <> {exclude}"
+        ).scalars()
+        return {pid: cpu_seconds(pid) for pid in pids}
+
+
 def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
     """Player history and list page at --clients clients (and /health, the denominator),
     through ``ratingdb serve`` as benchmarks.api_load runs it; the list page once more with
-    the page cache off."""
+    the page cache off. Beside the latencies, the CPU each request took in the API process and
+    in the database's backends: the figure a busy machine disturbs least."""
     found = api_load.targets(url, args.seed)
     rng = random.Random(args.seed)
     results: dict[str, Any] = {}
-    for cache_mb, endpoints in ((None, ("health", "list", "history")), (0, ("list",))):
-        port = api_load.free_port()
-        server = api_load.start_server(
-            url, port, 1, None, True, Path(os.devnull), page_cache_mb=cache_mb
-        )
-        try:
-            for endpoint in endpoints:
-                figures = asyncio.run(
-                    api_load.measure(
-                        port,
-                        api_load.paths(endpoint, found, rng),
-                        args.clients,
-                        args.duration,
-                        args.warmup,
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        own_pid = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+    try:
+        for cache_mb, endpoints in ((None, ("health", "list", "history")), (0, ("list",))):
+            port = api_load.free_port()
+            server = api_load.start_server(
+                url, port, 1, None, True, Path(os.devnull), page_cache_mb=cache_mb
+            )
+            try:
+                for endpoint in endpoints:
+                    paths = api_load.paths(endpoint, found, rng)
+                    asyncio.run(api_load.measure(port, paths, args.clients, args.warmup, 0))
+                    api_before = cpu_seconds(server.pid)
+                    db_before = backend_cpu(engine, own_pid)
+                    figures = asyncio.run(
+                        api_load.measure(port, paths, args.clients, args.duration, 0)
                     )
-                )
-                name = endpoint if cache_mb is None else f"{endpoint}_uncached"
-                results[name] = figures.as_json(
-                    None if endpoint == "health" else results["health"]["rps"]
-                )
-                row = results[name]
-                print(
-                    f"  {name:<16}{row['rps']:>8,.0f} req/s  p50 {row['p50_ms']:6.1f}  "
-                    f"p95 {row['p95_ms']:6.1f}  p99 {row['p99_ms']:6.1f} ms  "
-                    f"errors {row['errors']}",
-                    flush=True,
-                )
-        finally:
-            api_load.stop_server(server)
+                    api_cpu = cpu_seconds(server.pid) - api_before
+                    db_after = backend_cpu(engine, own_pid)
+                    db_cpu = sum(t - db_before.get(pid, 0.0) for pid, t in db_after.items())
+                    name = endpoint if cache_mb is None else f"{endpoint}_uncached"
+                    results[name] = figures.as_json(
+                        None if endpoint == "health" else results["health"]["rps"]
+                    )
+                    row = results[name]
+                    requests = max(1, row["requests"])
+                    row["api_cpu_ms"] = round(api_cpu * 1000 / requests, 3)
+                    row["db_cpu_ms"] = round(db_cpu * 1000 / requests, 3)
+                    print(
+                        f"  {name:<16}{row['rps']:>8,.0f} req/s  p50 {row['p50_ms']:6.1f}  "
+                        f"p95 {row['p95_ms']:6.1f}  p99 {row['p99_ms']:6.1f} ms  CPU per "
+                        f"request: API {row['api_cpu_ms']:.2f} ms, database "
+                        f"{row['db_cpu_ms']:.2f} ms  errors {row['errors']}",
+                        flush=True,
+                    )
+            finally:
+                api_load.stop_server(server)
+    finally:
+        engine.dispose()
     return results
 
 
@@ -476,6 +508,12 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--no-verify", dest="verify", action="store_false")
+    parser.add_argument(
+        "--no-close",
+        dest="close",
+        action="store_false",
+        help="leave out the one more close (the database stays as built: --reuse it again)",
+    )
     parser.add_argument("--seed", type=int, default=20261130)
     args = parser.parse_args()
     url = args.database_url
@@ -516,13 +554,15 @@ def main() -> None:
             f"periods verify --all: {verified['lists']} lists in {verified['seconds']:.1f} s "
             f"({verified['failed']} failed)"
         )
-    closed = one_more_close(url, args.players, args.share, args.seed)
-    print(
-        f"one more close ({closed['period']}, {closed['games']:,} games): "
-        f"{closed['seconds']:.1f} s; list_entries grew "
-        f"{closed['growth_mb']['list_entries']:.1f} MB "
-        f"({closed['entries_growth_per_entry_bytes']:.0f} B per entry)"
-    )
+    closed: dict[str, Any] | None = None
+    if args.close:
+        closed = one_more_close(url, args.players, args.share, args.seed)
+        print(
+            f"one more close ({closed['period']}, {closed['games']:,} games): "
+            f"{closed['seconds']:.1f} s; list_entries grew "
+            f"{closed['growth_mb']['list_entries']:.1f} MB "
+            f"({closed['entries_growth_per_entry_bytes']:.0f} B per entry)"
+        )
     load_at_end = os.getloadavg()
     print(
         json.dumps(
