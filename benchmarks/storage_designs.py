@@ -25,7 +25,9 @@ read is checked against today's answer before it is timed.
   ``list_pages``, one row per --chunk entries of the list in order (player ids and ratings as
   arrays, compressed by PostgreSQL's TOAST), so a list costs a few bytes per entry.
 
-Measured for each design, one client, --samples random reads each (p50 and p99, ms): a page of
+Measured for each design, one client, --samples random reads each (p50 and p99, ms, and the
+8 kB buffers a read touches, from EXPLAIN ANALYZE BUFFERS of 20 of them: a cost the load of a
+shared machine does not change): a page of
 100 entries in the first 10,000 (as benchmarks/api_load.py asks) and one anywhere in the list,
 a player's history on every list (with the list dates), a rank (entries rated above a
 rating), the first page of one federation, and the whole list as a close loads it (every
@@ -44,6 +46,7 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +155,55 @@ ALTER TABLE designs.list_pages ADD PRIMARY KEY (list_id, chunk);
 VACUUM = """VACUUM ANALYZE designs.lean_entries, designs.entry_changes, designs.list_ranking,
     designs.list_pages, designs.chain"""
 
+#: The calculations without what their game and list already say: the player's opponent,
+#: score and tournament are the game's, the rule version the list's, difference is
+#: rating_used - opponent_rating_used and delta score - expected (exact in every stored row);
+#: the expected score as ten-thousandths in a smallint.
+BUILD_CALCULATIONS = """
+DROP TABLE IF EXISTS designs.lean_calculations;
+CREATE TABLE designs.lean_calculations (
+    list_id integer NOT NULL,
+    game_id integer NOT NULL,
+    rating_used smallint,
+    opponent_rating_used smallint,
+    difference_used smallint,
+    expected smallint,
+    rated boolean NOT NULL,
+    player_id varchar(20) NOT NULL,
+    reason varchar(200)
+);
+INSERT INTO designs.lean_calculations
+SELECT list_id, game_id, rating_used, opponent_rating_used, difference_used,
+       (expected * 10000)::smallint, rated, player_id, reason
+FROM calculations ORDER BY list_id, player_id, game_id;
+ALTER TABLE designs.lean_calculations ADD PRIMARY KEY (list_id, player_id, game_id);
+"""
+
+#: One player's calculation on one list, as the calculation page reads it.
+CALCULATION_QUERIES = {
+    "today": """
+        SELECT game_id, tournament_id, rating_used, opponent_id, opponent_rating_used,
+               difference, difference_used, expected, score, delta, rated, reason, rule_version
+        FROM calculations WHERE list_id = %(list)s AND player_id = %(player)s
+        ORDER BY game_id""",
+    "lean": """
+        SELECT c.game_id, g.tournament_id, c.rating_used,
+               CASE WHEN g.white_id = c.player_id THEN g.black_id ELSE g.white_id END,
+               c.opponent_rating_used, c.rating_used - c.opponent_rating_used,
+               c.difference_used, c.expected / 10000.0, s.score,
+               s.score - c.expected / 10000.0, c.rated, c.reason, l.rule_version
+        FROM designs.lean_calculations c
+        JOIN games g ON g.id = c.game_id
+        JOIN rating_lists l ON l.id = c.list_id
+        CROSS JOIN LATERAL (SELECT CASE g.result WHEN '1/2-1/2' THEN 0.5
+                                   WHEN '1-0' THEN CASE WHEN g.white_id = c.player_id
+                                                   THEN 1.0 ELSE 0.0 END
+                                   ELSE CASE WHEN g.white_id = c.player_id
+                                        THEN 0.0 ELSE 1.0 END END AS score) s
+        WHERE c.list_id = %(list)s AND c.player_id = %(player)s
+        ORDER BY c.game_id""",
+}
+
 # --- the reads, per design ----------------------------------------------------------------------
 
 
@@ -181,7 +233,7 @@ QUERIES: dict[str, dict[str, str]] = {
         "today": f"""
             SELECT {PLAYER}, {", ".join("e." + f for f in FIGURES.split(", "))}
             FROM (SELECT player_id, rating FROM list_entries WHERE list_id = %(list)s
-                  ORDER BY rating DESC, player_id LIMIT %(limit)s OFFSET %(offset)s) page
+                  ORDER BY rating DESC, player_id LIMIT %(limit)s::int OFFSET %(offset)s::int) page
             JOIN list_entries e ON e.list_id = %(list)s AND e.player_id = page.player_id
             JOIN players pl ON pl.player_id = page.player_id
             ORDER BY page.rating DESC, page.player_id""",
@@ -189,14 +241,14 @@ QUERIES: dict[str, dict[str, str]] = {
             SELECT {PLAYER}, e.rating, e.previous_rating, e.rating - e.previous_rating, e.games,
                    e.k_factor, e.k_used, e.sum_delta, e.rated_games, e.peak_rating
             FROM (SELECT player_id, rating FROM designs.lean_entries WHERE list_id = %(list)s
-                  ORDER BY rating DESC, player_id LIMIT %(limit)s OFFSET %(offset)s) page
+                  ORDER BY rating DESC, player_id LIMIT %(limit)s::int OFFSET %(offset)s::int) page
             JOIN designs.lean_entries e ON e.list_id = %(list)s AND e.player_id = page.player_id
             JOIN players pl ON pl.player_id = page.player_id
             ORDER BY page.rating DESC, page.player_id""",
         "changes+ranking": f"""
             SELECT {PLAYER}, {SEEN}
             FROM (SELECT player_id, rating FROM designs.list_ranking WHERE list_id = %(list)s
-                  ORDER BY rating DESC, player_id LIMIT %(limit)s OFFSET %(offset)s) page
+                  ORDER BY rating DESC, player_id LIMIT %(limit)s::int OFFSET %(offset)s::int) page
             CROSS JOIN LATERAL (SELECT * FROM designs.entry_changes c
                                 WHERE c.player_id = page.player_id AND c.list_id <= %(list)s
                                 ORDER BY c.list_id DESC LIMIT 1) c
@@ -206,11 +258,11 @@ QUERIES: dict[str, dict[str, str]] = {
             SELECT {PLAYER}, {SEEN}
             FROM (SELECT u.player_id, o.n FROM designs.list_pages p,
                          unnest(p.player_ids) WITH ORDINALITY AS u(player_id, i),
-                         LATERAL (SELECT p.chunk * %(chunk)s + u.i - 1 AS n) o
+                         LATERAL (SELECT p.chunk * %(chunk)s::int + u.i - 1 AS n) o
                   WHERE p.list_id = %(list)s
-                    AND p.chunk BETWEEN %(offset)s / %(chunk)s
-                                    AND (%(offset)s + %(limit)s - 1) / %(chunk)s
-                    AND o.n >= %(offset)s AND o.n < %(offset)s + %(limit)s) page
+                    AND p.chunk BETWEEN %(offset)s::int / %(chunk)s
+                                    AND (%(offset)s::int + %(limit)s::int - 1) / %(chunk)s
+                    AND o.n >= %(offset)s::int AND o.n < %(offset)s::int + %(limit)s::int) page
             CROSS JOIN LATERAL (SELECT * FROM designs.entry_changes c
                                 WHERE c.player_id = page.player_id AND c.list_id <= %(list)s
                                 ORDER BY c.list_id DESC LIMIT 1) c
@@ -257,19 +309,19 @@ QUERIES: dict[str, dict[str, str]] = {
             SELECT {PLAYER}, {", ".join("e." + f for f in FIGURES.split(", "))}
             FROM list_entries e JOIN players pl ON pl.player_id = e.player_id
             WHERE e.list_id = %(list)s AND pl.federation = %(federation)s
-            ORDER BY e.rating DESC, e.player_id LIMIT %(limit)s""",
+            ORDER BY e.rating DESC, e.player_id LIMIT %(limit)s::int""",
         "lean": f"""
             SELECT {PLAYER}, e.rating, e.previous_rating, e.rating - e.previous_rating, e.games,
                    e.k_factor, e.k_used, e.sum_delta, e.rated_games, e.peak_rating
             FROM designs.lean_entries e JOIN players pl ON pl.player_id = e.player_id
             WHERE e.list_id = %(list)s AND pl.federation = %(federation)s
-            ORDER BY e.rating DESC, e.player_id LIMIT %(limit)s""",
+            ORDER BY e.rating DESC, e.player_id LIMIT %(limit)s::int""",
         "changes+ranking": f"""
             SELECT {PLAYER}, {SEEN}
             FROM (SELECT r.player_id, r.rating FROM designs.list_ranking r
                   JOIN players pl ON pl.player_id = r.player_id
                   WHERE r.list_id = %(list)s AND pl.federation = %(federation)s
-                  ORDER BY r.rating DESC, r.player_id LIMIT %(limit)s) page
+                  ORDER BY r.rating DESC, r.player_id LIMIT %(limit)s::int) page
             CROSS JOIN LATERAL (SELECT * FROM designs.entry_changes c
                                 WHERE c.player_id = page.player_id AND c.list_id <= %(list)s
                                 ORDER BY c.list_id DESC LIMIT 1) c
@@ -281,7 +333,7 @@ QUERIES: dict[str, dict[str, str]] = {
                          unnest(p.player_ids) WITH ORDINALITY AS u(player_id, i)
                   JOIN players pl ON pl.player_id = u.player_id
                   WHERE p.list_id = %(list)s AND pl.federation = %(federation)s
-                  ORDER BY p.chunk, u.i LIMIT %(limit)s) page
+                  ORDER BY p.chunk, u.i LIMIT %(limit)s::int) page
             CROSS JOIN LATERAL (SELECT * FROM designs.entry_changes c
                                 WHERE c.player_id = page.player_id AND c.list_id <= %(list)s
                                 ORDER BY c.list_id DESC LIMIT 1) c
@@ -366,9 +418,77 @@ def time_reads(
     return latencies, answers
 
 
+def pages_touched(
+    connection: psycopg.Connection[Any], query: str, samples: Sequence[dict[str, Any]]
+) -> float:
+    """Mean 8 kB buffers a read touches (shared hits and reads, EXPLAIN ANALYZE BUFFERS): its
+    cost in a figure the machine's load does not change."""
+    cursor = psycopg.ClientCursor(connection)
+    touched = []
+    for parameters in samples:
+        literal = cursor.mogrify(query, parameters)
+        found = connection.execute(f"EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) {literal}").fetchone()
+        assert found is not None
+        plan = found[0][0]["Plan"]
+        touched.append(plan.get("Shared Hit Blocks", 0) + plan.get("Shared Read Blocks", 0))
+    return statistics.mean(touched)
+
+
 def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def measure_calculations(
+    connection: psycopg.Connection[Any], args: argparse.Namespace, rng: random.Random
+) -> dict[str, Any] | None:
+    """Today's calculations against the lean ones: bytes per row, and one player's
+    calculation on one list (checked equal, then timed). None on a database without games."""
+    found = connection.execute(
+        "SELECT list_id, player_id FROM calculations ORDER BY random() LIMIT %s",
+        (args.samples,),
+    ).fetchall()
+    if not found:
+        return None
+    built = connection.execute("SELECT to_regclass('designs.lean_calculations')").fetchone()
+    if not args.reuse or built is None or built[0] is None:
+        connection.execute(BUILD_CALCULATIONS)
+        connection.execute("VACUUM ANALYZE designs.lean_calculations")
+    rows = int(connection.execute("SELECT count(*) FROM calculations").fetchone()[0])  # type: ignore[index]
+    out: dict[str, Any] = {"rows": rows}
+    samples = [{"list": list_id, "player": player} for list_id, player in found]
+    rng.shuffle(samples)
+    expected: list[list[tuple[Any, ...]]] | None = None
+    for design, table in (("today", "public.calculations"), ("lean", "designs.lean_calculations")):
+        size = connection.execute(f"SELECT pg_total_relation_size('{table}')").fetchone()
+        assert size is not None
+        query = CALCULATION_QUERIES[design]
+        time_reads(connection, query, samples[:3])
+        latencies, answers = time_reads(connection, query, samples)
+        got = [
+            [tuple(float(v) if isinstance(v, Decimal) else v for v in row) for row in rows_]
+            for rows_ in answers
+        ]
+        if expected is None:
+            expected = got
+        elif got != expected:
+            bad = next(i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if a != b)
+            raise SystemExit(
+                f"lean calculations differ for {samples[bad]}:\n{got[bad][:2]}\n{expected[bad][:2]}"
+            )
+        out[design] = {
+            "bytes": int(size[0]),
+            "per_row_bytes": round(int(size[0]) / rows, 1),
+            "p50_ms": round(percentile(latencies, 0.5), 2),
+            "p99_ms": round(percentile(latencies, 0.99), 2),
+        }
+        row = out[design]
+        print(
+            f"calculations {design:<8}{row['per_row_bytes']:>8.1f} B/row  p50 "
+            f"{row['p50_ms']:.2f} ms  p99 {row['p99_ms']:.2f} ms"
+        )
+    out["lean_vs_today"] = round(out["lean"]["bytes"] / out["today"]["bytes"], 3)
+    return out
 
 
 def main() -> None:
@@ -474,7 +594,7 @@ def main() -> None:
             "whole list": [common | {"list": latest} for _ in range(3)],
         }
         reads: dict[str, dict[str, Any]] = {}
-        print(f"{'read':<12}{'design':<18}{'p50 ms':>9}{'p99 ms':>9}{'rows':>8}")
+        print(f"{'read':<12}{'design':<18}{'p50 ms':>9}{'p99 ms':>9}{'rows':>8}{'buffers':>9}")
         for read, parameter_sets in samples.items():
             queries = QUERIES["page" if read == "deep page" else read]
             expected: list[list[tuple[Any, ...]]] | None = None
@@ -497,12 +617,17 @@ def main() -> None:
                     "p50_ms": round(percentile(latencies, 0.5), 2),
                     "p99_ms": round(percentile(latencies, 0.99), 2),
                     "rows": round(rows, 1),
+                    "buffers": round(
+                        pages_touched(connection, queries[design], parameter_sets[:20])
+                    ),
                 }
                 row = reads[read][design]
                 print(
-                    f"{read:<12}{design:<18}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}{rows:>8.0f}",
+                    f"{read:<12}{design:<18}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}{rows:>8.0f}"
+                    f"{row['buffers']:>9,}",
                     flush=True,
                 )
+        calculations = measure_calculations(connection, args, rng)
         if not args.keep:
             connection.execute("DROP SCHEMA designs CASCADE")
     print(
@@ -517,6 +642,7 @@ def main() -> None:
                 "samples": args.samples,
                 "sizes": size_rows,
                 "reads": reads,
+                "calculations": calculations,
                 "load_average": {
                     "start": [round(x, 2) for x in load_at_start],
                     "end": [round(x, 2) for x in os.getloadavg()],
