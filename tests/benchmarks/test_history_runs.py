@@ -74,6 +74,10 @@ def test_history_then_storage_designs_on_postgresql(
         share = designs["changed_share"]
         assert isinstance(share, float)
         assert 0.2 < share < 1.0
+        # The calculations without the game's and the list's columns, read back identical.
+        calculations = designs["calculations"]
+        assert isinstance(calculations, dict)
+        assert calculations["lean"]["bytes"] < calculations["today"]["bytes"]
     finally:
         postgresql_databases.drop(url)
 
