@@ -191,6 +191,66 @@ def _tournaments(
     return number
 
 
+def month_of_games(
+    session: Session,
+    rng: random.Random,
+    *,
+    players: int,
+    share: float,
+    month: Period,
+    period_id: int,
+    category: Category = Category.FIDE_STANDARD,
+) -> tuple[int, int]:
+    """A month of Swiss tournaments (5 to 11 rounds, random pairings within the field) in
+    which about ``share`` of the federation plays, each of them in one tournament: the
+    players drawn at random and split into fields of 10 to 200. ``month`` is the month the
+    tournaments are played in (they start in its first 21 days); they are rated in the period
+    ``period_id``. Returns (tournaments, games)."""
+    active = rng.sample(range(players), max(2, round(players * share)))
+    game_rows: list[dict[str, object]] = []
+    tournaments: list[dict[str, object]] = []
+    first_day = month.list_date
+    position = 0
+    while len(active) - position >= 2:
+        size = min(len(active) - position, rng.choice((10, 20, 40, 60, 120, 200)))
+        size -= size % 2
+        field = active[position : position + size]
+        position += size
+        rounds = min(size - 1, rng.randint(5, 11))
+        start = first_day + timedelta(days=rng.randint(0, 20))
+        tournament_id = f"M{month.list_date:%Y%m}-{len(tournaments) + 1:05d}"
+        tournaments.append(
+            {
+                "tournament_id": tournament_id,
+                "name": f"Open {month} {len(tournaments) + 1}",
+                "category": category.value,
+                "start_date": start,
+                "end_date": start + timedelta(days=min(rounds, 6)),
+                "period_id": period_id,
+                "late": False,
+                "source_format": "csv",
+                "source_digest": f"{month.list_date:%Y%m}{len(tournaments) + 1:058d}",
+            }
+        )
+        for round_number in range(1, rounds + 1):
+            rng.shuffle(field)
+            for board in range(0, size, 2):
+                result = rng.choice(RESULTS) if rng.random() > 0.01 else "+-"
+                game_rows.append(
+                    {
+                        "tournament_id": tournament_id,
+                        "round": round_number,
+                        "white_id": str(10_000_000 + field[board]),
+                        "black_id": str(10_000_000 + field[board + 1]),
+                        "result": result,
+                        "rated": result in ("1-0", "0-1", "1/2-1/2"),
+                    }
+                )
+    bulk_insert(session, TournamentRow, tournaments)
+    bulk_insert(session, GameRow, game_rows)
+    return len(tournaments), len(game_rows)
+
+
 def main() -> None:
     """Build a synthetic federation in a database (migrating it first)."""
     import argparse

@@ -1,0 +1,122 @@
+"""benchmarks/history.py, correction.py and storage_designs.py run at a small size, so they never
+rot. Figures are not asserted, only their presence and what follows from the build: speed and
+size are measured by the scripts themselves (benchmarks/README.md), never by a timed test."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.databases import PostgreSQLDatabases
+
+# Slow: each builds months of lists through the real close and serves the API.
+pytestmark = pytest.mark.slow(seconds=60)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(script: str, *options: str, cwd: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=cwd,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def test_history_then_storage_designs_on_postgresql(
+    postgresql_databases: PostgreSQLDatabases, tmp_path: Path
+) -> None:
+    url = postgresql_databases.create("history", migrated=False)
+    try:
+        figures = run(
+            "history.py", "--players", "600", "--months", "3", "--database-url", url,
+            "--duration", "0.5", "--warmup", "0.1", "--clients", "5", cwd=tmp_path,
+        )  # fmt: skip
+        # The baseline and three closed months; verify recomputes each of them (and checks the
+        # baseline's digest) before the one more close.
+        assert (figures["lists"], figures["build"]) == (4, "close")
+        verified = figures["verify"]
+        assert isinstance(verified, dict)
+        assert (verified["lists"], verified["failed"]) == (4, 0)
+        size = figures["size"]
+        assert isinstance(size, dict)
+        assert set(size["entry_index_bytes"]) == {
+            "pk_list_entries", "ix_list_entries_player_id", "ix_list_entries_list_id_rating",
+        }  # fmt: skip
+        reads = figures["reads"]
+        assert isinstance(reads, dict)
+        assert set(reads) == {"health", "list", "history", "list_uncached"}
+        assert all(row["errors"] == 0 and row["requests"] > 0 for row in reads.values())
+        closed = figures["one_more_close"]
+        assert isinstance(closed, dict)
+        assert closed["period"] == "2027-01"
+        assert closed["entries"] > 0
+
+        # Every design answers every read as today's list_entries does (the script exits 1
+        # otherwise); the changes hold the baseline's entries and fewer than all the others.
+        designs = run("storage_designs.py", "--database-url", url, "--samples", "20",
+                      cwd=tmp_path)  # fmt: skip
+        assert designs["lists"] == 5
+        sizes = designs["sizes"]
+        assert isinstance(sizes, dict)
+        assert set(sizes) == {"today", "lean", "changes+ranking", "changes+pages"}
+        assert sizes["today"]["vs_today"] == 1.0
+        share = designs["changed_share"]
+        assert isinstance(share, float)
+        assert 0.2 < share < 1.0
+        # The calculations without the game's and the list's columns, read back identical.
+        calculations = designs["calculations"]
+        assert isinstance(calculations, dict)
+        assert calculations["lean"]["bytes"] < calculations["today"]["bytes"]
+    finally:
+        postgresql_databases.drop(url)
+
+
+def test_history_copy_build_on_postgresql(
+    postgresql_databases: PostgreSQLDatabases, tmp_path: Path
+) -> None:
+    url = postgresql_databases.create("historycopy", migrated=False)
+    try:
+        figures = run(
+            "history.py", "--players", "500", "--months", "4", "--build", "copy",
+            "--database-url", url, "--duration", "0.3", "--warmup", "0.1", "--clients", "2",
+            cwd=tmp_path,
+        )  # fmt: skip
+        assert (figures["lists"], figures["build"], figures["verify"]) == (5, "copy", None)
+        tables = figures["tables"]
+        assert isinstance(tables, dict)
+        # Copied lists carry every entry of the baseline forward (none falls below the floor:
+        # a change never takes a rating under it); no games, so no calculations.
+        size = figures["size"]
+        assert isinstance(size, dict)
+        assert tables["list_entries"]["rows"] == 5 * size["entries_per_list"]
+        assert tables["calculations"]["rows"] == 0
+    finally:
+        postgresql_databases.drop(url)
+
+
+def test_correction_benchmark_on_sqlite(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'correction.sqlite3'}"
+    figures = run("correction.py", "--players", "800", "--back", "3", "--database-url", url,
+                  cwd=tmp_path)  # fmt: skip
+    # A reversed result moves the winner's rating, which every later list carries forward:
+    # one revision per period from the corrected one to the latest.
+    assert (figures["back"], figures["revisions"]) == (3, 3)
+    game = figures["game"]
+    assert isinstance(game, dict)
+    assert (game["period"], {game["result"], game["corrected"]}) == ("2026-10", {"1-0", "0-1"})
+    assert figures["cascade_peak_rss_mb"] >= figures["start_rss_mb"]  # type: ignore[operator]
+    changed = figures["players_changed"]
+    assert isinstance(changed, list)
+    assert len(changed) == 3
+    assert all(count >= 1 for count in changed)
