@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from httpx import Response
+from httpx2 import Response
 
 from ratingdb.api import create_app
 from ratingdb.api.caches import ListLookups, PageCache
