@@ -23,7 +23,6 @@ from babel.dates import format_date
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import (
-    format_decimal,
     get_decimal_symbol,
     get_group_symbol,
     get_minus_sign_symbol,
