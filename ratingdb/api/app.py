@@ -21,7 +21,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb import defaults
 from ratingdb.api import errors
-from ratingdb.api.caches import DEFAULT_LOOKUP_SECONDS, ListLookups, PageCache
+from ratingdb.api.caches import (
+    DEFAULT_LOOKUP_SECONDS,
+    DEFAULT_TTL_SECONDS,
+    ListLookups,
+    PageCache,
+)
 from ratingdb.api.routes import (
     calculator,
     calculator_page,
@@ -141,6 +146,10 @@ def create_app(
         raise ValueError(f"threads must be at least 1, got {threads}")
     list_pages = PageCache(page_cache_bytes)
     list_lookups: ListLookups[Any, Any] = ListLookups(lookup_seconds)
+    # Kept as long as a page, and not at all without a page cache (routes.listings).
+    tournament_counts: ListLookups[Any, Any] = ListLookups(
+        DEFAULT_TTL_SECONDS if page_cache_bytes else 0
+    )
     # No pre-ping: the Reader reads again when a connection turns out to be dead.
     engine = make_read_only_engine(settings.read_database_url, pool_size=max(threads, 5))
     # PostgreSQL: reads run on the event loop (psycopg's asyncio connection); see Reader.
@@ -174,6 +183,7 @@ def create_app(
     app.state.read_async_engine = async_engine
     app.state.list_pages = list_pages
     app.state.list_lookups = list_lookups
+    app.state.tournament_counts = tournament_counts
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)

@@ -2,12 +2,13 @@
 list is at.
 
 A page of a published revision is fixed by the revision (its list id, digest and how many
-revisions the list has) and the query, which is what its ETag says (``routes.lists.list_etag``),
-so the JSON rendered for one ETag can be served again to any client asking for the same page
-(:class:`PageCache`). Names and federations come from the players table, which a later list
-import may update: a page lives at most ``ttl_seconds`` (the ``max-age`` the latest revision's
-pages are sent with), so a renamed player shows within that time, as in a client's or proxy's
-cache.
+revisions the list has) and the query, which is what its ETag says (``routes.lists.list_etag``;
+for the HTML page also the reader's language, ``routes.listings.list_page_etag``), so the JSON
+or HTML rendered for one ETag can be served again to any client asking for the same page
+(:class:`PageCache`, one for both). Names and federations come from the players table, which a
+later list import may update: a page lives at most ``ttl_seconds`` (the ``max-age`` the latest
+revision's pages are sent with), so a renamed player shows within that time, as in a client's
+or proxy's cache.
 
 Which revision is the latest, and how many a list has, changes only when a correction
 publishes a new revision: :class:`ListLookups` keeps the answer for a second, so that a page

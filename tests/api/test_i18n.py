@@ -9,10 +9,12 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from fastapi.testclient import TestClient
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratingdb.api.i18n import (
@@ -59,6 +61,47 @@ def test_numbers_and_dates_the_readers_way() -> None:
     assert french.signed(Decimal("-5.5"), 2) == "-5,50"
     assert english.signed(12) == "+12"
     assert french.decimal(Decimal("1771.43"), grouping=False) == "1771,43"
+
+
+def test_numbers_written_as_babel_writes_them() -> None:
+    """Reader.number and Reader.decimal format without Babel (one call each was two fifths of
+    a list page's rendering): the same text as Babel's ``format_decimal``, the French thousands
+    grouped by a narrow no-break space (U+202F)."""
+    english, french = Reader("en", False, ()), Reader("fr", False, ())
+    assert [french.number(n) for n in (0, 7, -7, 999, 1000, -1000, 486637, 1234567)] == [
+        "0", "7", "-7", "999", "1\u202f000", "-1\u202f000", "486\u202f637", "1\u202f234\u202f567"
+    ]  # fmt: skip
+    assert [english.number(n) for n in (999, 1000, -12345, 1234567)] == [
+        "999", "1,000", "-12,345", "1,234,567"
+    ]  # fmt: skip
+    assert french.decimal(Decimal("12345.6")) == "12\u202f345,60"
+    assert english.decimal(Decimal("12345.6"), grouping=False) == "12345.60"
+    assert english.decimal(Decimal("0.5000")) == "0.50"  # trailing zeros past the places
+    assert english.decimal(Decimal("0.5710"), 0) == "0.571"
+    assert english.decimal(Decimal("-0.00")) == "-0.00"
+    assert french.decimal(Decimal("2"), 0) == "2"
+    assert english.signed(Decimal("8.5700"), 2) == "+8.57"
+    with pytest.raises(TypeError, match="whole number"):
+        english.number(Decimal("1.5"))  # type: ignore[arg-type]
+
+
+@settings(max_examples=500)
+@given(
+    st.sampled_from(sorted(LANGUAGES)),
+    st.integers(min_value=-(10**15), max_value=10**15),
+    st.integers(min_value=0, max_value=6),
+    st.integers(min_value=0, max_value=4),
+    st.booleans(),
+)
+def test_numbers_are_babels(
+    language: str, digits: int, scale: int, places: int, grouping: bool
+) -> None:
+    reader = Reader(language, False, ())
+    assert reader.number(digits) == format_decimal(digits, locale=language)
+    value = Decimal(digits).scaleb(-scale)
+    pattern = ("#,##0" if grouping else "0") + ("." + "0" * places if places else "")
+    babel = format_decimal(value, format=pattern, locale=language, decimal_quantization=False)
+    assert reader.decimal(value, places, grouping) == babel
 
 
 def test_category_names_for_people_from_one_place() -> None:

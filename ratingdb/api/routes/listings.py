@@ -21,9 +21,17 @@ from xml.etree import ElementTree
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
 
+from ratingdb.api.caches import ListLookups
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.i18n import Reader, reader_of
-from ratingdb.api.routes.pages import page_response
+from ratingdb.api.routes.lists import (
+    CACHE_CONTROL,
+    CACHE_CONTROL_LATEST,
+    caches_of,
+    etag_matches,
+    etag_of,
+)
+from ratingdb.api.routes.pages import page_headers, page_response
 from ratingdb.db import ReadSession
 from ratingdb.formats.fide_list import XML_TAGS
 from ratingdb.rules import Category, Period
@@ -151,10 +159,50 @@ def downloads_of(summary: ListSummary, revision: int | None) -> list[tuple[str, 
     return [(f, download_path(summary, f, revision)) for f in formats]
 
 
+def list_page_etag(summary: ListSummary, reader: Reader, request: Request, size: int) -> str:
+    """What an HTML list page is made of: the revision as the JSON page's ETag names it (its
+    list id, number and digest, and how many revisions the list has: the page lists them),
+    the reader's language, the address as sent (the filters, the page and ``lang``; the
+    page's own links, its form and the language switch repeat the query) and the page size."""
+    return etag_of(
+        "list-page", summary.list_id, summary.revision, summary.digest, summary.revisions,
+        reader.language, request.url.path, request.url.query, size,
+    )  # fmt: skip
+
+
+def tournament_counts_of(request: Request) -> ListLookups[tuple[int, int], int]:
+    """How many tournaments each list's period rated, by (original list id, revisions):
+    ``create_app``."""
+    counts = request.app.state.tournament_counts
+    if not isinstance(counts, ListLookups):
+        raise TypeError("the app has no tournament counts (build it with create_app)")
+    return counts
+
+
+def _period_tournaments(request: Request, session: ReadSession, summary: ListSummary) -> int:
+    """How many tournaments the list rated (those of its period; none for an imported list),
+    kept as long as a rendered page (``ratingdb.api.caches``): the period's tournaments
+    change only with a correction, which publishes a new revision of the list."""
+    if summary.source != "close":
+        return 0
+    counts = tournament_counts_of(request)
+    key = (summary.original_list_id, summary.revisions)
+    count = counts.get(key)
+    if count is None:
+        count = svc.count_period_tournaments(session, summary.category, summary.period)
+        counts.put(key, count)
+    return count
+
+
 @router.get("/lists/{category}/{period}", response_class=HTMLResponse)
-async def list_page(request: Request, read: ReaderDep, category: str, period: str) -> HTMLResponse:
+async def list_page(request: Request, read: ReaderDep, category: str, period: str) -> Response:
     """A whole published list, a page at a time, filtered by federation, sex, title, age
-    group and name; ``?revision=N`` shows an earlier revision."""
+    group and name; ``?revision=N`` shows an earlier revision.
+
+    As the JSON list page (``routes.lists``): a page once rendered is kept in the same page
+    cache under its ETag (:func:`list_page_etag`), which revision is the latest for a second,
+    so a page already rendered is answered without the database; If-None-Match with the ETag
+    gets 304."""
     reader = reader_of(request)
     wanted_category, wanted_period = _category(category), _period(period)
     if wanted_category is None or wanted_period is None:
@@ -167,10 +215,29 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
     except BadQuery as error:
         return _bad_query(request, str(error))
     size = LIST_PAGE_SIZE
+    pages_cache, lookups = caches_of(request)
+    lookup = (wanted_category, wanted_period, revision)
+    if_none_match = request.headers.get("if-none-match")
+    cache = CACHE_CONTROL_LATEST if revision is None else CACHE_CONTROL
 
-    def render(session: ReadSession) -> HTMLResponse:
+    def cached(summary: ListSummary) -> Response | None:
+        """The answer without reading the entries: 304, or the page already rendered."""
+        etag = list_page_etag(summary, reader, request, size)
+        headers = {**page_headers(reader), "ETag": etag, "Cache-Control": cache}
+        if etag_matches(if_none_match, etag):
+            return Response(status_code=304, headers=headers)
+        body = pages_cache.get(etag)
+        if body is None:
+            return None
+        return HTMLResponse(body, headers=headers)
+
+    known = lookups.get(lookup)
+    if known is not None and (served := cached(known)) is not None:
+        return served  # no database, no thread
+
+    def render(session: ReadSession) -> Response:
         try:
-            summary = svc.find_list(session, wanted_category, wanted_period, revision)
+            summary = known or svc.find_list(session, wanted_category, wanted_period, revision)
         except svc.NotFound:
             message = _no_list(reader, wanted_category.value, str(wanted_period))
             if revision is not None:
@@ -179,11 +246,15 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
                 ) % {"category": reader.category(wanted_category), "period": wanted_period,
                      "revision": revision}  # fmt: skip
             return _not_found(request, message)
+        lookups.put(lookup, summary)
+        if (served := cached(summary)) is not None:
+            return served
         total, entries = ranked_entries(
             session, summary, wanted, limit=size, offset=(page - 1) * size
         )
         pages = max(1, -(-total // size))
-        return page_response(
+        etag = list_page_etag(summary, reader, request, size)
+        response = page_response(
             request,
             "list.html",
             {
@@ -199,13 +270,12 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
                 "downloads": downloads_of(summary, revision),
                 "titles": TITLES,
                 "age_groups": AGE_GROUPS,
-                "tournaments": (
-                    svc.count_period_tournaments(session, summary.category, summary.period)
-                    if summary.source == "close"
-                    else 0
-                ),
+                "tournaments": _period_tournaments(request, session, summary),
             },
+            headers={"ETag": etag, "Cache-Control": cache},
         )
+        pages_cache.put(etag, bytes(response.body))
+        return response
 
     return await read(render)
 

@@ -6,6 +6,7 @@ a step chart of the rating history and the game-by-game calculation of each peri
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -110,17 +111,27 @@ templates = Jinja2Templates(env=_environment())
 router = APIRouter(include_in_schema=False)
 
 
+def page_headers(reader: Reader) -> dict[str, str]:
+    """The headers of every page in ``reader``'s language (which depends on Accept-Language:
+    say so to caches)."""
+    return {**PAGE_HEADERS, "Content-Language": reader.language, "Vary": "Accept-Language"}
+
+
 def page_response(
-    request: Request, name: str, context: dict[str, Any], status_code: int = 200
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status_code: int = 200,
+    headers: Mapping[str, str] | None = None,
 ) -> HTMLResponse:
-    """A page in the reader's language (which depends on Accept-Language: say so to caches)."""
+    """A page in the reader's language, with ``headers`` besides :func:`page_headers`."""
     reader = context.setdefault("reader", reader_of(request))
     return templates.TemplateResponse(
         request,
         name,
         context,
         status_code=status_code,
-        headers={**PAGE_HEADERS, "Content-Language": reader.language, "Vary": "Accept-Language"},
+        headers={**page_headers(reader), **(headers or {})},
     )
 
 
