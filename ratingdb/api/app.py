@@ -28,6 +28,7 @@ from ratingdb.api.caches import (
     PageCache,
 )
 from ratingdb.api.routes import (
+    archive,
     calculator,
     calculator_page,
     catalog,
@@ -197,6 +198,7 @@ def create_app(
         calculator.router,
         pages.router,
         listings.router,
+        archive.router,
         calculator_page.router,
         tournament_page.router,
         docs.router,

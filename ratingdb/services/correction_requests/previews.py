@@ -1,0 +1,199 @@
+"""Previews kept server-side for the web pages, until the officer who made one confirms or
+discards it (or it expires)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratingdb.enums import PreviewState
+from ratingdb.models import CorrectionPreviewRow
+from ratingdb.repositories import correction_previews as repo
+from ratingdb.services.accounts import Principal
+from ratingdb.services.correction_requests.requests import (
+    FIELDS,
+    KINDS,
+    LIST_FORMATS,
+    PREVIEW_LIFETIME,
+    RESULT_CHOICES,
+    Confirmation,
+    CorrectionRequest,
+    PreviewConflict,
+    PreviewNotFound,
+    _check,
+    _Checked,
+    check_reason,
+    form_field,
+)
+from ratingdb.services.correction_requests.running import (
+    _dry,
+    _run,
+    apply,
+    document,
+    dry_run,
+    impact_digest,
+)
+from ratingdb.services.tournaments import FORMATS as TOURNAMENT_FORMATS
+
+
+def preview(
+    session: Session, request: CorrectionRequest, reason: str | None, caller: Principal,
+    now: datetime,
+) -> int:  # fmt: skip
+    """Run the correction dry and keep the request with its impact until the officer confirms
+    it; the preview's id. The caller's previews older than ``PREVIEW_LIFETIME`` expire (their
+    files dropped)."""
+    checked = _check(request, reason)
+    impact = _dry(session, checked, caller.username, now)
+    repo.expire(session, caller.user_id, now - PREVIEW_LIFETIME, now)
+    content = checked.content
+    row = repo.add(
+        session,
+        CorrectionPreviewRow(
+            kind=checked.kind, user_id=caller.user_id, state=PreviewState.PREVIEWED,
+            inputs=dict(checked.values), reason=checked.reason,
+            filename=checked.filename, content=content,
+            file_digest=None if content is None else hashlib.sha256(content).hexdigest(),
+            impact=impact, impact_digest=impact_digest(impact), created_at=now,
+        ),
+    )  # fmt: skip
+    return row.id
+
+
+def _own(
+    session: Session, preview_id: str | int, caller: Principal, *, for_update: bool = False
+) -> CorrectionPreviewRow:
+    text = str(preview_id)
+    row = (
+        repo.get(session, int(text), for_update=for_update)
+        if text.isdigit() and len(text) < 12
+        else None
+    )
+    if row is None or row.user_id != caller.user_id:
+        raise PreviewNotFound(f"no correction preview {text}", field="preview")
+    return row
+
+
+def _state(row: CorrectionPreviewRow, now: datetime) -> str:
+    if row.state == PreviewState.PREVIEWED and now - row.created_at > PREVIEW_LIFETIME:
+        return PreviewState.EXPIRED
+    return row.state
+
+
+def _as_json(row: CorrectionPreviewRow, now: datetime) -> dict[str, Any]:
+    return {
+        "preview_id": row.id,
+        "kind": row.kind,
+        "state": _state(row, now),
+        "inputs": row.inputs,
+        "reason": row.reason,
+        "filename": row.filename,
+        "file_digest": row.file_digest,
+        "impact": row.impact,
+        "impact_digest": row.impact_digest,
+        "created_at": row.created_at.isoformat(),
+        "decided_at": None if row.decided_at is None else row.decided_at.isoformat(),
+        "correction_id": row.correction_id,
+    }
+
+
+def show_preview(
+    session: Session, preview_id: str | int, caller: Principal, now: datetime
+) -> dict[str, Any]:
+    return _as_json(_own(session, preview_id, caller), now)
+
+
+def list_previews(
+    session: Session, caller: Principal, now: datetime, limit: int = 20
+) -> list[dict[str, Any]]:
+    """The caller's latest previews, newest first."""
+    return [_as_json(row, now) for row in repo.of_user(session, caller.user_id, limit=limit)]
+
+
+def _waiting(
+    session: Session, preview_id: str | int, caller: Principal, now: datetime
+) -> CorrectionPreviewRow:
+    row = _own(session, preview_id, caller, for_update=True)
+    state = _state(row, now)
+    if state == PreviewState.EXPIRED:
+        hours = int(PREVIEW_LIFETIME.total_seconds() // 3600)
+        raise PreviewConflict(
+            f"correction preview {row.id} is over {hours} hours old: make the correction again "
+            "to see its impact now"
+        )
+    if state != PreviewState.PREVIEWED:
+        raise PreviewConflict(f"correction preview {row.id} is already {state}")
+    return row
+
+
+def confirm(
+    session: Session, preview_id: str | int, caller: Principal, now: datetime, shown: str
+) -> Confirmation:
+    """Apply the previewed correction if its impact is still ``shown`` (the digest of the
+    impact the confirming page showed); otherwise apply nothing and keep the new impact in the
+    preview (``applied`` false)."""
+    row = _waiting(session, preview_id, caller, now)
+    if shown != row.impact_digest:
+        raise PreviewConflict(
+            f"the page confirmed does not show correction preview {row.id}'s latest impact: "
+            "reload it and read the impact again"
+        )
+    checked = _Checked(row.kind, dict(row.inputs), row.reason, row.content, row.filename)
+    savepoint = session.begin_nested()
+    try:
+        ran = _run(session, checked, caller.username, now)
+    except BaseException:
+        savepoint.rollback()
+        raise
+    if impact_digest(ran.impact) != row.impact_digest:
+        savepoint.rollback()
+        session.expire_all()
+        row.impact = ran.impact
+        row.impact_digest = impact_digest(ran.impact)
+        session.flush()
+        return Confirmation(False, row.id)
+    savepoint.commit()
+    row.state = PreviewState.APPLIED
+    row.correction_id = ran.correction_id
+    row.decided_at = now
+    row.content = None
+    session.flush()
+    return Confirmation(True, row.id, document(ran.impact, dry_run=False,
+                                               correction_id=ran.correction_id))  # fmt: skip
+
+
+def discard(session: Session, preview_id: str | int, caller: Principal, now: datetime) -> None:
+    """Drop a preview waiting for confirmation (its file too)."""
+    row = _waiting(session, preview_id, caller, now)
+    row.state = PreviewState.DISCARDED
+    row.decided_at = now
+    row.content = None
+    session.flush()
+
+
+__all__ = [
+    "FIELDS",
+    "KINDS",
+    "LIST_FORMATS",
+    "PREVIEW_LIFETIME",
+    "RESULT_CHOICES",
+    "TOURNAMENT_FORMATS",
+    "Confirmation",
+    "CorrectionRequest",
+    "PreviewConflict",
+    "PreviewNotFound",
+    "apply",
+    "check_reason",
+    "confirm",
+    "discard",
+    "document",
+    "dry_run",
+    "form_field",
+    "impact_digest",
+    "list_previews",
+    "preview",
+    "show_preview",
+]
