@@ -172,28 +172,3 @@ def discard(session: Session, preview_id: str | int, caller: Principal, now: dat
     row.decided_at = now
     row.content = None
     session.flush()
-
-
-__all__ = [
-    "FIELDS",
-    "KINDS",
-    "LIST_FORMATS",
-    "PREVIEW_LIFETIME",
-    "RESULT_CHOICES",
-    "TOURNAMENT_FORMATS",
-    "Confirmation",
-    "CorrectionRequest",
-    "PreviewConflict",
-    "PreviewNotFound",
-    "apply",
-    "check_reason",
-    "confirm",
-    "discard",
-    "document",
-    "dry_run",
-    "form_field",
-    "impact_digest",
-    "list_previews",
-    "preview",
-    "show_preview",
-]
