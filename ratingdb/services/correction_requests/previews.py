@@ -14,29 +14,20 @@ from ratingdb.models import CorrectionPreviewRow
 from ratingdb.repositories import correction_previews as repo
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests.requests import (
-    FIELDS,
-    KINDS,
-    LIST_FORMATS,
     PREVIEW_LIFETIME,
-    RESULT_CHOICES,
     Confirmation,
     CorrectionRequest,
     PreviewConflict,
     PreviewNotFound,
     _check,
     _Checked,
-    check_reason,
-    form_field,
 )
 from ratingdb.services.correction_requests.running import (
     _dry,
     _run,
-    apply,
     document,
-    dry_run,
     impact_digest,
 )
-from ratingdb.services.tournaments import FORMATS as TOURNAMENT_FORMATS
 
 
 def preview(
