@@ -27,6 +27,7 @@ from tests.databases import free_port
 from tests.support.server import START_TIMEOUT
 
 
+@pytest.mark.processes
 def test_serve_answers_over_http(server: str) -> None:
     with urllib.request.urlopen(f"{server}/health", timeout=5) as response:
         assert json.load(response) == {"status": "ok", "revision": head_revision()}
