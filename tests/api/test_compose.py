@@ -230,6 +230,7 @@ def test_every_table_is_public_or_the_back_offices() -> None:
     assert set(Base.metadata.tables) == (BACK_OFFICE_TABLES | PUBLIC_TABLES) - {"alembic_version"}
 
 
+@pytest.mark.processes
 def test_the_read_only_role_can_read_and_nothing_else(postgresql_admin: Engine) -> None:
     """docker/read-only-role.sql, run by psql as compose runs it, before the migrations and
     again after (it is idempotent): the role reads every table, those created later
