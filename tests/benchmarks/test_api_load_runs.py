@@ -13,7 +13,7 @@ import pytest
 
 # Slow: the load benchmark serves and measures for several seconds (12 measurements of 0.7 s,
 # each as many requests as the machine can make: all the CPU it can get).
-pytestmark = pytest.mark.slow(seconds=15)
+pytestmark = pytest.mark.slow(seconds=12)
 
 ROOT = Path(__file__).resolve().parents[2]
 ENDPOINTS = {"health", "list", "history", "calculation"}
