@@ -14,7 +14,8 @@ skip them instead (a machine without PostgreSQL).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Generator, Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -156,15 +157,52 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(pytest.mark.postgresql)
 
 
+#: The test running in this process, while it runs (for the audit hook below).
+_running: list[pytest.Item] = []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    _running.append(item)
+    try:
+        return (yield)
+    finally:
+        _running.remove(item)
+
+
+def _refuse_unmarked_processes(event: str, args: tuple[object, ...]) -> None:
+    """A test that starts a process must be marked ``processes`` (or ``slow``): the quick
+    tier (scripts/test --quick) leaves those out, and promises to start none."""
+    if event != "subprocess.Popen" or not _running:
+        return
+    item = _running[-1]
+    if item.get_closest_marker("processes") is None and item.get_closest_marker("slow") is None:
+        raise RuntimeError(
+            f"{item.nodeid} starts a process ({args[1]!r}) but is not marked processes (or "
+            "slow): mark it, the quick tier leaves those out"
+        )
+
+
+sys.addaudithook(_refuse_unmarked_processes)
+
+
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their fixtures
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run the tests marked ``slow`` first, the longest (``slow(seconds=...)``) first of all:
-    in parallel (pytest-xdist hands the tests out in this order) they start at once instead of
-    ending the run alone on one worker."""
+    """The order pytest-xdist hands the tests out in: the tests marked ``slow`` first, the
+    longest (``slow(seconds=...)``) first of all, so that they start at once instead of ending
+    the run alone on one worker; then those that start processes, then the other PostgreSQL
+    tests, then the rest (in-process, SQLite or no database): the run ends with its shortest
+    tests, which even out the workers. Within each group pytest's order stands: it keeps the
+    tests of a parametrized session fixture (the API's scenario, on SQLite or PostgreSQL)
+    together, and a worker that switched back and forth would build it again each time."""
 
-    def order(item: pytest.Item) -> tuple[bool, float]:
+    def order(item: pytest.Item) -> tuple[int, float]:
         slow = item.get_closest_marker("slow")
-        return slow is None, -float(slow.kwargs.get("seconds", 0)) if slow else 0.0
+        if slow is not None:
+            return 0, -float(slow.kwargs.get("seconds", 0))
+        if item.get_closest_marker("processes") is not None:
+            return 1, 0.0
+        return (2 if item.get_closest_marker("postgresql") is not None else 3), 0.0
 
     items.sort(key=order)
 

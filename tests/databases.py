@@ -36,6 +36,9 @@ DEFAULT_PREFIX = "ratingdb_t_"
 #: longest name a test makes (a copy of a copy) stays under PostgreSQL's 63 bytes.
 PREFIX_PATTERN = re.compile(r"[a-z_][a-z0-9_]{0,19}")
 SQLITE_FILE = "ratingdb.sqlite3"
+#: How many test databases a worker drops at once (see PostgreSQLDatabases): at most this many
+#: finished tests' databases wait on the server (a migrated one is about 8.5 MB).
+DROP_BATCH = 8
 
 
 def database_prefix(value: str | None) -> str:
@@ -66,10 +69,13 @@ def worker_stem(prefix: str) -> str:
 class PostgreSQLDatabases:
     """Creates and drops this worker's PostgreSQL databases, all named under ``stem``.
 
-    A test's database can be dropped by a background thread (``drop_soon``) while the next test
-    runs: on a busy server a DROP DATABASE waits for every backend to let go of the files (a
-    median 0.85 s in a parallel run), time the tests need not spend. ``close`` waits for those
-    drops and raises the first failure, if any, so none goes unnoticed."""
+    A test's database is dropped by a background thread (``drop_soon``) while the next tests
+    run, in batches: every DROP DATABASE makes the server take a checkpoint and waits for it (a
+    median 0.75 s, up to seconds on a busy server, one after the other), but drops issued
+    together wait for the same checkpoint (measured: 8 drops one after the other 12-18 s, the
+    same 8 at once under 1 s). So the thread waits until DROP_BATCH databases are queued (or
+    ``close`` is called) and drops them at once. ``close`` drops what is left, waits, and raises
+    the first failure, if any, so none goes unnoticed."""
 
     def __init__(self, admin: Engine, stem: str) -> None:
         self.admin = admin
@@ -97,7 +103,7 @@ class PostgreSQLDatabases:
         self._execute(f'DROP DATABASE IF EXISTS "{self._own(url)}" WITH (FORCE)')
 
     def drop_soon(self, url: str) -> None:
-        """Have the background thread drop the database at ``url``."""
+        """Have the background thread drop the database at ``url`` (with the next batch)."""
         name = self._own(url)
         if self._failures:
             raise RuntimeError("dropping a test database failed") from self._failures[0]
@@ -107,8 +113,8 @@ class PostgreSQLDatabases:
         self._to_drop.put(name)
 
     def close(self) -> None:
-        """Wait until every database given to ``drop_soon`` is dropped; raise the first
-        failure."""
+        """Drop every database given to ``drop_soon`` and wait until they are gone; raise the
+        first failure."""
         if self._dropper is not None:
             self._to_drop.put(None)
             self._dropper.join()
@@ -117,11 +123,39 @@ class PostgreSQLDatabases:
             raise RuntimeError("dropping a test database failed") from self._failures[0]
 
     def _drop_queued(self) -> None:
-        while (name := self._to_drop.get()) is not None:
+        batch: list[str] = []
+        closing = False
+        while not closing:
+            name = self._to_drop.get()
+            if name is None:
+                closing = True
+            else:
+                batch.append(name)
+            if batch and (closing or len(batch) >= DROP_BATCH):
+                self._failures.extend(self._drop_all(batch))
+                batch = []
+
+    def _drop_all(self, names: list[str]) -> list[BaseException]:
+        """Drop ``names`` at once, one connection each (they share the server's checkpoint);
+        the failures."""
+        failures: list[BaseException] = []
+
+        def drop(name: str) -> None:
             try:
                 self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            except Exception as failure:  # kept, and raised by close() and drop_soon()
-                self._failures.append(failure)
+            except Exception as failure:  # returned: raised by the caller
+                failures.append(failure)
+
+        for start in range(0, len(names), DROP_BATCH):  # within the admin engine's pool
+            droppers = [
+                threading.Thread(target=drop, args=(name,))
+                for name in names[start : start + DROP_BATCH]
+            ]
+            for dropper in droppers:
+                dropper.start()
+            for dropper in droppers:
+                dropper.join()
+        return failures
 
     def _own(self, url: str) -> str:
         name = make_url(url).database
@@ -148,8 +182,9 @@ class PostgreSQLDatabases:
                 {"stem": self.stem},
             ).scalars()
             left = [name for name in names if name.startswith(self.stem)]
-        for name in left:
-            self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        failures = self._drop_all(left)
+        if failures:
+            raise RuntimeError(f"sweeping {self.stem}* failed") from failures[0]
         self._template = None
         return left
 

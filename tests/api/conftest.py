@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -92,13 +91,13 @@ def make_client(url: str) -> TestClient:
     return TestClient(create_app(Settings(database_url=url, read_database_url=url)))
 
 
-@pytest.fixture
-def server(scenario_url: str, tmp_path: Path) -> Iterator[str]:
-    """``ratingdb serve`` on a free port, reading the scenario; its base URL."""
+@pytest.fixture(scope="module")
+def server(scenario_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``ratingdb serve`` on a free port, reading the scenario; its base URL. One per module
+    (and database) on each worker: the tests only read, and the server cannot write."""
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
-    with running_server(
-        "serve", ["--database-url", scenario_url], env=env, log=tmp_path / "serve.log"
-    ) as base:
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    with running_server("serve", ["--database-url", scenario_url], env=env, log=log) as base:
         yield base
 
 

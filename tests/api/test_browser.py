@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.once import once_per_run
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 FLAGS = [
@@ -47,9 +49,8 @@ def chromium_at(width: int, height: int = 900) -> Any:
 
 
 PHONE = (412, 915)
-#: Slow (a server and a headless Chromium). One worker runs both (pytest-xdist --dist
-#: loadgroup): two apt-get installs at once would fight over dpkg's lock.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
+#: Slow (a server and a headless Chromium).
+pytestmark = pytest.mark.slow
 
 
 def _install_chromium() -> str | None:
@@ -75,9 +76,16 @@ def _install_chromium() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> None:
-    reason = _install_chromium()
-    if reason is not None:
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Chromium and its driver, installed if need be by one worker only (two apt-get installs
+    at once would fight over dpkg's lock); the test is skipped, saying why, if impossible."""
+
+    def install(folder: Path) -> None:
+        (folder / "reason").write_text(_install_chromium() or "", encoding="utf-8")
+
+    folder = once_per_run(tmp_path_factory, "chromium", install)
+    reason = (folder / "reason").read_text(encoding="utf-8")
+    if reason:
         pytest.skip(reason)
 
 

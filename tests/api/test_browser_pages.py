@@ -12,7 +12,7 @@ import pytest
 from tests.api.scenario import TOURNAMENTS
 from tests.api.test_browser import chromium, chromium_at
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
 
 PAGES = {

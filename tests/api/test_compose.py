@@ -133,6 +133,7 @@ def test_compose_file_structure() -> None:
     assert "pgdata" in document["volumes"]
 
 
+@pytest.mark.processes
 def test_compose_commands_are_the_project_commands() -> None:
     document = yaml.safe_load(COMPOSE.read_text(encoding="utf-8"))
     for name in ("migrate", "api", "backoffice"):
@@ -160,6 +161,7 @@ def test_dockerfile() -> None:
     assert "PYTHONPATH" not in DOCKERFILE.read_text(encoding="utf-8")
 
 
+@pytest.mark.processes
 def test_dockerfile_dependency_list_is_the_projects() -> None:
     """The Dockerfile's first layer installs exactly pyproject.toml's dependencies: the same
     one-liner it runs, run here."""
@@ -187,6 +189,7 @@ def _compose_client() -> str | None:
     return docker if probe.returncode == 0 else None
 
 
+@pytest.mark.processes
 def test_docker_compose_config() -> None:
     """Compose's own validation, where a client with the compose plugin exists (no engine
     needed); the structure check above runs everywhere."""
@@ -227,6 +230,7 @@ def test_every_table_is_public_or_the_back_offices() -> None:
     assert set(Base.metadata.tables) == (BACK_OFFICE_TABLES | PUBLIC_TABLES) - {"alembic_version"}
 
 
+@pytest.mark.processes
 def test_the_read_only_role_can_read_and_nothing_else(postgresql_admin: Engine) -> None:
     """docker/read-only-role.sql, run by psql as compose runs it, before the migrations and
     again after (it is idempotent): the role reads every table, those created later
@@ -440,6 +444,7 @@ def test_compose_replica_profile_check_finds_faults() -> None:
     )
 
 
+@pytest.mark.processes
 def test_docker_compose_config_with_the_replica_profile() -> None:
     """Compose's own validation of the profile, where a client exists."""
     docker = _compose_client()

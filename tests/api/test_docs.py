@@ -117,6 +117,7 @@ def _operations(document: dict[str, Any]) -> int:
     return sum(len(set(item) & methods) for item in document["paths"].values())
 
 
+@pytest.mark.slow  # a server and a headless Chromium, as every browser test
 @pytest.mark.usefixtures("chromium")
 def test_docs_render_in_chromium_without_internet(server: str) -> None:
     """Swagger UI and ReDoc draw every operation, with every host but this machine's

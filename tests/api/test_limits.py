@@ -114,6 +114,7 @@ def rss_kb(pid: int) -> int:
     raise AssertionError("no VmRSS")
 
 
+@pytest.mark.processes
 def test_a_head_over_the_limit_gets_431_and_one_under_it_is_answered(served: Served) -> None:
     with connect(served) as sock:
         sock.sendall(request("/health", "X-Big: " + "a" * 20_000))
@@ -125,6 +126,7 @@ def test_a_head_over_the_limit_gets_431_and_one_under_it_is_answered(served: Ser
         assert status(read_until_closed(sock)) == 200
 
 
+@pytest.mark.processes
 def test_more_than_100_header_fields_get_431(served: Served) -> None:
     # Host and Connection are two of them.
     with connect(served) as sock:
@@ -135,6 +137,7 @@ def test_more_than_100_header_fields_get_431(served: Served) -> None:
         assert status(read_until_closed(sock)) == 200
 
 
+@pytest.mark.processes
 def test_a_100_mb_header_is_refused_without_the_server_holding_it(served: Served) -> None:
     before = rss_kb(served.pid)
     chunk = b"a" * (1024 * 1024)
@@ -158,11 +161,13 @@ def test_a_100_mb_header_is_refused_without_the_server_holding_it(served: Served
         assert status(read_until_closed(sock)) in (200, 503)
 
 
+@pytest.mark.processes
 def test_a_connection_that_never_sends_is_closed(served: Served) -> None:
     with connect(served) as sock:
         assert read_until_closed(sock) == b""
 
 
+@pytest.mark.processes
 def test_an_idle_keep_alive_connection_is_closed(served: Served) -> None:
     with connect(served) as sock:
         sock.sendall(b"GET /health HTTP/1.1\r\nHost: test\r\n\r\n")
@@ -171,6 +176,7 @@ def test_an_idle_keep_alive_connection_is_closed(served: Served) -> None:
     assert answer.count(b"HTTP/1.1 ") == 1
 
 
+@pytest.mark.processes
 def test_a_head_sent_byte_by_byte_is_closed_with_408(served: Served) -> None:
     """Slowloris: each byte well within the keep-alive timeout, the head never complete."""
     answer = b""
@@ -209,6 +215,7 @@ def test_limit_options(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
         assert f"{option}: {message}" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 def test_the_limits_reach_every_worker(tmp_path: Path) -> None:
     """``--workers N``: the worker processes get the limits with the rest of the configuration."""
     with serving(tmp_path, "--workers", "2", "--limit-request-fields", "5") as served:

@@ -14,7 +14,7 @@ from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
     chromium_at,
 )
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.slow
 
 
 @pytest.mark.usefixtures("chromium")

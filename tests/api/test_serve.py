@@ -27,6 +27,7 @@ from tests.databases import free_port
 from tests.support.server import START_TIMEOUT
 
 
+@pytest.mark.processes
 def test_serve_answers_over_http(server: str) -> None:
     with urllib.request.urlopen(f"{server}/health", timeout=5) as response:
         assert json.load(response) == {"status": "ok", "revision": head_revision()}
@@ -139,6 +140,14 @@ def test_serve_with_two_workers_answers(scenario_url: str, tmp_path: Path) -> No
         url = f"http://127.0.0.1:{port}/v1/lists/fide-standard/2026-11?revision=1"
         with urllib.request.urlopen(url, timeout=5) as answer:
             assert json.load(answer)["total"] == 7
+        # One worker answering does not mean the other has started (on a loaded machine it
+        # was still starting when the server was stopped): wait for both, then stop.
+        deadline = time.monotonic() + START_TIMEOUT
+        while log.read_text().count("Application startup complete") < 2:
+            assert process.poll() is None, log.read_text()
+            if time.monotonic() > deadline:
+                break  # the assertion below says what the log shows
+            time.sleep(0.2)
     finally:
         process.send_signal(signal.SIGINT)
         try:

@@ -129,6 +129,7 @@ def served(database_url: str, tmp_path: Path) -> Iterator[tuple[int, int, Path, 
             process.wait()
 
 
+@pytest.mark.processes
 def test_every_serve_setting_reaches_the_workers(served: tuple[int, int, Path, str]) -> None:
     port, pid, log, database_url = served
     workers = workers_of(pid)

@@ -19,6 +19,10 @@ from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # no
 from tests.backoffice.test_submissions import TRF_FOLDER
 from tests.support.server import running_server
 
+#: Slow, as every browser test: two commands, a back office process and a headless Chromium
+#: per test.
+pytestmark = pytest.mark.slow
+
 PASSWORD = "correct horse battery staple"
 TRF_NAME = "open_gros_2010_donostia_crlf.trf"
 START_TIMEOUT = 30

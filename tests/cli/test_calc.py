@@ -245,6 +245,7 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert "nope.json" in capsys.readouterr().err
 
 
+@pytest.mark.processes
 def test_python_dash_m_reads_a_file(tmp_path: Path) -> None:
     request = tmp_path / "tv05.json"
     request.write_text(json.dumps(TV05), encoding="utf-8")
@@ -268,6 +269,7 @@ def test_python_dash_m_reads_a_file(tmp_path: Path) -> None:
     assert "bad.json: category: unknown category 'go'" in done.stderr
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("arguments", [["calc", "-"], ["calc"]])
 def test_a_dash_or_no_file_reads_standard_input(arguments: list[str]) -> None:
     # The usual convention: "-" names standard input. TV-05 as above: 2813 -> 2810.

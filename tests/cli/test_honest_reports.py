@@ -222,6 +222,7 @@ def test_an_actor_that_cannot_be_found_or_used_is_refused(
     assert counts(url) == before
 
 
+@pytest.mark.processes
 def test_the_scheduled_close_records_its_actor(loaded: str) -> None:
     """``python -m jobs``: ``--actor`` as given; without it, the OS user, marked as the
     scheduler's."""

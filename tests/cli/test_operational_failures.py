@@ -159,6 +159,7 @@ def _write_protect(target: Path, what: str) -> Callable[[], object]:
     return lambda: subprocess.run([chattr, "-i", str(target)], check=True)
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("what", ["file", "folder"])
 def test_a_sqlite_file_or_folder_without_write_permission_says_so(
     tmp_path: Path, what: str, capsys: pytest.CaptureFixture[str]
@@ -289,6 +290,7 @@ def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedPr
     )  # fmt: skip
 
 
+@pytest.mark.processes
 def test_debug_shows_the_traceback(empty_database_url: str) -> None:
     url = empty_database_url
     plain = run("-m", "ratingdb", "audit", "--database-url", url)
@@ -306,6 +308,7 @@ def test_debug_shows_the_traceback(empty_database_url: str) -> None:
         assert UPGRADE in shown.stderr.splitlines()[-1]
 
 
+@pytest.mark.processes
 def test_jobs_report_an_operational_failure_in_one_line(empty_database_url: str) -> None:
     url = empty_database_url
     plain = run("-m", "jobs", "--database-url", url, "run", "close-periods")

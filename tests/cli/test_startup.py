@@ -52,17 +52,20 @@ def heavy(modules: list[str]) -> list[str]:
     return [m for m in modules if any(m == h or m.startswith(f"{h}.") for h in HEAVY)]
 
 
+@pytest.mark.processes
 def test_building_the_parser_imports_nothing_heavy() -> None:
     loaded = modules_after("import ratingdb.cli\nratingdb.cli.build_parser()")
     assert "ratingdb.cli.serve" in loaded  # the check sees the command modules
     assert heavy(loaded) == []
 
 
+@pytest.mark.processes
 def test_the_jobs_parser_imports_nothing_heavy() -> None:
     setup = "import jobs.__main__ as m\ntry:\n    m.main(['--help'])\nexcept SystemExit:\n    pass"
     assert heavy(modules_after(setup)) == []
 
 
+@pytest.mark.processes
 def test_a_command_imports_what_it_needs_when_it_runs() -> None:
     """The other side: running the calculator still works, and imports no database either."""
     setup = (
@@ -104,6 +107,7 @@ def test_every_command_has_help(path: tuple[str, ...], capsys: pytest.CaptureFix
     assert out.startswith(f"usage: ratingdb {' '.join(path)}"), out[:200]
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize(
     "command", [["-m", "ratingdb", "--help"], ["-m", "jobs", "--help"]], ids=" ".join
 )

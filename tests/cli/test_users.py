@@ -185,6 +185,7 @@ def test_token_and_revoke(
     assert issued["token"] not in str(audit_entries(engine))
 
 
+@pytest.mark.processes
 def test_the_console_script_reads_the_password_from_stdin(database_url: str) -> None:
     """The installed command, end to end: users add then list."""
     environment = {**os.environ, "RATINGDB_DATABASE_URL": database_url}

@@ -14,6 +14,7 @@ not fit refused naming the player and the column; and the CSV escaping of formul
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
 from collections.abc import Iterator
@@ -67,6 +68,7 @@ KNOWN_NAMES = ["'t Hooft, Gerard", "O'Brien, Seán", '=HYPERLINK("http://x","y")
                "+Plus", "@At", "'=x", "''-y", "Dvořák, Zoë", 'Smith, "Bob"', "A & <B>"]  # fmt: skip
 
 
+@functools.cache  # one strategy per size: hypothesis prepares each strategy object once
 def names(max_size: int) -> st.SearchStrategy[str]:
     """A name as stored: never empty, never starting or ending with a space (readers strip)."""
     drawn = st.text(st.one_of(CHARACTERS, TRICKY), min_size=1, max_size=max_size)
@@ -80,8 +82,13 @@ SEXES = st.sampled_from([None, "M", "F"])
 FIDE_TITLES = st.sampled_from([None, *sorted(TITLES)])
 BIRTH_YEARS = st.none() | st.integers(1900, 2100)
 RATINGS = st.integers(1000, 4000)
+#: National ids: "007" too.
+NATIONAL_IDS = st.from_regex(r"[0-9]{1,20}", fullmatch=True)
+OPTIONAL_RATINGS = st.none() | RATINGS
+OPTIONAL_K = st.none() | st.integers(1, 99)
 
 
+@functools.cache
 def fide_ids(max_digits: int) -> st.SearchStrategy[str]:
     """FIDE ids: digits without a leading zero (the readers drop them), or ``0``."""
     return st.just("0") | st.from_regex(rf"[1-9][0-9]{{0,{max_digits - 1}}}", fullmatch=True)
@@ -90,16 +97,20 @@ def fide_ids(max_digits: int) -> st.SearchStrategy[str]:
 # --- list CSV ----------------------------------------------------------------------------------
 
 
+#: A list CSV may carry national titles.
+CSV_TITLES = FIDE_TITLES | names(3)
+
+
 @st.composite
 def export_entries(draw: st.DrawFn) -> ExportEntry:
     rating = draw(RATINGS)
     return ExportEntry(
-        player_id=draw(st.from_regex(r"[0-9]{1,20}", fullmatch=True)),  # national ids: "007"
+        player_id=draw(NATIONAL_IDS),
         name=draw(names(200)),
         federation=draw(FEDERATIONS),
         sex=draw(SEXES),
         birth_year=draw(BIRTH_YEARS),
-        title=draw(FIDE_TITLES | names(3)),  # a list CSV may carry national titles
+        title=draw(CSV_TITLES),
         rating=rating,
         rated_games=draw(st.integers(0, 1_000_000)),
         peak_rating=draw(st.integers(rating, 4000)),
@@ -129,11 +140,16 @@ def test_list_csv_reads_back_exactly(tmp_path: Path, entries: list[ExportEntry])
 # --- FIDE TXT and XML ---------------------------------------------------------------------------
 
 
+@functools.cache
+def optional_games(max_games: int) -> st.SearchStrategy[int | None]:
+    return st.none() | st.integers(0, max_games)
+
+
 @st.composite
 def fide_entries(
     draw: st.DrawFn, *, id_digits: int, name_width: int, max_games: int
 ) -> FideTxtEntry:
-    rating = draw(st.none() | RATINGS)
+    rating = draw(OPTIONAL_RATINGS)
     return FideTxtEntry(
         player_id=draw(fide_ids(id_digits)),
         name=draw(names(name_width)),
@@ -142,8 +158,8 @@ def fide_entries(
         title=draw(FIDE_TITLES),
         rating=rating,
         # An unrated player has no games nor K in a FIDE list (refused, tested below).
-        games=None if rating is None else draw(st.none() | st.integers(0, max_games)),
-        k_factor=None if rating is None else draw(st.none() | st.integers(1, 99)),
+        games=None if rating is None else draw(optional_games(max_games)),
+        k_factor=None if rating is None else draw(OPTIONAL_K),
         birth_year=draw(BIRTH_YEARS),
     )
 
@@ -203,9 +219,9 @@ def test_fide_xml_reads_back_exactly(
 @st.composite
 def published_entries(draw: st.DrawFn) -> ListEntry:
     rating = draw(RATINGS)
-    previous = draw(st.none() | RATINGS)
+    previous = draw(OPTIONAL_RATINGS)
     return ListEntry(
-        player_id=draw(st.from_regex(r"[0-9]{1,20}", fullmatch=True)),
+        player_id=draw(NATIONAL_IDS),
         name=draw(names(200)),
         federation=draw(FEDERATIONS),
         sex=draw(SEXES),
@@ -247,18 +263,23 @@ def test_list_json_reads_back_exactly(category: Category, entries: list[ListEntr
 # --- TRF (written by the sample data) ----------------------------------------------------------
 
 
+BIRTH_DATES = st.none() | st.dates(date(1900, 1, 1), date(2100, 12, 31))
+TRF_RATINGS = st.none() | st.integers(1, 4000)
+TRF_FIDE_IDS = st.none() | fide_ids(11).filter(lambda i: i != "0")
+
+
 @st.composite
 def trf_players(draw: st.DrawFn, rank: int) -> PlayerOut:
-    birth = draw(st.none() | st.dates(date(1900, 1, 1), date(2100, 12, 31)))
+    birth = draw(BIRTH_DATES)
     return PlayerOut(
         rank=rank,
         # The TRF reader joins the words of a name with single spaces.
         name=" ".join(draw(names(33)).split()),
         sex=draw(SEXES),
         title=draw(FIDE_TITLES),
-        rating=draw(st.none() | st.integers(1, 4000)),
+        rating=draw(TRF_RATINGS),
         federation=draw(FEDERATIONS),
-        fide_id=draw(st.none() | fide_ids(11).filter(lambda i: i != "0")),
+        fide_id=draw(TRF_FIDE_IDS),
         birth_date=birth,
         birth_year=None if birth is None else birth.year,
     )

@@ -11,6 +11,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, text
 
 from jobs.scheduler import build_scheduler, scheduled_jobs
@@ -67,6 +68,7 @@ def lists_and_states(url: str) -> tuple[list[str], dict[str, str]]:
     return lists, states
 
 
+@pytest.mark.processes
 def test_list_prints_the_close_periods_job(tmp_path: Path) -> None:
     done = jobs("list", url=f"sqlite:///{tmp_path / 'unused.sqlite3'}")
     assert done.returncode == 0, done.stderr
@@ -109,6 +111,7 @@ def test_the_scheduler_runs_close_periods_at_start_then_without_piling_up(
     assert not thread.is_alive()
 
 
+@pytest.mark.processes
 def test_run_with_a_bad_now_exits_2(database_url: str, tmp_path: Path) -> None:
     prepare(database_url, tmp_path)
     before = lists_and_states(database_url)
@@ -119,6 +122,7 @@ def test_run_with_a_bad_now_exits_2(database_url: str, tmp_path: Path) -> None:
     assert lists_and_states(database_url) == before
 
 
+@pytest.mark.processes
 def test_run_before_any_closing_date_closes_nothing(database_url: str, tmp_path: Path) -> None:
     prepare(database_url, tmp_path)
     done = jobs("run", "close-periods", "--now", "2026-08-20T12:00:00+00:00", url=database_url)
@@ -129,6 +133,7 @@ def test_run_before_any_closing_date_closes_nothing(database_url: str, tmp_path:
     assert states == {"fide-standard 2026-08": "published", "fide-standard 2026-09": "open"}
 
 
+@pytest.mark.processes
 def test_run_after_the_closing_date_closes_the_period(database_url: str, tmp_path: Path) -> None:
     """The control of the test above: on 2026-09-01 the 2026-09 closing date has passed."""
     prepare(database_url, tmp_path)
@@ -143,6 +148,7 @@ def test_run_after_the_closing_date_closes_the_period(database_url: str, tmp_pat
     assert states == {"fide-standard 2026-08": "published", "fide-standard 2026-09": "published"}
 
 
+@pytest.mark.processes
 def test_database_url_is_accepted_after_the_command_too(tmp_path: Path) -> None:
     """Contract "Configuration": --database-url on any command, wherever it is written."""
     url = f"sqlite:///{tmp_path / 'jobs.sqlite3'}"

@@ -45,6 +45,7 @@ def read_until(process: subprocess.Popen[str], needle: str) -> str:
     return seen
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("migrated", [False, True], ids=["empty", "older"])
 def test_the_scheduler_refuses_a_database_not_at_the_latest_schema(
     empty_database_url: str, migrated: bool
@@ -59,6 +60,7 @@ def test_the_scheduler_refuses_a_database_not_at_the_latest_schema(
     assert "Traceback" not in err
 
 
+@pytest.mark.processes
 def test_sigterm_stops_the_scheduler_cleanly(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'ratingdb.sqlite3'}"
     upgrade(url)

@@ -1,8 +1,8 @@
 """Readers during a close see the period as it was before it or as it is after it, never in
 between: a list without all its entries, or a published period without its list.
 
-``ratingdb periods close`` runs in another process on a federation whose close takes a few
-seconds (tests.reliability.test_sigkill_close), while this process reads again and again, each
+``ratingdb periods close`` runs in another process on a federation whose close takes a second
+or two (tests.reliability.test_sigkill_close), while this process reads again and again, each
 time in a fresh short read-only transaction (``make_read_only_engine`` + ``read_only_session``,
 as the API reads): the number of lists of 2026-12, the entries of that list, and the period's
 state.
@@ -35,8 +35,8 @@ from tests.reliability.test_sigkill_close import (
     stop,
 )
 
-# Slow: a 30,000-player federation closed while readers poll it.
-pytestmark = pytest.mark.slow(seconds=20)
+# Slow: a 10,000-player federation closed while readers poll it.
+pytestmark = pytest.mark.slow(seconds=5)
 
 #: Reads while the close's process runs, at least.
 MIN_READS = 50

@@ -40,7 +40,7 @@ from tests.replica import clusters
 from tests.replica.clusters import Cluster
 from tests.support.server import running_server
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow(seconds=15)
 
 ROOT = Path(__file__).resolve().parents[2]
 READER, READER_PASSWORD = "ratingdb_reader", "scratch-reader"
