@@ -93,7 +93,7 @@ class Running(Protocol):
 
 
 class ForkServer:
-    """The server process, started on first use (the ``with`` block stops it)."""
+    """The server process, started by the ``with`` block, and stopped at its end."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -101,6 +101,14 @@ class ForkServer:
         self.started = 0
 
     def __enter__(self) -> ForkServer:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", SERVER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        assert "ready" in self._answer()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -113,15 +121,7 @@ class ForkServer:
             self.process = None
 
     def ask(self, request: Mapping[str, Any]) -> dict[str, Any]:
-        if self.process is None:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", SERVER],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                cwd=ROOT,
-            )
-            assert "ready" in self._answer()
+        assert self.process is not None, "the fork server is not running"
         assert self.process.stdin is not None
         self.process.stdin.write(json.dumps(request) + "\n")
         self.process.stdin.flush()

@@ -66,7 +66,7 @@ from tests.databases import PostgreSQLDatabases
 from tests.reliability.forks import Forked, ForkServer, Running
 
 # Slow: 24 closes of a 10,000-player federation killed and checked, on each database.
-pytestmark = pytest.mark.slow(seconds=40)
+pytestmark = pytest.mark.slow(seconds=15)
 
 ROOT = Path(__file__).resolve().parents[2]
 CATEGORY = Category.FIDE_STANDARD
