@@ -11,8 +11,12 @@ commit), after the commit. Each point is a moment the database shows (the proces
 transaction began, its writing began, the journal became hot, its transaction ended) plus a
 random share of that phase's length in the reference, so every kill lands in the phase it is
 aimed at however loaded the machine (a delay from the command's start drifted: most kills
-aimed at the write landed after the commit, and few in the overwrite). The database is
-checked after each kill. One built database serves every kill: a kill before the commit leaves
+aimed at the write landed after the commit, and few in the overwrite). The kills aimed at the
+interpreter's start kill ``python -m ratingdb``; the others kill the same close forked from a
+warm process (tests/reliability/forks.py), which spares each 0.6-0.8 s of interpreter start
+and imports, the phases of a forked close aimed at as a forked reference close showed them
+(a forked close must publish the reference list too). The database is checked after each
+kill. One built database serves every kill: a kill before the commit leaves
 it unchanged; a kill that lands after the commit is followed by a restore from the pristine
 copy. Finally the close runs to completion and must publish the reference list.
 """
@@ -29,7 +33,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,9 +63,10 @@ from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
 from ratingdb.services.published.lists import published_list
 from tests.databases import PostgreSQLDatabases
+from tests.reliability.forks import Forked, ForkServer, Running
 
 # Slow: 24 closes of a 10,000-player federation killed and checked, on each database.
-pytestmark = pytest.mark.slow(seconds=40)
+pytestmark = pytest.mark.slow(seconds=15)
 
 ROOT = Path(__file__).resolve().parents[2]
 CATEGORY = Category.FIDE_STANDARD
@@ -257,7 +262,7 @@ class Databases:
         stage = "writing" if words[0] in ("COPY", "INSERT", "COMMIT") else "open"
         return Seen(f"{state}: {' '.join(words[:shown])}", stage, True)
 
-    def wait_for(self, anchor: str, url: str, tag: str, process: subprocess.Popen[str]) -> float:
+    def wait_for(self, anchor: str, url: str, tag: str, process: Running) -> float:
         """When the close (just started) reached ``anchor`` (see Timeline: ``opened`` its
         transaction, began ``writing``, began ``overwriting`` the database file, ``committed``:
         its transaction ended after its writing), or its process ended."""
@@ -328,11 +333,15 @@ def new_tag() -> str:
     return f"ratingdb-reliability-{secrets.token_hex(4)}"
 
 
+def close_arguments(url: str) -> list[str]:
+    return ["periods", "close", "--category", CATEGORY.value, "--period", str(PERIOD),
+            "--database-url", url]  # fmt: skip
+
+
 def start_close(url: str, tag: str) -> subprocess.Popen[str]:
-    command = [sys.executable, "-m", "ratingdb", "periods", "close", "--category",
-               CATEGORY.value, "--period", str(PERIOD), "--database-url", url]  # fmt: skip
+    """``python -m ratingdb periods close``: a new interpreter."""
     return subprocess.Popen(
-        command,
+        [sys.executable, "-m", "ratingdb", *close_arguments(url)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -341,7 +350,11 @@ def start_close(url: str, tag: str) -> subprocess.Popen[str]:
     )
 
 
-def stop(process: subprocess.Popen[str]) -> None:
+#: A close started as a command or forked.
+Started = subprocess.Popen[str] | Forked
+
+
+def stop(process: Started) -> None:
     """The cleanup of every started close: killed if it still runs, always reaped."""
     if process.poll() is None:
         process.kill()
@@ -523,13 +536,13 @@ class Timeline:
 
 
 def observed_close(
-    databases: Databases, url: str, phases_url: str
+    databases: Databases, url: str, share: float, start: Callable[[str, str], Started]
 ) -> tuple[Timeline, dict[str, Any]]:
-    """The close command run to completion on ``url``, watched from the database; the shares
-    of load and compute come from ``phases_url``, an identical copy closed in this process."""
+    """The close command started by ``start`` and run to completion on ``url``, watched from
+    the database; ``share`` is loading's share of load and compute (see load_share)."""
     tag = new_tag()
     started = time.perf_counter()
-    process = start_close(url, tag)
+    process = start(url, tag)
     opened = writing = overwriting = committed = None
     try:
         while process.poll() is None:
@@ -556,8 +569,7 @@ def observed_close(
     if databases.sqlite:
         assert overwriting is not None, "the overwrite of the database file was not seen"
     committed = total if committed is None else committed
-    shares = load_share(phases_url)
-    computing = opened + shares * (writing - opened)
+    computing = opened + share * (writing - opened)
     return Timeline(opened, computing, writing, overwriting, committed, total), outcome
 
 
@@ -576,13 +588,13 @@ def load_share(url: str) -> float:
     return outcome.load_s / (outcome.load_s + outcome.compute_s)
 
 
-def kill_plan(line: Timeline, rng: random.Random) -> list[tuple[str, float]]:
+def kill_plan(line: Timeline, forked: Timeline, rng: random.Random) -> list[tuple[str, float]]:
     """KILLS kills, AIM (SQLITE_AIM) of them in each phase, in a random order: the phase aimed
-    at, and the delay after its anchor (a random share, up to LATEST, of the phase's reference
-    length)."""
+    at, and the delay after its anchor (a random share, up to LATEST, of the phase's length in
+    the reference: the command's for its start, the forked close's for the rest)."""
     aim = AIM if line.overwriting is None else SQLITE_AIM
     plan = [
-        (name, line.delay(name, rng.uniform(0.0, LATEST)))
+        (name, (line if name == "startup" else forked).delay(name, rng.uniform(0.0, LATEST)))
         for name in line.phases()
         for _ in range(aim[name])
     ]
@@ -594,21 +606,38 @@ def kill_plan(line: Timeline, rng: random.Random) -> list[tuple[str, float]]:
 # --- the tests -------------------------------------------------------------------------------
 
 
-def test_a_close_killed_at_any_moment_publishes_all_or_nothing(databases: Databases) -> None:
+@pytest.fixture
+def forks(tmp_path: Path) -> Iterator[ForkServer]:
+    with ForkServer(tmp_path) as server:
+        yield server
+
+
+def test_a_close_killed_at_any_moment_publishes_all_or_nothing(
+    databases: Databases, forks: ForkServer
+) -> None:
     work = databases.url
     pristine = databases.copy(work, "pristine")
     before = snapshot(work)
     assert before.state == "open"
     assert before.lists == 0
 
-    # The reference: the same database closed without interruption.
+    def start_forked(url: str, tag: str) -> Forked:
+        return forks.start(close_arguments(url), {"PGAPPNAME": tag})
+
+    # The reference: the same database closed without interruption, by the command and by a
+    # forked close (whose phases the kills but the interpreter start's are aimed at), and in
+    # this process (how load and compute share their time).
     phases_url = databases.copy(pristine, "phases")
+    share = load_share(phases_url)
     reference_url = databases.copy(pristine, "reference")
-    line, outcome = observed_close(databases, reference_url, phases_url)
+    line, outcome = observed_close(databases, reference_url, share, start_close)
+    forked_url = databases.copy(pristine, "forked")
+    forked_line, _ = observed_close(databases, forked_url, share, start_forked)
     reference = published(reference_url)
     assert reference.entry_count == outcome["entries"] == len(reference.entries)
     assert reference.calculations > 0
     assert published(phases_url) == reference, "the close is not deterministic"
+    assert published(forked_url) == reference, "a forked close publishes another list"
 
     rng = random.Random(SEED)
     aimed: Counter[str] = Counter()
@@ -618,11 +647,16 @@ def test_a_close_killed_at_any_moment_publishes_all_or_nothing(databases: Databa
     mid_write = 0
     longest_wait = 0.0
     kills: list[str] = []
-    for aim, delay in kill_plan(line, rng):
+    for aim, delay in kill_plan(line, forked_line, rng):
         tag = new_tag()
         anchor = ANCHORS[aim]
         started = time.perf_counter()
-        process = start_close(work, tag)
+        # A kill aimed at the interpreter's start needs one; the others kill a close forked
+        # from a warm process (tests/reliability/forks.py): the same close, without 0.6-0.8 s
+        # of interpreter start and imports each.
+        process: Started = (
+            start_close(work, tag) if anchor == "started" else start_forked(work, tag)
+        )
         try:
             # The interpreter's start varies by a second from one run to the next, the rest
             # with the machine's load: a kill counts from the moment the database shows.
@@ -681,7 +715,8 @@ def test_a_close_killed_at_any_moment_publishes_all_or_nothing(databases: Databa
 
     print(
         f"\n[{'sqlite' if databases.sqlite else 'postgresql'}] reference close "
-        f"{line.total:.2f}s ({line}), {len(reference.entries)} entries, "
+        f"{line.total:.2f}s ({line}), forked {forked_line.total:.2f}s ({forked_line}), "
+        f"{len(reference.entries)} entries, "
         f"{reference.calculations} calculations\n"
         f"  kills aimed at: {dict(aimed)}\n  database at the kill: {dict(seen)}\n"
         f"  outcomes: {dict(outcomes)}\n  killed while writing: {mid_write}, "
