@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from jobs.close_periods import close_periods
 from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
@@ -157,6 +159,7 @@ def test_an_approved_list_that_changed_before_the_cut_off_waits_again(
     assert (state, digest) == ("awaiting-approval", outcomes[0].digest)
 
 
+@pytest.mark.processes
 def test_the_job_and_periods_status_show_the_waiting_period(
     database_url: str, tmp_path: Path, capsys: Any
 ) -> None:
