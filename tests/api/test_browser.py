@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.browser import follow
 from tests.support.once import once_per_run
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -124,7 +125,7 @@ def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) ->
 
         driver.get(f"{server}/?q=nina")
         link = driver.find_element(By.LINK_TEXT, "Nina, N")
-        link.click()
+        follow(driver, link)
         assert driver.current_url == f"{server}/players/1007"
         assert driver.find_element(By.CSS_SELECTOR, "svg#chart-fide-standard").is_displayed()
     finally:
@@ -148,7 +149,7 @@ def test_calculator_page_in_chromium(
     try:
         driver.get(f"{server}/?lang={language}")
         calculator = "Calculator" if language == "en" else "Calculateur"
-        driver.find_element(By.LINK_TEXT, calculator).click()
+        follow(driver, driver.find_element(By.LINK_TEXT, calculator))
         assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
         Select(driver.find_element(By.ID, "category")).select_by_value("ffe-rapid")
         for field, value in (("period", "2027-04"), ("rating", "1500"), ("k", "20")):
@@ -156,7 +157,7 @@ def test_calculator_page_in_chromium(
             box.clear()
             box.send_keys(value)
         driver.find_element(By.ID, "games").send_keys("1450:1\n1620:0.5\n1580:0")
-        driver.find_element(By.CSS_SELECTOR, "form.calculator button[type=submit]").click()
+        follow(driver, driver.find_element(By.CSS_SELECTOR, "form.calculator button[type=submit]"))
         assert "/calculator?" in driver.current_url  # a shareable address
         assert f"lang={language}" in driver.current_url
         cells = driver.find_elements(By.CSS_SELECTOR, "#games-table td.expected")

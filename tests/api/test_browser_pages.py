@@ -11,6 +11,7 @@ import pytest
 
 from tests.api.scenario import TOURNAMENTS
 from tests.api.test_browser import chromium, chromium_at
+from tests.support.browser import follow
 
 pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
@@ -50,7 +51,7 @@ def test_pages_fit_the_screen(chromium: None, server: str, tmp_path: Path, width
             driver.execute_script("arguments[0].scrollIntoView()", found)
             assert driver.save_screenshot(str(folder / f"{name}-{width}-table.png"))
         driver.get(server + PAGES["tournament-A"])
-        driver.find_element(By.LINK_TEXT, "Anna, A").click()
+        follow(driver, driver.find_element(By.LINK_TEXT, "Anna, A"))
         assert driver.current_url == f"{server}/players/1001"
     finally:
         driver.quit()

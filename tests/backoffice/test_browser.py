@@ -17,6 +17,7 @@ from sqlalchemy import create_engine, text
 
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
 from tests.backoffice.test_submissions import TRF_FOLDER
+from tests.support.browser import follow
 from tests.support.server import running_server
 
 #: Slow, as every browser test: two commands, a back office process and a headless Chromium
@@ -115,7 +116,7 @@ def test_upload_check_and_accept_in_chromium(
     try:
         # The arbiter sends the file and reads the check report.
         sign_in(driver, backoffice, "arbiter1")
-        driver.find_element(By.LINK_TEXT, "Send a tournament file").click()
+        follow(driver, driver.find_element(By.LINK_TEXT, "Send a tournament file"))
         driver.find_element(By.NAME, "file").send_keys(str(TRF_FOLDER / TRF_NAME))
         driver.find_element(By.CSS_SELECTOR, "input[name=category][value=fide-standard]").click()
         driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button").click()

@@ -19,6 +19,7 @@ import pytest
 from tests.api.test_browser import chromium, chromium_at  # noqa: F401
 from tests.backoffice.test_browser import PASSWORD, TRF_NAME, appeared, full_screenshot, sign_in
 from tests.backoffice.test_submissions import TRF_FOLDER
+from tests.support.browser import follow
 from tests.support.cli import cli_ok, run_cli
 from tests.support.files import FIDE_STANDARD_HEADER, fixed
 from tests.support.server import running_server
@@ -93,7 +94,7 @@ def test_from_the_arbiters_file_to_the_public_list(
     try:
         # The arbiter sends the file and reads the check report.
         sign_in(driver, backoffice, "arbiter1")
-        driver.find_element(By.LINK_TEXT, "Send a tournament file").click()
+        follow(driver, driver.find_element(By.LINK_TEXT, "Send a tournament file"))
         driver.find_element(By.NAME, "file").send_keys(str(TRF_FOLDER / TRF_NAME))
         driver.find_element(By.CSS_SELECTOR, "input[name=category][value=fide-standard]").click()
         driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button").click()
@@ -111,7 +112,7 @@ def test_from_the_arbiters_file_to_the_public_list(
         driver.find_element(By.PARTIAL_LINK_TEXT, "Publication").click()
         row = appeared(driver, "next-fide-standard")
         assert "automatic" in row.text
-        row.find_element(By.LINK_TEXT, "2010-11").click()
+        follow(driver, row.find_element(By.LINK_TEXT, "2010-11"))
         assert appeared(driver, "state").text == "open"
         entries = int(driver.find_element(By.ID, "entries").text)
         assert driver.find_element(By.ID, "games").text.startswith("89 games")
