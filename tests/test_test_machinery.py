@@ -5,6 +5,7 @@ per run for every worker. A fault here would not fail a test: it would make the 
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -101,6 +102,7 @@ def test_made_once_whatever_the_number_of_workers_asking(
 
     def make(folder: Path) -> None:
         assert list(folder.iterdir()) == []
+        time.sleep(0.05)  # long enough for the other workers to ask meanwhile
         (folder / "wheel").write_text("built")
         made.append(folder)
 
