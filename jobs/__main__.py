@@ -24,8 +24,10 @@ if TYPE_CHECKING:
     from ratingdb.config import Settings
 
 ACTOR_VARIABLE = defaults.variable("actor")
-#: jobs.close_periods.NAME, without importing the job to build the parser.
+#: jobs.close_periods.NAME and jobs.expire_previews.NAME, without importing the jobs to build
+#: the parser.
 CLOSE_PERIODS = "close-periods"
+EXPIRE_PREVIEWS = "expire-previews"
 
 #: What the audit log adds to the operating system user when nobody names the actor.
 SCHEDULER_QUALIFIER = " (scheduler)"
@@ -58,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "list", parents=[common], help="the scheduled jobs and their next run times"
     )
     run = commands.add_parser("run", parents=[common], help="run one job now, in the foreground")
-    run.add_argument("name", choices=[CLOSE_PERIODS])
+    run.add_argument("name", choices=[CLOSE_PERIODS, EXPIRE_PREVIEWS])
     run.add_argument("--now", help="the time to act as of (ISO 8601; default: now)")
     commands.add_parser("scheduler", parents=[common], help="run the scheduler in the foreground")
     args = parser.parse_args(argv)
@@ -112,6 +114,11 @@ def _run(args: argparse.Namespace) -> int:
     actor = job_actor(settings)
     if args.command == "run":
         now = _parse_now(args.now)
+        if args.name == EXPIRE_PREVIEWS:
+            from jobs.expire_previews import expire_previews
+
+            print(json.dumps({"expired": expire_previews(settings, now)}))
+            return 0
         outcomes = close_periods(settings, now, actor)
         for outcome in outcomes:
             print(json.dumps(outcome.as_json()))

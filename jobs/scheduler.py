@@ -99,7 +99,11 @@ def run_scheduler(settings: Settings, actor: str) -> None:
 
 
 def scheduled_jobs(settings: Settings, actor: str) -> dict[str, Callable[[], object]]:
-    """The jobs, each recording ``actor`` in the audit log."""
-    from jobs.close_periods import NAME, close_periods
+    """The jobs; the close records ``actor`` in the audit log (expiring previews changes no
+    rating and is not audited)."""
+    from jobs import close_periods, expire_previews
 
-    return {NAME: lambda: close_periods(settings, datetime.now(UTC), actor)}
+    return {
+        close_periods.NAME: lambda: close_periods.close_periods(settings, datetime.now(UTC), actor),
+        expire_previews.NAME: lambda: expire_previews.expire_previews(settings, datetime.now(UTC)),
+    }

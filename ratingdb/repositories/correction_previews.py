@@ -37,16 +37,20 @@ def of_user(session: Session, user_id: int, *, limit: int) -> Sequence[Correctio
     ).all()
 
 
-def expire(session: Session, user_id: int, created_before: datetime, now: datetime) -> int:
-    """A user's previews still waiting that were made before ``created_before``: marked expired,
-    their files dropped. Returns how many."""
+def expire(
+    session: Session, created_before: datetime, now: datetime, *, user_id: int | None = None
+) -> int:
+    """The previews still waiting that were made before ``created_before`` (only ``user_id``'s
+    when given): marked expired, their files dropped. Returns how many."""
+    waiting = [
+        CorrectionPreviewRow.state == PreviewState.PREVIEWED,
+        CorrectionPreviewRow.created_at < created_before,
+    ]
+    if user_id is not None:
+        waiting.append(CorrectionPreviewRow.user_id == user_id)
     done: CursorResult[Any] = session.execute(  # type: ignore[assignment]
         update(CorrectionPreviewRow)
-        .where(
-            CorrectionPreviewRow.user_id == user_id,
-            CorrectionPreviewRow.state == PreviewState.PREVIEWED,
-            CorrectionPreviewRow.created_at < created_before,
-        )
+        .where(*waiting)
         .values(state=PreviewState.EXPIRED, content=None, decided_at=now)
         .execution_options(synchronize_session=False)
     )

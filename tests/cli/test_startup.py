@@ -122,7 +122,7 @@ def test_the_modules_have_help(command: list[str]) -> None:
 def test_the_parser_shows_what_the_rest_of_ratingdb_uses() -> None:
     """Copies kept in the command line so that building it imports nothing heavy."""
     from jobs import __main__ as jobs_main
-    from jobs import close_periods
+    from jobs import close_periods, expire_previews
     from ratingdb.api import app, protocol
     from ratingdb.backoffice import app as backoffice_app
     from ratingdb.cli import lists, tournaments, users
@@ -142,6 +142,7 @@ def test_the_parser_shows_what_the_rest_of_ratingdb_uses() -> None:
         accounts.DEFAULT_TOKEN_LABEL, accounts.DEFAULT_TOKEN_DAYS, accounts.MAX_TOKEN_DAYS,
     )  # fmt: skip
     assert jobs_main.CLOSE_PERIODS == close_periods.NAME
+    assert jobs_main.EXPIRE_PREVIEWS == expire_previews.NAME
     assert (
         protocol.HttpLimits(
             max_head_bytes=defaults.SERVE_LIMIT_REQUEST_HEAD,

@@ -94,7 +94,7 @@ def test_the_scheduler_runs_close_periods_at_start_then_without_piling_up(
             time.sleep(0.05)
         assert scheduler.running
         scheduled = scheduler.get_jobs()
-        assert [job.id for job in scheduled] == ["close-periods"]
+        assert [job.id for job in scheduled] == ["close-periods", "expire-previews"]
         job = scheduled[0]
         assert job.coalesce is True
         assert job.max_instances == 1

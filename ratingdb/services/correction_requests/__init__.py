@@ -28,6 +28,7 @@ from __future__ import annotations
 from ratingdb.services.correction_requests.previews import (
     confirm,
     discard,
+    expire_previews,
     list_previews,
     preview,
     show_preview,
@@ -84,6 +85,7 @@ __all__ = [
     "discard",
     "document",
     "dry_run",
+    "expire_previews",
     "form_field",
     "impact_digest",
     "list_previews",

@@ -39,7 +39,7 @@ def preview(
     files dropped)."""
     checked = _check(request, reason)
     impact = _dry(session, checked, caller.username, now)
-    repo.expire(session, caller.user_id, now - PREVIEW_LIFETIME, now)
+    repo.expire(session, now - PREVIEW_LIFETIME, now, user_id=caller.user_id)
     content = checked.content
     row = repo.add(
         session,
@@ -52,6 +52,13 @@ def preview(
         ),
     )  # fmt: skip
     return row.id
+
+
+def expire_previews(session: Session, now: datetime) -> int:
+    """Every preview still waiting ``PREVIEW_LIFETIME`` after it was made, whoever made it:
+    expired, its uploaded file dropped (the scheduled job ``expire-previews``; an officer's own
+    are also expired when they preview again). Returns how many."""
+    return repo.expire(session, now - PREVIEW_LIFETIME, now)
 
 
 def _own(
