@@ -264,3 +264,26 @@ def test_a_new_revision_shows_once_the_lookup_second_is_over(
             url, params={"revision": 1}, headers={"If-None-Match": first.headers["etag"]}
         )
         assert stale.status_code == 200
+
+
+def test_pages_rendered_meanwhile_do_not_keep_the_lookup_longer(
+    database_url: str, tmp_path: Path
+) -> None:
+    """Other pages of the list rendered while its lookup is kept (each a page not in the cache
+    yet) do not make the lookup last longer: a correction shows one second after the lookup
+    was read, however many new pages are asked for meanwhile, in JSON and in HTML."""
+    scenario.build(database_url, tmp_path)
+    app = create_app(Settings(database_url=database_url, read_database_url=database_url))
+    clock = FakeClock()
+    app.state.list_lookups = ListLookups(ttl_seconds=1.0, clock=clock)
+    url, page = "/v1/lists/fide-standard/2026-10", "/lists/fide-standard/2026-10"
+    with TestClient(app) as client:
+        assert client.get(url, params={"limit": 1}).json()["revision"] == 1
+        assert "Revision" not in client.get(page, params={"q": "a"}).text
+        scenario.correct(database_url)
+        clock.now += 0.5
+        assert client.get(url, params={"limit": 2}).json()["revision"] == 1  # still kept
+        assert "Revision" not in client.get(page, params={"q": "b"}).text
+        clock.now += 0.5
+        assert client.get(url, params={"limit": 3}).json()["revision"] == 2
+        assert "Revision 2 of 2 (corrected)." in client.get(page, params={"q": "c"}).text

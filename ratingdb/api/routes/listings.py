@@ -242,7 +242,8 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
                 ) % {"category": reader.category(wanted_category), "period": wanted_period,
                      "revision": revision}  # fmt: skip
             return _not_found(request, message)
-        lookups.put(lookup, summary)
+        if known is None:
+            lookups.put(lookup, summary)  # not again when known: it would outlive its second
         if (served := cached(summary)) is not None:
             return served
         total, entries = ranked_entries(

@@ -128,8 +128,10 @@ async def list_page(
         return served  # no database, no thread
 
     def page(session: ReadSession) -> Response:
-        summary = known or svc.find_list(session, category, wanted, revision)
-        lookups.put(lookup, summary)
+        summary = known
+        if summary is None:
+            summary = svc.find_list(session, category, wanted, revision)
+            lookups.put(lookup, summary)  # not again when known: it would outlive its second
         if (served := cached(summary)) is not None:
             return served
         total, entries = svc.list_entries(
