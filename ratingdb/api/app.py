@@ -24,6 +24,7 @@ from ratingdb.api import errors
 from ratingdb.api.caches import (
     DEFAULT_LOOKUP_SECONDS,
     DEFAULT_TTL_SECONDS,
+    Builds,
     ListLookups,
     PageCache,
 )
@@ -136,8 +137,9 @@ def create_app(
 ) -> FastAPI:
     """The app reading ``settings.read_database_url`` (by default the main database), running
     reads on ``threads`` threads (each with a pooled connection) and keeping up to
-    ``page_cache_bytes`` of rendered list pages (0: none) and which revision each list is at
-    for ``lookup_seconds`` (0: none; ``ratingdb.api.caches``). ``threads`` and
+    ``page_cache_bytes`` of rendered list pages and player histories and pages (0: none)
+    and which revision each list is at (and each category's generation) for
+    ``lookup_seconds`` (0: none; ``ratingdb.api.caches``). ``threads`` and
     ``page_cache_bytes`` not given: ``settings.serve_threads`` and ``serve_page_cache_mb``."""
     if threads is None:
         threads = settings.serve_threads
@@ -151,6 +153,11 @@ def create_app(
     tournament_counts: ListLookups[Any, Any] = ListLookups(
         DEFAULT_TTL_SECONDS if page_cache_bytes else 0
     )
+    # Each category's generation, as the list lookups (routes.players, routes.pages).
+    generations: ListLookups[Any, Any] = ListLookups(lookup_seconds)
+    # The latest lists' rank tables, as long as a page, none without a page cache (then the
+    # ranks are counted in the database for every player page, as before).
+    rank_tables: Builds[Any, Any] = Builds(DEFAULT_TTL_SECONDS if page_cache_bytes else 0)
     # No pre-ping: the Reader reads again when a connection turns out to be dead.
     engine = make_read_only_engine(settings.read_database_url, pool_size=max(threads, 5))
     # PostgreSQL: reads run on the event loop (psycopg's asyncio connection); see Reader.
@@ -185,6 +192,8 @@ def create_app(
     app.state.list_pages = list_pages
     app.state.list_lookups = list_lookups
     app.state.tournament_counts = tournament_counts
+    app.state.generations = generations
+    app.state.rank_tables = rank_tables
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)

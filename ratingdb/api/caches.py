@@ -16,7 +16,17 @@ already rendered is served without reading the database at all. A new revision s
 two seconds (the second, then the one request that reads it again; the HTTP caches in front
 may keep the latest revision's pages for 300 s anyway).
 
-Both are shared by the event loop and the threads that run requests' reads.
+A player's history and the player page are fixed by the lists of their categories, whose
+:class:`~ratingdb.services.published.Generation` (how many lists, the highest id) moves with
+every publication and revision: kept for a second like the list lookups, it names the page
+(``routes.players.history_etag``, ``routes.pages.player_page_etag``), so a history already
+rendered is answered without the database too.
+
+The player page's ranks come from each latest list's rank table (:class:`Builds`: one read of
+the list's ratings per federation, kept as long as a page, since the players' federations are
+read with it).
+
+All are shared by the event loop and the threads that run requests' reads.
 """
 
 from __future__ import annotations
@@ -34,6 +44,9 @@ DEFAULT_TTL_SECONDS = 300.0
 DEFAULT_LOOKUP_SECONDS = 1.0
 #: Lists whose lookup is kept at once (each a few hundred bytes).
 MAX_LOOKUPS = 4096
+#: Rank tables kept at once: a few latest lists (each at most some thousands of ratings per
+#: federation, about 100 kB at 500,000 entries in 200 federations).
+MAX_RANK_TABLES = 16
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -152,3 +165,43 @@ class ListLookups(Generic[K, V]):
             self._values[key] = (self._clock() + self.ttl_seconds, value)
             while len(self._values) > self.max_entries:
                 self._values.popitem(last=False)
+
+
+class Builds(Generic[K, V]):
+    """Values slow to build (a list's rank table), kept as :class:`ListLookups` keeps its
+    values, and built by one caller at a time: while one builds a value, the others are told
+    to do without it (None) instead of building it too (50 clients asking at once would read
+    the whole list 50 times). ``ttl_seconds`` 0: nothing is built or kept."""
+
+    def __init__(
+        self,
+        ttl_seconds: float = DEFAULT_TTL_SECONDS,
+        max_entries: int = MAX_RANK_TABLES,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._values: ListLookups[K, V] = ListLookups(ttl_seconds, max_entries, clock)
+        self._building: set[K] = set()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def get(self, key: K, build: Callable[[], V]) -> V | None:
+        """The value kept under ``key``; else, unless another caller is building it,
+        ``build()`` (kept and returned); else None."""
+        if self._values.ttl_seconds == 0:
+            return None
+        found = self._values.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            if key in self._building:
+                return None
+            self._building.add(key)
+        try:
+            value = build()
+            self._values.put(key, value)
+            return value
+        finally:
+            with self._lock:
+                self._building.discard(key)

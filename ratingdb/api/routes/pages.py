@@ -2,6 +2,13 @@
 
 ``/`` searches players and shows the latest lists; ``/players/{player_id}`` shows, per category,
 a step chart of the rating history and the game-by-game calculation of each period.
+
+The player page is fixed by the lists of every category (their generations, as a player's
+history: ``routes.players``), the reader's language and the address, and by the names and
+federations of the players table, which a list import may update: it is kept in the page cache
+under an ETag naming those (:func:`player_page_etag`), for the page cache's time like a list
+page. Its ranks come from each latest list's rank table (``services.published.RankTable``,
+kept as long as a page: ``ratingdb.api.caches.Builds``).
 """
 
 from __future__ import annotations
@@ -10,17 +17,27 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 
+from ratingdb.api.caches import Builds
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.i18n import Reader, reader_of
 from ratingdb.api.reasons import INITIAL_METHODS, NOT_RATED
+from ratingdb.api.routes.lists import caches_of, etag_matches, etag_of
+from ratingdb.api.routes.players import (
+    CACHE_CONTROL_HISTORY,
+    GENERATIONS,
+    Generations,
+    current_generations,
+    generations_of,
+)
 from ratingdb.db import ReadSession
+from ratingdb.rules import Category
 from ratingdb.services import published as svc
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -170,22 +187,81 @@ async def home(
     return await read(page)
 
 
+def player_page_etag(player_id: str, reader: Reader, request: Request, found: Generations) -> str:
+    """The player, the reader's language, the address as sent (``lang``) and the generation
+    of every category (a publication in a category the player was never in may add them)."""
+    parts = [(g.lists, g.last_id) for g in (found[category] for category in Category)]
+    return etag_of(
+        "player-page", player_id, reader.language, request.url.path, request.url.query, *parts
+    )
+
+
+def rank_tables_of(request: Request) -> Builds[int, svc.RankTable]:
+    """The latest lists' rank tables by list id (``create_app``)."""
+    tables = request.app.state.rank_tables
+    if not isinstance(tables, Builds):
+        raise TypeError("the app has no rank tables (build it with create_app)")
+    return tables
+
+
 @router.get("/players/{player_id}", response_class=HTMLResponse)
-async def player_page(request: Request, read: ReaderDep, player_id: str) -> HTMLResponse:
-    """A player's ratings: per category a chart, the history and each period's calculation."""
+async def player_page(request: Request, read: ReaderDep, player_id: str) -> Response:
+    """A player's ratings: per category a chart, the history and each period's calculation.
+    A page once rendered is kept by its ETag (:func:`player_page_etag`); If-None-Match with
+    it gets 304."""
+    reader = reader_of(request)
     if not (player_id.isascii() and player_id.isdigit()) or len(player_id) > 20:
-        message = reader_of(request).gettext("%(id)s is not a player id (digits only).")
+        message = reader.gettext("%(id)s is not a player id (digits only).")
         return _not_found(request, message % {"id": repr(player_id)})
-    return await read(lambda session: _player_page(request, session, player_id))
+    pages_cache, _ = caches_of(request)
+    generations = generations_of(request)
+    if_none_match = request.headers.get("if-none-match")
+
+    def cached(found: Generations) -> Response | None:
+        """The answer without reading the player: 304, or the page already rendered."""
+        etag = player_page_etag(player_id, reader, request, found)
+        headers = {**page_headers(reader), "ETag": etag, "Cache-Control": CACHE_CONTROL_HISTORY}
+        if etag_matches(if_none_match, etag):
+            return Response(status_code=304, headers=headers)
+        body = pages_cache.get(etag)
+        if body is None:
+            return None
+        return HTMLResponse(body, headers=headers)
+
+    known = generations.get(GENERATIONS)
+    if known is not None and (served := cached(known)) is not None:
+        return served  # no database, no thread
+
+    def render(session: ReadSession) -> Response:
+        found = known or current_generations(generations, session)
+        if (served := cached(found)) is not None:
+            return served
+        response = _player_page(request, session, player_id, reader)
+        if response.status_code == 200:
+            etag = player_page_etag(player_id, reader, request, found)
+            response.headers["ETag"] = etag
+            response.headers["Cache-Control"] = CACHE_CONTROL_HISTORY
+            pages_cache.put(etag, bytes(response.body))
+        return response
+
+    return await read(render)
 
 
-def _player_page(request: Request, session: ReadSession, player_id: str) -> HTMLResponse:
+def _player_page(
+    request: Request, session: ReadSession, player_id: str, reader: Reader
+) -> HTMLResponse:
     try:
         record = svc.player_record(session, player_id)
     except svc.NotFound:
-        reader = reader_of(request)
         return _not_found(request, reader.gettext("No player %(id)s.") % {"id": player_id})
-    ranks = svc.latest_ranks(session, player_id, tuple(c.category for c in record.categories))
+    tables = rank_tables_of(request)
+
+    def table_of(list_id: int) -> svc.RankTable | None:
+        return tables.get(list_id, lambda: svc.rank_table(session, list_id))
+
+    ranks = svc.latest_ranks(
+        session, player_id, tuple(c.category for c in record.categories), table_of
+    )
     categories = [
         {
             "category": item.category.value,
@@ -199,7 +275,9 @@ def _player_page(request: Request, session: ReadSession, player_id: str) -> HTML
         for item in record.categories
     ]
     return page_response(
-        request, "player.html", {"player": record.player, "categories": categories}
+        request,
+        "player.html",
+        {"player": record.player, "categories": categories, "reader": reader},
     )
 
 

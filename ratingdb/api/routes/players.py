@@ -1,11 +1,19 @@
-"""``/v1/players``: search, a player's latest ratings, history and calculations."""
+"""``/v1/players``: search, a player's latest ratings, history and calculations.
+
+A player's history changes only when a list of its category is published or revised, which
+moves the category's generation (``services.published.Generation``): the history's ETag names
+it, and the JSON rendered for an ETag is kept in the app's page cache (``ratingdb.api.caches``),
+the generations for a second, so a history already rendered is answered without the database.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Query, Request, Response
 
+from ratingdb.api.caches import ListLookups
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
@@ -23,6 +31,7 @@ from ratingdb.api.params import (
     search_of,
 )
 from ratingdb.api.routes import LOOKUP, READ
+from ratingdb.api.routes.lists import caches_of, etag_matches, etag_of
 from ratingdb.api.schemas import (
     CalculationOut,
     HistoryOut,
@@ -37,6 +46,40 @@ from ratingdb.rules import Category
 from ratingdb.services import published as svc
 
 router = APIRouter(prefix="/v1/players", tags=["players"])
+
+#: A history may change with any publication or correction: a client or cache may keep it but
+#: asks again each time (If-None-Match: 304 while it has not changed).
+CACHE_CONTROL_HISTORY = "no-cache"
+#: The key of every category's generation in ``app.state.generations``.
+GENERATIONS = "generations"
+Generations = Mapping[Category, svc.Generation]
+
+
+def generations_of(request: Request) -> ListLookups[str, Generations]:
+    """The app's generations of the categories, kept for a second (``create_app``)."""
+    generations = request.app.state.generations
+    if not isinstance(generations, ListLookups):
+        raise TypeError("the app has no generations (build it with create_app)")
+    return generations
+
+
+def current_generations(
+    generations: ListLookups[str, Generations], session: ReadSession
+) -> Generations:
+    """Every category's generation, read now (and kept for a second). Read before what it
+    names: a page rendered after it may be newer than its ETag says, never older."""
+    found = svc.list_generations(session)
+    generations.put(GENERATIONS, found)
+    return found
+
+
+def history_etag(
+    player_id: str, category: Category, revision: int | None, generation: svc.Generation
+) -> str:
+    """The player, the category, the revision asked for and the category's generation."""
+    return etag_of(
+        "history", player_id, category.value, revision, generation.lists, generation.last_id
+    )
 
 
 @router.get("", response_model=PlayersOut, responses=READ)
@@ -74,8 +117,17 @@ async def player(read: ReaderDep, player_id: PlayerIdPath) -> PlayerDetailOut:
     return await read(detail)
 
 
-@router.get("/{player_id}/history", response_model=HistoryOut, responses=LOOKUP)
+@router.get(
+    "/{player_id}/history",
+    response_model=HistoryOut,
+    responses={
+        **LOOKUP,
+        200: {"headers": {"ETag": {"schema": {"type": "string"}}}},
+        304: {"description": "Not modified (If-None-Match holds the ETag)"},
+    },
+)
 async def history(
+    request: Request,
     read: ReaderDep,
     player_id: PlayerIdPath,
     category: Annotated[Category, Query(description="the rating category")],
@@ -91,14 +143,48 @@ async def history(
     ] = None,
 ) -> Response:
     """The player's rating on every published list of the category, oldest first, each with
-    the revision shown and the rating on the original list."""
-    points = await read(lambda session: svc.history(session, player_id, category, revision))
-    return HistoryOut(
-        player_id=player_id,
-        category=category,
-        revision=revision,
-        points=[HistoryPointOut.of(point) for point in points],
-    ).response()
+    the revision shown and the rating on the original list. A history once rendered is kept
+    by its ETag, which names the category's publications and revisions (known for a second)."""
+    if_none_match = request.headers.get("if-none-match")
+    pages, _ = caches_of(request)
+    generations = generations_of(request)
+
+    def cached(found: Generations) -> Response | None:
+        """The answer without reading the history: 304, or the history already rendered."""
+        etag = history_etag(player_id, category, revision, found[category])
+        headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL_HISTORY}
+        if etag_matches(if_none_match, etag):
+            return Response(status_code=304, headers=headers)
+        body = pages.get(etag)
+        if body is None:
+            return None
+        return Response(body, media_type="application/json", headers=headers)
+
+    known = generations.get(GENERATIONS)
+    if known is not None and (served := cached(known)) is not None:
+        return served  # no database, no thread
+
+    def render(session: ReadSession) -> Response:
+        found = known or current_generations(generations, session)
+        if (served := cached(found)) is not None:
+            return served
+        points = svc.history(session, player_id, category, revision)
+        body = (
+            HistoryOut(
+                player_id=player_id,
+                category=category,
+                revision=revision,
+                points=[HistoryPointOut.of(point) for point in points],
+            )
+            .model_dump_json()
+            .encode()
+        )
+        etag = history_etag(player_id, category, revision, found[category])
+        pages.put(etag, body)
+        return Response(body, media_type="application/json",
+                        headers={"ETag": etag, "Cache-Control": CACHE_CONTROL_HISTORY})  # fmt: skip
+
+    return await read(render)
 
 
 @router.get(

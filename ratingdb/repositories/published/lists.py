@@ -128,6 +128,20 @@ def latest_revision_of(session: Session, category: Category) -> int | None:
     return None if found is None else int(found)
 
 
+def list_generations(session: Session) -> Sequence[AnyRow]:
+    """Per category with a list: how many lists (revisions included) it has and the highest
+    list id (``category``, ``lists``, ``last_id``). Lists are never changed or deleted, so
+    the count grows with every publication and revision (the highest id too, except when
+    two publications commit in the other order than they took their ids)."""
+    return session.execute(
+        select(
+            RatingListRow.category,
+            func.count().label("lists"),
+            func.max(RatingListRow.id).label("last_id"),
+        ).group_by(RatingListRow.category)
+    ).all()
+
+
 #: One entry of a published list, in the order of the fields of ``services.published.ListEntry``
 #: (the read model of a list entry): its figures, then its player.
 _ENTRY_COLUMNS = (*SHOWN_FIGURES, *PLAYER_COLUMNS)

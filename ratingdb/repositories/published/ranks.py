@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -20,14 +22,20 @@ def latest_list(session: Session, category: Category) -> AnyRow | None:
     ).one_or_none()
 
 
-def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int | None] | None:
-    """(world rank, federation rank) of the player on the list, ties sharing a rank (1 + the
-    entries rated higher); None: not on it. The federation rank is None without a federation."""
-    own = session.execute(
+def own_entry(session: Session, list_id: int, player_id: str) -> AnyRow | None:
+    """The player's rating on the list and their federation (``rating``, ``federation``);
+    None: not on it."""
+    return session.execute(
         select(ListEntryRow.rating, PlayerRow.federation)
         .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
         .where(ListEntryRow.list_id == list_id, ListEntryRow.player_id == player_id)
     ).one_or_none()
+
+
+def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int | None] | None:
+    """(world rank, federation rank) of the player on the list, ties sharing a rank (1 + the
+    entries rated higher); None: not on it. The federation rank is None without a federation."""
+    own = own_entry(session, list_id, player_id)
     if own is None:
         return None
     higher = (
@@ -42,3 +50,15 @@ def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int |
         PlayerRow.federation == own.federation
     )
     return world, 1 + int(session.scalar(in_federation) or 0)
+
+
+def rating_counts(session: Session, list_id: int) -> Sequence[AnyRow]:
+    """How many entries of the list have each rating, per federation of their players
+    (``federation``, None for players without one; ``rating``; ``entries``): at most a few
+    thousand rows whatever the list's size."""
+    return session.execute(
+        select(PlayerRow.federation, ListEntryRow.rating, func.count().label("entries"))
+        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
+        .where(ListEntryRow.list_id == list_id)
+        .group_by(PlayerRow.federation, ListEntryRow.rating)
+    ).all()

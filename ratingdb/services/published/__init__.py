@@ -29,12 +29,14 @@ from ratingdb.services.published.crosstable import Crosstable, Outcome, Standing
 from ratingdb.services.published.initial import InitialWorking
 from ratingdb.services.published.lists import (
     ComparedEntry,
+    Generation,
     ListEntry,
     ListSummary,
     find_list,
     latest_lists,
     list_diff,
     list_entries,
+    list_generations,
     published_lists,
 )
 from ratingdb.services.published.players import (
@@ -45,7 +47,7 @@ from ratingdb.services.published.players import (
     player,
     search_players,
 )
-from ratingdb.services.published.ranks import Rank, latest_ranks
+from ratingdb.services.published.ranks import Rank, RankTable, latest_ranks, rank_table
 from ratingdb.services.published.schema import schema_revision, schema_state
 from ratingdb.services.published.tournaments import (
     LinkedTournament,
@@ -67,6 +69,7 @@ __all__ = [
     "Crosstable",
     "EntryFigures",
     "GameLine",
+    "Generation",
     "HistoryPoint",
     "InitialWorking",
     "LinkedTournament",
@@ -79,6 +82,7 @@ __all__ = [
     "Player",
     "PlayerRecord",
     "Rank",
+    "RankTable",
     "RuleInfo",
     "Standing",
     "Tournament",
@@ -96,10 +100,12 @@ __all__ = [
     "latest_ratings",
     "list_diff",
     "list_entries",
+    "list_generations",
     "period_tournaments",
     "player",
     "player_record",
     "published_lists",
+    "rank_table",
     "rule_versions",
     "run_calculator",
     "schema_revision",

@@ -48,6 +48,26 @@ class ListSummary:
 
 
 @dataclass(frozen=True, slots=True)
+class Generation:
+    """Where a category's lists stand: how many lists (revisions included) and the highest
+    list id. Lists are never changed or deleted, so it moves with every publication or
+    revision of a list of the category, and only then: what a player's history (and the
+    player page) is rendered from."""
+
+    lists: int
+    last_id: int
+
+
+def list_generations(session: Session) -> dict[Category, Generation]:
+    """Every category's :class:`Generation` (0, 0 before its first list), in one query."""
+    found = {
+        row.category: Generation(int(row.lists), int(row.last_id))
+        for row in list_repo.list_generations(session)
+    }
+    return {category: found.get(category, Generation(0, 0)) for category in Category}
+
+
+@dataclass(frozen=True, slots=True)
 class ListEntry(EntryFigures):
     """One entry of a published list: the read model of a list entry, the one definition of
     its columns (the exports write it as it is: formats.list_csv.ListCsvEntry,
