@@ -22,6 +22,7 @@ from ratingdb.api import create_app
 from ratingdb.api.caches import ListLookups, PageCache
 from ratingdb.cli import main
 from ratingdb.config import Settings
+from ratingdb.db import make_read_only_engine
 from tests.api import scenario
 from tests.api.test_caches import FakeClock
 from tests.support.files import LIST_HEADER
@@ -214,3 +215,26 @@ def test_a_new_list_shows_and_another_category_keeps_its_histories(
         assert history(client, "1001", "ffe-rapid").content == new_rapid.content
         with TestClient(create_app(settings(database_url), page_cache_bytes=0)) as plain:
             assert closed.content == history(plain, "1001").content
+
+
+def test_a_kept_history_is_answered_without_the_database(scenario_url: str, tmp_path: Path) -> None:
+    """Within the generations' second a history already rendered (and the player page) is
+    answered from memory: with the database gone, they still are; a history not kept is
+    read, and fails (503)."""
+    app, _ = app_with_clock(scenario_url)
+    with TestClient(app) as client:
+        first = history(client, "1002")
+        page = client.get("/players/1002")
+        engines = app.state.read_engine, app.state.read_async_engine
+        gone = make_read_only_engine(f"sqlite:///{tmp_path / 'missing' / 'ratingdb.sqlite3'}")
+        app.state.read_engine, app.state.read_async_engine = gone, None
+        try:
+            again = history(client, "1002")
+            assert again.status_code == 200
+            assert again.content == first.content
+            assert client.get("/players/1002").content == page.content
+            assert history(client, "1002", etag=first.headers["etag"]).status_code == 304
+            assert history(client, "1001").status_code == 503
+        finally:
+            app.state.read_engine, app.state.read_async_engine = engines
+            gone.dispose()
