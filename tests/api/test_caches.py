@@ -6,6 +6,7 @@ bytes keeps nothing, and a correction's new revision shows once the lookup's sec
 from __future__ import annotations
 
 import threading
+import zlib
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from ratingdb.api import create_app
-from ratingdb.api.caches import ListLookups, PageCache
+from ratingdb.api.caches import Deflated, ListLookups, PageCache
 from ratingdb.config import Settings
 from tests.api import scenario
 
@@ -287,3 +288,16 @@ def test_pages_rendered_meanwhile_do_not_keep_the_lookup_longer(
         clock.now += 0.5
         assert client.get(url, params={"limit": 3}).json()["revision"] == 2
         assert "Revision 2 of 2 (corrected)." in client.get(page, params={"q": "c"}).text
+
+
+def test_a_deflated_page_is_kept_smaller_and_found_as_it_was() -> None:
+    body = b'{"period":"2026-11","rating":1866,"change":4},' * 200  # 9.2 kB, repetitive
+    pages = PageCache(max_bytes=len(body) // 2)  # room for the deflated page only
+    deflated = Deflated(pages)
+    assert deflated.get("a") is None
+    deflated.put("a", body)
+    assert deflated.get("a") == body
+    assert len(pages) == 1
+    assert pages.size_bytes == len(zlib.compress(body, 1)) < len(body) // 10
+    pages.put("plain", b"x" * 10)  # plain pages share the bound
+    assert pages.size_bytes == len(zlib.compress(body, 1)) + 10

@@ -23,7 +23,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 
-from ratingdb.api.caches import Builds
+from ratingdb.api.caches import Builds, Deflated
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.i18n import Reader, reader_of
@@ -213,7 +213,7 @@ async def player_page(request: Request, read: ReaderDep, player_id: str) -> Resp
     if not (player_id.isascii() and player_id.isdigit()) or len(player_id) > 20:
         message = reader.gettext("%(id)s is not a player id (digits only).")
         return _not_found(request, message % {"id": repr(player_id)})
-    pages_cache, _ = caches_of(request)
+    pages_cache = Deflated(caches_of(request)[0])
     generations = generations_of(request)
     if_none_match = request.headers.get("if-none-match")
 

@@ -13,7 +13,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from ratingdb.api.caches import ListLookups
+from ratingdb.api.caches import Deflated, ListLookups
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
@@ -146,7 +146,7 @@ async def history(
     the revision shown and the rating on the original list. A history once rendered is kept
     by its ETag, which names the category's publications and revisions (known for a second)."""
     if_none_match = request.headers.get("if-none-match")
-    pages, _ = caches_of(request)
+    pages = Deflated(caches_of(request)[0])
     generations = generations_of(request)
 
     def cached(found: Generations) -> Response | None:
