@@ -129,6 +129,15 @@ def test_the_etag_answers_304(scenario_url: str, cache_bytes: int | None) -> Non
         )
         assert earlier.status_code == 200
         assert history(client, "1002", etag='"other"').content == first.content
+        # A player who does not exist has no history to hold: 404, whatever the client sends.
+        for page in ("/v1/players/9999/history?category=fide-standard", "/players/9999"):
+            assert client.get(page, headers={"If-None-Match": "*"}).status_code == 404
+        # The player page likewise answers its own ETag with 304, with or without the cache.
+        player_page = client.get("/players/1002")
+        for sent in (player_page.headers["etag"], "*"):
+            again = client.get("/players/1002", headers={"If-None-Match": sent})
+            assert again.status_code == 304
+            assert again.headers["etag"] == player_page.headers["etag"]
 
 
 def app_with_clock(url: str) -> tuple[FastAPI, FakeClock]:

@@ -217,16 +217,19 @@ async def player_page(request: Request, read: ReaderDep, player_id: str) -> Resp
     generations = generations_of(request)
     if_none_match = request.headers.get("if-none-match")
 
-    def cached(found: Generations) -> Response | None:
-        """The answer without reading the player: 304, or the page already rendered."""
-        etag = player_page_etag(player_id, reader, request, found)
+    def answer(etag: str, body: bytes) -> Response:
+        """The page, or 304 when the client holds it (only once the player is known to
+        exist: ``If-None-Match: *`` on an unknown player is still 404)."""
         headers = {**page_headers(reader), "ETag": etag, "Cache-Control": CACHE_CONTROL_HISTORY}
         if etag_matches(if_none_match, etag):
             return Response(status_code=304, headers=headers)
-        body = pages_cache.get(etag)
-        if body is None:
-            return None
         return HTMLResponse(body, headers=headers)
+
+    def cached(found: Generations) -> Response | None:
+        """The answer without reading the player, when the page was rendered already."""
+        etag = player_page_etag(player_id, reader, request, found)
+        body = pages_cache.get(etag)
+        return None if body is None else answer(etag, body)
 
     known = generations.get(GENERATIONS)
     if known is not None and (served := cached(known)) is not None:
@@ -237,12 +240,12 @@ async def player_page(request: Request, read: ReaderDep, player_id: str) -> Resp
         if (served := cached(found)) is not None:
             return served
         response = _player_page(request, session, player_id, reader)
-        if response.status_code == 200:
-            etag = player_page_etag(player_id, reader, request, found)
-            response.headers["ETag"] = etag
-            response.headers["Cache-Control"] = CACHE_CONTROL_HISTORY
-            pages_cache.put(etag, bytes(response.body))
-        return response
+        if response.status_code != 200:
+            return response
+        etag = player_page_etag(player_id, reader, request, found)
+        body = bytes(response.body)
+        pages_cache.put(etag, body)
+        return answer(etag, body)
 
     return await read(render)
 

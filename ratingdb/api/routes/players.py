@@ -149,16 +149,19 @@ async def history(
     pages = Deflated(caches_of(request)[0])
     generations = generations_of(request)
 
-    def cached(found: Generations) -> Response | None:
-        """The answer without reading the history: 304, or the history already rendered."""
-        etag = history_etag(player_id, category, revision, found[category])
+    def answer(etag: str, body: bytes) -> Response:
+        """The history, or 304 when the client holds it (only once the history is known to
+        exist: ``If-None-Match: *`` on an unknown player is still 404)."""
         headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL_HISTORY}
         if etag_matches(if_none_match, etag):
             return Response(status_code=304, headers=headers)
-        body = pages.get(etag)
-        if body is None:
-            return None
         return Response(body, media_type="application/json", headers=headers)
+
+    def cached(found: Generations) -> Response | None:
+        """The answer without reading the history, when it was rendered already."""
+        etag = history_etag(player_id, category, revision, found[category])
+        body = pages.get(etag)
+        return None if body is None else answer(etag, body)
 
     known = generations.get(GENERATIONS)
     if known is not None and (served := cached(known)) is not None:
@@ -181,8 +184,7 @@ async def history(
         )
         etag = history_etag(player_id, category, revision, found[category])
         pages.put(etag, body)
-        return Response(body, media_type="application/json",
-                        headers={"ETag": etag, "Cache-Control": CACHE_CONTROL_HISTORY})  # fmt: skip
+        return answer(etag, body)
 
     return await read(render)
 
