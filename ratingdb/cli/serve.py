@@ -31,8 +31,8 @@ def register(commands: Any) -> None:
         "database is far away)", defaults.SERVE_THREADS, type=int,
     )  # fmt: skip
     setting_option(
-        parser, "serve_page_cache_mb", "memory for rendered list pages, per worker (0: none)",
-        defaults.SERVE_PAGE_CACHE_MB, type=int,
+        parser, "serve_page_cache_mb", "memory for rendered list pages, player histories and "
+        "player pages, per worker (0: none)", defaults.SERVE_PAGE_CACHE_MB, type=int,
     )  # fmt: skip
     setting_option(
         parser, "serve_access_log", "do not log each request (errors are still logged)",
