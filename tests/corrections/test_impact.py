@@ -1,0 +1,99 @@
+"""A dry run's impact (services.impact: only the players a correction reaches, recomputed) is
+exactly what the cascade publishes (services.revisions.recalculate: every later period closed
+again in full): the same lists revised, from the same revision to the same, the same players
+changed, from the same rating to the same (issue 16).
+
+The reference is the existing cascade, run on the same database in a SAVEPOINT rolled back;
+the impact is run on the same database state in another. Worlds and corrections are random but
+seeded (tests/corrections/worlds.py): game results (forfeits both ways), tournaments replaced by
+a corrected file, players merged, imported lists replaced (ratings, birth years, players made
+unrated or rated), several periods back.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import InputError
+from tests.corrections import worlds
+
+
+def _rolled_back(session: Session, kind: str, arguments: dict[str, Any], dry_run: bool) -> Any:
+    """The correction's outcome (or the error refusing it), nothing of it kept."""
+    savepoint = session.begin_nested()
+    try:
+        return worlds.run(session, kind, arguments, dry_run=dry_run)
+    except InputError as error:
+        return ("refused", str(error), error.field)
+    finally:
+        savepoint.rollback()
+        session.expire_all()
+
+
+def check_same(session: Session, kind: str, arguments: dict[str, Any]) -> Any:
+    cascade = _rolled_back(session, kind, arguments, dry_run=False)
+    impact = _rolled_back(session, kind, arguments, dry_run=True)
+    assert impact == cascade, (kind, arguments)
+    return cascade
+
+
+@pytest.mark.slow(seconds=20)
+@pytest.mark.parametrize("seed", range(len(worlds.ERAS)))
+def test_impact_equals_the_cascade(session: Session, tmp_path: Path, seed: int) -> None:
+    """One world in each era, with rapid and blitz (they read the standard lists); twelve
+    corrections of every kind in each."""
+    world = worlds.build(session, tmp_path, 1000 + seed, era=worlds.ERAS[seed], seeded=True)
+    rng = random.Random(seed)
+    revised = 0
+    for kind in worlds.KINDS * 2:
+        found = check_same(session, kind, worlds.correction(session, world, rng, tmp_path, kind))
+        if isinstance(found, dict):
+            revised += len(found["revisions"])
+    assert revised, "the corrections revised no list: the comparison proved nothing"
+
+
+@pytest.mark.slow(seconds=10)
+def test_impact_of_a_correction_long_ago(session: Session, tmp_path: Path) -> None:
+    """Thirteen periods, each game correction in the oldest periods: the longest cascades."""
+    world = worlds.build(session, tmp_path, 77, months=13, seeded=False)
+    rng = random.Random(77)
+    early = {t for t, (_, period, _, _) in world.tournaments.items() if period <= world.periods[2]}
+    games = [g for g in worlds.current_games(session) if g.tournament_id in early]
+    lengths = []
+    for game in rng.sample(games, 6):
+        result = rng.choice([r for r in worlds.PLAYED if r != game.result])
+        found = check_same(
+            session,
+            "game",
+            {"tournament_id": game.tournament_id, "round_number": game.round,
+             "white_id": game.white_id, "black_id": game.black_id, "result": result},
+        )  # fmt: skip
+        lengths.append(len(found["revisions"]))
+    assert max(lengths) >= 5, lengths
+
+
+@pytest.fixture
+def world(session: Session, tmp_path: Path) -> worlds.World:
+    return worlds.build(session, tmp_path, 4242, months=8)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    derandomize=True,
+)
+@given(choice=st.integers(0, 2**32 - 1), kind=st.sampled_from(worlds.KINDS))
+def test_impact_property(
+    session: Session, tmp_path: Path, world: worlds.World, choice: int, kind: str
+) -> None:
+    """Whatever correction hypothesis picks in one world, the impact is the cascade's."""
+    rng = random.Random(choice)
+    check_same(session, kind, worlds.correction(session, world, rng, tmp_path, kind))
