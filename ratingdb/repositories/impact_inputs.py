@@ -11,6 +11,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session
 
 from ratingdb.models import GameRow, ListEntryRow, PlayerRow, PlayerStatusRow, TournamentRow
+from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories.period_inputs import PeriodGame
 from ratingdb.repositories.players import chunks, one_of
 
@@ -47,7 +48,11 @@ def games_around(
             TournamentRow.period_id == period_id,
             GameRow.rated.is_(True),
             or_(GameRow.created_by.is_(None), GameRow.created_by <= corrections),
-            or_(GameRow.superseded_by.is_(None), GameRow.superseded_by > corrections),
+            # No game is superseded by a correction after the latest (a foreign key): then
+            # the current games are the games as of ``corrections``, and their index serves.
+            GameRow.superseded_by.is_(None)
+            if corrections >= correction_repo.latest_id(session)
+            else or_(GameRow.superseded_by.is_(None), GameRow.superseded_by > corrections),
         )
         .cte("period_games")
     )
@@ -114,16 +119,6 @@ def statuses_of(
         )
         found.update((row[0], tuple(row[1:])) for row in rows)
     return found
-
-
-def changed_games(session: Session, correction_id: int) -> list[tuple[int, str, str]]:
-    """(period id, white, black) of every game the correction superseded or created."""
-    rows = session.connection().execute(
-        select(TournamentRow.period_id, GameRow.white_id, GameRow.black_id)
-        .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-        .where(or_(GameRow.created_by == correction_id, GameRow.superseded_by == correction_id))
-    )
-    return [(row[0], row[1], row[2]) for row in rows]
 
 
 def status_players(session: Session, list_id: int) -> set[str]:

@@ -5,7 +5,7 @@ correction that touches a published period recomputes it and the later ones
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -94,7 +94,10 @@ def correct_game(
         created_by=correction.id,
     )
     correction.after = {"game_id": replacement.id, "result": result}
-    outcome = _recompute(session, correction, [tournament], now=now, track=track, dry_run=dry_run)
+    outcome = _recompute(
+        session, correction, [tournament], now=now, track=track, dry_run=dry_run,
+        games_changed=[(tournament_id, white_id, black_id)],
+    )  # fmt: skip
     audit.record(
         session, "correction", actor, now,
         counts={"revisions": len(outcome.revisions)},
@@ -144,7 +147,11 @@ def replace_tournament(
     tournament.name = new.name
     tournament.source_digest = read.digest
     correction.after = {"name": new.name, "digest": read.digest, "games": len(new.games)}
-    outcome = _recompute(session, correction, [tournament], now=now, track=track, dry_run=dry_run)
+    outcome = _recompute(
+        session, correction, [tournament], now=now, track=track, dry_run=dry_run,
+        games_changed=[(tournament_id, g.white_id, g.black_id) for g in old_games]
+        + [(tournament_id, g.white_id, g.black_id) for g in new.games],
+    )  # fmt: skip
     audit.record(
         session, "correction", actor, now, file_digest=read.digest,
         counts={"games_before": len(old_games), "games_after": len(new.games),
@@ -211,8 +218,9 @@ def merge_players(
     tournaments = tournament_repo.with_ids(session, {g.tournament_id for g in games})
     correction.after = {"keep": keep, "games": len(games)}
     outcome = _recompute(
-        session, correction, list(tournaments), now=now, track=track, dry_run=dry_run
-    )
+        session, correction, list(tournaments), now=now, track=track, dry_run=dry_run,
+        games_changed=[(g.tournament_id, p, keep) for g in games for p in (g.white_id, g.black_id)],
+    )  # fmt: skip
     audit.record(
         session, "merge", actor, now,
         counts={"games": len(games), "revisions": len(outcome.revisions)},
@@ -386,8 +394,10 @@ def _recompute(
     now: datetime,
     track: Track,
     dry_run: bool,
+    games_changed: Sequence[tuple[str, str, str]],
 ) -> CorrectionOutcome:
-    """Recalculate, per category, from the earliest published period the correction touches."""
+    """Recalculate, per category, from the earliest published period the correction touches.
+    ``games_changed``: (tournament, player, player) of every game it superseded or created."""
     periods = period_repo.with_ids(session, {t.period_id for t in tournaments})
     first: dict[Category, Period] = {}
     pending: list[str] = []
@@ -400,7 +410,14 @@ def _recompute(
             continue
         if category not in first or period < first[category]:
             first[category] = period
-    revisions = _recompute_from(session, correction, first, now=now, track=track, dry_run=dry_run)
+    game_players: dict[int, set[str]] = {}
+    period_of = {t.tournament_id: t.period_id for t in tournaments}
+    for tournament_id, white, black in games_changed:
+        game_players.setdefault(period_of[tournament_id], set()).update((white, black))
+    revisions = _recompute_from(
+        session, correction, first, now=now, track=track, dry_run=dry_run,
+        game_players=game_players,
+    )  # fmt: skip
     return CorrectionOutcome(correction.id, correction.kind, tuple(revisions),
                              tuple(sorted(set(pending))))  # fmt: skip
 
@@ -435,6 +452,7 @@ def _recompute_from(
     list_replaced: bool = False,
     dry_run: bool = False,
     replaced: _Replaced | None = None,
+    game_players: Mapping[int, set[str]] | None = None,
 ) -> list[Revision]:
     """Recalculate each category of ``first`` from its period on, then the rapid and blitz
     lists when a standard list was revised. ``list_replaced``: the list of ``first`` is an
@@ -443,13 +461,14 @@ def _recompute_from(
     list is revised even when no later standard list changes.
 
     ``dry_run``: the revisions the recalculation would publish, computed by services.impact
-    from the players the correction reaches, nothing written (``replaced``: the list replaced,
-    with a list_replaced); when a list to recompute was published under another rule version
-    than its period's rules now (services.impact.needs_cascade), the whole recalculation runs
-    instead, for the caller to roll back."""
+    from the players the correction reaches, nothing written (``game_players``: period id ->
+    the players of the games the correction superseded or created there; ``replaced``: the
+    list replaced, with a list_replaced); when a list to recompute was published under another
+    rule version than its period's rules now (services.impact.needs_cascade), the whole
+    recalculation runs instead, for the caller to roll back."""
     _hold_off_closes(session, set(first))
     if dry_run and not impact.needs_cascade(session, first):
-        return _impact_of(session, correction, first, list_replaced, replaced)
+        return _impact_of(session, correction, first, list_replaced, replaced, game_players or {})
     revisions: list[Revision] = []
     for category, period in sorted(first.items(), key=lambda item: item[0].value):
         revisions.extend(
@@ -483,13 +502,17 @@ def _impact_of(
     first: dict[Category, Period],
     list_replaced: bool,
     replaced: _Replaced | None,
+    game_players: Mapping[int, set[str]],
 ) -> list[Revision]:
     """The revisions of _recompute_from, the same categories in the same order, computed by
     services.impact."""
     if list_replaced and replaced is None:
         raise AssertionError("a replaced list's dry run needs the players the file changed")
     cascade = impact.Cascade.of(
-        session, correction.id, () if replaced is None else replaced.birth_years_changed
+        session,
+        correction.id,
+        game_players,
+        () if replaced is None else replaced.birth_years_changed,
     )
     if replaced is not None:
         cascade.seeds[(replaced.category, replaced.period.list_date)] = replaced.players

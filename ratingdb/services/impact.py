@@ -105,15 +105,21 @@ class Cascade:
     seeds: dict[tuple[Category, date], set[str]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, session: Session, correction_id: int, everywhere: Collection[str] = ()) -> Cascade:
+    def of(
+        cls,
+        session: Session,
+        correction_id: int,
+        game_players: Mapping[int, Collection[str]],
+        everywhere: Collection[str] = (),
+    ) -> Cascade:
+        """The cascade of the correction ``correction_id`` (written, with its games):
+        ``game_players``, period id -> the players of the games it superseded or created
+        there; ``everywhere``: players to recompute in every period besides the merged ones."""
         merged = correction_repo.merges(session, correction_id)
-        game_players: dict[int, set[str]] = defaultdict(set)
-        for period_id, white, black in impact_inputs.changed_games(session, correction_id):
-            game_players[period_id].update((white, black))
         return cls(
             correction_id,
             merged,
-            dict(game_players),
+            {period_id: set(players) for period_id, players in game_players.items()},
             set(everywhere) | merged.keys() | set(merged.values()),
         )
 
