@@ -4,75 +4,114 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Any
+from datetime import date
+from typing import Any, NamedTuple
 
-from sqlalchemy import ColumnElement, String, any_, bindparam, or_, select, union
-from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import GameRow, ListEntryRow, PlayerRow, PlayerStatusRow, TournamentRow
-from ratingdb.repositories import corrections as correction_repo
-from ratingdb.repositories.period_inputs import PeriodGame
+from ratingdb.enums import CorrectionKind
+from ratingdb.models import (
+    CalculationRow,
+    CorrectionRow,
+    GameRow,
+    ListEntryRow,
+    PlayerRow,
+    PlayerStatusRow,
+    TournamentRow,
+)
 from ratingdb.repositories.players import chunks, one_of
 
 
-def _among(session: Session, column: Any, values: Collection[str]) -> ColumnElement[bool]:
-    """``column IN values`` for any column (a CTE's too): one array parameter on PostgreSQL."""
-    if session.get_bind().dialect.name == "postgresql":
-        return column == any_(  # type: ignore[no-any-return]
-            bindparam("among", sorted(values), type_=ARRAY(String), unique=True)
-        )
-    return column.in_(sorted(values))  # type: ignore[no-any-return]
+class GameOfPeriod(NamedTuple):
+    """A played game of the period, with its tournament's start date and its round."""
+
+    id: int
+    tournament_id: str
+    white_id: str
+    black_id: str
+    result: str
+    start_date: date
+    round: int
 
 
-def games_around(
-    session: Session, period_id: int, corrections: int, seeds: Collection[str]
-) -> list[PeriodGame]:
-    """The rated games of the period (as after the correction ``corrections``) of the
-    ``seeds`` and of everyone who played one of them in the period, in rating order (as
-    period_inputs.played_games orders them): one query."""
-    if not seeds:
-        return []
-    period_games = (
-        select(
-            GameRow.id,
-            GameRow.tournament_id,
-            GameRow.white_id,
-            GameRow.black_id,
-            GameRow.result,
-            TournamentRow.start_date,
-            GameRow.round,
+_GAME_COLUMNS = (
+    GameRow.id,
+    GameRow.tournament_id,
+    GameRow.white_id,
+    GameRow.black_id,
+    GameRow.result,
+    TournamentRow.start_date,
+    GameRow.round,
+)
+
+
+def touched_tournaments(session: Session, after: int) -> set[str]:
+    """The tournaments whose games a correction after ``after`` superseded or created: a game
+    or a tournament correction names its tournament, a merge the games it replaced."""
+    tournaments: set[str] = set()
+    merged_games: list[int] = []
+    for kind, tournament_id, before in session.execute(
+        select(CorrectionRow.kind, CorrectionRow.tournament_id, CorrectionRow.before).where(
+            CorrectionRow.id > after
         )
-        .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-        .where(
-            TournamentRow.period_id == period_id,
-            GameRow.rated.is_(True),
-            or_(GameRow.created_by.is_(None), GameRow.created_by <= corrections),
-            # No game is superseded by a correction after the latest (a foreign key): then
-            # the current games are the games as of ``corrections``, and their index serves.
-            GameRow.superseded_by.is_(None)
-            if corrections >= correction_repo.latest_id(session)
-            else or_(GameRow.superseded_by.is_(None), GameRow.superseded_by > corrections),
+    ):
+        if tournament_id is not None:
+            tournaments.add(tournament_id)
+        if kind == CorrectionKind.MERGE:
+            merged_games.extend(before["game_ids"])
+    for chunk in chunks(sorted(merged_games)):
+        tournaments.update(
+            session.scalars(select(GameRow.tournament_id).where(GameRow.id.in_(chunk)).distinct())
         )
-        .cte("period_games")
-    )
-    g = period_games.c
-    near = union(
-        select(g.white_id.label("player_id")).where(_among(session, g.black_id, seeds)),
-        select(g.black_id).where(_among(session, g.white_id, seeds)),
-    ).subquery("near")
-    reached = or_(
-        _among(session, g.white_id, seeds),
-        _among(session, g.black_id, seeds),
-        g.white_id.in_(select(near.c.player_id)),
-        g.black_id.in_(select(near.c.player_id)),
-    )
-    rows = session.connection().execute(
-        select(g.id, g.tournament_id, g.white_id, g.black_id, g.result, g.start_date)
-        .where(reached)
-        .order_by(g.start_date, g.tournament_id, g.round, g.id)
-    )
-    return [PeriodGame(*row) for row in rows]
+    return tournaments
+
+
+def current_games_of(
+    session: Session, period_id: int, tournament_ids: Collection[str]
+) -> list[GameOfPeriod]:
+    """The current rated games of those of ``tournament_ids`` rated in the period (read
+    through the current games' index: tournament first)."""
+    found: list[GameOfPeriod] = []
+    for chunk in chunks(sorted(tournament_ids)):
+        found.extend(
+            GameOfPeriod(*row)
+            for row in session.connection().execute(
+                select(*_GAME_COLUMNS)
+                .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+                .where(
+                    one_of(session, GameRow.tournament_id, chunk),
+                    TournamentRow.period_id == period_id,
+                    GameRow.superseded_by.is_(None),
+                    GameRow.rated.is_(True),
+                )
+            )
+        )
+    return found
+
+
+def calculated_games(
+    session: Session, list_id: int, player_ids: Collection[str], leave_out: Collection[str]
+) -> list[GameOfPeriod]:
+    """The games a computed list was computed from for ``player_ids`` (its calculations: one
+    row per player and game, read by its primary key), but those of the tournaments
+    ``leave_out``."""
+    found: list[GameOfPeriod] = []
+    for chunk in chunks(sorted(player_ids)):
+        query = (
+            select(*_GAME_COLUMNS)
+            .select_from(CalculationRow)
+            .join(GameRow, GameRow.id == CalculationRow.game_id)
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .where(
+                CalculationRow.list_id == list_id,
+                one_of(session, CalculationRow.player_id, chunk),
+            )
+        )
+        if leave_out:
+            query = query.where(CalculationRow.tournament_id.not_in(sorted(leave_out)))
+        found.extend(GameOfPeriod(*row) for row in session.connection().execute(query))
+    return found
 
 
 def entries_of(

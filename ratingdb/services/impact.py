@@ -19,7 +19,13 @@ merge) and everyone who played a seed in the period (their expected scores move)
 those players' games, standings and ratings (a few set-based queries per period, whatever the
 number of players), with the rules core exactly as the close calls it (services.close:
 ``rate_player`` with the period's rule version, statuses loaded the same way, merged records,
-newcomers, the standard seed). Everyone else's entry is the stored one. The players whose
+newcomers, the standard seed). Everyone else's entry is the stored one.
+
+A player's games are found without reading the period's: the stored revision's calculations
+hold, per player, the games it was computed from (their primary key starts with the list and
+the player); only in the tournaments a correction has touched since that revision (its
+``corrections_applied``), the current game rows are read instead (by tournament, through the
+current games' index). The players whose
 entry or status comes out different are the period's changes; they are the next period's
 seeds, and their new rows stand in for the stored ones when a later period reads that list
 (the revision the cascade would have published).
@@ -54,7 +60,7 @@ from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import impact_inputs
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
-from ratingdb.repositories.period_inputs import PeriodGame
+from ratingdb.repositories.impact_inputs import GameOfPeriod
 from ratingdb.rules import (
     Category,
     Event,
@@ -103,6 +109,7 @@ class Cascade:
     everywhere: set[str]
     revised: dict[tuple[Category, date], dict[str, _Rows]] = field(default_factory=dict)
     seeds: dict[tuple[Category, date], set[str]] = field(default_factory=dict)
+    touched_after: dict[int, set[str]] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -115,6 +122,8 @@ class Cascade:
         """The cascade of the correction ``correction_id`` (written, with its games):
         ``game_players``, period id -> the players of the games it superseded or created
         there; ``everywhere``: players to recompute in every period besides the merged ones."""
+        if correction_id != correction_repo.latest_id(session):
+            raise AssertionError("an impact is computed for the latest correction only")
         merged = correction_repo.merges(session, correction_id)
         return cls(
             correction_id,
@@ -122,6 +131,12 @@ class Cascade:
             {period_id: set(players) for period_id, players in game_players.items()},
             set(everywhere) | merged.keys() | set(merged.values()),
         )
+
+    def touched(self, session: Session, after: int) -> set[str]:
+        """The tournaments whose games a correction after ``after`` (up to this one) touched."""
+        if after not in self.touched_after:
+            self.touched_after[after] = impact_inputs.touched_tournaments(session, after)
+        return self.touched_after[after]
 
     def changed_on(self, category: Category, list_date: date) -> set[str]:
         key = (category, list_date)
@@ -209,13 +224,7 @@ def _period(
         seeds |= cascade.changed_on(category, rating_list.list_date)
     for rating_list in standard_lists:
         seeds |= cascade.changed_on(Category.FIDE_STANDARD, rating_list.list_date)
-    games = impact_inputs.games_around(session, period_id, cascade.corrections, seeds)
-    reached = set(seeds)
-    for game in games:
-        if game.white_id in seeds:
-            reached.add(game.black_id)
-        if game.black_id in seeds:
-            reached.add(game.white_id)
+    games, reached = _games(session, cascade, period_id, current, seeds)
     present = reached | {g.white_id for g in games} | {g.black_id for g in games}
     statuses = _statuses(session, cascade, category, previous, present)
     _add_newcomers(session, games, statuses)
@@ -227,6 +236,41 @@ def _period(
     events = _events(games, ratings_of, computed)
     results = {p: rate_player(rules, statuses[p], events.get(p, ())) for p in computed}
     return _compare(session, cascade, current, reached, results)
+
+
+def _games(
+    session: Session,
+    cascade: Cascade,
+    period_id: int,
+    current: RatingListRow,
+    seeds: set[str],
+) -> tuple[list[GameOfPeriod], set[str]]:
+    """The current rated games of the period of the ``seeds`` and of everyone who played one of
+    them (the players reached), in rating order (as period_inputs.played_games orders them).
+
+    Read per player, not per period: the games the stored revision was computed from (its
+    calculations, by their primary key), but in the tournaments a correction since has touched
+    (every game there read as it is now). A player's games differ from those only there."""
+    touched = cascade.touched(session, current.corrections_applied)
+    touched_games = impact_inputs.current_games_of(session, period_id, touched) if touched else []
+
+    def games_of(players: set[str]) -> list[GameOfPeriod]:
+        if not players:
+            return []
+        found = impact_inputs.calculated_games(session, current.id, players, touched)
+        found += [g for g in touched_games if g.white_id in players or g.black_id in players]
+        return found
+
+    games = {g.id: g for g in games_of(seeds)}
+    reached = set(seeds)
+    for game in games.values():
+        if game.white_id in seeds:
+            reached.add(game.black_id)
+        if game.black_id in seeds:
+            reached.add(game.white_id)
+    games.update((g.id, g) for g in games_of(reached - seeds))
+    ordered = sorted(games.values(), key=lambda g: (g.start_date, g.tournament_id, g.round, g.id))
+    return ordered, reached
 
 
 def _previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> RatingListRow | None:
@@ -296,7 +340,7 @@ def _statuses(
 
 
 def _add_newcomers(
-    session: Session, games: Sequence[PeriodGame], statuses: dict[str, PlayerStatus]
+    session: Session, games: Sequence[GameOfPeriod], statuses: dict[str, PlayerStatus]
 ) -> None:
     """As close.inputs._add_newcomers, for the players of ``games``."""
     players = {row.white_id for row in games} | {row.black_id for row in games}
@@ -310,7 +354,7 @@ def _ratings_used(
     session: Session,
     cascade: Cascade,
     rules: PeriodRules,
-    games: Sequence[PeriodGame],
+    games: Sequence[GameOfPeriod],
     lists: Sequence[RatingListRow],
     previous: RatingListRow | None,
     statuses: Mapping[str, PlayerStatus],
@@ -362,7 +406,7 @@ def _add_standard_ratings(
     session: Session,
     cascade: Cascade,
     rules: PeriodRules,
-    games: Sequence[PeriodGame],
+    games: Sequence[GameOfPeriod],
     statuses: dict[str, PlayerStatus],
     standard_lists: Sequence[RatingListRow],
     computed: Collection[str],
@@ -401,7 +445,7 @@ def _add_standard_ratings(
 
 
 def _events(
-    games: Sequence[PeriodGame],
+    games: Sequence[GameOfPeriod],
     ratings_of: Mapping[str, Mapping[str, int]],
     players: Collection[str],
 ) -> dict[str, list[Event]]:

@@ -256,6 +256,32 @@ def correction(
     return {"category": category, "period": world.baseline, "path": path}
 
 
+def unchanged_file(
+    session: Session, world: World, rng: random.Random, tmp_path: Path
+) -> dict[str, Any]:
+    """A tournament's replacement by the same games (every row superseded and written again:
+    no list changes, so no revision records the new rows)."""
+    tournament_id = rng.choice(sorted(world.tournaments))
+    _, _, start, end = world.tournaments[tournament_id]
+    lines = [
+        f"{tournament_id},{start},{end},{g.round},{g.white_id},{g.black_id},{g.result}\n"
+        for g in current_games(session, [tournament_id])
+    ]
+    path = tmp_path / f"same-{world.seed}-{tournament_id}-{rng.random():.6f}.csv"
+    path.write_text(GAMES_HEADER + "".join(lines), encoding="utf-8")
+    return {"tournament_id": tournament_id, "path": path, "file_format": "csv"}
+
+
+def forfeit_changed(session: Session, rng: random.Random) -> dict[str, Any]:
+    """A forfeit made another forfeit: a game changed that no list shows."""
+    game = rng.choice([g for g in current_games(session) if g.result in FORFEITS])
+    return {
+        "tournament_id": game.tournament_id, "round_number": game.round,
+        "white_id": game.white_id, "black_id": game.black_id,
+        "result": rng.choice([r for r in FORFEITS if r != game.result]),
+    }  # fmt: skip
+
+
 def run(session: Session, kind: str, arguments: dict[str, Any], *, dry_run: bool) -> Any:
     """The correction through its service; its outcome as JSON without the correction's id
     (the two runs compared are rolled back in between)."""
