@@ -19,9 +19,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import update
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
+from ratingdb.models import RatingListRow
+from ratingdb.rules import Category
+from ratingdb.services import impact
 from tests.corrections import worlds
 
 
@@ -108,3 +112,24 @@ def test_impact_property(
     """Whatever correction hypothesis picks in one world, the impact is the cascade's."""
     rng = random.Random(choice)
     check_same(session, kind, worlds.correction(session, world, rng, tmp_path, kind))
+
+
+def test_a_list_of_other_rules_is_left_to_the_cascade(session: Session, tmp_path: Path) -> None:
+    """A list published under another rule version than its period's rules now (the rules
+    changed since): every entry may change, so the dry run runs the cascade itself."""
+    world = worlds.build(session, tmp_path, 5, months=6, seeded=False)
+    firsts = {Category.FIDE_STANDARD: world.periods[0]}
+    assert not impact.needs_cascade(session, firsts)
+    session.execute(
+        update(RatingListRow)
+        .where(RatingListRow.list_date == world.periods[3].list_date)
+        .values(rule_version="fide-standard-2000-01")
+    )
+    assert impact.needs_cascade(session, firsts)
+    game = next(g for g in worlds.current_games(session) if g.result in worlds.PLAYED)
+    arguments = {
+        "tournament_id": game.tournament_id, "round_number": game.round,
+        "white_id": game.white_id, "black_id": game.black_id,
+        "result": next(r for r in worlds.PLAYED if r != game.result),
+    }  # fmt: skip
+    check_same(session, "game", arguments)
