@@ -252,7 +252,7 @@ def main() -> None:
         f"{dry['seconds'] / max(impact['seconds'], 0.01):.0f}x faster "
         f"({dry['cpu_s'] / max(impact['cpu_s'], 0.01):.0f}x less CPU in the process)"
     )
-    cascade = dry
+    cascade = dry  # with --no-commit, the cascade's figures are the rolled-back one's
     if not args.no_commit:
         cascade = child("cascade", url, args.back)
         print(
@@ -278,8 +278,8 @@ def main() -> None:
                 "cascade_dry_run_s": dry["seconds"],
                 "cascade_dry_run_cpu_s": dry["cpu_s"],
                 "cascade_dry_run_peak_rss_mb": dry["peak_rss_mb"],
-                "cascade_s": cascade["seconds"],
-                "cascade_peak_rss_mb": cascade["peak_rss_mb"],
+                "cascade_s": None if args.no_commit else cascade["seconds"],
+                "cascade_peak_rss_mb": None if args.no_commit else cascade["peak_rss_mb"],
                 "start_rss_mb": cascade["start_rss_mb"],
                 "revisions": cascade["revisions"],
                 "per_revision_s": round(per, 2),
