@@ -133,3 +133,41 @@ def test_a_list_of_other_rules_is_left_to_the_cascade(session: Session, tmp_path
         "result": next(r for r in worlds.PLAYED if r != game.result),
     }  # fmt: skip
     check_same(session, "game", arguments)
+
+
+@pytest.mark.slow(seconds=10)
+def test_an_imported_list_in_the_chain(session: Session, tmp_path: Path) -> None:
+    """The standard list of the fourth month imported, not closed: a game correction before it
+    is refused where the cascade reaches it (or stops before), a replaced baseline or fourth
+    list passes over it, as the cascade does."""
+    world = worlds.build(session, tmp_path, 31, months=7, seeded=True, imported=4)
+    rng = random.Random(31)
+    imported = world.periods[3]
+    assert imported in world.imported
+    outcomes = []
+    early = [
+        t
+        for t, (category, period, _, _) in world.tournaments.items()
+        if category is Category.FIDE_STANDARD and period < imported
+    ]
+    for game in rng.sample(worlds.current_games(session, early), 5):
+        arguments = {
+            "tournament_id": game.tournament_id, "round_number": game.round,
+            "white_id": game.white_id, "black_id": game.black_id,
+            "result": rng.choice([r for r in worlds.PLAYED if r != game.result]),
+        }  # fmt: skip
+        outcomes.append(check_same(session, "game", arguments))
+    assert any(isinstance(o, tuple) and o[0] == "refused" for o in outcomes), outcomes
+    for rows, period in ((world.lists[Category.FIDE_STANDARD], world.baseline),
+                         (world.imported[imported], imported)):  # fmt: skip
+        changed = [list(row) for row in rows]
+        for row in rng.sample([r for r in changed if r[6]], 3):
+            row[6] = str(int(row[6]) + 40)
+            row[8] = str(max(int(row[6]), int(row[8] or 0)))
+        path = tmp_path / f"corrected-{period}.csv"
+        path.write_text(worlds._csv(changed), encoding="utf-8")
+        found = check_same(
+            session, "list", {"category": Category.FIDE_STANDARD, "period": period, "path": path}
+        )
+        assert isinstance(found, dict), found
+        assert found["revisions"], found

@@ -55,6 +55,7 @@ class World:
     players: list[str]
     lists: dict[Category, list[list[str]]]  # baseline list CSV rows (fields)
     tournaments: dict[str, tuple[Category, Period, str, str]] = field(default_factory=dict)
+    imported: dict[Period, list[list[str]]] = field(default_factory=dict)  # later lists imported
 
 
 def _player_rows(rng: random.Random, count: int) -> list[list[str]]:
@@ -108,10 +109,13 @@ def build(
     months: int | None = None,
     era: Period | None = None,
     seeded: bool | None = None,
+    imported: int | None = None,
 ) -> World:
     """A federation and its closed history, in the session's transaction (flushed): from the
     baseline ``era`` (default: one of ERAS), ``months`` periods (default 6 to 13), with the
-    rapid and blitz lists when ``seeded`` (default: at random)."""
+    rapid and blitz lists when ``seeded`` (default: at random). ``imported``: the standard list
+    of that month (1 = the first after the baseline) is imported (the baseline's players, their
+    ratings moved a little), not closed."""
     rng = random.Random(seed)
     baseline = era if era is not None else rng.choice(ERAS)
     months = months if months is not None else rng.randint(6, 13)
@@ -137,9 +141,20 @@ def build(
     world = World(seed, categories, baseline, [], [row[0] for row in standard], lists)
     for month in range(1, months + 1):
         period = baseline.plus_months(month)
-        for category in categories:
+        closed = [c for c in categories if not (month == imported and c is Category.FIDE_STANDARD)]
+        for category in closed:
             _tournaments(session, rng, world, category, period)
-        for category in categories:
+        if len(closed) < len(categories):
+            rows = [list(row) for row in standard]
+            for row in rows:
+                if row[6]:
+                    row[6] = str(max(1000, int(row[6]) + rng.randint(-20, 20)))
+                    row[8] = str(max(int(row[6]), int(row[8] or 0)))
+            path = tmp_path / f"imported-{seed}-{period}.csv"
+            path.write_text(_csv(rows), encoding="utf-8")
+            import_list_file(session, path, Category.FIDE_STANDARD, period, NOW, "csv")
+            world.imported[period] = rows
+        for category in closed:
             outcome = close_period(session, category, period, now=NOW, closed_by="test")
             assert outcome.list_id is not None, outcome.as_json()
         world.periods.append(period)
