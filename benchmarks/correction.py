@@ -9,10 +9,16 @@ the baseline (the last one 2026-12, about 30 % of the players playing each month
 rated game of the oldest of those K periods has its result reversed (1-0 becomes 0-1) with
 ``services.corrections.correct_game``, as ``ratingdb games correct`` does:
 
-- the dry run (``--dry-run``: the whole correction computed and written in a transaction that
-  is rolled back), in its own process: seconds and peak memory;
+- the dry run as ``--dry-run`` now runs it (``dry_run=True``: the impact computed by
+  services.impact from the players the correction reaches, nothing of the cascade written,
+  the transaction rolled back), in its own process: seconds, CPU seconds and peak memory;
+- the dry run as it was (the whole cascade computed and written in a transaction that is
+  rolled back), in another process: the same figures;
 - the correction itself, committed, in another process: seconds, peak memory, revisions
   published (K: the player's new rating is carried into every later list) and players changed.
+
+The impact's revisions (lists, revisions, every player changed with both ratings) are checked
+equal to the cascade's before anything is printed: a difference stops the script.
 
 Peak memory is the process's peak resident set (resource.getrusage), as in the other scripts;
 the memory of the interpreter with ratingdb imported, before the work, is printed beside it.
@@ -25,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -43,6 +50,8 @@ from ratingdb.db import make_engine, make_sessionmaker  # noqa: E402
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/rdb_years_correction"
 FLIPPED = {"1-0": "0-1", "0-1": "1-0"}
+#: The time every run records (the same in each phase: their reports are compared).
+NOW = datetime(2027, 1, 15, tzinfo=UTC)
 
 
 def the_game(url: str, back: int) -> dict[str, Any]:
@@ -75,15 +84,22 @@ def the_game(url: str, back: int) -> dict[str, Any]:
     }
 
 
-def run_phase(url: str, back: int, dry_run: bool) -> dict[str, Any]:
-    """One correction in this process (a child of main): seconds and peak memory."""
+def cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_phase(url: str, back: int, phase: str) -> dict[str, Any]:
+    """One correction in this process (a child of main): seconds and peak memory. ``phase``:
+    ``impact`` (dry_run=True, rolled back), ``dry-run`` (the cascade rolled back, as the dry
+    run was), ``cascade`` (committed)."""
     from ratingdb.services.corrections import correct_game
 
     game = the_game(url, back)
     start_mb = history.peak_mb()
     engine = make_engine(url)
     try:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), cpu_s()
         with make_sessionmaker(engine).begin() as session:
             outcome = correct_game(
                 session,
@@ -94,19 +110,22 @@ def run_phase(url: str, back: int, dry_run: bool) -> dict[str, Any]:
                 result=game["corrected"],
                 reason="benchmark: result reversed",
                 actor="benchmark",
-                now=datetime.now(UTC),
+                now=NOW,
+                dry_run=phase == "impact",
             )
-            if dry_run:
+            if phase != "cascade":
                 session.rollback()
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, cpu_s() - started_cpu
     finally:
         engine.dispose()
     return {
         "seconds": round(seconds, 2),
+        "cpu_s": round(cpu, 2),
         "peak_rss_mb": round(history.peak_mb()),
         "start_rss_mb": round(start_mb),
         "revisions": len(outcome.revisions),
         "players_changed": [len(r.changed) for r in outcome.revisions],
+        "changes": [r.as_json() for r in outcome.revisions],
         "game": game,
     }
 
@@ -146,7 +165,14 @@ def main() -> None:
         help="keep the database if it holds this many players and lists",
     )
     parser.add_argument("--seed", type=int, default=20261130)
-    parser.add_argument("--phase", choices=("build", "dry-run", "cascade"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--phase", choices=("build", "impact", "dry-run", "cascade"), help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--no-commit",
+        action="store_true",
+        help="leave out the committed correction (the database stays as built: --reuse again)",
+    )
     args = parser.parse_args()
     url = args.database_url
     if args.back < 1:
@@ -166,7 +192,7 @@ def main() -> None:
         )
         return
     if args.phase is not None:
-        print(json.dumps(run_phase(url, args.back, dry_run=args.phase == "dry-run")))
+        print(json.dumps(run_phase(url, args.back, args.phase)))
         return
 
     load_at_start = os.getloadavg()
@@ -196,22 +222,46 @@ def main() -> None:
             raise SystemExit(f"the build failed:\n{done.stdout}\n{done.stderr}")
         built = json.loads(done.stdout.strip().splitlines()[-1])
         print(f"built in {built['seconds']:.1f} s ({built['games']:,} games)")
-    dry = child("dry-run", url, args.back)
-    game = dry["game"]
+    load_before_impact = os.getloadavg()
+    impact = child("impact", url, args.back)
+    game = impact["game"]
     print(
         f"game: {game['tournament_id']} round {game['round']} {game['white_id']} - "
         f"{game['black_id']} {game['result']} -> {game['corrected']} ({game['period']})"
     )
     print(
-        f"  dry run   {dry['seconds']:8.2f} s  peak memory {dry['peak_rss_mb']:,} MB "
-        f"(at start {dry['start_rss_mb']} MB), {dry['revisions']} revisions"
+        f"  dry run (impact)  {impact['seconds']:8.2f} s  CPU {impact['cpu_s']:.2f} s  "
+        f"peak memory {impact['peak_rss_mb']:,} MB (at start {impact['start_rss_mb']} MB), "
+        f"{impact['revisions']} revisions (load {load_before_impact[0]:.1f})"
     )
-    cascade = child("cascade", url, args.back)
+    load_before_dry = os.getloadavg()
+    dry = child("dry-run", url, args.back)
     print(
-        f"  cascade   {cascade['seconds']:8.2f} s  peak memory {cascade['peak_rss_mb']:,} MB "
-        f"(at start {cascade['start_rss_mb']} MB), {cascade['revisions']} revisions, "
-        f"players changed per revision {cascade['players_changed']}"
+        f"  dry run (cascade) {dry['seconds']:8.2f} s  CPU {dry['cpu_s']:.2f} s  "
+        f"peak memory {dry['peak_rss_mb']:,} MB "
+        f"(at start {dry['start_rss_mb']} MB), {dry['revisions']} revisions "
+        f"(load {load_before_dry[0]:.1f})"
     )
+    if impact["changes"] != dry["changes"]:
+        raise SystemExit(
+            "the impact differs from the cascade's revisions:\n"
+            f"impact:  {json.dumps(impact['changes'])}\ncascade: {json.dumps(dry['changes'])}"
+        )
+    print(
+        f"  the same {len(dry['changes'])} revisions, players changed {dry['players_changed']}: "
+        f"{dry['seconds'] / max(impact['seconds'], 0.01):.0f}x faster "
+        f"({dry['cpu_s'] / max(impact['cpu_s'], 0.01):.0f}x less CPU in the process)"
+    )
+    cascade = dry  # with --no-commit, the cascade's figures are the rolled-back one's
+    if not args.no_commit:
+        cascade = child("cascade", url, args.back)
+        print(
+            f"  cascade   {cascade['seconds']:8.2f} s  peak memory {cascade['peak_rss_mb']:,} MB "
+            f"(at start {cascade['start_rss_mb']} MB), {cascade['revisions']} revisions, "
+            f"players changed per revision {cascade['players_changed']}"
+        )
+        if cascade["changes"] != impact["changes"]:
+            raise SystemExit("the committed cascade differs from the impact")
     per = cascade["seconds"] / max(1, cascade["revisions"])
     print(f"  per revision {per:.2f} s")
     print(
@@ -222,10 +272,14 @@ def main() -> None:
                 "share": args.share,
                 "build": built,
                 "game": game,
-                "dry_run_s": dry["seconds"],
-                "dry_run_peak_rss_mb": dry["peak_rss_mb"],
-                "cascade_s": cascade["seconds"],
-                "cascade_peak_rss_mb": cascade["peak_rss_mb"],
+                "impact_s": impact["seconds"],
+                "impact_cpu_s": impact["cpu_s"],
+                "impact_peak_rss_mb": impact["peak_rss_mb"],
+                "cascade_dry_run_s": dry["seconds"],
+                "cascade_dry_run_cpu_s": dry["cpu_s"],
+                "cascade_dry_run_peak_rss_mb": dry["peak_rss_mb"],
+                "cascade_s": None if args.no_commit else cascade["seconds"],
+                "cascade_peak_rss_mb": None if args.no_commit else cascade["peak_rss_mb"],
                 "start_rss_mb": cascade["start_rss_mb"],
                 "revisions": cascade["revisions"],
                 "per_revision_s": round(per, 2),

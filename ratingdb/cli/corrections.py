@@ -90,6 +90,7 @@ def run_correct(args: argparse.Namespace) -> int:
             actor=person,
             now=utc_now(),
             track=terminal_progress,
+            dry_run=args.dry_run,
         )
         if args.dry_run:
             session.rollback()
@@ -105,7 +106,7 @@ def run_merge(args: argparse.Namespace) -> int:
     with transaction(args) as session:
         outcome = merge_players(
             session, args.keep, args.drop, reason=args.reason, actor=person, now=utc_now(),
-            track=terminal_progress,
+            track=terminal_progress, dry_run=args.dry_run,
         )  # fmt: skip
         if args.dry_run:
             session.rollback()

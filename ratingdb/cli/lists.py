@@ -129,7 +129,7 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
         outcome, imported = replace_list(
             session, args.file, category(args.category), period(args.period),
             file_format=file_format, reason=args.reason, actor=actor(args), now=utc_now(),
-            track=terminal_progress,
+            track=terminal_progress, dry_run=args.dry_run,
         )  # fmt: skip
         if args.dry_run:
             session.rollback()

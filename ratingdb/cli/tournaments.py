@@ -115,6 +115,7 @@ def run_replace(args: argparse.Namespace) -> int:
             actor=person,
             now=utc_now(),
             track=terminal_progress,
+            dry_run=args.dry_run,
         )
         if args.dry_run:
             session.rollback()

@@ -5,7 +5,7 @@ correction that touches a published period recomputes it and the later ones
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -19,12 +19,13 @@ from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
 from ratingdb.models import CorrectionRow, GameRow, PlayerRow, RatingListRow, TournamentRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import games as game_repo
+from ratingdb.repositories import impact_inputs
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period
-from ratingdb.services import audit
+from ratingdb.services import audit, impact
 from ratingdb.services.close import STANDARD_SEEDED
 from ratingdb.services.lists import ImportedList, Replacement, check_period, import_list_file
 from ratingdb.services.progress import Track, no_progress
@@ -60,8 +61,10 @@ def correct_game(
     actor: str,
     now: datetime,
     track: Track = no_progress,
+    dry_run: bool = False,
 ) -> CorrectionOutcome:
-    """Replace one game's result; recompute the lists it changes."""
+    """Replace one game's result; recompute the lists it changes. ``dry_run``: the revisions
+    are computed (services.impact), not written; the caller rolls the correction back."""
     if result not in RESULTS:
         raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
                          field="result")  # fmt: skip
@@ -91,7 +94,10 @@ def correct_game(
         created_by=correction.id,
     )
     correction.after = {"game_id": replacement.id, "result": result}
-    outcome = _recompute(session, correction, [tournament], now=now, track=track)
+    outcome = _recompute(
+        session, correction, [tournament], now=now, track=track, dry_run=dry_run,
+        games_changed=[(tournament_id, white_id, black_id)],
+    )  # fmt: skip
     audit.record(
         session, "correction", actor, now,
         counts={"revisions": len(outcome.revisions)},
@@ -112,11 +118,12 @@ def replace_tournament(
     actor: str,
     now: datetime,
     track: Track = no_progress,
+    dry_run: bool = False,
 ) -> tuple[CorrectionOutcome, ReadTournament]:
     """A corrected TRF or games CSV for a stored tournament: its games are replaced (the old
     rows kept, marked superseded), the lists it changes recomputed. The tournament keeps its
     id, category and period; its dates must not change (a tournament with other dates may
-    belong to another period: import it as a new one)."""
+    belong to another period: import it as a new one). ``dry_run``: as correct_game's."""
     _require_reason(reason, "a correction")
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
@@ -140,7 +147,11 @@ def replace_tournament(
     tournament.name = new.name
     tournament.source_digest = read.digest
     correction.after = {"name": new.name, "digest": read.digest, "games": len(new.games)}
-    outcome = _recompute(session, correction, [tournament], now=now, track=track)
+    outcome = _recompute(
+        session, correction, [tournament], now=now, track=track, dry_run=dry_run,
+        games_changed=[(tournament_id, g.white_id, g.black_id) for g in old_games]
+        + [(tournament_id, g.white_id, g.black_id) for g in new.games],
+    )  # fmt: skip
     audit.record(
         session, "correction", actor, now, file_digest=read.digest,
         counts={"games_before": len(old_games), "games_after": len(new.games),
@@ -180,10 +191,11 @@ def _replace_games(
 
 def merge_players(
     session: Session, keep: str, drop: str, *, reason: str, actor: str, now: datetime,
-    track: Track = no_progress,
+    track: Track = no_progress, dry_run: bool = False,
 ) -> CorrectionOutcome:  # fmt: skip
     """Make two records of one player one: every game of ``drop`` is replaced by the same game
-    with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed."""
+    with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed.
+    ``dry_run``: as correct_game's."""
     if keep == drop:
         raise InputError("a player cannot be merged into himself", field="drop")
     _require_reason(reason, "a merge")
@@ -205,7 +217,10 @@ def merge_players(
     dropped.merged_into = keep
     tournaments = tournament_repo.with_ids(session, {g.tournament_id for g in games})
     correction.after = {"keep": keep, "games": len(games)}
-    outcome = _recompute(session, correction, list(tournaments), now=now, track=track)
+    outcome = _recompute(
+        session, correction, list(tournaments), now=now, track=track, dry_run=dry_run,
+        games_changed=[(g.tournament_id, p, keep) for g in games for p in (g.white_id, g.black_id)],
+    )  # fmt: skip
     audit.record(
         session, "merge", actor, now,
         counts={"games": len(games), "revisions": len(outcome.revisions)},
@@ -258,6 +273,7 @@ def replace_list(
     now: datetime,
     track: Track = no_progress,
     source_name: str | None = None,
+    dry_run: bool = False,
 ) -> tuple[CorrectionOutcome, ImportedList]:
     """``lists import --replace``: a corrected file for a list published by an import. The file
     is read and its players created or updated as any list import does; it is published as the
@@ -265,7 +281,9 @@ def replace_list(
     periods of the category are recomputed from it, with the rapid and blitz lists that read a
     standard list, as a tournament correction does. ``source_name``: the file's name as the
     correction and the audit log record it (default: ``path``; the back office gives the
-    uploaded file's name, not its temporary copy's).
+    uploaded file's name, not its temporary copy's). ``dry_run``: the later revisions are
+    computed (services.impact), not written (the corrected list's own revision is); the
+    caller rolls everything back.
 
     A list published by a close is refused: it is computed from the period's tournaments, and a
     file put in its place would hide them; correct the tournaments instead."""
@@ -274,6 +292,7 @@ def replace_list(
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
     current = _imported_list_to_replace(session, category, period)
+    years_before = impact_inputs.all_birth_years(session) if dry_run else {}
     digest = audit.file_digest(path) if path.is_file() else None
     correction = correction_repo.add(
         session, CorrectionKind.LIST_REPLACE, category=category, tournament_id=None, reason=reason,
@@ -292,9 +311,19 @@ def replace_list(
         "format": file_format,
     }  # fmt: skip
     own = Revision(category, period, current.revision, revised.revision, changed)
+    replaced = None
+    if dry_run:
+        years_after = impact_inputs.all_birth_years(session)
+        replaced = _Replaced(
+            category,
+            period,
+            impact.changed_players(session, current, revised, changed),
+            {p for p, year in years_after.items() if years_before.get(p, year) != year},
+        )
     later = _recompute_from(
-        session, correction, {category: period}, now=now, track=track, list_replaced=True
-    )
+        session, correction, {category: period}, now=now, track=track, list_replaced=True,
+        dry_run=dry_run, replaced=replaced,
+    )  # fmt: skip
     outcome = CorrectionOutcome(correction.id, correction.kind, (own, *later), ())
     audit.record(
         session, "correction", actor, now, file_digest=digest,
@@ -364,8 +393,11 @@ def _recompute(
     *,
     now: datetime,
     track: Track,
+    dry_run: bool,
+    games_changed: Sequence[tuple[str, str, str]],
 ) -> CorrectionOutcome:
-    """Recalculate, per category, from the earliest published period the correction touches."""
+    """Recalculate, per category, from the earliest published period the correction touches.
+    ``games_changed``: (tournament, player, player) of every game it superseded or created."""
     periods = period_repo.with_ids(session, {t.period_id for t in tournaments})
     first: dict[Category, Period] = {}
     pending: list[str] = []
@@ -378,7 +410,14 @@ def _recompute(
             continue
         if category not in first or period < first[category]:
             first[category] = period
-    revisions = _recompute_from(session, correction, first, now=now, track=track)
+    game_players: dict[int, set[str]] = {}
+    period_of = {t.tournament_id: t.period_id for t in tournaments}
+    for tournament_id, white, black in games_changed:
+        game_players.setdefault(period_of[tournament_id], set()).update((white, black))
+    revisions = _recompute_from(
+        session, correction, first, now=now, track=track, dry_run=dry_run,
+        game_players=game_players,
+    )  # fmt: skip
     return CorrectionOutcome(correction.id, correction.kind, tuple(revisions),
                              tuple(sorted(set(pending))))  # fmt: skip
 
@@ -392,6 +431,17 @@ def _hold_off_closes(session: Session, categories: set[Category]) -> None:
         period_repo.hold_off_closes(session, category)
 
 
+@dataclass(frozen=True, slots=True)
+class _Replaced:
+    """A replaced imported list, for the dry run's impact: the players whose entry or status
+    differs from the revision replaced, and the players the import gave another birth year."""
+
+    category: Category
+    period: Period
+    players: set[str]
+    birth_years_changed: set[str]
+
+
 def _recompute_from(
     session: Session,
     correction: CorrectionRow,
@@ -400,13 +450,25 @@ def _recompute_from(
     now: datetime,
     track: Track,
     list_replaced: bool = False,
+    dry_run: bool = False,
+    replaced: _Replaced | None = None,
+    game_players: Mapping[int, set[str]] | None = None,
 ) -> list[Revision]:
     """Recalculate each category of ``first`` from its period on, then the rapid and blitz
     lists when a standard list was revised. ``list_replaced``: the list of ``first`` is an
     imported list whose new revision is written already (lists import --replace): imported
     lists are passed over (revisions.recalculate's ``skip_imported``), and a replaced standard
-    list is revised even when no later standard list changes."""
+    list is revised even when no later standard list changes.
+
+    ``dry_run``: the revisions the recalculation would publish, computed by services.impact
+    from the players the correction reaches, nothing written (``game_players``: period id ->
+    the players of the games the correction superseded or created there; ``replaced``: the
+    list replaced, with a list_replaced); when a list to recompute was published under another
+    rule version than its period's rules now (services.impact.needs_cascade), the whole
+    recalculation runs instead, for the caller to roll back."""
     _hold_off_closes(session, set(first))
+    if dry_run and not impact.needs_cascade(session, first):
+        return _impact_of(session, correction, first, list_replaced, replaced, game_players or {})
     revisions: list[Revision] = []
     for category, period in sorted(first.items(), key=lambda item: item[0].value):
         revisions.extend(
@@ -432,3 +494,46 @@ def _recompute_from(
                 )
             )
     return revisions
+
+
+def _impact_of(
+    session: Session,
+    correction: CorrectionRow,
+    first: dict[Category, Period],
+    list_replaced: bool,
+    replaced: _Replaced | None,
+    game_players: Mapping[int, set[str]],
+) -> list[Revision]:
+    """The revisions of _recompute_from, the same categories in the same order, computed by
+    services.impact."""
+    if list_replaced and replaced is None:
+        raise AssertionError("a replaced list's dry run needs the players the file changed")
+    cascade = impact.Cascade.of(
+        session,
+        correction.id,
+        game_players,
+        () if replaced is None else replaced.birth_years_changed,
+    )
+    if replaced is not None:
+        cascade.seeds[(replaced.category, replaced.period.list_date)] = replaced.players
+    found: list[tuple[Category, Period, int, int, tuple[tuple[str, int | None, int | None], ...]]]
+    found = []
+    for category, period in sorted(first.items(), key=lambda item: item[0].value):
+        found.extend(
+            impact.recalculate_impact(
+                session, cascade, category, period, skip_imported=list_replaced
+            )
+        )
+    if Category.FIDE_STANDARD in first and (found or list_replaced):
+        for category in sorted(STANDARD_SEEDED - first.keys(), key=lambda c: c.value):
+            found.extend(
+                impact.recalculate_impact(
+                    session,
+                    cascade,
+                    category,
+                    first[Category.FIDE_STANDARD],
+                    through_all=True,
+                    skip_imported=list_replaced,
+                )
+            )
+    return [Revision(*revision) for revision in found]

@@ -120,3 +120,5 @@ def test_correction_benchmark_on_sqlite(tmp_path: Path) -> None:
     assert isinstance(changed, list)
     assert len(changed) == 3
     assert all(count >= 1 for count in changed)
+    # The dry run's impact was checked equal to the cascade's revisions by the script itself.
+    assert {"impact_s", "impact_cpu_s", "cascade_dry_run_s"} <= figures.keys()

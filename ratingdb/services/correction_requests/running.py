@@ -38,15 +38,18 @@ from ratingdb.services.corrections import (
 )
 
 
-def _run(session: Session, checked: _Checked, actor: str, now: datetime) -> Ran:
-    """Apply the correction in the caller's transaction; its impact."""
+def _run(
+    session: Session, checked: _Checked, actor: str, now: datetime, *, dry_run: bool = False
+) -> Ran:
+    """Apply the correction in the caller's transaction; its impact. ``dry_run``: the later
+    lists' revisions computed by services.impact, not written (the caller rolls back)."""
     values = checked.values
     if checked.kind in WITH_FILE:
         if checked.content is None or checked.filename is None:
             raise AssertionError("a corrected file's request without its file")
         with _as_file(checked.content, checked.filename) as path:
             try:
-                outcome, extra = _run_file(session, checked, path, actor, now)
+                outcome, extra = _run_file(session, checked, path, actor, now, dry_run)
             except InputError as error:
                 raise _located(checked.kind, error, path, checked.filename) from None
     else:
@@ -55,11 +58,12 @@ def _run(session: Session, checked: _Checked, actor: str, now: datetime) -> Ran:
                 outcome = correct_game(
                     session, tournament_id=values["tournament"], round_number=values["round"],
                     white_id=values["white"], black_id=values["black"], result=values["result"],
-                    reason=checked.reason, actor=actor, now=now,
+                    reason=checked.reason, actor=actor, now=now, dry_run=dry_run,
                 )  # fmt: skip
             else:
                 outcome = merge_players(session, values["keep"], values["drop"],
-                                        reason=checked.reason, actor=actor, now=now)  # fmt: skip
+                                        reason=checked.reason, actor=actor, now=now,
+                                        dry_run=dry_run)  # fmt: skip
         except InputError as error:
             raise _located(checked.kind, error, None, None) from None
         extra = {}
@@ -67,20 +71,20 @@ def _run(session: Session, checked: _Checked, actor: str, now: datetime) -> Ran:
 
 
 def _run_file(
-    session: Session, checked: _Checked, path: Path, actor: str, now: datetime
+    session: Session, checked: _Checked, path: Path, actor: str, now: datetime, dry_run: bool
 ) -> tuple[CorrectionOutcome, dict[str, Any]]:
     values = checked.values
     if checked.kind == TOURNAMENT:
         outcome, read = replace_tournament(
             session, values["tournament"], path, file_format=values["format"],
-            reason=checked.reason, actor=actor, now=now,
+            reason=checked.reason, actor=actor, now=now, dry_run=dry_run,
         )  # fmt: skip
         notes = [line.replace(str(path), str(checked.filename)) for line in read.report]
         return outcome, {"notes": notes, "file_digest": read.digest}
     outcome, imported = replace_list(
         session, path, Category(values["category"]), Period.parse(values["period"]),
         file_format=values["format"], reason=checked.reason, actor=actor, now=now,
-        source_name=checked.filename,
+        source_name=checked.filename, dry_run=dry_run,
     )  # fmt: skip
     return outcome, {
         "file_digest": hashlib.sha256(path.read_bytes()).hexdigest(),
@@ -150,7 +154,7 @@ def document(
 def _dry(session: Session, checked: _Checked, actor: str, now: datetime) -> dict[str, Any]:
     savepoint = session.begin_nested()
     try:
-        ran = _run(session, checked, actor, now)
+        ran = _run(session, checked, actor, now, dry_run=True)
     finally:
         savepoint.rollback()
         session.expire_all()

@@ -1,0 +1,173 @@
+"""A dry run's impact (services.impact: only the players a correction reaches, recomputed) is
+exactly what the cascade publishes (services.revisions.recalculate: every later period closed
+again in full): the same lists revised, from the same revision to the same, the same players
+changed, from the same rating to the same (issue 16).
+
+The reference is the existing cascade, run on the same database in a SAVEPOINT rolled back;
+the impact is run on the same database state in another. Worlds and corrections are random but
+seeded (tests/corrections/worlds.py): game results (forfeits both ways), tournaments replaced by
+a corrected file, players merged, imported lists replaced (ratings, birth years, players made
+unrated or rated), several periods back.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from ratingdb.errors import InputError
+from ratingdb.models import RatingListRow
+from ratingdb.rules import Category
+from ratingdb.services import impact
+from tests.corrections import worlds
+
+
+def _rolled_back(session: Session, kind: str, arguments: dict[str, Any], dry_run: bool) -> Any:
+    """The correction's outcome (or the error refusing it), nothing of it kept."""
+    savepoint = session.begin_nested()
+    try:
+        return worlds.run(session, kind, arguments, dry_run=dry_run)
+    except InputError as error:
+        return ("refused", str(error), error.field)
+    finally:
+        savepoint.rollback()
+        session.expire_all()
+
+
+def check_same(session: Session, kind: str, arguments: dict[str, Any]) -> Any:
+    cascade = _rolled_back(session, kind, arguments, dry_run=False)
+    impact = _rolled_back(session, kind, arguments, dry_run=True)
+    assert impact == cascade, (kind, arguments)
+    return cascade
+
+
+@pytest.mark.slow(seconds=20)
+@pytest.mark.parametrize("seed", range(len(worlds.ERAS)))
+def test_impact_equals_the_cascade(session: Session, tmp_path: Path, seed: int) -> None:
+    """One world in each era, with rapid and blitz (they read the standard lists); twelve
+    corrections of every kind in each."""
+    world = worlds.build(session, tmp_path, 1000 + seed, era=worlds.ERAS[seed], seeded=True)
+    rng = random.Random(seed)
+    # Corrections applied before, that no revision records: their tournaments' games are read
+    # as they are now, not as the stored lists' calculations had them.
+    for kind, arguments in (
+        ("tournament", worlds.unchanged_file(session, world, rng, tmp_path)),
+        ("game", worlds.forfeit_changed(session, rng)),
+    ):
+        assert check_same(session, kind, arguments)["revisions"] == []
+        worlds.run(session, kind, arguments, dry_run=False)
+    revised = 0
+    for index, kind in enumerate(worlds.KINDS * 2):
+        arguments = worlds.correction(session, world, rng, tmp_path, kind)
+        found = check_same(session, kind, arguments)
+        if isinstance(found, dict):
+            revised += len(found["revisions"])
+            if index % 3 == 2:  # applied: the next corrections start from its revisions
+                worlds.run(session, kind, arguments, dry_run=False)
+    assert revised, "the corrections revised no list: the comparison proved nothing"
+
+
+@pytest.mark.slow(seconds=10)
+def test_impact_of_a_correction_long_ago(session: Session, tmp_path: Path) -> None:
+    """Thirteen periods, each game correction in the oldest periods: the longest cascades."""
+    world = worlds.build(session, tmp_path, 77, months=13, seeded=False)
+    rng = random.Random(77)
+    early = {t for t, (_, period, _, _) in world.tournaments.items() if period <= world.periods[2]}
+    games = [g for g in worlds.current_games(session) if g.tournament_id in early]
+    lengths = []
+    for game in rng.sample(games, 6):
+        result = rng.choice([r for r in worlds.PLAYED if r != game.result])
+        found = check_same(
+            session,
+            "game",
+            {"tournament_id": game.tournament_id, "round_number": game.round,
+             "white_id": game.white_id, "black_id": game.black_id, "result": result},
+        )  # fmt: skip
+        lengths.append(len(found["revisions"]))
+    assert max(lengths) >= 5, lengths
+
+
+@pytest.fixture
+def world(session: Session, tmp_path: Path) -> worlds.World:
+    return worlds.build(session, tmp_path, 4242, months=8)
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    derandomize=True,
+)
+@given(choice=st.integers(0, 2**32 - 1), kind=st.sampled_from(worlds.KINDS))
+def test_impact_property(
+    session: Session, tmp_path: Path, world: worlds.World, choice: int, kind: str
+) -> None:
+    """Whatever correction hypothesis picks in one world, the impact is the cascade's."""
+    rng = random.Random(choice)
+    check_same(session, kind, worlds.correction(session, world, rng, tmp_path, kind))
+
+
+def test_a_list_of_other_rules_is_left_to_the_cascade(session: Session, tmp_path: Path) -> None:
+    """A list published under another rule version than its period's rules now (the rules
+    changed since): every entry may change, so the dry run runs the cascade itself."""
+    world = worlds.build(session, tmp_path, 5, months=6, seeded=False)
+    firsts = {Category.FIDE_STANDARD: world.periods[0]}
+    assert not impact.needs_cascade(session, firsts)
+    session.execute(
+        update(RatingListRow)
+        .where(RatingListRow.list_date == world.periods[3].list_date)
+        .values(rule_version="fide-standard-2000-01")
+    )
+    assert impact.needs_cascade(session, firsts)
+    game = next(g for g in worlds.current_games(session) if g.result in worlds.PLAYED)
+    arguments = {
+        "tournament_id": game.tournament_id, "round_number": game.round,
+        "white_id": game.white_id, "black_id": game.black_id,
+        "result": next(r for r in worlds.PLAYED if r != game.result),
+    }  # fmt: skip
+    check_same(session, "game", arguments)
+
+
+@pytest.mark.slow(seconds=10)
+def test_an_imported_list_in_the_chain(session: Session, tmp_path: Path) -> None:
+    """The standard list of the fourth month imported, not closed: a game correction before it
+    is refused where the cascade reaches it (or stops before), a replaced baseline or fourth
+    list passes over it, as the cascade does."""
+    world = worlds.build(session, tmp_path, 31, months=7, seeded=True, imported=4)
+    rng = random.Random(31)
+    imported = world.periods[3]
+    assert imported in world.imported
+    outcomes = []
+    early = [
+        t
+        for t, (category, period, _, _) in world.tournaments.items()
+        if category is Category.FIDE_STANDARD and period < imported
+    ]
+    for game in rng.sample(worlds.current_games(session, early), 5):
+        arguments = {
+            "tournament_id": game.tournament_id, "round_number": game.round,
+            "white_id": game.white_id, "black_id": game.black_id,
+            "result": rng.choice([r for r in worlds.PLAYED if r != game.result]),
+        }  # fmt: skip
+        outcomes.append(check_same(session, "game", arguments))
+    assert any(isinstance(o, tuple) and o[0] == "refused" for o in outcomes), outcomes
+    for rows, period in ((world.lists[Category.FIDE_STANDARD], world.baseline),
+                         (world.imported[imported], imported)):  # fmt: skip
+        changed = [list(row) for row in rows]
+        for row in rng.sample([r for r in changed if r[6]], 3):
+            row[6] = str(int(row[6]) + 40)
+            row[8] = str(max(int(row[6]), int(row[8] or 0)))
+        path = tmp_path / f"corrected-{period}.csv"
+        path.write_text(worlds._csv(changed), encoding="utf-8")
+        found = check_same(
+            session, "list", {"category": Category.FIDE_STANDARD, "period": period, "path": path}
+        )
+        assert isinstance(found, dict), found
+        assert found["revisions"], found
