@@ -155,13 +155,15 @@ def compute(
         if rules.category in STANDARD_SEEDED
         else []
     )
-    loaded = load(session, rules, period_id, previous, lists, corrections, standard_lists)
+    statuses, loaded = load(session, rules, period_id, previous, lists, corrections,
+                            standard_lists)  # fmt: skip
     loaded_at = time.perf_counter()
     label = f"{rules.category.value} {rules.period}: players"
-    results = {
-        player_id: rate_player(rules, status, loaded.events.get(player_id, ()))
-        for player_id, status in track(loaded.statuses.items(), label, len(loaded.statuses))
-    }
+    # Each status is replaced by its player's result in the same map (same order, no second
+    # map of every player): the result holds what is left of the status.
+    results: dict[str, Any] = statuses
+    for player_id, status in track(statuses.items(), label, len(statuses)):
+        results[player_id] = rate_player(rules, status, loaded.events.get(player_id, ()))
     return Computation(
         rules, period_id, lists, previous, corrections, loaded, results, loaded_at - started,
         time.perf_counter() - loaded_at,
