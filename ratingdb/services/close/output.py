@@ -13,7 +13,7 @@ from ratingdb.enums import ListSource
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
-from ratingdb.rules import PeriodResult, PooledEvent, Score
+from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.lists import digest_of_sorted
 
@@ -118,11 +118,10 @@ def _canonical(results: Mapping[str, PeriodResult], listed: list[str]) -> Iterat
         yield _entry_row(0, player_id, results[player_id])[1:7]
 
 
-def _statuses_to_keep(
-    results: Mapping[str, PeriodResult], list_id: int
-) -> Iterator[tuple[Any, ...]]:
-    """Players off the list who have a history: pooling for a first rating, or below the floor."""
-    for player_id, r in results.items():
+def _statuses_to_keep(results: PeriodResults, list_id: int) -> Iterator[tuple[Any, ...]]:
+    """Players off the list who have a history: pooling for a first rating, or below the floor.
+    (A player whose standing did not move is on the list.)"""
+    for player_id, r in results.moved():
         status = r.status
         if r.new_rating is None and (
             status.pool or status.rated_games or status.peak_rating is not None
@@ -132,9 +131,9 @@ def _statuses_to_keep(
 
 
 def _calculations(
-    results: Mapping[str, PeriodResult], list_id: int, version: str, loaded: Loaded
+    results: PeriodResults, list_id: int, version: str, loaded: Loaded
 ) -> Iterator[tuple[Any, ...]]:
-    for player_id, r in results.items():
+    for player_id, r in results.moved():  # a player who played has moved
         for index, event in enumerate(r.events):
             ids = loaded.game_ids[(player_id, index)]
             tournament_id = loaded.tournament_of[(player_id, index)]
