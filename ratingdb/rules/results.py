@@ -18,6 +18,7 @@ from ratingdb.rules.games import Event, PlayerStatus
 from ratingdb.rules.period import PeriodResult, PeriodRules, rate_player
 
 _ZERO = Decimal(0)
+_new_result = tuple.__new__
 
 #: (status, K of the status, K applied, K after the list): a result held in little memory.
 _Unmoved = tuple[PlayerStatus, int | None, int | None, int]
@@ -105,24 +106,29 @@ class PeriodResults(Mapping[str, PeriodResult]):
     def _made_again(self, held: _Unmoved) -> PeriodResult:
         status, k_status, k_used, next_k = held
         rating = status.rating
-        return PeriodResult(
-            version=self._version,
-            period=self._period,
-            published_rating=rating,
-            base_rating=rating,
-            seeded_from_standard=False,
-            k_status=k_status,
-            k_factor=k_used,
-            rated_games=0,
-            sum_delta=_ZERO,
-            change=0,
-            new_rating=rating,
-            below_floor=False,
-            events=(),
-            initial=None,
-            pool_update=None,
-            status=status,
-            next_k_factor=next_k,
+        # The fields in PeriodResult's order, positionally: a close makes two million of these
+        # (by keyword, a third of a microsecond more each).
+        return _new_result(
+            PeriodResult,
+            (
+                self._version,  # version
+                self._period,  # period
+                rating,  # published_rating
+                rating,  # base_rating
+                False,  # seeded_from_standard
+                k_status,
+                k_used,  # k_factor
+                0,  # rated_games
+                _ZERO,  # sum_delta
+                0,  # change
+                rating,  # new_rating
+                False,  # below_floor
+                (),  # events
+                None,  # initial
+                None,  # pool_update
+                status,
+                next_k,  # next_k_factor
+            ),
         )
 
 
