@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 from typing import NamedTuple
 
 from ratingdb.rules.adjustments import adjusted_base
@@ -20,10 +21,13 @@ from ratingdb.rules.games import Event, Game, PlayerStatus, Score
 from ratingdb.rules.initial import InitialRating, PoolUpdate, initial_rating, update_pool
 from ratingdb.rules.kfactor import KStatus, bounded_k, k_factor
 from ratingdb.rules.rounding import round_half_away_from_zero
-from ratingdb.rules.versions import CapMode, RuleVersion, version_for_period
+from ratingdb.rules.versions import CapMode, ExpectedScoreMethod, RuleVersion, version_for_period
 
 _ZERO = Decimal(0)
 _POINTS = {score: score.points for score in Score}
+#: One int object per rating difference, shared by every game that has it (CPython makes a new
+#: one per subtraction beyond 256: a million game sides held a million of them).
+_DIFFERENCES = {d: d for d in range(-3000, 3001)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +154,8 @@ def _rate_rated(
         total += event_calc.sum_delta
     k_used = bounded_k(version, k, n)
     change = round_half_away_from_zero(k_used * total) if n else 0
-    new_rating: int | None = base + change
+    # The same value; unchanged, the base's own int (a FIDE-size list has millions of them).
+    new_rating: int | None = base + change if change else base
     below_floor = new_rating is not None and new_rating < version.floor
     if below_floor:
         new_rating = None
@@ -246,7 +251,7 @@ def _rate_event(version: RuleVersion, event: Event, own: int) -> EventCalculatio
         if cap is not None and mode is CapMode.ONCE_PER_EVENT
         else -1
     )
-    pd_of = expected_function(version.expected, version.formula_decimals)
+    method, decimals = version.expected, version.formula_decimals
     calculations: list[GameCalculation] = []
     total = _ZERO
     rated = 0
@@ -260,15 +265,25 @@ def _rate_event(version: RuleVersion, event: Event, own: int) -> EventCalculatio
         if _excluded(version, own, opponent):
             calculations.append(GameCalculation(game, False, EXCLUDED_600, None, None, None, None))
             continue
-        difference = used = own - opponent
+        difference = own - opponent
+        difference = used = _DIFFERENCES.get(difference, difference)
         if cap is not None and (capped_every_game or index == capped_once_at):
             used = cap if used > cap else -cap if used < -cap else used
-        pd = pd_of(used)
-        delta = _POINTS[game.score] - pd
+        pd, delta = _expected_and_delta(method, decimals, used, game.score)
         total += delta
         rated += 1
         calculations.append(GameCalculation(game, True, None, difference, used, pd, delta))
     return EventCalculation(event, own, tuple(calculations), total, rated)
+
+
+@lru_cache(maxsize=1 << 16)
+def _expected_and_delta(
+    method: ExpectedScoreMethod, decimals: int, difference: int, score: Score
+) -> tuple[Decimal, Decimal]:
+    """PD and score - PD of a game: made once per method, difference and score and shared by
+    every game that has them (a new Decimal per game was a tenth of a close's memory)."""
+    pd = expected_function(method, decimals)(difference)
+    return pd, _POINTS[score] - pd
 
 
 def _rate_unrated(

@@ -14,7 +14,7 @@ from ratingdb.errors import InputError
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import periods as period_repo
-from ratingdb.rules import Category, Period, PeriodResult, PeriodRules, rate_player
+from ratingdb.rules import Category, Period, PeriodResult, PeriodResults, PeriodRules, rate_players
 from ratingdb.services.close.inputs import Loaded, load
 from ratingdb.services.progress import Track, no_progress
 
@@ -103,24 +103,24 @@ class Computation:
     previous: RatingListRow | None
     corrections: int  # the last correction the inputs include
     loaded: Loaded
-    results: dict[str, PeriodResult]
+    results: PeriodResults
     load_s: float
     compute_s: float
 
     @property
     def entry_count(self) -> int:
-        return sum(1 for r in self.results.values() if r.new_rating is not None)
+        return self.results.entries
 
     def outcome(self, state: CloseState) -> CloseOutcome:
-        results = self.results.values()
+        results = self.results
         return CloseOutcome(
             self.rules.category,
             self.rules.period,
             state,
             rule_version=self.rules.version.name,
             entries=self.entry_count,
-            first_ratings=sum(1 for r in results if r.is_first_rating),
-            below_floor=sum(1 for r in results if r.below_floor),
+            first_ratings=results.first_ratings,
+            below_floor=results.below_floor,
             players_with_games=len(self.loaded.events),
             games=self.loaded.game_count,
             load_s=self.load_s,
@@ -155,13 +155,13 @@ def compute(
         if rules.category in STANDARD_SEEDED
         else []
     )
-    loaded = load(session, rules, period_id, previous, lists, corrections, standard_lists)
+    statuses, loaded = load(session, rules, period_id, previous, lists, corrections,
+                            standard_lists)  # fmt: skip
     loaded_at = time.perf_counter()
     label = f"{rules.category.value} {rules.period}: players"
-    results = {
-        player_id: rate_player(rules, status, loaded.events.get(player_id, ()))
-        for player_id, status in track(loaded.statuses.items(), label, len(loaded.statuses))
-    }
+    # The map of statuses becomes the map of results (no second map of every player).
+    count = len(statuses)
+    results = rate_players(rules, statuses, loaded.events, lambda items: track(items, label, count))
     return Computation(
         rules, period_id, lists, previous, corrections, loaded, results, loaded_at - started,
         time.perf_counter() - loaded_at,

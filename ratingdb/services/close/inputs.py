@@ -38,9 +38,14 @@ _SCORES = {
 }
 
 
+_PLACEHOLDER = Event(games=())
+
+
 @dataclass(slots=True)
 class Loaded:
-    statuses: dict[str, PlayerStatus]
+    """The period's games as each player's events, and where each event's games come from.
+    (The players' statuses are handed to the computation apart: it needs them only once.)"""
+
     events: dict[str, list[Event]]
     game_ids: dict[tuple[str, int], list[int]]  # (player, event index) -> game ids, in order
     tournament_of: dict[tuple[str, int], str]
@@ -55,9 +60,9 @@ def load(
     lists: Sequence[RatingListRow],
     corrections: int,
     standard_lists: Sequence[RatingListRow],
-) -> Loaded:
+) -> tuple[dict[str, PlayerStatus], Loaded]:
     """Everything the rules core needs to rate the period, as of the correction
-    ``corrections``."""
+    ``corrections``: every player's status, and the events."""
     merged = correction_repo.merges(session, corrections)
     statuses = _merge_statuses(_statuses(session, previous), merged)
     games = period_inputs.played_games(session, period_id, corrections)
@@ -66,7 +71,7 @@ def load(
         session, rules, games, lists, previous, statuses, merged, standard_lists
     )
     _add_standard_ratings(session, rules, games, statuses, standard_lists)
-    return _events(games, ratings_of, statuses)
+    return statuses, _events(games, ratings_of)
 
 
 def _add_newcomers(
@@ -82,18 +87,14 @@ def _add_newcomers(
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
 
-def _events(
-    games: Sequence[PeriodGame],
-    ratings_of: Mapping[str, Mapping[str, int]],
-    statuses: dict[str, PlayerStatus],
-) -> Loaded:
+def _events(games: Sequence[PeriodGame], ratings_of: Mapping[str, Mapping[str, int]]) -> Loaded:
     """The games as events: one per player and tournament, in the order played, each game
     with its opponent's rating used; the game ids and tournament of each event kept to write
     the calculations."""
     events: dict[str, list[Event]] = {}
     game_ids: dict[tuple[str, int], list[int]] = {}
     tournament_of: dict[tuple[str, int], str] = {}
-    open_event: dict[tuple[str, str], tuple[int, list[Game]]] = {}
+    open_event: dict[tuple[str, str], tuple[int, list[Game], list[int]]] = {}
     starts: dict[str, date] = {}
     for row in games:
         ratings = ratings_of[row.tournament_id]
@@ -104,23 +105,24 @@ def _events(
             (row.black_id, row.white_id, black_score),
         ):
             key = (player, row.tournament_id)
-            if key not in open_event:
-                index = len(events.setdefault(player, []))
-                events[player].append(Event(games=()))  # placeholder, filled below
-                open_event[key] = (index, [])
-                game_ids[(player, index)] = []
-                tournament_of[(player, index)] = row.tournament_id
-            index, event_games = open_event[key]
-            event_games.append(Game(ratings.get(opponent), score, opponent))
-            game_ids[(player, index)].append(row.id)
-    for (player, tournament_id), (index, event_games) in open_event.items():
+            event = open_event.get(key)
+            if event is None:
+                player_events = events.setdefault(player, [])
+                at = (player, len(player_events))  # one key for both maps
+                player_events.append(_PLACEHOLDER)  # filled below
+                event = open_event[key] = (at[1], [], [])
+                game_ids[at] = event[2]
+                tournament_of[at] = row.tournament_id
+            event[1].append(Game(ratings.get(opponent), score, opponent))
+            event[2].append(row.id)
+    for (player, tournament_id), (index, event_games, _) in open_event.items():
         events[player][index] = Event(
             games=tuple(event_games),
             rating_used=ratings_of[tournament_id].get(player),
             start_date=starts[tournament_id],
             event_id=tournament_id,
         )
-    return Loaded(statuses, events, game_ids, tournament_of, len(games))
+    return Loaded(events, game_ids, tournament_of, len(games))
 
 
 def _ratings_used(
@@ -143,16 +145,17 @@ def _ratings_used(
         starts[row.tournament_id] = row.start_date
         players[row.tournament_id].update((row.white_id, row.black_id))
     seed_from = standard_lists if rules.version.standard_seed else []
-    cache: dict[int, dict[str, int]] = {}
-    if previous is not None:
-        cache[previous.id] = {p: s.rating for p, s in statuses.items() if s.rating is not None}
 
     def ratings_on(rating_list: RatingListRow | None, needed: set[str]) -> dict[str, int]:
         if rating_list is None:
             return {}
-        if rating_list.id in cache:
-            known = cache[rating_list.id]
-            return {p: known[p] for p in needed if p in known}
+        if previous is not None and rating_list.id == previous.id:
+            # The list the period starts from: its ratings are the statuses' (merges applied).
+            return {
+                p: rating
+                for p in needed
+                if (status := statuses.get(p)) is not None and (rating := status.rating) is not None
+            }
         # A merged player's games name the player kept; older lists may hold the other record.
         dropped = {drop: keep for drop, keep in merged.items() if keep in needed}
         ratings = period_inputs.ratings_on(session, rating_list.id, needed | dropped.keys())
@@ -227,16 +230,24 @@ def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, Pla
     statuses: dict[str, PlayerStatus] = {}
     if previous is None:
         return statuses
+    # One int object per value (a few thousand ratings, counts and years), not one per player
+    # and column as the driver makes them: a third of the statuses' memory.
+    shared: dict[Any, Any] = {}
+    same = shared.setdefault
     for player_id, rating, rated_games, peak, birth_year in period_inputs.entries_with_birth_years(
         session, previous.id
     ):
-        statuses[player_id] = PlayerStatus(rating, rated_games, peak, birth_year)
+        statuses[player_id] = PlayerStatus(
+            same(rating, rating), same(rated_games, rated_games), same(peak, peak),
+            same(birth_year, birth_year),
+        )  # fmt: skip
     for player_id, rated_games, peak, pool, birth_year in period_inputs.statuses_with_birth_years(
         session, previous.id
     ):
         statuses[player_id] = PlayerStatus(
-            None, rated_games, peak, birth_year, pool=decode_pool(pool)
-        )
+            None, same(rated_games, rated_games), same(peak, peak), same(birth_year, birth_year),
+            pool=decode_pool(pool),
+        )  # fmt: skip
     return statuses
 
 

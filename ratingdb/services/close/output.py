@@ -13,7 +13,7 @@ from ratingdb.enums import ListSource
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
-from ratingdb.rules import PeriodResult, PooledEvent, Score
+from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.lists import digest_of_sorted
 
@@ -79,40 +79,49 @@ def encode_pool(pool: Sequence[PooledEvent]) -> list[dict[str, Any]]:
 def entry_rows(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tuple[Any, ...]]:
     """The list's entries as rows of ENTRY_KEYS, produced as they are written."""
     for player_id, r in results.items():
-        if r.new_rating is None:
-            continue
-        on_previous_list = r.published_rating is not None
-        peak = r.status.peak_rating
-        yield (
-            list_id,
-            player_id,
-            r.new_rating,
-            r.base_rating if on_previous_list else None,
-            r.change if on_previous_list else None,
-            r.rated_games,
-            r.next_k_factor,
-            r.k_factor if r.rated_games else None,
-            r.sum_delta if r.rated_games and on_previous_list else None,
-            r.status.rated_games,
-            r.new_rating if peak is None else peak,
-        )
+        if r.new_rating is not None:
+            yield _entry_row(list_id, player_id, r)
+
+
+def _entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]:
+    on_previous_list = r.published_rating is not None
+    peak = r.status.peak_rating
+    return (
+        list_id,
+        player_id,
+        r.new_rating,
+        r.base_rating if on_previous_list else None,
+        r.change if on_previous_list else None,
+        r.rated_games,
+        r.next_k_factor,
+        r.k_factor if r.rated_games else None,
+        r.sum_delta if r.rated_games and on_previous_list else None,
+        r.status.rated_games,
+        r.new_rating if peak is None else peak,
+    )
 
 
 def entries_digest(results: Mapping[str, PeriodResult]) -> str:
     """The digest of the list's canonical content (as services.lists.list_digest computes it
     for an imported list)."""
-    canonical = sorted(
-        (player_id, rating, previous, change, games, k)
-        for _, player_id, rating, previous, change, games, k, *_ in entry_rows(results, 0)
-    )
-    return digest_of_sorted(canonical)
+    # Sorted by player id alone (each player once, so the order of the whole tuples): only the
+    # ids are held sorted, each entry made as it is encoded (a sorted list of two million
+    # tuples was the close's peak of memory).
+    listed = sorted(player_id for player_id, r in results.items() if r.new_rating is not None)
+    return digest_of_sorted(_canonical(results, listed))
 
 
-def _statuses_to_keep(
-    results: Mapping[str, PeriodResult], list_id: int
-) -> Iterator[tuple[Any, ...]]:
-    """Players off the list who have a history: pooling for a first rating, or below the floor."""
-    for player_id, r in results.items():
+def _canonical(results: Mapping[str, PeriodResult], listed: list[str]) -> Iterator[tuple[Any, ...]]:
+    """(player_id, rating, previous_rating, change, games, k_factor) of each player of
+    ``listed``: the entry's row as written, from its player id to its K."""
+    for player_id in listed:
+        yield _entry_row(0, player_id, results[player_id])[1:7]
+
+
+def _statuses_to_keep(results: PeriodResults, list_id: int) -> Iterator[tuple[Any, ...]]:
+    """Players off the list who have a history: pooling for a first rating, or below the floor.
+    (A player whose standing did not move is on the list.)"""
+    for player_id, r in results.moved():
         status = r.status
         if r.new_rating is None and (
             status.pool or status.rated_games or status.peak_rating is not None
@@ -122,9 +131,9 @@ def _statuses_to_keep(
 
 
 def _calculations(
-    results: Mapping[str, PeriodResult], list_id: int, version: str, loaded: Loaded
+    results: PeriodResults, list_id: int, version: str, loaded: Loaded
 ) -> Iterator[tuple[Any, ...]]:
-    for player_id, r in results.items():
+    for player_id, r in results.moved():  # a player who played has moved
         for index, event in enumerate(r.events):
             ids = loaded.game_ids[(player_id, index)]
             tournament_id = loaded.tournament_of[(player_id, index)]
