@@ -74,6 +74,11 @@ from ratingdb.rules import (
 )
 from ratingdb.rules.versions import OneTimeAdjustment
 from ratingdb.services.close import STANDARD_SEEDED, decode_pool, encode_pool, entry_rows
+from ratingdb.services.close.inputs import (
+    merged_records_of,
+    ratings_used_by_tournament,
+    with_merged_records,
+)
 
 Entry = tuple[Any, ...]  # rating, previous, change, games, k, rated games, peak
 Status = tuple[Any, ...]  # rated games, peak, pool (as stored: JSON)
@@ -363,11 +368,6 @@ def _ratings_used(
     """As close.inputs._ratings_used, for the players of ``games``: per tournament, the
     ratings on the list in force at its start (the previous list's from the statuses), the
     standard seed in rapid and blitz from 2024-03."""
-    starts: dict[str, date] = {}
-    players: dict[str, set[str]] = defaultdict(set)
-    for row in games:
-        starts[row.tournament_id] = row.start_date
-        players[row.tournament_id].update((row.white_id, row.black_id))
     seed_from = standard_lists if rules.version.standard_seed else []
     on_previous = {p: s.rating for p, s in statuses.items() if s.rating is not None}
     looked_up: dict[int, dict[str, int | None]] = defaultdict(dict)
@@ -377,7 +377,7 @@ def _ratings_used(
             return {}
         if previous is not None and rating_list.id == previous.id:
             return {p: on_previous[p] for p in needed if p in on_previous}
-        dropped = {drop: keep for drop, keep in cascade.merged.items() if keep in needed}
+        dropped = merged_records_of(cascade.merged, needed)
         known = looked_up[rating_list.id]
         missing = (needed | dropped.keys()) - known.keys()
         if missing:
@@ -386,20 +386,9 @@ def _ratings_used(
                 entry = entries.get(player)
                 known[player] = None if entry is None else int(entry[0])
         ratings = {p: r for p in needed | dropped.keys() if (r := known[p]) is not None}
-        for drop, keep in dropped.items():
-            if keep not in ratings and drop in ratings:
-                ratings[keep] = ratings[drop]
-        return {p: r for p, r in ratings.items() if p in needed}
+        return with_merged_records(ratings, dropped, needed)
 
-    used: dict[str, dict[str, int]] = {}
-    for tournament_id, start in starts.items():
-        needed = players[tournament_id]
-        ratings = ratings_on(period_repo.in_force(lists, start), needed)
-        if seed_from:
-            unrated = needed - ratings.keys()
-            ratings |= ratings_on(period_repo.in_force(seed_from, start), unrated)
-        used[tournament_id] = ratings
-    return used
+    return ratings_used_by_tournament(games, lists, seed_from, ratings_on)
 
 
 def _add_standard_ratings(

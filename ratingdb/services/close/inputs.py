@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
@@ -139,11 +139,6 @@ def _ratings_used(
     the tournament's start (docs/README.md "Words"); in rapid and blitz from 2024-03, a player
     unrated there who has a standard rating on the standard list in force then is rated with it
     (B.02 rapid/blitz §7.2.1)."""
-    starts: dict[str, date] = {}
-    players: dict[str, set[str]] = defaultdict(set)
-    for row in games:
-        starts[row.tournament_id] = row.start_date
-        players[row.tournament_id].update((row.white_id, row.black_id))
     seed_from = standard_lists if rules.version.standard_seed else []
 
     def ratings_on(rating_list: RatingListRow | None, needed: set[str]) -> dict[str, int]:
@@ -156,14 +151,40 @@ def _ratings_used(
                 for p in needed
                 if (status := statuses.get(p)) is not None and (rating := status.rating) is not None
             }
-        # A merged player's games name the player kept; older lists may hold the other record.
-        dropped = {drop: keep for drop, keep in merged.items() if keep in needed}
+        dropped = merged_records_of(merged, needed)
         ratings = period_inputs.ratings_on(session, rating_list.id, needed | dropped.keys())
-        for drop, keep in dropped.items():
-            if keep not in ratings and drop in ratings:
-                ratings[keep] = ratings[drop]
-        return {p: r for p, r in ratings.items() if p in needed}
+        return with_merged_records(ratings, dropped, needed)
 
+    return ratings_used_by_tournament(games, lists, seed_from, ratings_on)
+
+
+class TournamentGame(Protocol):
+    """What ``ratings_used_by_tournament`` reads of a game."""
+
+    @property
+    def tournament_id(self) -> str: ...
+    @property
+    def start_date(self) -> date: ...
+    @property
+    def white_id(self) -> str: ...
+    @property
+    def black_id(self) -> str: ...
+
+
+def ratings_used_by_tournament(
+    games: Iterable[TournamentGame],
+    lists: Sequence[RatingListRow],
+    seed_from: Sequence[RatingListRow],
+    ratings_on: Callable[[RatingListRow | None, set[str]], dict[str, int]],
+) -> dict[str, dict[str, int]]:
+    """Per tournament of ``games``, its players' ratings on the list of ``lists`` in force at
+    its start, read by ``ratings_on``; with ``seed_from`` (the standard lists, in rapid and
+    blitz from 2024-03), a player unrated there is rated with the standard list in force."""
+    starts: dict[str, date] = {}
+    players: dict[str, set[str]] = defaultdict(set)
+    for row in games:
+        starts[row.tournament_id] = row.start_date
+        players[row.tournament_id].update((row.white_id, row.black_id))
     used: dict[str, dict[str, int]] = {}
     for tournament_id, start in starts.items():
         needed = players[tournament_id]
@@ -173,6 +194,23 @@ def _ratings_used(
             ratings |= ratings_on(period_repo.in_force(seed_from, start), unrated)
         used[tournament_id] = ratings
     return used
+
+
+def merged_records_of(merged: Mapping[str, str], needed: set[str]) -> dict[str, str]:
+    """The records merged into players of ``needed`` (dropped id -> kept id): a merged
+    player's games name the player kept, and older lists may hold the other record."""
+    return {drop: keep for drop, keep in merged.items() if keep in needed}
+
+
+def with_merged_records(
+    ratings: dict[str, int], dropped: Mapping[str, str], needed: set[str]
+) -> dict[str, int]:
+    """The ratings of ``needed``, a kept player without one of their own rated with their
+    merged record's."""
+    for drop, keep in dropped.items():
+        if keep not in ratings and drop in ratings:
+            ratings[keep] = ratings[drop]
+    return {p: r for p, r in ratings.items() if p in needed}
 
 
 def _add_standard_ratings(
