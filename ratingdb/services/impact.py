@@ -79,6 +79,7 @@ from ratingdb.services.close.inputs import (
     ratings_used_by_tournament,
     with_merged_records,
 )
+from ratingdb.services.revisions import lists_to_recompute
 
 Entry = tuple[Any, ...]  # rating, previous, change, games, k, rated games, peak
 Status = tuple[Any, ...]  # rated games, peak, pool (as stored: JSON)
@@ -180,21 +181,10 @@ def recalculate_impact(
     (category, period, from revision, to revision, players changed) for each list revised.
     The same periods in the same order, the same stop (or not, ``through_all``), the same
     refusal of an imported list (unless ``skip_imported``)."""
-    periods = sorted(p for p in period_repo.published_periods(session, category) if p >= first)
     revised: list[tuple[Category, Period, int, int, tuple[Change, ...]]] = []
-    for period in periods:
-        current = period_repo.list_for(session, category, period)
-        period_row = period_repo.get_period(session, category, period)
-        if current is None or period_row is None:
-            raise AssertionError(f"published period {category.value} {period} has no list")
-        if current.source != ListSource.CLOSE:
-            if skip_imported:
-                continue
-            raise InputError(
-                f"{category.value} {period} is an imported list: it cannot be recomputed; "
-                "correct the tournaments of later periods only",
-                field="tournament",
-            )
+    for period, current, period_row in lists_to_recompute(
+        session, category, first, skip_imported=skip_imported
+    ):
         rules = PeriodRules.for_period(category, period)
         changed = _period(session, cascade, rules, period_row.id, current)
         if changed is None:

@@ -9,7 +9,7 @@ original list) stays as it was.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
-from ratingdb.models import RatingListRow
+from ratingdb.models import PeriodRow, RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
@@ -70,6 +70,29 @@ def _lists_before(
     ]
 
 
+def lists_to_recompute(
+    session: Session, category: Category, first: Period, *, skip_imported: bool
+) -> Iterator[tuple[Period, RatingListRow, PeriodRow]]:
+    """``first`` and every later published period of the category, in order, each with its
+    current list and its period; an imported list is passed over (``skip_imported``) or, when
+    it is reached, refused: nothing computes it, so a correction cannot reach through it."""
+    periods = sorted(p for p in period_repo.published_periods(session, category) if p >= first)
+    for period in periods:
+        current = period_repo.list_for(session, category, period)
+        period_row = period_repo.get_period(session, category, period)
+        if current is None or period_row is None:
+            raise AssertionError(f"published period {category.value} {period} has no list")
+        if current.source != ListSource.CLOSE:
+            if skip_imported:
+                continue
+            raise InputError(
+                f"{category.value} {period} is an imported list: it cannot be recomputed; "
+                "correct the tournaments of later periods only",
+                field="tournament",
+            )
+        yield period, current, period_row
+
+
 def recalculate(
     session: Session,
     category: Category,
@@ -87,22 +110,12 @@ def recalculate(
     one's lists (rapid and blitz read the standard list) may change further on even when one of
     its lists did not. ``skip_imported``: an imported list is computed from nothing, so nothing
     changes it; it is passed over (a replaced imported list, the periods after it), where a
-    tournament correction refuses it. A dry run is this, rolled back by the caller."""
-    periods = sorted(p for p in period_repo.published_periods(session, category) if p >= first)
+    tournament correction refuses it. A dry run computes what this would publish without it
+    (services.impact)."""
     revisions: list[Revision] = []
-    for period in periods:
-        current = period_repo.list_for(session, category, period)
-        period_row = period_repo.get_period(session, category, period)
-        if current is None or period_row is None:
-            raise AssertionError(f"published period {category.value} {period} has no list")
-        if current.source != ListSource.CLOSE:
-            if skip_imported:
-                continue
-            raise InputError(
-                f"{category.value} {period} is an imported list: it cannot be recomputed; "
-                "correct the tournaments of later periods only",
-                field="tournament",
-            )
+    for period, current, period_row in lists_to_recompute(
+        session, category, first, skip_imported=skip_imported
+    ):
         rules = PeriodRules.for_period(category, period)
         computation = compute(
             session, rules, period_row.id, _lists_before(session, category, period),
