@@ -60,10 +60,10 @@ def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     assert {"p99_ms", "ratio", "p99_met", "ratio_met"} <= set(targets["list"])
 
     # --reuse keeps the database it finds; two workers answer as one; --endpoints measures
-    # the web pages (health always first), and the HTML list page has its target at 50. The
-    # pages take longer than JSON: 3 s, so that every measurement counts some on a busy machine.
+    # the web pages (health always first), and the HTML list page has its target at 50 (every
+    # client counts at least one answer, however busy the machine: no longer window needed).
     again = run(tmp_path, "--reuse", "--concurrency", "10,50", "--workers", "2",
-                "--no-access-log", "--duration", "3",
+                "--no-access-log", "--duration", "0.5",
                 "--endpoints", "player-page,list-page")  # fmt: skip
     assert again["reused"] is True
     assert (again["workers"], again["access_log"], again["concurrency"]) == (2, False, [10, 50])
