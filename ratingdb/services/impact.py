@@ -48,13 +48,12 @@ import json
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
-from ratingdb.errors import InputError
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import impact_inputs
@@ -72,11 +71,12 @@ from ratingdb.rules import (
     Score,
     rate_player,
 )
-from ratingdb.rules.versions import OneTimeAdjustment
 from ratingdb.services.close import STANDARD_SEEDED, decode_pool, encode_pool, entry_rows
+from ratingdb.services.close.computation import previous_list
 from ratingdb.services.close.inputs import (
     merged_records_of,
     ratings_used_by_tournament,
+    standard_ratings_wanted,
     with_merged_records,
 )
 from ratingdb.services.revisions import lists_to_recompute
@@ -208,7 +208,7 @@ def _period(
     lists = [
         row for row in period_repo.lists_of(session, category) if row.list_date < period.list_date
     ]
-    previous = _previous_list(rules, lists)
+    previous = previous_list(rules, lists)
     standard_lists = (
         list(period_repo.lists_of(session, Category.FIDE_STANDARD))
         if category in STANDARD_SEEDED
@@ -266,21 +266,6 @@ def _games(
     games.update((g.id, g) for g in games_of(reached - seeds))
     ordered = sorted(games.values(), key=lambda g: (g.start_date, g.tournament_id, g.round, g.id))
     return ordered, reached
-
-
-def _previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> RatingListRow | None:
-    """As the close's: the list the period starts from; refusing to skip a period not closed."""
-    if not lists:
-        return None
-    latest = lists[-1]
-    expected = rules.previous_period
-    if expected is None or latest.list_date != expected.list_date:
-        raise InputError(
-            f"{rules.category.value} {expected} is not published yet: close the periods in order "
-            f"(the latest published list is {Period.of_list_date(latest.list_date)})",
-            field="period",
-        )
-    return latest
 
 
 def _rows_on(
@@ -391,33 +376,9 @@ def _add_standard_ratings(
     computed: Collection[str],
 ) -> None:
     """As close.inputs._add_standard_ratings, for the players ``computed``."""
-    version = rules.version
-    uplift = (
-        version.one_time_adjustment is OneTimeAdjustment.STANDARD_MINUS_100
-        and rules.period.list_date == version.effective_from
-    )
-    if rules.category is Category.FIDE_STANDARD or not (uplift or version.standard_seed):
-        return
-    wanted: dict[str, date] = {}
-    if uplift:
-        start_of_period = rules.period.list_date - timedelta(days=1)
-        wanted = {
-            p: start_of_period
-            for p, s in statuses.items()
-            if s.rating is not None and p in computed
-        }
-    if version.standard_seed:
-        for row in games:
-            for player in (row.white_id, row.black_id):
-                status = statuses.get(player)
-                if player in computed and status is not None and status.rating is None:
-                    wanted.setdefault(player, row.start_date)
-    by_list: dict[int, tuple[RatingListRow, set[str]]] = {}
-    for player, day in wanted.items():
-        standard_list = period_repo.in_force(standard_lists, day)
-        if standard_list is not None:
-            by_list.setdefault(standard_list.id, (standard_list, set()))[1].add(player)
-    for standard_list, needed in by_list.values():
+    for standard_list, needed in standard_ratings_wanted(
+        rules, games, statuses, standard_lists, among=computed
+    ):
         entries, _ = _rows_on(session, cascade, standard_list, needed, statuses=False)
         for player, entry in entries.items():
             statuses[player] = dataclasses.replace(statuses[player], standard_rating=int(entry[0]))

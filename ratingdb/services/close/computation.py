@@ -149,7 +149,7 @@ def compute(
     started = time.perf_counter()
     if corrections is None:
         corrections = latest_correction(session)
-    previous = _previous_list(rules, lists)
+    previous = previous_list(rules, lists)
     standard_lists = (
         period_repo.lists_of(session, Category.FIDE_STANDARD, written_before=written_before)
         if rules.category in STANDARD_SEEDED
@@ -182,7 +182,7 @@ def changes(results: Mapping[str, PeriodResult]) -> tuple[tuple[str, int | None,
     )
 
 
-def _previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> RatingListRow | None:
+def previous_list(rules: PeriodRules, lists: Sequence[RatingListRow]) -> RatingListRow | None:
     """The list the period starts from; refusing to skip a period that has not been closed."""
     if not lists:
         return None

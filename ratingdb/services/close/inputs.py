@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Protocol
@@ -224,31 +224,54 @@ def _add_standard_ratings(
     2022-10-01 (every rated player) and for the standard-rating seed from 2024-03 (unrated
     players with games): the standard list in force at the period's start, or at the player's
     first tournament's start for the seed."""
+    for standard_list, needed in standard_ratings_wanted(rules, games, statuses, standard_lists):
+        for player, rating in period_inputs.ratings_on(session, standard_list.id, needed).items():
+            statuses[player] = dataclasses.replace(statuses[player], standard_rating=rating)
+
+
+def standard_ratings_wanted(
+    rules: PeriodRules,
+    games: Iterable[TournamentGame],
+    statuses: Mapping[str, PlayerStatus],
+    standard_lists: Sequence[RatingListRow],
+    among: Collection[str] | None = None,
+) -> list[tuple[RatingListRow, set[str]]]:
+    """The players (of ``among``, when given) whose standard rating the period needs, by the
+    standard list to read it from: in rapid and blitz, every rated player for the one-time
+    uplift (the list in force at the period's start), and from 2024-03 every unrated player
+    with games for the seed (the list in force at their first tournament's start: ``games``
+    ordered by start date)."""
     version = rules.version
     uplift = (
         version.one_time_adjustment is OneTimeAdjustment.STANDARD_MINUS_100
         and rules.period.list_date == version.effective_from
     )
     if rules.category is Category.FIDE_STANDARD or not (uplift or version.standard_seed):
-        return
+        return []
     wanted: dict[str, date] = {}
     if uplift:
         start_of_period = rules.period.list_date - timedelta(days=1)
-        wanted = {p: start_of_period for p, s in statuses.items() if s.rating is not None}
+        wanted = {
+            p: start_of_period
+            for p, s in statuses.items()
+            if s.rating is not None and (among is None or p in among)
+        }
     if version.standard_seed:
         for row in games:  # ordered by start date: the first tournament wins
             for player in (row.white_id, row.black_id):
                 status = statuses.get(player)
-                if status is not None and status.rating is None:
+                if (
+                    (among is None or player in among)
+                    and status is not None
+                    and status.rating is None
+                ):
                     wanted.setdefault(player, row.start_date)
-    by_list: dict[int, set[str]] = defaultdict(set)
+    by_list: dict[int, tuple[RatingListRow, set[str]]] = {}
     for player, day in wanted.items():
         standard_list = period_repo.in_force(standard_lists, day)
         if standard_list is not None:
-            by_list[standard_list.id].add(player)
-    for list_id, needed in by_list.items():
-        for player, rating in period_inputs.ratings_on(session, list_id, needed).items():
-            statuses[player] = dataclasses.replace(statuses[player], standard_rating=rating)
+            by_list.setdefault(standard_list.id, (standard_list, set()))[1].add(player)
+    return list(by_list.values())
 
 
 def _merge_statuses(
