@@ -23,18 +23,16 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, pass_context
 from jinja2.runtime import Context
 
-from ratingdb.api.caches import Builds, Deflated
+from ratingdb.api.caches import Builds
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.i18n import Reader, reader_of
 from ratingdb.api.reasons import INITIAL_METHODS, NOT_RATED
-from ratingdb.api.routes.lists import caches_of, etag_matches, etag_of
+from ratingdb.api.routes.lists import etag_matches, etag_of
 from ratingdb.api.routes.players import (
     CACHE_CONTROL_HISTORY,
-    GENERATIONS,
     Generations,
-    current_generations,
-    generations_of,
+    kept_by_generations,
 )
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category
@@ -213,8 +211,6 @@ async def player_page(request: Request, read: ReaderDep, player_id: str) -> Resp
     if not (player_id.isascii() and player_id.isdigit()) or len(player_id) > 20:
         message = reader.gettext("%(id)s is not a player id (digits only).")
         return _not_found(request, message % {"id": repr(player_id)})
-    pages_cache = Deflated(caches_of(request)[0])
-    generations = generations_of(request)
     if_none_match = request.headers.get("if-none-match")
 
     def answer(etag: str, body: bytes) -> Response:
@@ -225,29 +221,17 @@ async def player_page(request: Request, read: ReaderDep, player_id: str) -> Resp
             return Response(status_code=304, headers=headers)
         return HTMLResponse(body, headers=headers)
 
-    def cached(found: Generations) -> Response | None:
-        """The answer without reading the player, when the page was rendered already."""
-        etag = player_page_etag(player_id, reader, request, found)
-        body = pages_cache.get(etag)
-        return None if body is None else answer(etag, body)
-
-    known = generations.get(GENERATIONS)
-    if known is not None and (served := cached(known)) is not None:
-        return served  # no database, no thread
-
-    def render(session: ReadSession) -> Response:
-        found = known or current_generations(generations, session)
-        if (served := cached(found)) is not None:
-            return served
+    def render(session: ReadSession) -> bytes | Response:
         response = _player_page(request, session, player_id, reader)
-        if response.status_code != 200:
-            return response
-        etag = player_page_etag(player_id, reader, request, found)
-        body = bytes(response.body)
-        pages_cache.put(etag, body)
-        return answer(etag, body)
+        return bytes(response.body) if response.status_code == 200 else response
 
-    return await read(render)
+    return await kept_by_generations(
+        request,
+        read,
+        lambda found: player_page_etag(player_id, reader, request, found),
+        render,
+        answer,
+    )
 
 
 def _player_page(

@@ -8,13 +8,13 @@ the generations for a second, so a history already rendered is answered without 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
 from ratingdb.api.caches import Deflated, ListLookups
-from ratingdb.api.dependencies import ReaderDep
+from ratingdb.api.dependencies import Reader, ReaderDep
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
     MAX_REVISION,
@@ -71,6 +71,44 @@ def current_generations(
     found = svc.list_generations(session)
     generations.put(GENERATIONS, found)
     return found
+
+
+async def kept_by_generations(
+    request: Request,
+    read: Reader,
+    etag_for: Callable[[Generations], str],
+    render: Callable[[ReadSession], bytes | Response],
+    answer: Callable[[str, bytes], Response],
+) -> Response:
+    """A page that changes only when a list is published or revised (a history, a player
+    page): from the page cache under ``etag_for(generations)`` when it was rendered already
+    (with the generations known, without the database or a thread), else ``render``ed in a
+    read, kept and ``answer``ed. A ``render`` that gives a Response (not found) is returned
+    as it is, and nothing is kept."""
+    pages = Deflated(caches_of(request)[0])
+    generations = generations_of(request)
+
+    def cached(found: Generations) -> Response | None:
+        etag = etag_for(found)
+        body = pages.get(etag)
+        return None if body is None else answer(etag, body)
+
+    known = generations.get(GENERATIONS)
+    if known is not None and (served := cached(known)) is not None:
+        return served
+
+    def rendered(session: ReadSession) -> Response:
+        found = known or current_generations(generations, session)
+        if (served := cached(found)) is not None:
+            return served
+        body = render(session)
+        if isinstance(body, Response):
+            return body
+        etag = etag_for(found)
+        pages.put(etag, body)
+        return answer(etag, body)
+
+    return await read(rendered)
 
 
 def history_etag(
@@ -146,8 +184,6 @@ async def history(
     the revision shown and the rating on the original list. A history once rendered is kept
     by its ETag, which names the category's publications and revisions (known for a second)."""
     if_none_match = request.headers.get("if-none-match")
-    pages = Deflated(caches_of(request)[0])
-    generations = generations_of(request)
 
     def answer(etag: str, body: bytes) -> Response:
         """The history, or 304 when the client holds it (only once the history is known to
@@ -157,22 +193,9 @@ async def history(
             return Response(status_code=304, headers=headers)
         return Response(body, media_type="application/json", headers=headers)
 
-    def cached(found: Generations) -> Response | None:
-        """The answer without reading the history, when it was rendered already."""
-        etag = history_etag(player_id, category, revision, found[category])
-        body = pages.get(etag)
-        return None if body is None else answer(etag, body)
-
-    known = generations.get(GENERATIONS)
-    if known is not None and (served := cached(known)) is not None:
-        return served  # no database, no thread
-
-    def render(session: ReadSession) -> Response:
-        found = known or current_generations(generations, session)
-        if (served := cached(found)) is not None:
-            return served
+    def render(session: ReadSession) -> bytes:
         points = svc.history(session, player_id, category, revision)
-        body = (
+        return (
             HistoryOut(
                 player_id=player_id,
                 category=category,
@@ -182,11 +205,14 @@ async def history(
             .model_dump_json()
             .encode()
         )
-        etag = history_etag(player_id, category, revision, found[category])
-        pages.put(etag, body)
-        return answer(etag, body)
 
-    return await read(render)
+    return await kept_by_generations(
+        request,
+        read,
+        lambda found: history_etag(player_id, category, revision, found[category]),
+        render,
+        answer,
+    )
 
 
 @router.get(
