@@ -8,17 +8,26 @@ from typing import Any
 
 #: Seconds a page may take to arrive (generous: CI machines are shared).
 PAGE_WAIT = 30
+#: Set on the page a click leaves: a new page has a new window, without it.
+_LEFT = "__ratingdb_left"
 
 
 def follow(driver: Any, element: Any, timeout: float = PAGE_WAIT) -> None:
     """Click ``element`` (a link or a form's button) and return once the page it leads to has
-    replaced the current one and finished loading; a click that loads nothing times out."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
+    replaced the current one and finished loading; a click that loads nothing times out.
+
+    The old page is told apart by a mark on its window, not by an element of it going stale:
+    asking chromedriver about an element of a page being replaced can fail with an inspector
+    error ("Node with given id does not belong to the document") instead of a stale element.
+    While the new page arrives, a script may also fail; the wait asks again until the
+    timeout."""
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    old_page = driver.find_element(By.TAG_NAME, "html")
+    driver.execute_script(f"window.{_LEFT} = true")
     element.click()
-    wait = WebDriverWait(driver, timeout)
-    wait.until(expected_conditions.staleness_of(old_page))
-    wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
+    WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(
+        lambda d: d.execute_script(
+            f"return window.{_LEFT} === undefined && document.readyState === 'complete'"
+        )
+    )
