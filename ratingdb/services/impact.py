@@ -68,12 +68,12 @@ from ratingdb.rules import (
     PeriodResult,
     PeriodRules,
     PlayerStatus,
-    Score,
     rate_player,
 )
 from ratingdb.services.close import STANDARD_SEEDED, decode_pool, encode_pool, entry_rows
 from ratingdb.services.close.computation import previous_list
 from ratingdb.services.close.inputs import (
+    SCORES,
     merged_records_of,
     ratings_used_by_tournament,
     standard_ratings_wanted,
@@ -85,11 +85,6 @@ Entry = tuple[Any, ...]  # rating, previous, change, games, k, rated games, peak
 Status = tuple[Any, ...]  # rated games, peak, pool (as stored: JSON)
 Change = tuple[str, int | None, int | None]
 
-_SCORES = {
-    "1-0": (Score.WIN, Score.LOSS),
-    "0-1": (Score.LOSS, Score.WIN),
-    "1/2-1/2": (Score.DRAW, Score.DRAW),
-}
 _JSON = json.JSONEncoder(separators=(",", ":"))
 
 
@@ -397,7 +392,7 @@ def _events(
     for row in games:
         ratings = ratings_of[row.tournament_id]
         starts[row.tournament_id] = row.start_date
-        white_score, black_score = _SCORES[row.result]
+        white_score, black_score = SCORES[row.result]
         for player, opponent, score in (
             (row.white_id, row.black_id, white_score),
             (row.black_id, row.white_id, black_score),

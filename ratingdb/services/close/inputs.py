@@ -31,7 +31,8 @@ from ratingdb.rules import (
 )
 from ratingdb.rules.versions import OneTimeAdjustment
 
-_SCORES = {
+#: A played game's result as each side's score.
+SCORES = {
     "1-0": (Score.WIN, Score.LOSS),
     "0-1": (Score.LOSS, Score.WIN),
     "1/2-1/2": (Score.DRAW, Score.DRAW),
@@ -99,7 +100,7 @@ def _events(games: Sequence[PeriodGame], ratings_of: Mapping[str, Mapping[str, i
     for row in games:
         ratings = ratings_of[row.tournament_id]
         starts[row.tournament_id] = row.start_date
-        white_score, black_score = _SCORES[row.result]
+        white_score, black_score = SCORES[row.result]
         for player, opponent, score in (
             (row.white_id, row.black_id, white_score),
             (row.black_id, row.white_id, black_score),
