@@ -22,51 +22,58 @@ from tests.databases import PostgreSQLDatabases
 from tests.support.server import running_server
 
 
-def _scenario_database(
-    request: pytest.FixtureRequest,
-    tmp_path_factory: pytest.TempPathFactory,
-    *,
-    corrected: bool,
-) -> Iterator[str]:
-    """The scenario (with its correction when ``corrected``), built through the commands, on
-    the database ``request.param`` names."""
-    kind = "corrected" if corrected else "scenario"
-    folder = tmp_path_factory.mktemp(f"{kind}-{request.param}")
+class ScenarioDatabases:
+    """The scenario databases of this worker, each built the first time a test asks for it
+    (through the commands) and kept for the session: by database kind ("sqlite",
+    "postgresql") and state (``corrected``: after the scenario's correction, every closed list
+    has a revision 2). Tests only read them."""
 
-    def build(url: str) -> None:
+    def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
+        self._tmp_path_factory = tmp_path_factory
+        self._urls: dict[tuple[str, bool], str] = {}
+
+    def url(self, request: pytest.FixtureRequest, kind: str, *, corrected: bool) -> str:
+        """The database of ``kind`` in that state (``request``: the asking fixture's, to reach
+        the worker's PostgreSQL databases)."""
+        key = (kind, corrected)
+        if key not in self._urls:
+            self._urls[key] = self._build(request, kind, corrected=corrected)
+        return self._urls[key]
+
+    def _build(self, request: pytest.FixtureRequest, kind: str, *, corrected: bool) -> str:
+        name = "corrected" if corrected else "scenario"
+        folder = self._tmp_path_factory.mktemp(f"{name}-{kind}")
+        if kind == "sqlite":
+            url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
+        elif kind == "postgresql":
+            databases: PostgreSQLDatabases = request.getfixturevalue("postgresql_databases")
+            url = databases.create(name, migrated=False)  # the scenario runs `db upgrade` itself
+        else:
+            raise ValueError(f"no database kind {kind!r}")
         scenario.build(url, folder)
         if corrected:
             scenario.correct(url)
+        return url
 
-    if request.param == "sqlite":
-        url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
-        build(url)
-        yield url
-        return
-    databases: PostgreSQLDatabases = request.getfixturevalue("postgresql_databases")
-    url = databases.create(kind, migrated=False)  # the scenario runs `db upgrade` itself
-    try:
-        build(url)
-        yield url
-    finally:
-        databases.drop(url)
+
+@pytest.fixture(scope="session")
+def scenario_databases(tmp_path_factory: pytest.TempPathFactory) -> ScenarioDatabases:
+    """The worker's scenario databases (PostgreSQL's are dropped with the worker's other
+    databases at the end of the session: ``postgresql_databases``)."""
+    return ScenarioDatabases(tmp_path_factory)
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
-def scenario_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def scenario_url(request: pytest.FixtureRequest, scenario_databases: ScenarioDatabases) -> str:
     """The scenario, built through the commands, on each database in turn."""
-    yield from _scenario_database(request, tmp_path_factory, corrected=False)
+    return scenario_databases.url(request, request.param, corrected=False)
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
-def corrected_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def corrected_url(request: pytest.FixtureRequest, scenario_databases: ScenarioDatabases) -> str:
     """The scenario after one correction (``ratingdb games correct``, scenario.correct): its
     three closed lists have a revision 2, on each database in turn."""
-    yield from _scenario_database(request, tmp_path_factory, corrected=True)
+    return scenario_databases.url(request, request.param, corrected=True)
 
 
 @pytest.fixture(scope="session")

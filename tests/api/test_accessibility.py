@@ -29,6 +29,7 @@ import pytest
 from tests.api.scenario import TOURNAMENTS
 from tests.api.test_browser import chromium, chromium_at
 from tests.support.axe import AXE_VERSION, AxeUnavailable, fetch
+from tests.support.browser import CORRECTED_ON_SQLITE
 
 pytestmark = [pytest.mark.slow(seconds=60), pytest.mark.xdist_group("chromium")]
 __all__ = ["chromium"]
@@ -124,6 +125,7 @@ def test_the_check_finds_faults(axe_script: str) -> None:
     assert rules["color-contrast"].startswith("faulty: color-contrast (serious: Elements must")
 
 
+@CORRECTED_ON_SQLITE
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("width", [1280, 390])
@@ -165,12 +167,18 @@ window.__stops = all.filter(e => {
 document.activeElement.blur();
 return window.__stops.map(e => e.outerHTML.slice(0, 80));
 """
-#: Where the focus is: its index among the stops (-1: none of them) and its outline.
-FOCUSED = """
-const e = document.activeElement, style = getComputedStyle(e);
-return [window.__stops.indexOf(e), e.outerHTML.slice(0, 80), style.outlineStyle,
-        parseFloat(style.outlineWidth), style.outlineColor];
+#: Records, from now on, every element that gets the focus: its index among the stops (-1: none
+#: of them), the start of its HTML and its outline as it shows while focused.
+RECORD_FOCUS = """
+window.__reached = [];
+document.addEventListener('focusin', event => {
+  const e = event.target, style = getComputedStyle(e);
+  window.__reached.push([window.__stops.indexOf(e), e.outerHTML.slice(0, 80), style.outlineStyle,
+                         parseFloat(style.outlineWidth), style.outlineColor]);
+}, true);
 """
+#: What got the focus, in order, and where the focus is now (-1: on none of the stops).
+REACHED = "return [window.__reached, window.__stops.indexOf(document.activeElement)];"
 
 
 def contrast(color: str, against: tuple[int, int, int] = (255, 255, 255)) -> float:
@@ -194,37 +202,78 @@ def test_contrast_is_worked_as_wcag_says() -> None:
     assert contrast("rgb(255, 255, 255)") == pytest.approx(1.0)
 
 
+def keyboard_problems(driver: Any, name: str) -> list[str]:
+    """Tab pressed through the page the browser shows: where it goes out of document order or
+    does not leave the page, and each element whose focus outline is not a solid 2 px at 3:1."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    problems: list[str] = []
+    stops = driver.execute_script(FOCUSABLE)
+    assert stops, name  # every page has at least the site's header
+    driver.execute_script(RECORD_FOCUS)
+    # Every Tab in one go (one round trip to the browser, not two a Tab).
+    ActionChains(driver).send_keys(Keys.TAB * (len(stops) + 1)).perform()
+    focused, last = driver.execute_script(REACHED)
+    for index, html, style, thickness, color in focused:
+        if index >= 0 and (style != "solid" or thickness < 2 or contrast(color) < 3):
+            problems.append(f"{name}: {html}: outline {style} {thickness}px {color}")
+    # The last Tab leaves the page: no element of it gets the focus.
+    reached = [index for index, *_ in focused] + [last]
+    expected = [*range(len(stops)), -1]
+    if reached != expected:
+        step = next(
+            (i for i, (a, b) in enumerate(zip(reached, expected, strict=False)) if a != b),
+            min(len(reached), len(expected)) - 1,
+        )
+        went = stops[reached[step]] if reached[step] >= 0 else "(nothing)"
+        wanted = stops[expected[step]] if expected[step] >= 0 else "(nothing)"
+        problems.append(
+            f"{name}: Tab number {step + 1} went to {went}, not {wanted} "
+            f"(the focus went to {reached[:-1]}, then {reached[-1]})"
+        )
+    return problems
+
+
+#: A page the keyboard check must fault twice: a link without a focus outline, and a field
+#: that Tab reaches first (tabindex 1) although it comes last in the document.
+KEYBOARD_FAULTY = (
+    "<!doctype html><html lang='en'><head><title>faulty</title><style>"
+    "a:focus{outline:3px solid #000} #bare:focus{outline:none}</style></head><body><main>"
+    "<a id='first' href='/a'>first</a> <a id='bare' href='/b'>bare</a> "
+    "<input id='jumper' tabindex='1' aria-label='jumper' style='outline-offset:0'>"
+    "</main></body></html>"
+)
+
+
+@pytest.mark.usefixtures("chromium")
+def test_the_keyboard_check_finds_faults() -> None:
+    """The keyboard check is not vacuous: it names the link without a visible focus and the
+    field Tab reaches out of order."""
+    driver = chromium_at(1280)
+    try:
+        driver.get("data:text/html;charset=utf-8," + quote(KEYBOARD_FAULTY))
+        problems = keyboard_problems(driver, "faulty")
+    finally:
+        driver.quit()
+    assert any('id="bare"' in line and "outline none" in line for line in problems), problems
+    assert any('Tab number 1 went to <input id="jumper"' in line for line in problems), problems
+
+
+@CORRECTED_ON_SQLITE
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_page_works_from_the_keyboard(corrected_server: str, width: int) -> None:
     """Tab reaches every link and control in document order, one after the other, and leaves
     the last one (no trap); each shows a solid outline of at least 2 px with 3:1 contrast
     against the white page while it has the focus (WCAG 2.1.1, 2.1.2, 2.4.3, 2.4.7, 1.4.11)."""
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.keys import Keys
 
     driver = chromium_at(width)
     problems: list[str] = []
     try:
         for name, path in PAGES.items():
             driver.get(f"{corrected_server}{path}")
-            stops = driver.execute_script(FOCUSABLE)
-            assert stops, name  # every page has at least the site's header
-            reached: list[int] = []
-            for _ in range(len(stops) + 1):
-                ActionChains(driver).send_keys(Keys.TAB).perform()
-                index, html, style, thickness, color = driver.execute_script(FOCUSED)
-                reached.append(index)
-                if index >= 0 and (style != "solid" or thickness < 2 or contrast(color) < 3):
-                    problems.append(f"{name}: {html}: outline {style} {thickness}px {color}")
-            expected = [*range(len(stops)), -1]
-            if reached != expected:
-                step = next(
-                    i for i, (a, b) in enumerate(zip(reached, expected, strict=True)) if a != b
-                )
-                went = stops[reached[step]] if reached[step] >= 0 else "(nothing)"
-                wanted = stops[expected[step]] if expected[step] >= 0 else "(nothing)"
-                problems.append(f"{name}: Tab number {step + 1} went to {went}, not {wanted}")
+            problems += keyboard_problems(driver, name)
     finally:
         driver.quit()
     assert not problems, f"keyboard problems at {width} px:\n" + "\n".join(problems)

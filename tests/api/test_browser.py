@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import follow
+from tests.support.browser import ON_SQLITE, follow
 from tests.support.once import once_per_run
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -90,6 +90,7 @@ def chromium(tmp_path_factory: pytest.TempPathFactory) -> None:
         pytest.skip(reason)
 
 
+@ON_SQLITE
 def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
@@ -136,6 +137,7 @@ def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) ->
 SCREENSHOTS = os.environ.get("RATINGDB_SCREENSHOTS")
 
 
+@ON_SQLITE
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "en"), (390, "fr")])
 def test_calculator_page_in_chromium(
     chromium: None, server: str, tmp_path: Path, width: int, language: str

@@ -11,7 +11,7 @@ import pytest
 
 from tests.api.scenario import TOURNAMENTS
 from tests.api.test_browser import chromium, chromium_at
-from tests.support.browser import follow
+from tests.support.browser import ON_SQLITE, follow
 
 pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
@@ -24,6 +24,7 @@ PAGES = {
 }
 
 
+@ON_SQLITE
 @pytest.mark.parametrize("width", [1280, 390])
 def test_pages_fit_the_screen(chromium: None, server: str, tmp_path: Path, width: int) -> None:
     from selenium.webdriver.common.by import By

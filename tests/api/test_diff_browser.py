@@ -14,6 +14,7 @@ import pytest
 
 from tests.api.scenario import TOURNAMENTS
 from tests.api.test_browser import SCREENSHOTS, chromium, chromium_at
+from tests.support.browser import CORRECTED_ON_SQLITE
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 __all__ = ["chromium"]
@@ -26,6 +27,7 @@ WORDS = {
 }  # fmt: skip
 
 
+@CORRECTED_ON_SQLITE
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "fr")])
 def test_diff_and_tournaments_in_chromium(

@@ -15,6 +15,7 @@ from ratingdb.api import create_app
 from ratingdb.config import Settings
 from ratingdb.db import upgrade
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
+from tests.support.browser import ON_SQLITE
 
 STATIC_DOCS = Path(__file__).resolve().parents[2] / "ratingdb" / "api" / "static" / "docs"
 
@@ -117,6 +118,7 @@ def _operations(document: dict[str, Any]) -> int:
     return sum(len(set(item) & methods) for item in document["paths"].values())
 
 
+@ON_SQLITE
 @pytest.mark.slow  # a server and a headless Chromium, as every browser test
 @pytest.mark.usefixtures("chromium")
 def test_docs_render_in_chromium_without_internet(server: str) -> None:

@@ -13,10 +13,12 @@ from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
     chromium,
     chromium_at,
 )
+from tests.support.browser import ON_SQLITE
 
 pytestmark = pytest.mark.slow
 
 
+@ON_SQLITE
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "en"), (390, "fr")])
 def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language: str) -> None:

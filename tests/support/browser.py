@@ -6,6 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+#: The public pages are opened in Chromium on the SQLite scenario only: every page the browser
+#: tests open is served byte for byte the same from the PostgreSQL scenario
+#: (tests/api/test_pages_on_both_databases.py), so a second browser run would check the same
+#: HTML again. (The back office's browser tests write, and run on both databases.)
+ON_SQLITE = pytest.mark.parametrize("scenario_url", ["sqlite"], indirect=True)
+CORRECTED_ON_SQLITE = pytest.mark.parametrize("corrected_url", ["sqlite"], indirect=True)
+
 #: Seconds a page may take to arrive (generous: CI machines are shared).
 PAGE_WAIT = 30
 #: Set on the page a click leaves: a new page has a new window, without it.
