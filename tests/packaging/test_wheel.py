@@ -61,15 +61,20 @@ def build_and_install(work: Path) -> None:
     )  # fmt: skip
     wheels = list((work / "dist").glob("ratingdb-*.whl"))
     assert len(wheels) == 1, wheels
-    venv.create(work / "venv", with_pip=True)
-    bin_folder = work / "venv" / "bin"
+    # The environment without a pip of its own (ensurepip costs seconds): this run's pip
+    # installs into it (--python), without byte-compiling every dependency up front (the
+    # commands below compile what they import).
+    venv.create(work / "venv", with_pip=False)
     _run(
         [
-            str(bin_folder / "python"),
+            sys.executable,
             "-m",
             "pip",
+            "--python",
+            str(work / "venv" / "bin" / "python"),
             "install",
             "--quiet",
+            "--no-compile",
             "--disable-pip-version-check",
             "-c",
             str(ROOT / "constraints.txt"),
