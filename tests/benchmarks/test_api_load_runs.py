@@ -13,7 +13,7 @@ import pytest
 
 # Slow: the load benchmark serves and measures for several seconds (short measurements, each
 # as many requests as the machine can make: all the CPU it can get), the pages in a second run.
-pytestmark = pytest.mark.slow(seconds=20)
+pytestmark = pytest.mark.slow(seconds=10)
 
 ROOT = Path(__file__).resolve().parents[2]
 ENDPOINTS = {"health", "list", "history", "calculation"}
@@ -24,7 +24,7 @@ def run(tmp_path: Path, *options: str) -> dict[str, object]:
     url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "api_load.py"), "--players", "2000",
-         "--games", "1000", "--database-url", url, "--duration", "0.5", "--warmup", "0.2",
+         "--games", "1000", "--database-url", url, "--duration", "0.25", "--warmup", "0.1",
          *options],
         capture_output=True,
         text=True,
@@ -40,14 +40,16 @@ def run(tmp_path: Path, *options: str) -> dict[str, object]:
 
 
 def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
-    figures = run(tmp_path)
+    # Two client counts, the targets' (50) and one more: every measurement is a quarter of a
+    # second of all the CPU the machine has, the script's default three levels add nothing here.
+    figures = run(tmp_path, "--concurrency", "1,50")
     assert (figures["players"], figures["games"], figures["backend"]) == (2000, 1000, "sqlite")
-    assert figures["concurrency"] == [1, 10, 50]
+    assert figures["concurrency"] == [1, 50]
     endpoints = figures["endpoints"]
     assert isinstance(endpoints, dict)
     assert set(endpoints) == ENDPOINTS
     for name, by_clients in endpoints.items():
-        assert set(by_clients) == {"1", "10", "50"}, name
+        assert set(by_clients) == {"1", "50"}, name
         for clients, row in by_clients.items():
             assert set(row) >= FIGURES, (name, clients)
             assert row["errors"] == 0, (name, clients, row)
@@ -62,21 +64,19 @@ def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     # --reuse keeps the database it finds; two workers answer as one; --endpoints measures
     # the web pages (health always first), and the HTML list page has its target at 50 (every
     # client counts at least one answer, however busy the machine: no longer window needed).
-    again = run(tmp_path, "--reuse", "--concurrency", "10,50", "--workers", "2",
-                "--no-access-log", "--duration", "0.5",
-                "--endpoints", "player-page,list-page")  # fmt: skip
+    again = run(tmp_path, "--reuse", "--concurrency", "50", "--workers", "2",
+                "--no-access-log", "--endpoints", "player-page,list-page")  # fmt: skip
     assert again["reused"] is True
-    assert (again["workers"], again["access_log"], again["concurrency"]) == (2, False, [10, 50])
+    assert (again["workers"], again["access_log"], again["concurrency"]) == (2, False, [50])
     assert again["entries"] == figures["entries"]
     assert again["endpoints_measured"] == ["health", "player-page", "list-page"]
     pages = again["endpoints"]
     assert isinstance(pages, dict)
     assert set(pages) == {"health", "player-page", "list-page"}
     for name in ("player-page", "list-page"):
-        for clients in ("10", "50"):
-            row = pages[name][clients]
-            assert row["errors"] == 0, (name, clients, row)  # every page answered 200
-            assert row["requests"] > 0, (name, clients, row)
+        row = pages[name]["50"]
+        assert row["errors"] == 0, (name, row)  # every page answered 200
+        assert row["requests"] > 0, (name, row)
     targets = again["targets"]
     assert isinstance(targets, dict)
     assert set(targets) == {"list-page"}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 
 from ratingdb.cli import main
+from tests.support import forks
 
 
 def run_calc(
@@ -249,22 +249,12 @@ def test_missing_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 def test_python_dash_m_reads_a_file(tmp_path: Path) -> None:
     request = tmp_path / "tv05.json"
     request.write_text(json.dumps(TV05), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "ratingdb", "calc", str(request)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = forks.run(["calc", str(request)])
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["new_rating"] == 2810
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**TV05, "category": "go"}), encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "-m", "ratingdb", "calc", str(bad)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = forks.run(["calc", str(bad)])
     assert done.returncode == 2
     assert "bad.json: category: unknown category 'go'" in done.stderr
 
@@ -273,13 +263,7 @@ def test_python_dash_m_reads_a_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize("arguments", [["calc", "-"], ["calc"]])
 def test_a_dash_or_no_file_reads_standard_input(arguments: list[str]) -> None:
     # The usual convention: "-" names standard input. TV-05 as above: 2813 -> 2810.
-    completed = subprocess.run(
-        [sys.executable, "-m", "ratingdb", *arguments],
-        input=json.dumps(TV05),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    completed = forks.run(arguments, stdin=json.dumps(TV05))
     assert completed.returncode == 0, completed.stderr
     out = json.loads(completed.stdout)
     assert (out["change"], out["new_rating"]) == (-3, 2810)

@@ -22,6 +22,7 @@ from ratingdb.db import head_revision
 from ratingdb.sample_data import folder, load_manifest
 from ratingdb.sample_data.generate import generate
 from tests.databases import free_port
+from tests.support import forks
 from tests.support.sql import query
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,19 +33,9 @@ SHOWCASE = "79000001"
 CATEGORIES = ("fide-standard", "fide-rapid", "fide-blitz", "ffe-rapid")
 
 
-def demo(
-    cwd: Path, *args: str, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
+def demo(cwd: Path, *args: str, env: dict[str, str] | None = None) -> forks.Finished:
     environment = {k: v for k, v in os.environ.items() if k != "RATINGDB_DATABASE_URL"}
-    return subprocess.run(
-        [sys.executable, "-m", "ratingdb", "demo", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-        env=environment | (env or {}),
-        timeout=300,
-    )
+    return forks.run(["demo", *args], cwd=cwd, env=environment | (env or {}))
 
 
 def check_loaded_and_closed(url: str) -> None:
@@ -150,10 +141,7 @@ def test_demo_refuses_a_database_with_other_data(tmp_path: Path) -> None:
         ["db", "upgrade"],
         ["lists", "import", str(baseline), "--category", "fide-standard", "--period", "2026-06"],
     ):
-        load = subprocess.run(
-            [sys.executable, "-m", "ratingdb", *command, "--database-url", url],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
+        load = forks.run([*command, "--database-url", url])
         assert load.returncode == 0, load.stderr
     done = demo(tmp_path, "--no-serve", "--database-url", url)
     assert done.returncode == 2

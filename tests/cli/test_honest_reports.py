@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import pwd
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support import forks
 from tests.support.cli import run_cli as cli
 from tests.support.sql import query
 
@@ -227,17 +227,17 @@ def test_the_scheduled_close_records_its_actor(loaded: str) -> None:
     """``python -m jobs``: ``--actor`` as given; without it, the OS user, marked as the
     scheduler's."""
     url = loaded
-    base = [sys.executable, "-m", "jobs", "--database-url", url]
+    base = ["--database-url", url]
     env = {"PATH": "/usr/bin:/bin", "LOGNAME": "cron-user", "PYTHONPATH": ":".join(sys.path)}
-    done = subprocess.run(
+    done = forks.run(
         [*base, "run", "close-periods", "--now", "2026-09-01T00:30:00+00:00"],
-        capture_output=True, text=True, check=False, timeout=120, env=env,
+        module="jobs", env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    done = subprocess.run(
+    done = forks.run(
         [*base, "--actor", "Ola Operator", "run", "close-periods", "--now",
          "2026-10-01T00:30:00+00:00"],
-        capture_output=True, text=True, check=False, timeout=120, env=env,
+        module="jobs", env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     closes = [actor for action, actor in actors(url) if action == "close"]

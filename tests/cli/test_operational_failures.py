@@ -12,7 +12,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from ratingdb.cli import main
 from ratingdb.db import downgrade
 from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.db.migrate import head_revision
+from tests.support import forks
 
 UPGRADE = "run `ratingdb db upgrade`"
 LIST = (
@@ -282,12 +282,12 @@ def test_a_connection_lost_during_a_close_says_so_and_writes_nothing(
 # --- --debug, RATINGDB_DEBUG, the console script and python -m jobs ------------------------
 
 
-def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(*args: str, env: dict[str, str] | None = None) -> forks.Finished:
+    """``python -m MODULE ARGS...`` (``args``: ``"-m", MODULE, ...``), a process forked from a
+    warm interpreter (tests/support/forks.py)."""
     environ = {k: v for k, v in os.environ.items() if k != "RATINGDB_DEBUG"} | (env or {})
-    return subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, check=False, timeout=120,
-        env=environ,
-    )  # fmt: skip
+    assert args[0] == "-m", args
+    return forks.run(args[2:], module=args[1], env=environ)
 
 
 @pytest.mark.processes

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,6 +15,7 @@ from sqlalchemy import Engine, select
 from ratingdb.db import make_sessionmaker
 from ratingdb.models import AuditRow, UserRow
 from ratingdb.services import accounts
+from tests.support import forks
 from tests.support.cli import run_cli
 
 PASSWORD = "a long enough password"
@@ -189,14 +188,11 @@ def test_token_and_revoke(
 def test_the_console_script_reads_the_password_from_stdin(database_url: str) -> None:
     """The installed command, end to end: users add then list."""
     environment = {**os.environ, "RATINGDB_DATABASE_URL": database_url}
-    added = subprocess.run(
-        [sys.executable, "-m", "ratingdb", "users", "add", "eve", "--role", "officer",
-         "--password-stdin"],
-        input=PASSWORD + "\n", capture_output=True, text=True, env=environment, check=False,
-    )  # fmt: skip
+    added = forks.run(
+        ["users", "add", "eve", "--role", "officer", "--password-stdin"],
+        stdin=PASSWORD + "\n",
+        env=environment,
+    )
     assert added.returncode == 0, added.stderr
-    listed = subprocess.run(
-        [sys.executable, "-m", "ratingdb", "users", "list"],
-        capture_output=True, text=True, env=environment, check=False,
-    )  # fmt: skip
+    listed = forks.run(["users", "list"], env=environment)
     assert json.loads(listed.stdout)["username"] == "eve"

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -18,6 +16,7 @@ from jobs.scheduler import build_scheduler, scheduled_jobs
 from ratingdb.cli import main
 from ratingdb.config import Settings
 from ratingdb.db import upgrade
+from tests.support import forks
 from tests.support.factories import ANNA, BOB, games_csv, list_csv
 
 TIMEOUT = 120
@@ -26,14 +25,8 @@ BASELINE = list_csv(ANNA, BOB)
 GAMES = games_csv("Open,2026-08-10,2026-08-12,1,1001,1002,1-0")
 
 
-def jobs(*args: str, url: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "jobs", "--database-url", url, *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=TIMEOUT,
-    )
+def jobs(*args: str, url: str) -> forks.Finished:
+    return forks.run(["--database-url", url, *args], module="jobs")
 
 
 def prepare(url: str, tmp_path: Path) -> None:
@@ -153,10 +146,8 @@ def test_database_url_is_accepted_after_the_command_too(tmp_path: Path) -> None:
     """Contract "Configuration": --database-url on any command, wherever it is written."""
     url = f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
     upgrade(url)
-    done = subprocess.run(
-        [sys.executable, "-m", "jobs", "run", "close-periods", "--now", "2026-08-20",
-         "--database-url", url],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    done = forks.run(
+        ["run", "close-periods", "--now", "2026-08-20", "--database-url", url], module="jobs"
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +20,7 @@ from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category, Period
 from ratingdb.services import publication
+from tests.support import forks
 from tests.support import publication as case
 from tests.support.cli import cli_ok
 from tests.support.sql import query
@@ -167,10 +166,10 @@ def test_the_job_and_periods_status_show_the_waiting_period(
     case.prepare(database_url, tmp_path)
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGDB_")}
     env["RATINGDB_PUBLICATION_APPROVAL"] = "fide-standard"
-    done = subprocess.run(
-        [sys.executable, "-m", "jobs", "--database-url", database_url, "--actor", "scheduler",
-         "run", "close-periods", "--now", AFTER_DECEMBER_CUT_OFF.isoformat()],
-        capture_output=True, text=True, check=False, timeout=120, env=env,
+    done = forks.run(
+        ["--database-url", database_url, "--actor", "scheduler", "run", "close-periods",
+         "--now", AFTER_DECEMBER_CUT_OFF.isoformat()],
+        module="jobs", env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     (line,) = done.stdout.splitlines()

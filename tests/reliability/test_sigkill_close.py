@@ -13,7 +13,7 @@ random share of that phase's length in the reference, so every kill lands in the
 aimed at however loaded the machine (a delay from the command's start drifted: most kills
 aimed at the write landed after the commit, and few in the overwrite). The kills aimed at the
 interpreter's start kill ``python -m ratingdb``; the others kill the same close forked from a
-warm process (tests/reliability/forks.py), which spares each 0.6-0.8 s of interpreter start
+warm process (tests/support/forks.py), which spares each 0.6-0.8 s of interpreter start
 and imports, the phases of a forked close aimed at as a forked reference close showed them
 (a forked close must publish the reference list too). The database is checked after each
 kill. One built database serves every kill: a kill before the commit leaves
@@ -63,7 +63,7 @@ from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
 from ratingdb.services.published.lists import published_list
 from tests.databases import PostgreSQLDatabases
-from tests.reliability.forks import Forked, ForkServer, Running
+from tests.support.forks import Forked, ForkServer, Running
 
 # Slow: 24 closes of a 10,000-player federation killed and checked, on each database.
 pytestmark = pytest.mark.slow(seconds=15)
@@ -652,7 +652,7 @@ def test_a_close_killed_at_any_moment_publishes_all_or_nothing(
         anchor = ANCHORS[aim]
         started = time.perf_counter()
         # A kill aimed at the interpreter's start needs one; the others kill a close forked
-        # from a warm process (tests/reliability/forks.py): the same close, without 0.6-0.8 s
+        # from a warm process (tests/support/forks.py): the same close, without 0.6-0.8 s
         # of interpreter start and imports each.
         process: Started = (
             start_close(work, tag) if anchor == "started" else start_forked(work, tag)

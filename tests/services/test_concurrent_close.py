@@ -1,5 +1,8 @@
 """Two closers at the same moment, in two OS processes: the period is closed once.
 
+The processes are forked from a warm interpreter (tests/support/forks.py): without the
+interpreter's start between them they start closer together, so they overlap more.
+
 The data makes the close take a moment so that the two really overlap: a fide-standard
 baseline list of 2026-08 with 300 rated players, and a tournament of 150 games (every player
 plays once) ending in August, rated in 2026-09. Its list then has 300 entries and 300
@@ -12,7 +15,6 @@ import contextlib
 import io
 import json
 import multiprocessing
-import subprocess
 import sys
 import traceback
 from collections import Counter
@@ -22,6 +24,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
+from tests.support import forks
 from tests.support.files import GAMES_HEADER, LIST_HEADER
 
 # Slow: each test races several close processes.
@@ -124,7 +127,10 @@ def test_two_processes_close_the_same_period_once(
     prepare(database_url, tmp_path, tournaments)
     assert lists_per_period(database_url) == {"2026-08": 1}
 
-    context = multiprocessing.get_context("spawn")
+    # Children of a clean process (never a fork of this one, its threads and connections):
+    # multiprocessing's fork server, started once per worker with the close imported.
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__, "ratingdb.cli", "ratingdb.services.close"])
     barrier = context.Barrier(2)
     results = context.Queue()
     processes = [
@@ -158,12 +164,9 @@ def test_two_processes_close_the_same_period_once(
 def test_two_close_commands_started_together_close_once(database_url: str, tmp_path: Path) -> None:
     """The same race with two ``python -m ratingdb periods close`` processes."""
     prepare(database_url, tmp_path, {"Open": ("2026-08-10", "2026-08-12")})
-    command = [sys.executable, "-m", "ratingdb", "periods", "close", "--category",
-               "fide-standard", "--period", "2026-09", "--database-url", database_url]  # fmt: skip
-    processes = [
-        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
+    command = ["periods", "close", "--category", "fide-standard", "--period", "2026-09",
+               "--database-url", database_url]  # fmt: skip
+    processes = [forks.start(command) for _ in range(2)]
     reports = [(p, *p.communicate(timeout=TIMEOUT)) for p in processes]
     assert [p.returncode for p, _, _ in reports] == [0, 0], reports
     states = sorted(json.loads(out.splitlines()[-1])["state"] for _, out, _ in reports)
@@ -195,12 +198,9 @@ def test_two_catch_up_jobs_at_once_close_each_period_once(
     """At 2026-12-01 00:30 the closing dates of 2026-09 (08-29), 2026-10 (09-28), 2026-11
     (10-29) and 2026-12 (11-28) have passed: four periods are due, each is closed once."""
     prepare(database_url, tmp_path, tournaments)
-    command = [sys.executable, "-m", "jobs", "--database-url", database_url, "run",
-               "close-periods", "--now", "2026-12-01T00:30:00+00:00"]  # fmt: skip
-    processes = [
-        subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
+    command = ["--database-url", database_url, "run", "close-periods", "--now",
+               "2026-12-01T00:30:00+00:00"]  # fmt: skip
+    processes = [forks.start(command, module="jobs") for _ in range(2)]
     reports = [(p, *p.communicate(timeout=TIMEOUT)) for p in processes]
     assert [p.returncode for p, _, _ in reports] == [0, 0], [err for _, _, err in reports]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import subprocess
 import sys
 import traceback
 from typing import NamedTuple
@@ -11,6 +10,7 @@ from typing import NamedTuple
 import pytest
 
 from ratingdb.cli import main
+from tests.support import forks
 
 
 class CliRun(NamedTuple):
@@ -59,20 +59,12 @@ def cli_ok(capsys: pytest.CaptureFixture[str], *args: str, url: str | None = Non
     return out
 
 
-def run_process(
-    *args: str, url: str, module: str = "ratingdb", timeout: float | None = None
-) -> str:
-    """``python -m MODULE`` in a subprocess (a real process: its own engine, its own exit),
-    which must succeed: its stdout. ``ratingdb`` takes ``--database-url`` after the command,
-    ``jobs`` before it."""
+def run_process(*args: str, url: str, module: str = "ratingdb") -> str:
+    """``python -m MODULE`` in a process of its own (its own engine, its own exit), forked from
+    this worker's warm process (tests/support/forks.py), which must succeed: its stdout.
+    ``ratingdb`` takes ``--database-url`` after the command, ``jobs`` before it."""
     database = ["--database-url", url]
     command = [*args, *database] if module == "ratingdb" else [*database, *args]
-    done = subprocess.run(
-        [sys.executable, "-m", module, *command],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=timeout,
-    )
+    done = forks.run(command, module=module)
     assert done.returncode == 0, f"{module} {' '.join(args)}: {done.stderr}"
     return done.stdout

@@ -1,0 +1,279 @@
+"""``python -m ratingdb`` and ``python -m jobs`` started by forking a warm process instead of a
+new interpreter.
+
+Every start of ``python -m ratingdb`` costs the interpreter's start and the imports (0.6-0.8 s of
+CPU) before the command does anything; the tests start a few hundred. A fork server pays that
+once per pytest worker: a ``python`` process that imports what the commands import, then, for
+each command asked for, forks a child that runs the module as ``python -m`` does
+(``runpy.run_module(..., run_name="__main__")``) with the command's arguments, environment,
+working folder and files for its standard streams, exits as the interpreter does, and reports how
+it ended. Each child is a process of its own (its own pid, database connection, file locks and
+exit code), killed by SIGKILL like any other; only the interpreter's start and the imports are not
+part of it. Tests of the start itself (what a command imports, how fast it starts, the wheel) and
+of servers start real interpreters.
+
+The server holds no database connection and runs no thread when it forks.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The fork server: imports, then one JSON request per line on stdin, one JSON answer per line
+#: on stdout. ``start`` forks a child running the command; ``poll`` and ``wait`` reap it.
+SERVER = r"""
+import json, os, runpy, sys, traceback
+
+# What the commands import, so that the children do not: the command lines, the close, the
+# database layer with both drivers, Alembic's schema check and migrations, the jobs. Not the
+# web stack: the commands that serve import it as they would.
+import alembic.command, alembic.config, alembic.runtime.migration, alembic.script, psycopg
+import sqlalchemy.dialects.postgresql.psycopg, sqlalchemy.dialects.sqlite.pysqlite
+import ratingdb.cli, ratingdb.cli.common, ratingdb.cli.periods, ratingdb.config
+import ratingdb.db, ratingdb.failures, ratingdb.models, ratingdb.services.close
+import jobs.close_periods, jobs.expire_previews
+
+requests, answers = sys.stdin, sys.stdout
+
+
+def child(request):
+    stdin = request.get("stdin") or os.devnull
+    os.dup2(os.open(stdin, os.O_RDONLY), 0)
+    for fd, path in ((1, request["stdout"]), (2, request["stderr"])):
+        os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), fd)
+    sys.stdin = open(0, closefd=False)
+    sys.stdout = open(1, "w", closefd=False)
+    sys.stderr = open(2, "w", closefd=False)
+    if request.get("replace_env"):
+        os.environ.clear()
+    os.environ.update(request["env"])
+    if request.get("cwd"):
+        os.chdir(request["cwd"])
+    module = request.get("module", "ratingdb")
+    sys.argv = [module, *request["argv"]]
+    try:
+        runpy.run_module(module, run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    # Leave as the interpreter does (flushing, collecting, atexit), with its exit code.
+    sys.exit(code)
+
+
+def returncode(pid, options):
+    found, status = os.waitpid(pid, options)
+    return None if found == 0 else os.waitstatus_to_exitcode(status)
+
+
+print(json.dumps({"ready": os.getpid()}), file=answers, flush=True)
+for line in requests:
+    request = json.loads(line)
+    if request["op"] == "start":
+        pid = os.fork()
+        if pid == 0:
+            child(request)
+        answer = {"pid": pid}
+    elif request["op"] == "poll":
+        answer = {"returncode": returncode(request["pid"], os.WNOHANG)}
+    else:
+        answer = {"returncode": returncode(request["pid"], 0)}
+    print(json.dumps(answer), file=answers, flush=True)
+"""
+
+
+class Running(Protocol):
+    """A started command, as the test watches it: ``subprocess.Popen`` or ``Forked``."""
+
+    @property
+    def pid(self) -> int: ...
+
+    def poll(self) -> int | None: ...
+
+
+class ForkServer:
+    """The server process, started by the ``with`` block, and stopped at its end."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.process: subprocess.Popen[str] | None = None
+        self.started = 0
+
+    def __enter__(self) -> ForkServer:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", SERVER],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        assert "ready" in self._answer()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None:
+            assert self.process.stdin is not None
+            assert self.process.stdout is not None
+            self.process.stdin.close()
+            self.process.wait(timeout=30)
+            self.process.stdout.close()
+            self.process = None
+
+    def ask(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        assert self.process is not None, "the fork server is not running"
+        assert self.process.stdin is not None
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        return self._answer()
+
+    def _answer(self) -> dict[str, Any]:
+        assert self.process is not None
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        assert line, f"the fork server ended (exit {self.process.poll()})"
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def start(
+        self,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        *,
+        module: str = "ratingdb",
+        replace_env: bool = False,
+        cwd: Path | None = None,
+        stdin: str | None = None,
+    ) -> Forked:
+        """``python -m MODULE ARGV`` in a forked child: ``env`` added to the server's environment
+        (or, with ``replace_env``, the child's whole environment), in ``cwd`` (default: the
+        server's, the repository), reading ``stdin`` (default: nothing)."""
+        self.started += 1
+        out = self.folder / f"command-{self.started}.out"
+        err = self.folder / f"command-{self.started}.err"
+        request: dict[str, Any] = {
+            "op": "start", "module": module, "argv": list(argv), "env": dict(env),
+            "replace_env": replace_env, "cwd": str(cwd) if cwd is not None else None,
+            "stdout": str(out), "stderr": str(err),
+        }  # fmt: skip
+        if stdin is not None:
+            source = self.folder / f"command-{self.started}.in"
+            source.write_text(stdin, encoding="utf-8")
+            request["stdin"] = str(source)
+        return Forked(self, self.ask(request)["pid"], out, err)
+
+
+class Forked:
+    """A forked command, with the part of ``subprocess.Popen``'s interface the test uses."""
+
+    def __init__(self, server: ForkServer, pid: int, stdout: Path, stderr: Path) -> None:
+        self.server = server
+        self.pid = pid
+        self.stdout_path = stdout
+        self.stderr_path = stderr
+        self.stdin_path = stdout.with_suffix(".in")
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            self.returncode = self.server.ask({"op": "poll", "pid": self.pid})["returncode"]
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        """Until the child has ended (``timeout`` is not needed: the test kills it first)."""
+        if self.returncode is None:
+            self.returncode = self.server.ask({"op": "wait", "pid": self.pid})["returncode"]
+        assert self.returncode is not None
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.returncode is None:
+            os.kill(self.pid, sig)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def communicate(self, timeout: float | None = None) -> tuple[str, str]:
+        self.wait(timeout)
+        return self.stdout_path.read_text(), self.stderr_path.read_text()
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_path.read_text() if self.returncode is not None else ""
+
+
+class Finished:
+    """What a command run to its end did, as ``subprocess.run`` tells it."""
+
+    def __init__(self, args: list[str], returncode: int, stdout: str, stderr: str) -> None:
+        self.args = args
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+
+
+_shared: ForkServer | None = None
+
+
+def shared() -> ForkServer:
+    """This process's fork server (one per pytest worker), started on first use, stopped when
+    the worker exits."""
+    global _shared
+    if _shared is None:
+        folder = Path(tempfile.mkdtemp(prefix="ratingdb-forks-"))
+        _shared = ForkServer(folder).__enter__()
+        atexit.register(_shared.__exit__)
+    return _shared
+
+
+def start(
+    args: Sequence[str],
+    *,
+    module: str = "ratingdb",
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+) -> Forked:
+    """``python -m MODULE ARGS`` started, forked from this worker's warm process, with this
+    process's environment (``env`` if given, whole) and working folder; ``communicate()``
+    gives its output once it has ended."""
+    return shared().start(
+        args,
+        dict(os.environ if env is None else env),
+        module=module,
+        replace_env=True,
+        cwd=Path.cwd() if cwd is None else cwd,
+        stdin=stdin,
+    )
+
+
+def run(
+    args: Sequence[str],
+    *,
+    module: str = "ratingdb",
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    stdin: str | None = None,
+) -> Finished:
+    """``python -m MODULE ARGS`` to its end, forked from this worker's warm process, with this
+    process's environment (``env`` if given, whole) and working folder: the part of
+    ``subprocess.run(capture_output=True, text=True)`` the tests use. Its output files are
+    removed once read."""
+    process = start(args, module=module, env=env, cwd=cwd, stdin=stdin)
+    code = process.wait()
+    out, err = process.stdout_path.read_text(), process.stderr_path.read_text()
+    for path in (process.stdout_path, process.stderr_path, process.stdin_path):
+        path.unlink(missing_ok=True)
+    return Finished([module, *args], code, out, err)
