@@ -22,18 +22,17 @@ import json
 import os
 import re
 import subprocess
-import sys
 import time
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, text
 
 from ratingdb.cli import main
 from ratingdb.rules import Category, Period, closing_date, next_period
+from tests.support import forks
 from tests.support.files import GAMES_HEADER, LIST_HEADER
 
 # Slow: two schedulers and a manual run, as processes, on six periods.
@@ -115,16 +114,13 @@ def database_state(url: str) -> tuple[dict[str, int], dict[str, str]]:
     return lists, states
 
 
-def start(args: list[str], tmp_path: Path, name: str) -> tuple[subprocess.Popen[bytes], Path]:
-    err = tmp_path / f"{name}.err"
-    out = tmp_path / f"{name}.out"
-    with out.open("wb") as stdout, err.open("wb") as stderr:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "jobs", *args],
-            stdout=stdout,
-            stderr=stderr,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
+def start(args: list[str], tmp_path: Path, name: str) -> tuple[forks.Forked, Path]:
+    """``python -m jobs ARGS``, forked from a warm interpreter (tests/support/forks.py), its
+    output in ``tmp_path/NAME.out`` and ``.err``."""
+    process = forks.start(args, module="jobs", env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    err, out = tmp_path / f"{name}.err", tmp_path / f"{name}.out"
+    err.symlink_to(process.stderr_path)
+    out.symlink_to(process.stdout_path)
     return process, err
 
 
@@ -132,7 +128,7 @@ def read(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
-def stop(process: subprocess.Popen[Any]) -> None:
+def stop(process: forks.Forked) -> None:
     if process.poll() is None:
         process.terminate()
         try:
@@ -155,7 +151,7 @@ def test_two_schedulers_and_a_manual_run_close_each_period_once(
     url = ["--database-url", database_url]
     scheduler = [*url, "scheduler"]
     manual = [*url, "run", "close-periods"]
-    processes: dict[str, tuple[subprocess.Popen[bytes], Path]] = {}
+    processes: dict[str, tuple[forks.Forked, Path]] = {}
     try:
         processes["scheduler 1"] = start(scheduler, tmp_path, "scheduler1")
         processes["scheduler 2"] = start(scheduler, tmp_path, "scheduler2")

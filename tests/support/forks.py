@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -192,9 +193,14 @@ class Forked:
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
-        """Until the child has ended (``timeout`` is not needed: the test kills it first)."""
-        if self.returncode is None:
+        """Until the child has ended; ``subprocess.TimeoutExpired`` after ``timeout`` seconds."""
+        if self.returncode is None and timeout is None:
             self.returncode = self.server.ask({"op": "wait", "pid": self.pid})["returncode"]
+        deadline = time.monotonic() + (timeout or 0.0)
+        while self.poll() is None:
+            if time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"forked {self.pid}", timeout or 0.0)
+            time.sleep(0.05)
         assert self.returncode is not None
         return self.returncode
 
@@ -204,6 +210,9 @@ class Forked:
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
 
     def communicate(self, timeout: float | None = None) -> tuple[str, str]:
         self.wait(timeout)
