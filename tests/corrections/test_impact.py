@@ -54,7 +54,11 @@ def test_impact_equals_the_cascade(session: Session, tmp_path: Path, seed: int) 
     """One world in each era, with rapid and blitz (they read the standard lists); two
     corrections no revision records, then six (three game results, a tournament replaced,
     a merge, a list replaced), every third applied."""
-    world = worlds.build(session, tmp_path, 1000 + seed, era=worlds.ERAS[seed], seeded=True)
+    # Seven months: past the era's change of rules (three or four months after its baseline);
+    # the long cascades are test_impact_of_a_correction_long_ago's.
+    world = worlds.build(
+        session, tmp_path, 1000 + seed, era=worlds.ERAS[seed], seeded=True, months=7
+    )
     rng = random.Random(seed)
     # Corrections applied before, that no revision records: their tournaments' games are read
     # as they are now, not as the stored lists' calculations had them.
