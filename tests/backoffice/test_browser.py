@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
 from tests.backoffice.test_submissions import TRF_FOLDER
-from tests.support.browser import follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow
 from tests.support.server import running_server
 
 #: Slow, as every browser test: two commands, a back office process and a headless Chromium
@@ -102,7 +102,7 @@ def full_screenshot(driver: Any, path: Path, width: int) -> None:
     driver.save_screenshot(str(path))
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@WIDTH_BY_DATABASE
 def test_upload_check_and_accept_in_chromium(
     chromium: None,  # noqa: F811
     backoffice: str,

@@ -19,7 +19,7 @@ import pytest
 from tests.api.test_browser import chromium, chromium_at  # noqa: F401
 from tests.backoffice.test_browser import PASSWORD, TRF_NAME, appeared, full_screenshot, sign_in
 from tests.backoffice.test_submissions import TRF_FOLDER
-from tests.support.browser import follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow
 from tests.support.cli import cli_ok, run_cli
 from tests.support.files import FIDE_STANDARD_HEADER, fixed
 from tests.support.server import running_server
@@ -80,7 +80,7 @@ def cells(row: Any) -> list[str]:
     return [str(cell.text) for cell in row.find_elements(By.TAG_NAME, "td")]
 
 
-@pytest.mark.parametrize("width", [1280, 390])
+@WIDTH_BY_DATABASE
 def test_from_the_arbiters_file_to_the_public_list(
     chromium: None,  # noqa: F811
     sites: tuple[str, str],

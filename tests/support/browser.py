@@ -15,6 +15,14 @@ import pytest
 ON_SQLITE = pytest.mark.parametrize("scenario_url", ["sqlite"], indirect=True)
 CORRECTED_ON_SQLITE = pytest.mark.parametrize("corrected_url", ["sqlite"], indirect=True)
 
+#: The back office's browser tests write, so they run on both databases; but what the width
+#: changes (the layout) does not depend on the database, and what the database changes (the data
+#: path) does not depend on the width: each database at one of the two widths, the production
+#: database at the desktop's, the embedded one at the phone's.
+WIDTH_BY_DATABASE = pytest.mark.parametrize(
+    ("database_url", "width"), [("postgresql", 1280), ("sqlite", 390)], indirect=["database_url"]
+)
+
 #: Seconds a page may take to arrive (generous: CI machines are shared).
 PAGE_WAIT = 30
 #: Set on the page a click leaves: a new page has a new window, without it.
