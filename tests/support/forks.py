@@ -37,13 +37,14 @@ SERVER = r"""
 import json, os, runpy, sys, traceback
 
 # What the commands import, so that the children do not: the command lines, the close, the
-# database layer with both drivers, Alembic's schema check and migrations, the jobs. Not the
-# web stack: the commands that serve import it as they would.
+# database layer with both drivers, Alembic's schema check and migrations, the jobs, the web
+# stack that ``serve`` and ``backoffice`` run.
 import alembic.command, alembic.config, alembic.runtime.migration, alembic.script, psycopg
 import sqlalchemy.dialects.postgresql.psycopg, sqlalchemy.dialects.sqlite.pysqlite
 import ratingdb.cli, ratingdb.cli.common, ratingdb.cli.periods, ratingdb.config
 import ratingdb.db, ratingdb.failures, ratingdb.models, ratingdb.services.close
 import jobs.close_periods, jobs.expire_previews
+import ratingdb.api.server, ratingdb.backoffice.app
 
 requests, answers = sys.stdin, sys.stdout
 
@@ -51,8 +52,11 @@ requests, answers = sys.stdin, sys.stdout
 def child(request):
     stdin = request.get("stdin") or os.devnull
     os.dup2(os.open(stdin, os.O_RDONLY), 0)
-    for fd, path in ((1, request["stdout"]), (2, request["stderr"])):
-        os.dup2(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), fd)
+    os.dup2(os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 1)
+    if request["stderr"] == request["stdout"]:
+        os.dup2(1, 2)
+    else:
+        os.dup2(os.open(request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644), 2)
     sys.stdin = open(0, closefd=False)
     sys.stdout = open(1, "w", closefd=False)
     sys.stderr = open(2, "w", closefd=False)
@@ -157,13 +161,15 @@ class ForkServer:
         replace_env: bool = False,
         cwd: Path | None = None,
         stdin: str | None = None,
+        output: Path | None = None,
     ) -> Forked:
         """``python -m MODULE ARGV`` in a forked child: ``env`` added to the server's environment
         (or, with ``replace_env``, the child's whole environment), in ``cwd`` (default: the
-        server's, the repository), reading ``stdin`` (default: nothing)."""
+        server's, the repository), reading ``stdin`` (default: nothing); with ``output``, its
+        standard output and error both written there."""
         self.started += 1
-        out = self.folder / f"command-{self.started}.out"
-        err = self.folder / f"command-{self.started}.err"
+        out = output or self.folder / f"command-{self.started}.out"
+        err = output or self.folder / f"command-{self.started}.err"
         request: dict[str, Any] = {
             "op": "start", "module": module, "argv": list(argv), "env": dict(env),
             "replace_env": replace_env, "cwd": str(cwd) if cwd is not None else None,
@@ -254,10 +260,11 @@ def start(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     stdin: str | None = None,
+    output: Path | None = None,
 ) -> Forked:
     """``python -m MODULE ARGS`` started, forked from this worker's warm process, with this
     process's environment (``env`` if given, whole) and working folder; ``communicate()``
-    gives its output once it has ended."""
+    gives its output once it has ended (``output``: both streams in that file instead)."""
     return shared().start(
         args,
         dict(os.environ if env is None else env),
@@ -265,6 +272,7 @@ def start(
         replace_env=True,
         cwd=Path.cwd() if cwd is None else cwd,
         stdin=stdin,
+        output=output,
     )
 
 

@@ -1,10 +1,9 @@
-"""A ``ratingdb`` server (``serve`` or ``backoffice``) started as a real process on a free port
-for a test, waited for until it answers, and stopped afterwards."""
+"""A ``ratingdb`` server (``serve`` or ``backoffice``) started as a process of its own on a free
+port for a test (forked from the worker's warm interpreter: tests/support/forks.py), waited for
+until it answers, and stopped afterwards."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -13,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tests.databases import free_port
+from tests.support import forks
 
 #: How long a server may take to answer its first request (a loaded machine).
 START_TIMEOUT = 30
@@ -31,27 +31,24 @@ def running_server(
     ``log``; yields its base URL once ``ready`` answers 200 (any other answer fails the test
     with the status and the body)."""
     port = free_port()
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "ratingdb", command, "--host", "127.0.0.1", "--port",
-             str(port), *arguments],
-            stdout=output, stderr=subprocess.STDOUT, env=dict(env),
-        )  # fmt: skip
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + START_TIMEOUT
-            while True:
-                assert process.poll() is None, log.read_text()
-                try:
-                    with urllib.request.urlopen(f"{base}{ready}", timeout=2) as response:
-                        assert response.status == 200
-                        break
-                except urllib.error.HTTPError as error:
-                    raise AssertionError(f"{ready}: {error.code} {error.read()!r}") from error
-                except (urllib.error.URLError, ConnectionError):
-                    assert time.monotonic() < deadline, f"ratingdb {command} did not start"
-                    time.sleep(0.1)
-            yield base
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
+    process = forks.start(
+        [command, "--host", "127.0.0.1", "--port", str(port), *arguments], env=env, output=log
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            assert process.poll() is None, log.read_text()
+            try:
+                with urllib.request.urlopen(f"{base}{ready}", timeout=2) as response:
+                    assert response.status == 200
+                    break
+            except urllib.error.HTTPError as error:
+                raise AssertionError(f"{ready}: {error.code} {error.read()!r}") from error
+            except (urllib.error.URLError, ConnectionError):
+                assert time.monotonic() < deadline, f"ratingdb {command} did not start"
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
