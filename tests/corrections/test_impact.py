@@ -104,6 +104,7 @@ def world(session: Session, tmp_path: Path) -> worlds.World:
     return worlds.build(session, tmp_path, 4242, months=8)
 
 
+@pytest.mark.slow(seconds=5)
 @settings(
     max_examples=12,
     deadline=None,
