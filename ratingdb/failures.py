@@ -16,14 +16,13 @@ from pathlib import Path
 
 import psycopg
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from alembic.util import CommandError
 from sqlalchemy import Connection
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from ratingdb.config import ConfigurationError, Settings
-from ratingdb.db import alembic_config, make_engine
+from ratingdb.db import make_engine, migration_scripts
 from ratingdb.defaults import debug_enabled
 
 DEBUG_VARIABLE = "RATINGDB_DEBUG"
@@ -76,7 +75,7 @@ def require_sqlite_file(url: str) -> None:
 def require_latest_schema(connection: Connection, url: str) -> None:
     """Refuse to work on a database that is not at the schema of this ratingdb."""
     current = MigrationContext.configure(connection).get_current_revision()
-    scripts = ScriptDirectory.from_config(alembic_config())
+    scripts = migration_scripts()
     head = scripts.get_current_head()
     if current == head:
         return

@@ -15,6 +15,7 @@ from ratingdb.db.migrate import (
     current_revision,
     downgrade,
     head_revision,
+    migration_scripts,
     upgrade,
 )
 from ratingdb.db.naming import NAMING_CONVENTION, make_metadata
@@ -35,6 +36,7 @@ __all__ = [
     "make_metadata",
     "make_read_only_engine",
     "make_sessionmaker",
+    "migration_scripts",
     "read_only_session",
     "upgrade",
 ]

@@ -4,6 +4,7 @@ use these instead of the ``alembic`` command line (both read ``[tool.alembic]`` 
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from pathlib import Path
 
@@ -64,6 +65,16 @@ def current_revision(url: str | URL) -> str | None:
         engine.dispose()
 
 
+@functools.cache
+def migration_scripts() -> ScriptDirectory:
+    """The installed migrations, read once per process: loading them executes every revision
+    file, and a process that checks the schema before each command (a test run, a server)
+    would do it again each time. The installed files do not change under a running process."""
+    scripts = ScriptDirectory.from_config(alembic_config())
+    scripts.revision_map.heads  # noqa: B018 (parse every revision file now, once)
+    return scripts
+
+
 def head_revision() -> str | None:
     """The latest revision in migrations/ (None if there is none)."""
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    return migration_scripts().get_current_head()
