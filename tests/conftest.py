@@ -35,6 +35,7 @@ from tests.databases import (
     migrated_sqlite_file,
     worker_stem,
 )
+from tests.support.forks import FORK_EVENT
 
 POSTGRESQL_URL_VARIABLE = "RATINGDB_TEST_POSTGRESQL_URL"
 SKIP_POSTGRESQL_VARIABLE = "RATINGDB_TEST_SKIP_POSTGRESQL"
@@ -172,8 +173,9 @@ def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object
 
 def _refuse_unmarked_processes(event: str, args: tuple[object, ...]) -> None:
     """A test that starts a process must be marked ``processes`` (or ``slow``): the quick
-    tier (scripts/test --quick) leaves those out, and promises to start none."""
-    if event != "subprocess.Popen" or not _running:
+    tier (scripts/test --quick) leaves those out, and promises to start none. A process
+    forked from the worker's warm interpreter (tests/support/forks.py) counts as one."""
+    if event not in ("subprocess.Popen", FORK_EVENT) or not _running:
         return
     item = _running[-1]
     if item.get_closest_marker("processes") is None and item.get_closest_marker("slow") is None:

@@ -13,6 +13,7 @@ from typing import Any, cast
 import pytest
 
 from tests import conftest
+from tests.support import forks
 from tests.support.once import once_per_run
 
 
@@ -44,6 +45,19 @@ def test_a_process_started_by_an_unmarked_test_is_refused_with_its_name() -> Non
         RuntimeError, match=r"tests/x.py::test_y starts a process \(\['ratingdb'\]\)"
     ):
         popen_while(FakeItem("tests/x.py::test_y"))
+
+
+def test_a_command_forked_by_an_unmarked_test_is_refused_too(tmp_path: Path) -> None:
+    """tests/support/forks.py's commands are processes: the same rule (the event is raised
+    before the fork server is asked, so no process starts here)."""
+    conftest._running.append(cast(pytest.Item, FakeItem("tests/x.py::test_z")))
+    try:
+        with pytest.raises(
+            RuntimeError, match=r"tests/x.py::test_z starts a process \(\['periods', 'close'\]\)"
+        ):
+            forks.ForkServer(tmp_path).start(["periods", "close"], {})
+    finally:
+        conftest._running.pop()
 
 
 @pytest.mark.parametrize("marker", ["processes", "slow"])

@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The audit event raised for each command forked (as ``subprocess.Popen`` is for a process
+#: started): tests/conftest.py refuses both in a test not marked ``processes`` or ``slow``.
+FORK_EVENT = "ratingdb.tests.fork"
 
 #: The fork server: imports, then one JSON request per line on stdin, one JSON answer per line
 #: on stdout. ``start`` forks a child running the command; ``poll`` and ``wait`` reap it.
@@ -167,6 +170,7 @@ class ForkServer:
         (or, with ``replace_env``, the child's whole environment), in ``cwd`` (default: the
         server's, the repository), reading ``stdin`` (default: nothing); with ``output``, its
         standard output and error both written there."""
+        sys.audit(FORK_EVENT, module, list(argv))
         self.started += 1
         out = output or self.folder / f"command-{self.started}.out"
         err = output or self.folder / f"command-{self.started}.err"
