@@ -5,10 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -23,8 +20,7 @@ from ratingdb.cli import build_parser, main
 from ratingdb.cli.common import settings
 from ratingdb.config import DEFAULT_DATABASE_URL, READ_DATABASE_URL_VARIABLE, Settings
 from ratingdb.db import head_revision
-from tests.databases import free_port
-from tests.support.server import START_TIMEOUT
+from tests.support.server import START_TIMEOUT, running_server
 
 
 @pytest.mark.processes
@@ -117,42 +113,18 @@ def test_the_workers_socket_is_tcp_so_answers_are_not_delayed() -> None:
 
 @pytest.mark.slow  # two worker processes started and stopped
 def test_serve_with_two_workers_answers(scenario_url: str, tmp_path: Path) -> None:
-    port = free_port()
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
     log = tmp_path / "serve.log"
-    with log.open("w") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "ratingdb", "serve", "--port", str(port), "--workers", "2",
-             "--threads", "3", "--database-url", scenario_url],
-            stdout=output, stderr=subprocess.STDOUT, env=env,
-        )  # fmt: skip
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            assert process.poll() is None, log.read_text()
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as answer:
-                    assert json.load(answer)["status"] == "ok"
-                    break
-            except (urllib.error.URLError, ConnectionError):
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
-        url = f"http://127.0.0.1:{port}/v1/lists/fide-standard/2026-11?revision=1"
+    arguments = ["--workers", "2", "--threads", "3", "--database-url", scenario_url]
+    with running_server("serve", arguments, env=env, log=log) as base:
+        url = f"{base}/v1/lists/fide-standard/2026-11?revision=1"
         with urllib.request.urlopen(url, timeout=5) as answer:
             assert json.load(answer)["total"] == 7
         # One worker answering does not mean the other has started (on a loaded machine it
         # was still starting when the server was stopped): wait for both, then stop.
         deadline = time.monotonic() + START_TIMEOUT
         while log.read_text().count("Application startup complete") < 2:
-            assert process.poll() is None, log.read_text()
             if time.monotonic() > deadline:
                 break  # the assertion below says what the log shows
             time.sleep(0.2)
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
     assert log.read_text().count("Application startup complete") == 2
