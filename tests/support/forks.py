@@ -9,8 +9,8 @@ each command asked for, forks a child that runs the module as ``python -m`` does
 working folder and files for its standard streams, exits as the interpreter does, and reports how
 it ended. Each child is a process of its own (its own pid, database connection, file locks and
 exit code), killed by SIGKILL like any other; only the interpreter's start and the imports are not
-part of it. Tests of the start itself (what a command imports, how fast it starts, the wheel) and
-of servers start real interpreters.
+part of it. The tests of the start itself (what a command imports, how fast it starts, the
+wheel) start real interpreters.
 
 The server holds no database connection and runs no thread when it forks.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -253,7 +254,8 @@ def shared() -> ForkServer:
     if _shared is None:
         folder = Path(tempfile.mkdtemp(prefix="ratingdb-forks-"))
         _shared = ForkServer(folder).__enter__()
-        atexit.register(_shared.__exit__)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        atexit.register(_shared.__exit__)  # first: atexit runs the last registered first
     return _shared
 
 
