@@ -40,7 +40,7 @@ def test_history_then_storage_designs_on_postgresql(
     try:
         figures = run(
             "history.py", "--players", "600", "--months", "3", "--database-url", url,
-            "--duration", "0.5", "--warmup", "0.1", "--clients", "5", cwd=tmp_path,
+            "--duration", "0.2", "--warmup", "0.05", "--clients", "5", cwd=tmp_path,
         )  # fmt: skip
         # The baseline and three closed months; verify recomputes each of them (and checks the
         # baseline's digest) before the one more close.
@@ -89,7 +89,7 @@ def test_history_copy_build_on_postgresql(
     try:
         figures = run(
             "history.py", "--players", "500", "--months", "4", "--build", "copy",
-            "--database-url", url, "--duration", "0.3", "--warmup", "0.1", "--clients", "2",
+            "--database-url", url, "--duration", "0.1", "--warmup", "0.05", "--clients", "2",
             cwd=tmp_path,
         )  # fmt: skip
         assert (figures["lists"], figures["build"], figures["verify"]) == (5, "copy", None)
