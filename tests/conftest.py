@@ -13,6 +13,7 @@ skip them instead (a machine without PostgreSQL).
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Generator, Iterable, Iterator
@@ -186,6 +187,22 @@ def _refuse_unmarked_processes(event: str, args: tuple[object, ...]) -> None:
 
 
 sys.addaudithook(_refuse_unmarked_processes)
+
+
+#: The collector's thresholds while the tests run (Python's default: 700, 10, 10).
+GC_THRESHOLDS = (20_000, 50, 100)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """A worker holds a large heap that lives as long as it does (the packages imported, the
+    collected tests, then the session's fixtures), and Python's collector walks all of it at
+    every full collection: 7 s of ~55 s of CPU in the API and back-office tests, which allocate
+    many short-lived objects. What collection built is frozen out of the collector's reach
+    (``gc.freeze``: it is never freed before the worker ends) and collections are made rarer:
+    those tests' CPU falls by about a fifth (56-61 s against 42-46 s, alternated on one host).
+    Cyclic garbage is still collected, less often."""
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their fixtures
