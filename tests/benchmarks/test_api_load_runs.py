@@ -24,7 +24,7 @@ def run(tmp_path: Path, *options: str) -> dict[str, object]:
     url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "api_load.py"), "--players", "2000",
-         "--games", "1000", "--database-url", url, "--duration", "0.25", "--warmup", "0.1",
+         "--games", "1000", "--database-url", url, "--duration", "0.1", "--warmup", "0.05",
          *options],
         capture_output=True,
         text=True,
@@ -40,8 +40,9 @@ def run(tmp_path: Path, *options: str) -> dict[str, object]:
 
 
 def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
-    # Two client counts, the targets' (50) and one more: every measurement is a quarter of a
-    # second of all the CPU the machine has, the script's default three levels add nothing here.
+    # Two client counts, the targets' (50) and one more: every measurement is a tenth of a
+    # second of all the CPU the machine has (each client goes on until one of its answers
+    # counts), the script's default three levels add nothing here.
     figures = run(tmp_path, "--concurrency", "1,50")
     assert (figures["players"], figures["games"], figures["backend"]) == (2000, 1000, "sqlite")
     assert figures["concurrency"] == [1, 50]
