@@ -24,6 +24,7 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
+from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Category, KStatus, Period, k_factor, next_period, version_for_period
 
@@ -123,6 +124,7 @@ def build(
     for row in statuses:
         row["list_id"] = rating_list.id
     bulk_insert(session, ListEntryRow, entries)
+    list_entries.write_chunks_of_entries(session, rating_list.id)
     bulk_insert(session, PlayerStatusRow, statuses)
     period_repo.mark_published(session, period_row, now)
 

@@ -10,7 +10,12 @@ from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
 from ratingdb.models.publication import PublicationPreviewRow
-from ratingdb.models.rating_list import ListEntryRow, PlayerStatusRow, RatingListRow
+from ratingdb.models.rating_list import (
+    ListChunkRow,
+    ListEntryRow,
+    PlayerStatusRow,
+    RatingListRow,
+)
 from ratingdb.models.submission import SubmissionRow
 from ratingdb.models.tournament import TournamentRow
 
@@ -22,6 +27,7 @@ __all__ = [
     "CorrectionPreviewRow",
     "CorrectionRow",
     "GameRow",
+    "ListChunkRow",
     "ListEntryRow",
     "PeriodRow",
     "PlayerRow",

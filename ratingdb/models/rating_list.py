@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     Numeric,
     String,
     UniqueConstraint,
@@ -57,6 +58,9 @@ class RatingListRow(Base):
     cause_correction_id: Mapped[int | None] = mapped_column(ForeignKey("corrections.id"))
     #: The last correction included in its inputs (0: none): what it is verified against.
     corrections_applied: Mapped[int] = mapped_column(Integer, server_default="0")
+    #: The list this one was computed from (its period's previous list, the revision then
+    #: current); None for an imported list or a category's first list.
+    parent_list_id: Mapped[int | None] = mapped_column(ForeignKey("rating_lists.id"))
 
 
 class ListEntryRow(Base):
@@ -99,6 +103,28 @@ Index(
     ListEntryRow.rating.desc(),
     ListEntryRow.player_id,
 )
+
+
+class ListChunkRow(Base):
+    """A list's entries in list order (rating descending, then player_id), ``CHUNK_SIZE`` a
+    row (the last row fewer): every field of each entry, packed (ratingdb.db.chunks), so that a
+    whole list, a page or a rank is read without one row per entry."""
+
+    __tablename__ = "list_chunks"
+    __table_args__ = (
+        CheckConstraint("chunk >= 0", name="chunk_not_negative"),
+        CheckConstraint("top_rating >= bottom_rating", name="top_not_below_bottom"),
+        CheckConstraint("size > 0", name="size_positive"),
+    )
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    #: 0 for the top of the list: chunk c holds entries c x CHUNK_SIZE + 1 onwards.
+    chunk: Mapped[int] = mapped_column(Integer, primary_key=True)
+    top_rating: Mapped[int] = mapped_column(Integer)
+    bottom_rating: Mapped[int] = mapped_column(Integer)
+    #: How many entries the chunk holds.
+    size: Mapped[int] = mapped_column(Integer)
+    entries: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class PlayerStatusRow(Base):

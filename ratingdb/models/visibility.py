@@ -19,6 +19,7 @@ PUBLIC_TABLES = frozenset(
         "calculations",
         "corrections",
         "games",
+        "list_chunks",
         "list_entries",
         "periods",
         "player_status",

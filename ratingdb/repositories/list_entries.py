@@ -4,14 +4,17 @@ PostgreSQL, see ratingdb.db.bulk), read back per list."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Result, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
-from ratingdb.models import CalculationRow, ListEntryRow, PlayerStatusRow
+from ratingdb.db.chunks import CHUNK_SIZE, pack, unpack
+from ratingdb.models import CalculationRow, ListChunkRow, ListEntryRow, PlayerRow, PlayerStatusRow
+from ratingdb.repositories.players import chunks, one_of
 
 #: The columns of the rows a close writes, in the order of its tuples.
 ENTRY_KEYS = (
@@ -25,15 +28,7 @@ CALCULATION_KEYS = (
     "rated", "reason", "rule_version",
 )  # fmt: skip
 
-#: The columns of an entry its list's digest covers (services.lists.digest), player first.
-_CANONICAL = (
-    ListEntryRow.player_id,
-    ListEntryRow.rating,
-    ListEntryRow.previous_rating,
-    ListEntryRow.change,
-    ListEntryRow.games,
-    ListEntryRow.k_factor,
-)
+CHUNK_KEYS = ("list_id", "chunk", "top_rating", "bottom_rating", "size", "entries")
 
 
 def write_computed(
@@ -61,31 +56,164 @@ def insert_statuses(session: Session, statuses: Sequence[Mapping[str, Any]]) -> 
     return bulk_insert(session, PlayerStatusRow, statuses)
 
 
-def canonical_rows(session: Session, list_id: int, *, yield_per: int) -> Result[Any]:
-    """(player_id, rating, previous_rating, change, games, k_factor) of every entry, in
-    player_id byte order (as Python sorts), streamed ``yield_per`` rows at a time: what a
-    list's digest is computed from."""
+def write_chunks(session: Session, list_id: int, entries: Iterable[Sequence[Any]]) -> int:
+    """The list's chunks (list_chunks) from its entries (tuples of ENTRY_KEYS but list_id, as
+    ratingdb.db.chunks.ENTRY), given in list order: rating descending, then player_id; returns
+    the chunks written. Every list has its chunks: the whole-list reads read nothing else."""
+    return bulk_insert_rows(session, ListChunkRow, CHUNK_KEYS, _chunks(list_id, entries))
+
+
+def _chunks(list_id: int, entries: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
+    iterator = iter(entries)
+    previous: tuple[int, str] | None = None
+    for chunk in itertools.count():
+        part = list(itertools.islice(iterator, CHUNK_SIZE))
+        if not part:
+            return
+        for entry in part:
+            key = (-int(entry[1]), str(entry[0]))
+            if previous is not None and key <= previous:
+                raise ValueError(f"list {list_id}: entries not in list order at {entry[0]}")
+            previous = key
+        yield (list_id, chunk, int(part[0][1]), int(part[-1][1]), len(part), pack(part))
+
+
+def write_chunks_of_entries(session: Session, list_id: int) -> int:
+    """The list's chunks from its rows in list_entries (an imported list, whose entries are
+    all written there first)."""
     order = ListEntryRow.player_id
     if session.get_bind().dialect.name == "postgresql":
         order = order.collate("C")  # type: ignore[assignment]
-    return session.execute(
-        select(*_CANONICAL)
+    # Read whole before the chunks are written: a streamed read cannot feed COPY on the same
+    # connection (the driver would wait for itself).
+    rows = session.execute(
+        select(*(ListEntryRow.__table__.c[key] for key in ENTRY_KEYS[1:]))
         .where(ListEntryRow.list_id == list_id)
-        .order_by(order)
-        .execution_options(yield_per=yield_per)
+        .order_by(ListEntryRow.rating.desc(), order)
+    ).all()
+    return write_chunks(session, list_id, [tuple(row) for row in rows])
+
+
+def chunk_count(session: Session, list_id: int) -> int:
+    """How many chunks the list has."""
+    return int(session.scalar(select(func.count()).where(ListChunkRow.list_id == list_id)) or 0)
+
+
+def read_chunks(
+    session: Session, list_id: int, first: int = 0, last: int | None = None
+) -> Iterator[tuple[int, list[tuple[Any, ...]]]]:
+    """(chunk number, its entries) of the list's chunks ``first`` to ``last`` (None: to the
+    end), in list order; each entry a tuple of ratingdb.db.chunks.ENTRY."""
+    statement = (
+        select(ListChunkRow.chunk, ListChunkRow.entries)
+        .where(ListChunkRow.list_id == list_id, ListChunkRow.chunk >= first)
+        .order_by(ListChunkRow.chunk)
     )
+    if last is not None:
+        statement = statement.where(ListChunkRow.chunk <= last)
+    for chunk, packed in session.execute(statement.execution_options(yield_per=50)):
+        yield int(chunk), list(unpack(packed))
+
+
+def whole_list(session: Session, list_id: int) -> Iterator[tuple[Any, ...]]:
+    """Every entry of the list in list order (tuples of ratingdb.db.chunks.ENTRY), read from
+    its chunks."""
+    for _, entries in read_chunks(session, list_id):
+        yield from entries
+
+
+#: Chunks read per query of their players (5,000 entries).
+CHUNKS_PER_BATCH = 25
+
+
+def with_players(
+    session: Session,
+    list_id: int,
+    columns: Sequence[Any],
+    first: int = 0,
+    last: int | None = None,
+) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    """(entry, the player's ``columns``) of every entry of the list's chunks ``first`` to
+    ``last``, in list order; the players read by id, one query per CHUNKS_PER_BATCH chunks."""
+    batch: list[tuple[Any, ...]] = []
+    for number, entries in read_chunks(session, list_id, first, last):
+        batch.extend(entries)
+        if (number + 1) % CHUNKS_PER_BATCH == 0:
+            yield from _joined(session, batch, columns)
+            batch = []
+    yield from _joined(session, batch, columns)
+
+
+def _joined(
+    session: Session, entries: Sequence[tuple[Any, ...]], columns: Sequence[Any]
+) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
+    players = players_by_id(session, [entry[0] for entry in entries], columns)
+    for entry in entries:
+        found = players.get(entry[0])
+        if found is None:
+            raise AssertionError(f"list entry of unknown player {entry[0]}")
+        yield entry, found
+
+
+def players_by_id(
+    session: Session, player_ids: Sequence[str], columns: Sequence[Any]
+) -> dict[str, tuple[Any, ...]]:
+    """player_id -> the player's ``columns`` (columns of PlayerRow), for ``player_ids``."""
+    found: dict[str, tuple[Any, ...]] = {}
+    for part in chunks(sorted(player_ids)):
+        rows = session.connection().execute(
+            select(PlayerRow.player_id, *columns).where(one_of(session, PlayerRow.player_id, part))
+        )
+        found.update((row[0], tuple(row[1:])) for row in rows)
+    return found
+
+
+def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
+    """The ratings of ``player_ids`` on a list (those who have an entry): a per-player read."""
+    ratings: dict[str, int] = {}
+    for part in chunks(sorted(set(player_ids))):
+        rows = session.connection().execute(
+            select(ListEntryRow.player_id, ListEntryRow.rating).where(
+                ListEntryRow.list_id == list_id, one_of(session, ListEntryRow.player_id, part)
+            )
+        )
+        ratings.update((row[0], int(row[1])) for row in rows)
+    return ratings
+
+
+def chunk_bounds(session: Session, list_id: int) -> list[tuple[int, int, int, int]]:
+    """(chunk, top_rating, bottom_rating, size) of every chunk of the list, in order."""
+    return [
+        (int(c), int(top), int(bottom), int(size))
+        for c, top, bottom, size in session.execute(
+            select(
+                ListChunkRow.chunk,
+                ListChunkRow.top_rating,
+                ListChunkRow.bottom_rating,
+                ListChunkRow.size,
+            )
+            .where(ListChunkRow.list_id == list_id)
+            .order_by(ListChunkRow.chunk)
+        )
+    ]
+
+
+def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:
+    """(player_id, rating, previous_rating, change, games, k_factor) of every entry, in
+    player_id byte order (as Python sorts): what a list's digest is computed from. Read from
+    the list's chunks."""
+    return sorted(entry[:6] for entry in whole_list(session, list_id))
 
 
 def entries_by_player(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
-    """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak)."""
-    return {
-        row[0]: tuple(row[1:])
-        for row in session.execute(
-            select(*_CANONICAL, ListEntryRow.rated_games, ListEntryRow.peak_rating).where(
-                ListEntryRow.list_id == list_id
-            )
-        )
-    }
+    """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak),
+    read from the list's chunks."""
+    return {entry[0]: (*entry[1:6], *entry[8:10]) for entry in whole_list(session, list_id)}
+
+
+def k_factors(session: Session, list_id: int) -> dict[str, int]:
+    """player_id -> K factor of every entry of the list (from its chunks)."""
+    return {entry[0]: int(entry[5]) for entry in whole_list(session, list_id)}
 
 
 def statuses_of(session: Session, list_id: int) -> list[tuple[Any, ...]]:

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import GameRow, ListEntryRow, PlayerRow, PlayerStatusRow, TournamentRow
-from ratingdb.repositories.players import chunks, one_of
+from ratingdb.models import GameRow, PlayerRow, PlayerStatusRow, TournamentRow
+from ratingdb.repositories import list_entries
 
 #: Rows a streamed read fetches at a time.
 STREAM_BATCH = 20_000
@@ -77,21 +77,12 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
 
 
 def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
-    """(player_id, rating, rated_games, peak_rating, birth_year) of every entry of a list."""
-    return iter(
-        session.connection().execute(
-            select(
-                ListEntryRow.player_id,
-                ListEntryRow.rating,
-                ListEntryRow.rated_games,
-                ListEntryRow.peak_rating,
-                PlayerRow.birth_year,
-            )
-            .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-            .where(ListEntryRow.list_id == list_id)
-            .execution_options(yield_per=STREAM_BATCH)
-        )
-    )
+    """(player_id, rating, rated_games, peak_rating, birth_year) of every entry of a list,
+    read from its chunks."""
+    for entry, (birth_year,) in list_entries.with_players(
+        session, list_id, (PlayerRow.birth_year,)
+    ):
+        yield (entry[0], entry[1], entry[8], entry[9], birth_year)
 
 
 def statuses_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
@@ -115,12 +106,4 @@ def statuses_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
 
 def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
     """The ratings of ``player_ids`` on a list (those who have an entry)."""
-    ratings: dict[str, int] = {}
-    for chunk in chunks(sorted(player_ids)):
-        rows = session.connection().execute(
-            select(ListEntryRow.player_id, ListEntryRow.rating).where(
-                ListEntryRow.list_id == list_id, one_of(session, ListEntryRow.player_id, chunk)
-            )
-        )
-        ratings.update(dict(rows.all()))
-    return ratings
+    return list_entries.ratings_on(session, list_id, player_ids)

@@ -230,8 +230,10 @@ def add_list(
     digest: str | None,
     cause_correction_id: int | None,
     corrections_applied: int,
+    parent_list_id: int | None,
 ) -> RatingListRow:
-    """A revision of a period's list (its rows are written after), flushed for its id."""
+    """A revision of a period's list (its rows are written after), flushed for its id;
+    ``parent_list_id``: the list it was computed from (None: imported, or the first)."""
     rating_list = RatingListRow(
         period_id=period_id,
         category=category,
@@ -244,6 +246,7 @@ def add_list(
         digest=digest,
         cause_correction_id=cause_correction_id,
         corrections_applied=corrections_applied,
+        parent_list_id=parent_list_id,
     )
     session.add(rating_list)
     session.flush()

@@ -10,7 +10,8 @@ from datetime import date, datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import CorrectionRow, ListEntryRow, PublicationPreviewRow
+from ratingdb.models import CorrectionRow, PublicationPreviewRow
+from ratingdb.repositories import list_entries
 
 
 def find_preview(
@@ -56,10 +57,7 @@ def mark_approved(
 
 def k_factors_on(session: Session, list_id: int) -> dict[str, int]:
     """player id -> the K an entry of the list gives for the next period."""
-    statement = select(ListEntryRow.player_id, ListEntryRow.k_factor).where(
-        ListEntryRow.list_id == list_id
-    )
-    return dict(session.execute(statement).all())
+    return list_entries.k_factors(session, list_id)
 
 
 def corrections_between(session: Session, after: int, up_to: int) -> Sequence[CorrectionRow]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -10,7 +10,6 @@ from typing import Any
 from sqlalchemy import (
     BindParameter,
     ColumnElement,
-    Result,
     Select,
     and_,
     bindparam,
@@ -20,7 +19,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
+from ratingdb.db.chunks import CHUNK_SIZE
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     SHOWN_FIGURES,
@@ -200,50 +201,20 @@ def count_list_entries(
     return count_rows(session, _list_entries(list_id, federation, search))
 
 
-def every_entry(session: Session, list_id: int, *, yield_per: int) -> Result[*tuple[Any, ...]]:
+def every_entry(
+    session: Session, list_id: int, *, yield_per: int
+) -> Generator[tuple[Any, ...], None, None]:
     """Every entry of the list as published (rating descending, then player_id), in the
-    columns of ``ListEntry``, streamed ``yield_per`` rows at a time (what the exports read);
-    the caller closes the result."""
-    return session.execute(
-        select(*_ENTRY_COLUMNS)
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id)
-        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
-        .execution_options(yield_per=yield_per)
-    )
+    columns of ``ListEntry``, read from the list's chunks with their players (``yield_per``
+    is unused: a chunk batch is 5,000 entries); the caller closes the generator."""
+    del yield_per
+    for entry, player in entries_repo.with_players(session, list_id, PLAYER_COLUMNS[1:]):
+        yield (*_shown(entry), entry[0], *player)
 
 
-def _page_statement(with_original: bool) -> Select[*tuple[Any, ...]]:
-    """One page of a whole list (no filter), built once: the page is cut from the covering
-    index ix_list_entries_list_id_rating alone (an index-only scan, however deep the offset),
-    and only its entries are then joined to their rows, players and original ratings."""
-    page = (
-        select(ListEntryRow.player_id, ListEntryRow.rating)
-        .where(ListEntryRow.list_id == bindparam("list_id"))
-        .order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
-        .limit(bindparam("limit"))
-        .offset(bindparam("offset"))
-        .subquery("page")
-    )
-    original = aliased(ListEntryRow) if with_original else None
-    statement = (
-        select(*_entry_columns(original))
-        .select_from(page)
-        .join(
-            ListEntryRow,
-            and_(
-                ListEntryRow.list_id == bindparam("list_id"),
-                ListEntryRow.player_id == page.c.player_id,
-            ),
-        )
-        .join(PlayerRow, PlayerRow.player_id == page.c.player_id)
-    )
-    statement = _join_original(statement, original, bindparam("original_list_id"), page.c.player_id)
-    return statement.order_by(page.c.rating.desc(), page.c.player_id)
-
-
-_PAGE = _page_statement(with_original=False)
-_PAGE_WITH_ORIGINAL = _page_statement(with_original=True)
+def _shown(entry: Sequence[Any]) -> tuple[Any, ...]:
+    """SHOWN_FIGURES of a packed entry (ratingdb.db.chunks.ENTRY)."""
+    return (*entry[1:6], entry[8], entry[9])
 
 
 def list_entries(
@@ -255,23 +226,43 @@ def list_entries(
     search: str | None,
     limit: int,
     offset: int,
-) -> Sequence[AnyRow]:
+) -> Sequence[Any]:
     """One page of the list's entries matching the filters, as published: rating descending,
-    then player_id (the order of the index ix_list_entries_list_id_rating); each with its
-    ``original_rating`` on ``original_list_id`` (default: the list itself)."""
+    then player_id; each with its ``original_rating`` on ``original_list_id`` (default: the
+    list itself). The whole list's page is cut from its chunks (one or two rows, however deep
+    the offset), its players and original ratings read by id."""
     if federation is None and search is None:
-        with_original = original_list_id is not None and original_list_id != list_id
-        return session.connection().execute(
-            _PAGE_WITH_ORIGINAL if with_original else _PAGE,
-            {"list_id": list_id, "original_list_id": original_list_id, "limit": limit,
-             "offset": offset},
-        ).all()  # fmt: skip
+        return _page(session, list_id, original_list_id, limit, offset)
     statement = _list_entries(list_id, federation, search, original_list_id)
     return session.execute(
         statement.order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
         .limit(limit)
         .offset(offset)
     ).all()
+
+
+def _page(
+    session: Session, list_id: int, original_list_id: int | None, limit: int, offset: int
+) -> list[tuple[Any, ...]]:
+    if limit <= 0:
+        return []
+    first, last = offset // CHUNK_SIZE, (offset + limit - 1) // CHUNK_SIZE
+    entries = [
+        entry
+        for _, part in entries_repo.read_chunks(session, list_id, first, last)
+        for entry in part
+    ][offset - first * CHUNK_SIZE :][:limit]
+    ids = [entry[0] for entry in entries]
+    players = entries_repo.players_by_id(session, ids, PLAYER_COLUMNS[1:])
+    with_original = original_list_id is not None and original_list_id != list_id
+    original = (
+        entries_repo.ratings_on(session, original_list_id, ids)
+        if with_original and original_list_id is not None
+        else {entry[0]: entry[1] for entry in entries}
+    )
+    return [
+        (*_shown(entry), entry[0], *players[entry[0]], original.get(entry[0])) for entry in entries
+    ]
 
 
 # --- the list pages: filters, ranks, the archive -----------------------------------------------
@@ -340,16 +331,37 @@ def entries_above(
     session: Session, list_id: int, rating: int, federation: str | None = None
 ) -> int:
     """How many entries of the list (of ``federation``'s players) are rated above ``rating``:
-    a rank is one more (a range of the index ix_list_entries_list_id_rating)."""
-    statement = select(func.count()).select_from(ListEntryRow)
-    if federation is not None:
-        statement = statement.join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id).where(
-            PlayerRow.federation == federation
+    a rank is one more. Counted from the list's chunks: a chunk wholly above by its size (or,
+    for a federation, its entries' players), the chunk the rating falls in entry by entry."""
+    above = 0
+    partial: list[int] = []
+    for chunk, top, bottom, size in entries_repo.chunk_bounds(session, list_id):
+        if federation is None and bottom > rating:
+            above += size
+        elif top > rating:
+            partial.append(chunk)
+        else:
+            break
+    if not partial and federation is None:
+        return above
+    first = 0 if federation is not None else partial[0]
+    last = partial[-1] if partial else first
+    if federation is None:
+        return above + sum(
+            1
+            for _, part in entries_repo.read_chunks(session, list_id, first, last)
+            for entry in part
+            if entry[1] > rating
         )
-    found = session.scalar(
-        statement.where(ListEntryRow.list_id == list_id, ListEntryRow.rating > rating)
+    if not partial:
+        return 0
+    return sum(
+        1
+        for entry, (player_federation,) in entries_repo.with_players(
+            session, list_id, (PlayerRow.federation,), first, last
+        )
+        if entry[1] > rating and player_federation == federation
     )
-    return int(found or 0)
 
 
 def filtered_entries(

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import AnyRow, is_current
+from ratingdb.repositories.published.lists import entries_above
 from ratingdb.rules import Category
 
 
@@ -34,31 +38,35 @@ def own_entry(session: Session, list_id: int, player_id: str) -> AnyRow | None:
 
 def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int | None] | None:
     """(world rank, federation rank) of the player on the list, ties sharing a rank (1 + the
-    entries rated higher); None: not on it. The federation rank is None without a federation."""
+    entries rated higher, counted from the list's chunks); None: not on it. The federation
+    rank is None without a federation."""
     own = own_entry(session, list_id, player_id)
     if own is None:
         return None
-    higher = (
-        select(func.count())
-        .select_from(ListEntryRow)
-        .where(ListEntryRow.list_id == list_id, ListEntryRow.rating > own.rating)
-    )
-    world = 1 + int(session.scalar(higher) or 0)
+    world = 1 + entries_above(session, list_id, own.rating)
     if own.federation is None:
         return world, None
-    in_federation = higher.join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id).where(
-        PlayerRow.federation == own.federation
-    )
-    return world, 1 + int(session.scalar(in_federation) or 0)
+    return world, 1 + entries_above(session, list_id, own.rating, own.federation)
 
 
-def rating_counts(session: Session, list_id: int) -> Sequence[AnyRow]:
+class RatingCount(NamedTuple):
+    """How many entries of a list have ``rating`` among ``federation``'s players."""
+
+    federation: str | None
+    rating: int
+    entries: int
+
+
+def rating_counts(session: Session, list_id: int) -> Sequence[RatingCount]:
     """How many entries of the list have each rating, per federation of their players
     (``federation``, None for players without one; ``rating``; ``entries``): at most a few
-    thousand rows whatever the list's size."""
-    return session.execute(
-        select(PlayerRow.federation, ListEntryRow.rating, func.count().label("entries"))
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id)
-        .group_by(PlayerRow.federation, ListEntryRow.rating)
-    ).all()
+    thousand rows whatever the list's size. Read from the list's chunks."""
+    counts = Counter(
+        (federation, int(entry[1]))
+        for entry, (federation,) in entries_repo.with_players(
+            session, list_id, (PlayerRow.federation,)
+        )
+    )
+    return [
+        RatingCount(federation, rating, entries) for (federation, rating), entries in counts.items()
+    ]

@@ -47,6 +47,7 @@ def publish(
         digest=entries_digest(computation.results),
         cause_correction_id=cause,
         corrections_applied=computation.corrections,
+        parent_list_id=None if computation.previous is None else computation.previous.id,
     )
     results, loaded = computation.results, computation.loaded
     rows = list_entries.write_computed(
@@ -55,6 +56,7 @@ def publish(
         _statuses_to_keep(results, rating_list.id),
         _calculations(results, rating_list.id, rules.version.name, loaded),
     )
+    rows += list_entries.write_chunks(session, rating_list.id, _in_list_order(results))
     return rating_list, rows
 
 
@@ -81,6 +83,16 @@ def entry_rows(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tu
     for player_id, r in results.items():
         if r.new_rating is not None:
             yield _entry_row(list_id, player_id, r)
+
+
+def _in_list_order(results: Mapping[str, PeriodResult]) -> Iterator[tuple[Any, ...]]:
+    """The list's entries (ENTRY_KEYS but list_id) in list order: rating descending, then
+    player_id (only the keys are held sorted, each entry made as it is packed)."""
+    keys = sorted(
+        (-r.new_rating, player_id) for player_id, r in results.items() if r.new_rating is not None
+    )
+    for _, player_id in keys:
+        yield _entry_row(0, player_id, results[player_id])[1:]
 
 
 def _entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]:

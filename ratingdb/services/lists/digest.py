@@ -15,8 +15,6 @@ from ratingdb.repositories import list_entries
 
 #: Entries encoded at once for a list's digest.
 DIGEST_SLICE = 10_000
-#: Entries read back from the database at a time: memory stays flat for any size.
-READ_BATCH = 5000
 _COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
 
 
@@ -50,7 +48,6 @@ def digest_of_sorted(canonical: Iterable[Sequence[Any]]) -> str:
 
 
 def stored_digest(session: Session, list_id: int) -> str:
-    """list_digest of the stored entries, read back in player_id order (byte order, as Python
-    sorts) without holding them all."""
-    rows = list_entries.canonical_rows(session, list_id, yield_per=READ_BATCH)
-    return digest_of_sorted(rows)
+    """list_digest of the stored entries, read back from the list's chunks and sorted by
+    player_id (byte order, as Python sorts)."""
+    return digest_of_sorted(list_entries.canonical_entries(session, list_id))

@@ -79,6 +79,7 @@ def import_fide_list(
         rated += list_entries.insert_entries(session, entries)
     if not rated:
         raise no_entries(str(path), category, unrated, version.floor)
+    list_entries.write_chunks_of_entries(session, rating_list.id)
     rating_list.entry_count = rated
     rating_list.digest = stored_digest(session, rating_list.id)
     if replaces is None:

@@ -86,6 +86,7 @@ def add_imported_list(
         digest=digest,
         cause_correction_id=None if replaces is None else replaces.cause,
         corrections_applied=0 if replaces is None else replaces.cause,
+        parent_list_id=None,
     )
 
 

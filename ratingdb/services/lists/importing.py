@@ -106,6 +106,7 @@ def _publish_imported(
     for entry in entries:
         entry["list_id"] = rating_list.id
     list_entries.insert_entries(session, entries)
+    list_entries.write_chunks_of_entries(session, rating_list.id)
     _write_statuses(session, rating_list.id, unrated)
     if replaces is None:
         period_repo.mark_published(session, period_row, now)

@@ -1,0 +1,121 @@
+"""Revision 0010 on a database built by closes and corrections: the parent of every list and
+its chunks, as the migration derives them from the lists and entries of 0009, are exactly what
+the close and the corrections write at 0010; a downgrade drops them. SQLite and PostgreSQL.
+
+The chain of tests/corrections/test_revision_chain.py (an imported list of 2026-08, four closed
+periods 2026-09..12), then two corrections: T1 (2026-09) revises every list, T3 (2026-11)
+revises 2026-11 and 2026-12 again. The parents worked by hand: a closed list's parent is the
+latest revision, written before it, of the list before it; the imported list has none.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import inspect
+
+from ratingdb.db import current_revision, downgrade, head_revision, make_engine, upgrade
+from ratingdb.db.chunks import CHUNK_SIZE, unpack
+from tests.corrections.test_revision_chain import ADA, BEN, DEE, build, correct
+from tests.support.sql import query
+
+
+def parents(url: str) -> dict[tuple[str, int], tuple[str, int] | None]:
+    """(list month, revision) -> its parent's, for every list."""
+    rows = query(
+        url,
+        "SELECT l.list_date, l.revision, p.list_date, p.revision FROM rating_lists l "
+        "LEFT JOIN rating_lists p ON p.id = l.parent_list_id ORDER BY l.id",
+    )
+    return {
+        (str(day)[:7], revision): None if parent is None else (str(parent)[:7], parent_revision)
+        for day, revision, parent, parent_revision in rows
+    }
+
+
+def chunks(url: str) -> dict[tuple[int, int], tuple[Any, ...]]:
+    rows = query(
+        url,
+        "SELECT list_id, chunk, top_rating, bottom_rating, size, entries FROM list_chunks",
+    )
+    return {(row[0], row[1]): (*row[2:5], list(unpack(bytes(row[5])))) for row in rows}
+
+
+def entries(url: str) -> dict[int, list[tuple[Any, ...]]]:
+    """Every list's entries from list_entries, in list order."""
+    rows = query(
+        url,
+        "SELECT list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, "
+        "sum_delta, rated_games, peak_rating FROM list_entries",
+    )
+    by_list: dict[int, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        # SQLite gives a NUMERIC read by plain SQL back as a float.
+        delta = None if row[8] is None else Decimal(str(row[8])).quantize(Decimal("0.0001"))
+        by_list.setdefault(row[0], []).append((*row[1:8], delta, *row[9:]))
+    return {
+        list_id: sorted(found, key=lambda e: (-e[1], e[0])) for list_id, found in by_list.items()
+    }
+
+
+def columns(url: str, table: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return {column["name"] for column in inspect(engine).get_columns(table)}
+    finally:
+        engine.dispose()
+
+
+def test_parents_and_chunks_derived_as_written(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = database_url
+    ids = build(capsys, url, tmp_path / "chain")
+    code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-")
+    assert code == 0, err
+    assert len(json.loads(out)["revisions"]) == 4
+    code, out, err = correct(capsys, url, ids["T3"], (1, ADA, DEE), "0-1")
+    assert code == 0, err
+    assert [(r["period"], r["to_revision"]) for r in json.loads(out)["revisions"]] == [
+        ("2026-11", 3),
+        ("2026-12", 3),
+    ]
+    written_parents, written_chunks = parents(url), chunks(url)
+    assert written_parents == {
+        ("2026-08", 1): None,
+        ("2026-09", 1): ("2026-08", 1),
+        ("2026-10", 1): ("2026-09", 1),
+        ("2026-11", 1): ("2026-10", 1),
+        ("2026-12", 1): ("2026-11", 1),
+        ("2026-09", 2): ("2026-08", 1),
+        ("2026-10", 2): ("2026-09", 2),
+        ("2026-11", 2): ("2026-10", 2),
+        ("2026-12", 2): ("2026-11", 2),
+        ("2026-11", 3): ("2026-10", 2),
+        ("2026-12", 3): ("2026-11", 3),
+    }
+    # The chunks hold every entry in list order, every field as list_entries has it.
+    by_list = entries(url)
+    assert set(by_list) == {list_id for list_id, _ in written_chunks}
+    for list_id, listed in by_list.items():
+        numbers = sorted(c for lid, c in written_chunks if lid == list_id)
+        assert numbers == list(range(len(numbers)))
+        packed = [e for c in numbers for e in written_chunks[(list_id, c)][3]]
+        assert packed == listed
+        for c in numbers:
+            top, bottom, size, part = written_chunks[(list_id, c)]
+            assert (top, bottom, size) == (part[0][1], part[-1][1], len(part))
+            assert size == CHUNK_SIZE or c == numbers[-1]
+
+    downgrade(url, "0009")
+    assert current_revision(url) == "0009"
+    assert "parent_list_id" not in columns(url, "rating_lists")
+    assert query(url, "SELECT count(*) FROM rating_lists") == [(11,)]
+    upgrade(url)
+    assert current_revision(url) == head_revision()
+    assert parents(url) == written_parents
+    assert chunks(url) == written_chunks
