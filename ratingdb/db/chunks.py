@@ -28,6 +28,7 @@ ENTRY = (
 _QUANTUM = Decimal("0.0001")
 #: The fields that may be None: previous_rating, change, k_used, sum_delta.
 _OPTIONAL = frozenset({2, 3, 6, 7})
+_REQUIRED = tuple(i for i in range(len(ENTRY)) if i not in _OPTIONAL)
 _LEVEL = 6
 
 
@@ -52,28 +53,36 @@ def pack(entries: Iterable[Sequence[Any]]) -> bytes:
     return zlib.compress(text.encode("utf-8"), _LEVEL)
 
 
-def _value(index: int, text: str) -> Any:
-    if index == 0:
-        return text
-    if text == "":
-        if index in _OPTIONAL:
-            return None
-        raise ValueError(f"packed list entry without {ENTRY[index]}")
-    if index == 7:
-        return Decimal(text)
-    return int(text)
+def lines(packed: bytes) -> list[str]:
+    """The packed entries as text lines, not yet parsed (a page parses only its own)."""
+    text = zlib.decompress(packed).decode("utf-8")
+    return text.split("\n") if text else []
+
+
+def parse(line: str) -> tuple[Any, ...]:
+    """One line of :func:`lines` as an entry (a tuple in the order of ENTRY)."""
+    fields = line.split("\t")
+    if len(fields) != len(ENTRY) or not all(fields[i] for i in _REQUIRED):
+        raise ValueError(f"packed list entry not of the {len(ENTRY)} fields: {line!r}")
+    player_id, rating, previous, change, games, k, k_used, delta, rated, peak = fields
+    return (
+        player_id,
+        int(rating),
+        int(previous) if previous else None,
+        int(change) if change else None,
+        int(games),
+        int(k),
+        int(k_used) if k_used else None,
+        Decimal(delta) if delta else None,
+        int(rated),
+        int(peak),
+    )
 
 
 def unpack(packed: bytes) -> Iterator[tuple[Any, ...]]:
     """The entries of a packed column, in its order (tuples in the order of ENTRY)."""
-    text = zlib.decompress(packed).decode("utf-8")
-    if not text:
-        return
-    for line in text.split("\n"):
-        fields = line.split("\t")
-        if len(fields) != len(ENTRY):
-            raise ValueError(f"packed list entry of {len(fields)} fields: {line!r}")
-        yield tuple(_value(i, f) for i, f in enumerate(fields))
+    for line in lines(packed):
+        yield parse(line)
 
 
 def list_order(entry: Sequence[Any]) -> tuple[int, str]:

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
-from ratingdb.db.chunks import CHUNK_SIZE, pack, unpack
+from ratingdb.db.chunks import CHUNK_SIZE, lines, pack, parse, unpack
 from ratingdb.models import CalculationRow, ListChunkRow, ListEntryRow, PlayerRow, PlayerStatusRow
 from ratingdb.repositories.players import chunks, one_of
 
@@ -27,6 +27,10 @@ CALCULATION_KEYS = (
     "opponent_rating_used", "difference", "difference_used", "expected", "score", "delta",
     "rated", "reason", "rule_version",
 )  # fmt: skip
+
+#: Chunks a whole-list read fetches at a time, and reads the players of at once (5,000
+#: entries).
+CHUNKS_PER_BATCH = 25
 
 CHUNK_KEYS = ("list_id", "chunk", "top_rating", "bottom_rating", "size", "entries")
 
@@ -103,16 +107,53 @@ def read_chunks(
     session: Session, list_id: int, first: int = 0, last: int | None = None
 ) -> Iterator[tuple[int, list[tuple[Any, ...]]]]:
     """(chunk number, its entries) of the list's chunks ``first`` to ``last`` (None: to the
-    end), in list order; each entry a tuple of ratingdb.db.chunks.ENTRY."""
-    statement = (
-        select(ListChunkRow.chunk, ListChunkRow.entries)
-        .where(ListChunkRow.list_id == list_id, ListChunkRow.chunk >= first)
+    end), in list order; each entry a tuple of ratingdb.db.chunks.ENTRY. Read
+    CHUNKS_PER_BATCH chunks a query (no server-side cursor: the API reads in autocommit)."""
+    start = first
+    while last is None or start <= last:
+        end = (
+            start + CHUNKS_PER_BATCH - 1
+            if last is None
+            else min(last, start + CHUNKS_PER_BATCH - 1)
+        )
+        rows = (
+            session.connection()
+            .execute(
+                select(ListChunkRow.chunk, ListChunkRow.entries)
+                .where(
+                    ListChunkRow.list_id == list_id,
+                    ListChunkRow.chunk >= start,
+                    ListChunkRow.chunk <= end,
+                )
+                .order_by(ListChunkRow.chunk)
+            )
+            .all()
+        )
+        for chunk, packed in rows:
+            yield int(chunk), list(unpack(packed))
+        if len(rows) < end - start + 1:
+            return
+        start = end + 1
+
+
+def page_of(session: Session, list_id: int, offset: int, limit: int) -> list[tuple[Any, ...]]:
+    """Entries ``offset`` to ``offset + limit`` of the list in list order: one or two chunks
+    read, only the page's entries parsed."""
+    if limit <= 0:
+        return []
+    first, last = offset // CHUNK_SIZE, (offset + limit - 1) // CHUNK_SIZE
+    rows = session.connection().execute(
+        select(ListChunkRow.entries)
+        .where(
+            ListChunkRow.list_id == list_id,
+            ListChunkRow.chunk >= first,
+            ListChunkRow.chunk <= last,
+        )
         .order_by(ListChunkRow.chunk)
     )
-    if last is not None:
-        statement = statement.where(ListChunkRow.chunk <= last)
-    for chunk, packed in session.execute(statement.execution_options(yield_per=50)):
-        yield int(chunk), list(unpack(packed))
+    text = [line for (packed,) in rows for line in lines(packed)]
+    start = offset - first * CHUNK_SIZE
+    return [parse(line) for line in text[start : start + limit]]
 
 
 def whole_list(session: Session, list_id: int) -> Iterator[tuple[Any, ...]]:
@@ -120,10 +161,6 @@ def whole_list(session: Session, list_id: int) -> Iterator[tuple[Any, ...]]:
     its chunks."""
     for _, entries in read_chunks(session, list_id):
         yield from entries
-
-
-#: Chunks read per query of their players (5,000 entries).
-CHUNKS_PER_BATCH = 25
 
 
 def with_players(
@@ -181,6 +218,31 @@ def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dic
     return ratings
 
 
+def entries_in_chunks_above(session: Session, list_id: int, rating: int) -> int:
+    """How many entries the list's chunks wholly rated above ``rating`` hold."""
+    found = session.connection().execute(
+        select(func.coalesce(func.sum(ListChunkRow.size), 0)).where(
+            ListChunkRow.list_id == list_id, ListChunkRow.bottom_rating > rating
+        )
+    )
+    return int(found.scalar_one())
+
+
+def chunks_across(session: Session, list_id: int, rating: int) -> list[tuple[Any, ...]]:
+    """The entries of the list's chunks that hold ``rating`` or a rating on both sides of it
+    (top above or at it, bottom at or below it): where a rank falls."""
+    rows = session.connection().execute(
+        select(ListChunkRow.entries)
+        .where(
+            ListChunkRow.list_id == list_id,
+            ListChunkRow.top_rating >= rating,
+            ListChunkRow.bottom_rating <= rating,
+        )
+        .order_by(ListChunkRow.chunk)
+    )
+    return [entry for (packed,) in rows for entry in unpack(packed)]
+
+
 def chunk_bounds(session: Session, list_id: int) -> list[tuple[int, int, int, int]]:
     """(chunk, top_rating, bottom_rating, size) of every chunk of the list, in order."""
     return [
@@ -203,6 +265,20 @@ def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:
     player_id byte order (as Python sorts): what a list's digest is computed from. Read from
     the list's chunks."""
     return sorted(entry[:6] for entry in whole_list(session, list_id))
+
+
+def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
+    """The same as :func:`canonical_entries`, read from the list's rows in list_entries (the
+    other stored form of the list: ``periods verify`` checks both against the digest)."""
+    order = ListEntryRow.player_id
+    if session.get_bind().dialect.name == "postgresql":
+        order = order.collate("C")  # type: ignore[assignment]
+    rows = session.connection().execute(
+        select(*(ListEntryRow.__table__.c[key] for key in ENTRY_KEYS[1:7]))
+        .where(ListEntryRow.list_id == list_id)
+        .order_by(order)
+    )
+    return [tuple(row) for row in rows]
 
 
 def entries_by_player(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:

@@ -32,7 +32,7 @@ from ratingdb.services.close import (
     entry_rows,
     publish,
 )
-from ratingdb.services.lists import digest_of_sorted, stored_digest
+from ratingdb.services.lists import digest_of_sorted, stored_digest, stored_rows_digest
 from ratingdb.services.progress import Track, no_progress
 
 
@@ -227,15 +227,15 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     """Recompute a published revision from the stored inputs as they were when it was
     published (the games as of its corrections, the lists it started from) with the rule
     version it was published under, and compare digests: the stored one, the stored rows', and
-    the recomputed list's."""
+    the recomputed list's (the stored entries: both the list's chunks and its rows)."""
     category = rating_list.category
     period = Period.of_list_date(rating_list.list_date)
 
     def result(ok: bool, detail: str) -> Verification:
         return Verification(category, period, rating_list.revision, rating_list.source, ok, detail)
 
-    stored_rows = stored_digest(session, rating_list.id)
-    if stored_rows != rating_list.digest:
+    stored = {stored_digest(session, rating_list.id), stored_rows_digest(session, rating_list.id)}
+    if stored != {rating_list.digest}:
         return result(False, "the stored entries do not match the list's digest")
     if rating_list.source != ListSource.CLOSE:
         return result(True, "imported list: the stored entries match the digest")

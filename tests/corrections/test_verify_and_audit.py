@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from ratingdb.db.chunks import ENTRY, list_order, pack, unpack
 from tests.corrections.test_revision_chain import (
     ADA,
     BEN,
@@ -150,6 +151,35 @@ def test_verify_after_a_chain_of_corrections_and_a_merge(
     assert (code, "--all" in err) == (2, True)
 
 
+def alter(url: str, list_id: int, player_id: str, column: str, by: int) -> None:
+    """Add ``by`` to one field of a player's entry directly in SQL, in both stored forms of the
+    list: its row in list_entries and its chunk (unpacked, changed, packed back in list order)."""
+    sql = f"UPDATE list_entries SET {column} = {column} + :by WHERE list_id = :l AND player_id = :p"
+    assert execute(url, sql, by=by, l=list_id, p=player_id) == 1
+    index = ENTRY.index(column)
+    for chunk, packed in query(
+        url, "SELECT chunk, entries FROM list_chunks WHERE list_id = :l", l=list_id
+    ):
+        part = list(unpack(bytes(packed)))
+        if all(entry[0] != player_id for entry in part):
+            continue
+        part = sorted(
+            (
+                (*e[:index], e[index] + by, *e[index + 1 :]) if e[0] == player_id else e
+                for e in part
+            ),
+            key=list_order,
+        )
+        execute(
+            url,
+            "UPDATE list_chunks SET entries = :e, top_rating = :t, bottom_rating = :b "
+            "WHERE list_id = :l AND chunk = :c",
+            e=pack(part), t=part[0][1], b=part[-1][1], l=list_id, c=chunk,
+        )  # fmt: skip
+        return
+    raise AssertionError(f"{player_id} is not on list {list_id}")
+
+
 def test_verify_fails_on_a_tampered_list_entry_or_game(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -174,15 +204,7 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
 
     # One rating of the original P+1 list, one point up, directly in SQL.
     original = list_id(P1, 1)
-    assert (
-        execute(
-            url,
-            "UPDATE list_entries SET rating = rating + 1 WHERE list_id = :l AND player_id = :p",
-            l=original,
-            p=DEE,
-        )
-        == 1
-    )
+    alter(url, original, DEE, "rating", 1)
     code, lines = verify(capsys, url)
     assert code == 1
     # The P+2 original was computed from the P+1 original's stored entries (Dee's rating
@@ -198,29 +220,14 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     assert (code, [x["ok"] for x in lines]) == (0, [True])
     # The latest revision of P+2 too: its k_factor this time.
     latest = list_id(P2, 2)
-    execute(
-        url,
-        "UPDATE list_entries SET k_factor = 40 WHERE list_id = :l AND player_id = :p",
-        l=latest,
-        p=EVE,
-    )
+    alter(url, latest, EVE, "k_factor", 20)
     code, lines = verify(capsys, url)
     assert code == 1
     assert [(f[1], f[2]) for f in failing(lines)] == [(P1, 1), (P2, 1), (P2, 2)]
 
     # Put both back: identical again.
-    execute(
-        url,
-        "UPDATE list_entries SET rating = rating - 1 WHERE list_id = :l AND player_id = :p",
-        l=original,
-        p=DEE,
-    )
-    execute(
-        url,
-        "UPDATE list_entries SET k_factor = 20 WHERE list_id = :l AND player_id = :p",
-        l=latest,
-        p=EVE,
-    )
+    alter(url, original, DEE, "rating", -1)
+    alter(url, latest, EVE, "k_factor", -20)
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
 

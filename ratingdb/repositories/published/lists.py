@@ -19,7 +19,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
 
-from ratingdb.db.chunks import CHUNK_SIZE
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
 from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import (
@@ -244,14 +243,7 @@ def list_entries(
 def _page(
     session: Session, list_id: int, original_list_id: int | None, limit: int, offset: int
 ) -> list[tuple[Any, ...]]:
-    if limit <= 0:
-        return []
-    first, last = offset // CHUNK_SIZE, (offset + limit - 1) // CHUNK_SIZE
-    entries = [
-        entry
-        for _, part in entries_repo.read_chunks(session, list_id, first, last)
-        for entry in part
-    ][offset - first * CHUNK_SIZE :][:limit]
+    entries = entries_repo.page_of(session, list_id, offset, limit)
     ids = [entry[0] for entry in entries]
     players = entries_repo.players_by_id(session, ids, PLAYER_COLUMNS[1:])
     with_original = original_list_id is not None and original_list_id != list_id
@@ -331,34 +323,22 @@ def entries_above(
     session: Session, list_id: int, rating: int, federation: str | None = None
 ) -> int:
     """How many entries of the list (of ``federation``'s players) are rated above ``rating``:
-    a rank is one more. Counted from the list's chunks: a chunk wholly above by its size (or,
-    for a federation, its entries' players), the chunk the rating falls in entry by entry."""
-    above = 0
-    partial: list[int] = []
-    for chunk, top, bottom, size in entries_repo.chunk_bounds(session, list_id):
-        if federation is None and bottom > rating:
-            above += size
-        elif top > rating:
-            partial.append(chunk)
-        else:
-            break
-    if not partial and federation is None:
-        return above
-    first = 0 if federation is not None else partial[0]
-    last = partial[-1] if partial else first
+    a rank is one more. Counted from the list's chunks: those wholly above by their sizes, the
+    one or two the rating falls in entry by entry; for a federation, every chunk above with
+    its players."""
     if federation is None:
-        return above + sum(
-            1
-            for _, part in entries_repo.read_chunks(session, list_id, first, last)
-            for entry in part
-            if entry[1] > rating
+        return entries_repo.entries_in_chunks_above(session, list_id, rating) + sum(
+            1 for entry in entries_repo.chunks_across(session, list_id, rating) if entry[1] > rating
         )
-    if not partial:
+    above = [
+        chunk for chunk, top, _, _ in entries_repo.chunk_bounds(session, list_id) if top > rating
+    ]
+    if not above:
         return 0
     return sum(
         1
         for entry, (player_federation,) in entries_repo.with_players(
-            session, list_id, (PlayerRow.federation,), first, last
+            session, list_id, (PlayerRow.federation,), above[0], above[-1]
         )
         if entry[1] > rating and player_federation == federation
     )

@@ -13,6 +13,7 @@ from ratingdb.services.lists.digest import (
     digest_of_sorted,
     list_digest,
     stored_digest,
+    stored_rows_digest,
 )
 from ratingdb.services.lists.export import EXPORT_FORMATS, list_json, write_published
 from ratingdb.services.lists.fide import FIDE_BATCH, derive_status, import_fide_list
@@ -35,5 +36,6 @@ __all__ = [
     "list_digest",
     "list_json",
     "stored_digest",
+    "stored_rows_digest",
     "write_published",
 ]

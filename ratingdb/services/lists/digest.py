@@ -51,3 +51,8 @@ def stored_digest(session: Session, list_id: int) -> str:
     """list_digest of the stored entries, read back from the list's chunks and sorted by
     player_id (byte order, as Python sorts)."""
     return digest_of_sorted(list_entries.canonical_entries(session, list_id))
+
+
+def stored_rows_digest(session: Session, list_id: int) -> str:
+    """list_digest of the list's rows in list_entries (its other stored form)."""
+    return digest_of_sorted(list_entries.canonical_rows(session, list_id))
