@@ -1,20 +1,33 @@
 """The packed column of ``list_chunks``: up to CHUNK_SIZE entries of a list, in list order, every
 field of each, as one compressed value.
 
-Format: the entries as text, one line each, fields separated by tabs in the order of ENTRY
-(None an empty field, ``sum_delta`` with its four decimals), deflated (zlib, level 6). The same
-bytes on SQLite and PostgreSQL: SQLite does not compress, and PostgreSQL does not compress a
-value already deflated (TOAST leaves it as it is). Text rather than fixed-width binary because a
-player id is a string of any length and ratings need no bounds; deflated it is about as small
-(measured in benchmarks/README.md).
+Format (version 1), deflated with zlib (level 6) as a whole:
+
+- a header: the format version (one byte, 1) and the number of entries n (uint32);
+- the numeric fields as columns of n fixed-width little-endian integers each: rating,
+  previous_rating, change, games, k_factor, k_used, rated_games, peak_rating as int32, then
+  sum_delta as int64 ten-thousandths (``Decimal("0.3600")`` is 3600). None (a first rating's
+  previous_rating and change; k_used and sum_delta without a rated game) is the type's smallest
+  value, which no stored value may take;
+- the player ids, UTF-8, joined by line breaks (a player id holds none).
+
+A column of integers is decoded in C (``memoryview.cast(...).tolist()``), so that a reader
+pays per field it asks for (:func:`columns`) rather than per entry parsed in Python; columns
+compress well (most changes, games and K used of a list repeat). The same bytes on SQLite and
+PostgreSQL: SQLite does not compress, and PostgreSQL does not compress a value already deflated
+(TOAST leaves it as it is). Sizes and read times against the text layout before it:
+benchmarks/README.md, "Entries as changes, stage (a)".
 """
 
 from __future__ import annotations
 
+import struct
+import sys
 import zlib
+from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, Literal
 
 #: Entries a chunk holds (the last chunk of a list fewer).
 CHUNK_SIZE = 200
@@ -25,64 +38,145 @@ ENTRY = (
     "sum_delta", "rated_games", "peak_rating",
 )  # fmt: skip
 
-_QUANTUM = Decimal("0.0001")
-#: The fields that may be None: previous_rating, change, k_used, sum_delta.
-_OPTIONAL = frozenset({2, 3, 6, 7})
-_REQUIRED = tuple(i for i in range(len(ENTRY)) if i not in _OPTIONAL)
+#: The format version written first in every packed value.
+FORMAT = 1
+_HEADER = struct.Struct("<BI")
 _LEVEL = 6
+#: The int32 fields, in their order in the packed value (sum_delta, int64, follows them).
+_INT32 = ("rating", "previous_rating", "change", "games", "k_factor", "k_used", "rated_games",
+          "peak_rating")  # fmt: skip
+#: The fields that may be None.
+OPTIONAL = frozenset({"previous_rating", "change", "k_used", "sum_delta"})
+#: None in an int32 and in the int64 column: the smallest value of each.
+NULL32 = -(2**31)
+NULL64 = -(2**63)
+#: Ten-thousandths in a unit: sum_delta's scale (Numeric(10, 4)).
+SCALE = 4
+_QUANTUM = Decimal(1).scaleb(-SCALE)
+_SEPARATOR = "\n"
+
+if array("i").itemsize != 4 or array("q").itemsize != 8:  # pragma: no cover - no such platform
+    raise ImportError("ratingdb.db.chunks needs 4-byte int and 8-byte long long arrays")
+_SWAP = sys.byteorder != "little"
 
 
-def _field(index: int, value: Any) -> str:
-    if value is None:
-        if index in _OPTIONAL:
-            return ""
-        raise ValueError(f"list entry field {ENTRY[index]} is None")
-    if index == 0:
+def _int32_column(name: str, values: Sequence[Any]) -> bytes:
+    optional = name in OPTIONAL
+    column = array("i")
+    for value in values:
+        if value is None:
+            if not optional:
+                raise ValueError(f"list entry field {name} is None")
+            column.append(NULL32)
+            continue
+        number = int(value)
+        if not NULL32 < number < 2**31:
+            raise ValueError(f"list entry field {name} out of the int32 range: {number}")
+        column.append(number)
+    if _SWAP:  # pragma: no cover - big-endian hosts only
+        column.byteswap()
+    return column.tobytes()
+
+
+def _sum_delta_column(values: Sequence[Any]) -> bytes:
+    column = array("q")
+    for value in values:
+        if value is None:
+            column.append(NULL64)
+            continue
+        number = int(Decimal(value).quantize(_QUANTUM).scaleb(SCALE))
+        if not NULL64 < number < 2**63:
+            raise ValueError(f"list entry field sum_delta out of the int64 range: {value}")
+        column.append(number)
+    if _SWAP:  # pragma: no cover - big-endian hosts only
+        column.byteswap()
+    return column.tobytes()
+
+
+def _player_ids(values: Sequence[Any]) -> bytes:
+    texts: list[str] = []
+    for value in values:
+        if value is None:
+            raise ValueError("list entry field player_id is None")
         text = str(value)
-        if "\t" in text or "\n" in text:
-            raise ValueError(f"player id {text!r} holds a tab or a line break")
-        return text
-    if index == 7:
-        return str(Decimal(value).quantize(_QUANTUM))
-    return str(int(value))
+        if _SEPARATOR in text:
+            raise ValueError(f"player id {text!r} holds a line break")
+        texts.append(text)
+    return _SEPARATOR.join(texts).encode("utf-8")
 
 
 def pack(entries: Iterable[Sequence[Any]]) -> bytes:
     """Entries (tuples in the order of ENTRY) as the packed column."""
-    text = "\n".join("\t".join(_field(i, v) for i, v in enumerate(entry)) for entry in entries)
-    return zlib.compress(text.encode("utf-8"), _LEVEL)
+    rows = list(entries)
+    for row in rows:
+        if len(row) != len(ENTRY):
+            raise ValueError(f"list entry not of the {len(ENTRY)} fields: {row!r}")
+    fields = dict(zip(ENTRY, zip(*rows, strict=True), strict=True)) if rows else {}
+    parts = [_HEADER.pack(FORMAT, len(rows))]
+    if rows:
+        parts.extend(_int32_column(name, fields[name]) for name in _INT32)
+        parts.append(_sum_delta_column(fields["sum_delta"]))
+        parts.append(_player_ids(fields["player_id"]))
+    return zlib.compress(b"".join(parts), _LEVEL)
 
 
-def lines(packed: bytes) -> list[str]:
-    """The packed entries as text lines, not yet parsed (a page parses only its own)."""
-    text = zlib.decompress(packed).decode("utf-8")
-    return text.split("\n") if text else []
+class Packed:
+    """A packed value opened: its columns decoded one at a time, on demand."""
+
+    __slots__ = ("_data", "size")
+
+    def __init__(self, packed: bytes) -> None:
+        data = zlib.decompress(packed)
+        version, size = _HEADER.unpack_from(data)
+        if version != FORMAT:
+            raise ValueError(f"packed list entries of format {version}, not {FORMAT}")
+        if len(data) < _HEADER.size + 40 * size + max(0, size - 1):
+            raise ValueError(f"packed list entries cut short: {len(data)} bytes for {size}")
+        self._data = memoryview(data)
+        self.size: int = size
+
+    def column(self, name: str) -> list[Any]:
+        """The values of field ``name`` (of ENTRY) of every entry, in order."""
+        size, start = self.size, _HEADER.size
+        if name == "player_id":
+            if size == 0:
+                return []
+            ids = str(self._data[start + 40 * size :], "utf-8").split(_SEPARATOR)
+            if len(ids) != size:
+                raise ValueError(f"packed list entries: {len(ids)} player ids for {size}")
+            return ids
+        if name == "sum_delta":
+            offset = start + 32 * size
+            values = _decoded(self._data[offset : offset + 8 * size], "q")
+            return [None if v == NULL64 else Decimal(v).scaleb(-SCALE) for v in values]
+        offset = start + 4 * size * _INT32.index(name)
+        values = _decoded(self._data[offset : offset + 4 * size], "i")
+        if name in OPTIONAL:
+            return list(map(_NONE.get, values, values))
+        return values
 
 
-def parse(line: str) -> tuple[Any, ...]:
-    """One line of :func:`lines` as an entry (a tuple in the order of ENTRY)."""
-    fields = line.split("\t")
-    if len(fields) != len(ENTRY) or not all(fields[i] for i in _REQUIRED):
-        raise ValueError(f"packed list entry not of the {len(ENTRY)} fields: {line!r}")
-    player_id, rating, previous, change, games, k, k_used, delta, rated, peak = fields
-    return (
-        player_id,
-        int(rating),
-        int(previous) if previous else None,
-        int(change) if change else None,
-        int(games),
-        int(k),
-        int(k_used) if k_used else None,
-        Decimal(delta) if delta else None,
-        int(rated),
-        int(peak),
-    )
+_NONE: dict[int, None] = {NULL32: None}
 
 
-def unpack(packed: bytes) -> Iterator[tuple[Any, ...]]:
+def _decoded(view: memoryview, code: Literal["i", "q"]) -> list[int]:
+    if _SWAP:  # pragma: no cover - big-endian hosts only
+        swapped = array(code, view.tobytes())
+        swapped.byteswap()
+        return swapped.tolist()
+    values: list[int] = view.cast(code).tolist()
+    return values
+
+
+def columns(packed: bytes, fields: Sequence[str]) -> list[list[Any]]:
+    """The columns ``fields`` (names of ENTRY) of the packed entries, each a list in order."""
+    opened = Packed(packed)
+    return [opened.column(name) for name in fields]
+
+
+def unpack(packed: bytes) -> list[tuple[Any, ...]]:
     """The entries of a packed column, in its order (tuples in the order of ENTRY)."""
-    for line in lines(packed):
-        yield parse(line)
+    return list(zip(*columns(packed, ENTRY), strict=True))
 
 
 def list_order(entry: Sequence[Any]) -> tuple[int, str]:

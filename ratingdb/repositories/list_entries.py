@@ -8,11 +8,11 @@ import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import String, func, select, text
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
-from ratingdb.db.chunks import CHUNK_SIZE, lines, pack, parse, unpack
+from ratingdb.db.chunks import CHUNK_SIZE, ENTRY, Packed, pack
 from ratingdb.models import CalculationRow, ListChunkRow, ListEntryRow, PlayerRow, PlayerStatusRow
 from ratingdb.repositories.players import chunks, one_of
 
@@ -28,9 +28,10 @@ CALCULATION_KEYS = (
     "rated", "reason", "rule_version",
 )  # fmt: skip
 
-#: Chunks a whole-list read fetches at a time, and reads the players of at once (5,000
-#: entries).
-CHUNKS_PER_BATCH = 25
+#: Chunks a whole-list read fetches at a time, and reads the players of at once (20,000
+#: entries: a batch's players are one join in the database, which reads the players table
+#: once a batch).
+CHUNKS_PER_BATCH = 100
 
 CHUNK_KEYS = ("list_id", "chunk", "top_rating", "bottom_rating", "size", "entries")
 
@@ -103,12 +104,12 @@ def chunk_count(session: Session, list_id: int) -> int:
     return int(session.scalar(select(func.count()).where(ListChunkRow.list_id == list_id)) or 0)
 
 
-def read_chunks(
+def _packed_batches(
     session: Session, list_id: int, first: int = 0, last: int | None = None
-) -> Iterator[tuple[int, list[tuple[Any, ...]]]]:
-    """(chunk number, its entries) of the list's chunks ``first`` to ``last`` (None: to the
-    end), in list order; each entry a tuple of ratingdb.db.chunks.ENTRY. Read
-    CHUNKS_PER_BATCH chunks a query (no server-side cursor: the API reads in autocommit)."""
+) -> Iterator[list[bytes]]:
+    """The packed values of the list's chunks ``first`` to ``last`` (None: to the end), in
+    list order, CHUNKS_PER_BATCH chunks a query (no server-side cursor: the API reads in
+    autocommit)."""
     start = first
     while last is None or start <= last:
         end = (
@@ -119,7 +120,7 @@ def read_chunks(
         rows = (
             session.connection()
             .execute(
-                select(ListChunkRow.chunk, ListChunkRow.entries)
+                select(ListChunkRow.entries)
                 .where(
                     ListChunkRow.list_id == list_id,
                     ListChunkRow.chunk >= start,
@@ -127,82 +128,187 @@ def read_chunks(
                 )
                 .order_by(ListChunkRow.chunk)
             )
+            .scalars()
             .all()
         )
-        for chunk, packed in rows:
-            yield int(chunk), list(unpack(packed))
+        if rows:
+            yield [bytes(packed) for packed in rows]
         if len(rows) < end - start + 1:
             return
         start = end + 1
 
 
+def _joined_columns(packed: Sequence[bytes], fields: Sequence[str]) -> list[list[Any]]:
+    opened = [Packed(value) for value in packed]
+    return [list(itertools.chain.from_iterable(o.column(f) for o in opened)) for f in fields]
+
+
+def column_batches(
+    session: Session,
+    list_id: int,
+    fields: Sequence[str],
+    first: int = 0,
+    last: int | None = None,
+) -> Iterator[list[list[Any]]]:
+    """The columns ``fields`` (names of ratingdb.db.chunks.ENTRY) of the list's chunks
+    ``first`` to ``last`` (None: to the end), in list order, CHUNKS_PER_BATCH chunks at a time:
+    each batch a list per field. Only the fields asked for are decoded."""
+    for packed in _packed_batches(session, list_id, first, last):
+        yield _joined_columns(packed, fields)
+
+
+def list_columns(
+    session: Session,
+    list_id: int,
+    fields: Sequence[str],
+    first: int = 0,
+    last: int | None = None,
+) -> list[list[Any]]:
+    """The columns ``fields`` of the list's chunks ``first`` to ``last`` (None: to the end;
+    by default the whole list), in list order: one list per field."""
+    found: list[list[Any]] = [[] for _ in fields]
+    for batch in column_batches(session, list_id, fields, first, last):
+        for whole, part in zip(found, batch, strict=True):
+            whole.extend(part)
+    return found
+
+
 def page_of(session: Session, list_id: int, offset: int, limit: int) -> list[tuple[Any, ...]]:
-    """Entries ``offset`` to ``offset + limit`` of the list in list order: one or two chunks
-    read, only the page's entries parsed."""
+    """Entries ``offset`` to ``offset + limit`` of the list in list order (tuples of
+    ratingdb.db.chunks.ENTRY): one or two chunks read."""
     if limit <= 0:
         return []
     first, last = offset // CHUNK_SIZE, (offset + limit - 1) // CHUNK_SIZE
-    rows = session.connection().execute(
-        select(ListChunkRow.entries)
-        .where(
-            ListChunkRow.list_id == list_id,
-            ListChunkRow.chunk >= first,
-            ListChunkRow.chunk <= last,
-        )
-        .order_by(ListChunkRow.chunk)
-    )
-    text = [line for (packed,) in rows for line in lines(packed)]
+    entries = [
+        entry
+        for packed in _packed_batches(session, list_id, first, last)
+        for entry in zip(*_joined_columns(packed, ENTRY), strict=True)
+    ]
     start = offset - first * CHUNK_SIZE
-    return [parse(line) for line in text[start : start + limit]]
+    return entries[start : start + limit]
 
 
 def whole_list(session: Session, list_id: int) -> Iterator[tuple[Any, ...]]:
     """Every entry of the list in list order (tuples of ratingdb.db.chunks.ENTRY), read from
     its chunks."""
-    for _, entries in read_chunks(session, list_id):
-        yield from entries
+    for batch in column_batches(session, list_id, ENTRY):
+        yield from zip(*batch, strict=True)
 
 
 def with_players(
     session: Session,
     list_id: int,
+    fields: Sequence[str],
     columns: Sequence[Any],
     first: int = 0,
     last: int | None = None,
-) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
-    """(entry, the player's ``columns``) of every entry of the list's chunks ``first`` to
-    ``last``, in list order; the players read by id, one query per CHUNKS_PER_BATCH chunks."""
-    batch: list[tuple[Any, ...]] = []
-    for number, entries in read_chunks(session, list_id, first, last):
-        batch.extend(entries)
-        if (number + 1) % CHUNKS_PER_BATCH == 0:
-            yield from _joined(session, batch, columns)
-            batch = []
-    yield from _joined(session, batch, columns)
+) -> Iterator[list[list[Any]]]:
+    """The columns ``fields`` of the list's chunks ``first`` to ``last`` (as
+    :func:`column_batches`), each batch followed by the columns ``columns`` (of PlayerRow) of
+    its entries' players, in the same order: one query for a batch's players."""
+    for batch in column_batches(session, list_id, ("player_id", *fields), first, last):
+        yield [*batch[1:], *player_columns(session, batch[0], columns)]
 
 
-def _joined(
-    session: Session, entries: Sequence[tuple[Any, ...]], columns: Sequence[Any]
-) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...]]]:
-    players = players_by_id(session, [entry[0] for entry in entries], columns)
-    for entry in entries:
-        found = players.get(entry[0])
-        if found is None:
-            raise AssertionError(f"list entry of unknown player {entry[0]}")
-        yield entry, found
+def player_columns(
+    session: Session, player_ids: Sequence[str], columns: Sequence[Any]
+) -> list[list[Any]]:
+    """The ``columns`` (of PlayerRow) of the players ``player_ids``, each a list in the order
+    of ``player_ids``: one query, the ids sent as one value (joined by line breaks on
+    PostgreSQL and aggregated there into one array a column; on SQLite, an IN list of ids
+    at a time, whose rows are put in order here)."""
+    if not player_ids:
+        return [[] for _ in columns]
+    if session.get_bind().dialect.name == "postgresql":
+        return _player_columns_postgresql(session, player_ids, columns)
+    by_id: dict[str, tuple[Any, ...]] = {}
+    for part in chunks(sorted(set(player_ids))):
+        rows = session.connection().execute(
+            select(PlayerRow.player_id, *columns).where(PlayerRow.player_id.in_(part))
+        )
+        by_id.update((row[0], tuple(row[1:])) for row in rows)
+    try:
+        rows_in_order = [by_id[player_id] for player_id in player_ids]
+    except KeyError as unknown:
+        raise AssertionError(f"list entry of unknown player {unknown}") from None
+    return [list(column) for column in zip(*rows_in_order, strict=True)]
+
+
+def _player_columns_postgresql(
+    session: Session, player_ids: Sequence[str], columns: Sequence[Any]
+) -> list[list[Any]]:
+    """player_columns on PostgreSQL: a text column comes back as one string, its values
+    joined by line breaks ('' for None: split in C here, where an array of strings is parsed
+    value by value), unless one of its values is '' or holds a line break (then, and for the
+    other columns, an array)."""
+    texts = [isinstance(column.type, String) for column in columns]
+    parts = []
+    for column, is_text in zip(columns, texts, strict=True):
+        name = f"p.{column.key}"
+        if is_text:
+            parts.append(
+                f"string_agg(coalesce({name}, ''), :separator ORDER BY u.n), "
+                f"coalesce(bool_or({name} = '' OR strpos({name}, :separator) > 0), false), "
+                f"array_agg({name} ORDER BY u.n) FILTER (WHERE {name} = '' "
+                f"OR strpos({name}, :separator) > 0)"
+            )
+        else:
+            parts.append(f"array_agg({name} ORDER BY u.n)")
+    statement = text(
+        f"SELECT count(p.player_id), {', '.join(parts)} "  # column names, not values
+        "FROM unnest(string_to_array(:ids, :separator)) WITH ORDINALITY AS u(id, n) "
+        "LEFT JOIN players AS p ON p.player_id = u.id"
+    )
+    values = {"ids": "\n".join(player_ids), "separator": "\n"}
+    found, *row = session.connection().execute(statement, values).one()
+    if found != len(player_ids):
+        raise AssertionError(f"list entries of {len(player_ids) - found} unknown players")
+    result: list[list[Any]] = []
+    for is_text in texts:
+        if not is_text:
+            result.append(list(row.pop(0)))
+            continue
+        joined, unsafe, _ = row[:3]
+        del row[:3]
+        if unsafe:
+            result.append(_text_column_as_array(session, player_ids, columns[len(result)]))
+        else:
+            split = joined.split("\n")
+            result.append(list(map(_EMPTY_IS_NONE.get, split, split)))
+    return result
+
+
+_EMPTY_IS_NONE: dict[str, None] = {"": None}
+
+
+def _text_column_as_array(session: Session, player_ids: Sequence[str], column: Any) -> list[Any]:
+    statement = text(
+        f"SELECT array_agg(p.{column.key} ORDER BY u.n) "  # a column name, not a value
+        "FROM unnest(string_to_array(:ids, :separator)) WITH ORDINALITY AS u(id, n) "
+        "LEFT JOIN players AS p ON p.player_id = u.id"
+    )
+    values = {"ids": "\n".join(player_ids), "separator": "\n"}
+    return list(session.connection().execute(statement, values).scalar_one())
 
 
 def players_by_id(
     session: Session, player_ids: Sequence[str], columns: Sequence[Any]
 ) -> dict[str, tuple[Any, ...]]:
     """player_id -> the player's ``columns`` (columns of PlayerRow), for ``player_ids``."""
-    found: dict[str, tuple[Any, ...]] = {}
-    for part in chunks(sorted(player_ids)):
-        rows = session.connection().execute(
-            select(PlayerRow.player_id, *columns).where(one_of(session, PlayerRow.player_id, part))
-        )
-        found.update((row[0], tuple(row[1:])) for row in rows)
-    return found
+    unique = sorted(set(player_ids))
+    found = player_columns(session, unique, columns)
+    return dict(zip(unique, zip(*found, strict=True), strict=True))
+
+
+def count_of_federation(session: Session, player_ids: Sequence[str], federation: str) -> int:
+    """How many of ``player_ids`` are players of ``federation``: the federation's player ids
+    read (one query), the two sets intersected here."""
+    if not player_ids:
+        return 0
+    members = session.connection().execute(
+        select(PlayerRow.player_id).where(PlayerRow.federation == federation)
+    )
+    return len(set(members.scalars().all()).intersection(player_ids))
 
 
 def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
@@ -228,9 +334,9 @@ def entries_in_chunks_above(session: Session, list_id: int, rating: int) -> int:
     return int(found.scalar_one())
 
 
-def chunks_across(session: Session, list_id: int, rating: int) -> list[tuple[Any, ...]]:
-    """The entries of the list's chunks that hold ``rating`` or a rating on both sides of it
-    (top above or at it, bottom at or below it): where a rank falls."""
+def ratings_across(session: Session, list_id: int, rating: int) -> list[int]:
+    """The ratings of the entries of the list's chunks that hold ``rating`` or a rating on
+    both sides of it (top above or at it, bottom at or below it): where a rank falls."""
     rows = session.connection().execute(
         select(ListChunkRow.entries)
         .where(
@@ -240,31 +346,35 @@ def chunks_across(session: Session, list_id: int, rating: int) -> list[tuple[Any
         )
         .order_by(ListChunkRow.chunk)
     )
-    return [entry for (packed,) in rows for entry in unpack(packed)]
+    return [r for (packed,) in rows for r in Packed(bytes(packed)).column("rating")]
 
 
-def chunk_bounds(session: Session, list_id: int) -> list[tuple[int, int, int, int]]:
-    """(chunk, top_rating, bottom_rating, size) of every chunk of the list, in order."""
-    return [
-        (int(c), int(top), int(bottom), int(size))
-        for c, top, bottom, size in session.execute(
-            select(
-                ListChunkRow.chunk,
-                ListChunkRow.top_rating,
-                ListChunkRow.bottom_rating,
-                ListChunkRow.size,
-            )
-            .where(ListChunkRow.list_id == list_id)
+def ids_rated_above(session: Session, list_id: int, rating: int) -> list[str]:
+    """The player ids of the list's entries rated above ``rating``, in list order: the chunks
+    whose top is above it, the last of them cut where the ratings reach it."""
+    chunks_above = [
+        int(chunk)
+        for chunk in session.connection()
+        .execute(
+            select(ListChunkRow.chunk)
+            .where(ListChunkRow.list_id == list_id, ListChunkRow.top_rating > rating)
             .order_by(ListChunkRow.chunk)
         )
+        .scalars()
     ]
+    if not chunks_above:
+        return []
+    ids, ratings = list_columns(
+        session, list_id, ("player_id", "rating"), chunks_above[0], chunks_above[-1]
+    )
+    return [player for player, rated in zip(ids, ratings, strict=True) if rated > rating]
 
 
 def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:
     """(player_id, rating, previous_rating, change, games, k_factor) of every entry, in
     player_id byte order (as Python sorts): what a list's digest is computed from. Read from
     the list's chunks."""
-    return sorted(entry[:6] for entry in whole_list(session, list_id))
+    return sorted(zip(*list_columns(session, list_id, ENTRY[:6]), strict=True))
 
 
 def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
@@ -281,15 +391,22 @@ def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
     return [tuple(row) for row in rows]
 
 
+#: The fields of entries_by_player's values.
+BY_PLAYER = ("rating", "previous_rating", "change", "games", "k_factor", "rated_games",
+             "peak_rating")  # fmt: skip
+
+
 def entries_by_player(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
     """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak),
     read from the list's chunks."""
-    return {entry[0]: (*entry[1:6], *entry[8:10]) for entry in whole_list(session, list_id)}
+    ids, *values = list_columns(session, list_id, ("player_id", *BY_PLAYER))
+    return dict(zip(ids, zip(*values, strict=True), strict=True))
 
 
 def k_factors(session: Session, list_id: int) -> dict[str, int]:
     """player_id -> K factor of every entry of the list (from its chunks)."""
-    return {entry[0]: int(entry[5]) for entry in whole_list(session, list_id)}
+    ids, ks = list_columns(session, list_id, ("player_id", "k_factor"))
+    return dict(zip(ids, ks, strict=True))
 
 
 def statuses_of(session: Session, list_id: int) -> list[tuple[Any, ...]]:

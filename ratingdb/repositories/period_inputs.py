@@ -79,10 +79,11 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
 def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     """(player_id, rating, rated_games, peak_rating, birth_year) of every entry of a list,
     read from its chunks."""
-    for entry, (birth_year,) in list_entries.with_players(
-        session, list_id, (PlayerRow.birth_year,)
-    ):
-        yield (entry[0], entry[1], entry[8], entry[9], birth_year)
+    for batch in list_entries.with_players(
+        session, list_id, ("player_id", "rating", "rated_games", "peak_rating"),
+        (PlayerRow.birth_year,),
+    ):  # fmt: skip
+        yield from zip(*batch, strict=True)
 
 
 def statuses_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:

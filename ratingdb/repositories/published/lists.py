@@ -207,8 +207,14 @@ def every_entry(
     columns of ``ListEntry``, read from the list's chunks with their players (``yield_per``
     is unused: a chunk batch is 5,000 entries); the caller closes the generator."""
     del yield_per
-    for entry, player in entries_repo.with_players(session, list_id, PLAYER_COLUMNS[1:]):
-        yield (*_shown(entry), entry[0], *player)
+    fields = (*SHOWN_FIELDS, "player_id")
+    for batch in entries_repo.with_players(session, list_id, fields, PLAYER_COLUMNS[1:]):
+        yield from zip(*batch, strict=True)
+
+
+#: SHOWN_FIGURES as fields of a packed entry (ratingdb.db.chunks.ENTRY).
+SHOWN_FIELDS = ("rating", "previous_rating", "change", "games", "k_factor", "rated_games",
+                "peak_rating")  # fmt: skip
 
 
 def _shown(entry: Sequence[Any]) -> tuple[Any, ...]:
@@ -324,24 +330,14 @@ def entries_above(
 ) -> int:
     """How many entries of the list (of ``federation``'s players) are rated above ``rating``:
     a rank is one more. Counted from the list's chunks: those wholly above by their sizes, the
-    one or two the rating falls in entry by entry; for a federation, every chunk above with
-    its players."""
+    one or two the rating falls in entry by entry; for a federation, the ids of the entries
+    above counted among the federation's players in the database (one query)."""
     if federation is None:
         return entries_repo.entries_in_chunks_above(session, list_id, rating) + sum(
-            1 for entry in entries_repo.chunks_across(session, list_id, rating) if entry[1] > rating
+            1 for rated in entries_repo.ratings_across(session, list_id, rating) if rated > rating
         )
-    above = [
-        chunk for chunk, top, _, _ in entries_repo.chunk_bounds(session, list_id) if top > rating
-    ]
-    if not above:
-        return 0
-    return sum(
-        1
-        for entry, (player_federation,) in entries_repo.with_players(
-            session, list_id, (PlayerRow.federation,), above[0], above[-1]
-        )
-        if entry[1] > rating and player_federation == federation
-    )
+    above = entries_repo.ids_rated_above(session, list_id, rating)
+    return entries_repo.count_of_federation(session, above, federation)
 
 
 def filtered_entries(

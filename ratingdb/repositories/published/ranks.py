@@ -61,12 +61,11 @@ def rating_counts(session: Session, list_id: int) -> Sequence[RatingCount]:
     """How many entries of the list have each rating, per federation of their players
     (``federation``, None for players without one; ``rating``; ``entries``): at most a few
     thousand rows whatever the list's size. Read from the list's chunks."""
-    counts = Counter(
-        (federation, int(entry[1]))
-        for entry, (federation,) in entries_repo.with_players(
-            session, list_id, (PlayerRow.federation,)
-        )
-    )
+    counts: Counter[tuple[str | None, int]] = Counter()
+    for ratings, federations in entries_repo.with_players(
+        session, list_id, ("rating",), (PlayerRow.federation,)
+    ):
+        counts.update(zip(federations, ratings, strict=True))
     return [
         RatingCount(federation, rating, entries) for (federation, rating), entries in counts.items()
     ]
