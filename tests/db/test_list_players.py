@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from ratingdb.models import PlayerRow
+from ratingdb.repositories import list_entries
 from ratingdb.repositories.list_entries import (
     count_of_federation,
     player_columns,
@@ -16,6 +17,20 @@ from ratingdb.repositories.list_entries import (
 )
 
 COLUMNS = (PlayerRow.name, PlayerRow.federation, PlayerRow.birth_year)
+
+
+@pytest.fixture(autouse=True, params=["by id", "joined"])
+def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both ways of reading: by id (a page's few players) and the way of many (FEW_PLAYERS set
+    to 0 so that these few take it): on PostgreSQL a join there, on SQLite every player's
+    columns joined into one row (as when the players are most of the table)."""
+    if request.param == "joined":
+        monkeypatch.setattr(list_entries, "FEW_PLAYERS", 0)
+        monkeypatch.setattr(
+            list_entries,
+            "_most_players",
+            lambda session, count: session.get_bind().dialect.name == "sqlite",
+        )
 
 
 def add_players(session: Session, *players: PlayerRow) -> None:

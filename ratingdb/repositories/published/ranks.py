@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
-from typing import NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -49,23 +47,13 @@ def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int |
     return world, 1 + entries_above(session, list_id, own.rating, own.federation)
 
 
-class RatingCount(NamedTuple):
-    """How many entries of a list have ``rating`` among ``federation``'s players."""
-
-    federation: str | None
-    rating: int
-    entries: int
-
-
-def rating_counts(session: Session, list_id: int) -> Sequence[RatingCount]:
-    """How many entries of the list have each rating, per federation of their players
-    (``federation``, None for players without one; ``rating``; ``entries``): at most a few
-    thousand rows whatever the list's size. Read from the list's chunks."""
+def rating_counts(session: Session, list_id: int) -> list[tuple[str | None, int, int]]:
+    """How many entries of the list have each rating, per federation of their players:
+    (federation, None for players without one; rating; entries), at most a few thousand
+    whatever the list's size. Read from the list's chunks."""
     counts: Counter[tuple[str | None, int]] = Counter()
     for ratings, federations in entries_repo.with_players(
         session, list_id, ("rating",), (PlayerRow.federation,)
     ):
         counts.update(zip(federations, ratings, strict=True))
-    return [
-        RatingCount(federation, rating, entries) for (federation, rating), entries in counts.items()
-    ]
+    return [(federation, rating, entries) for (federation, rating), entries in counts.items()]

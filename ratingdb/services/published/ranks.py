@@ -89,8 +89,7 @@ class RankTable:
 
 def rank_table(session: Session, list_id: int) -> RankTable:
     """The list's :class:`RankTable`: one grouped read of its entries."""
-    rows = repo.rating_counts(session, list_id)
-    return RankTable.of(list_id, ((row.federation, row.rating, row.entries) for row in rows))
+    return RankTable.of(list_id, repo.rating_counts(session, list_id))
 
 
 #: Where :func:`latest_ranks` may find a list's table: list id -> the table, or None to count
