@@ -469,23 +469,24 @@ def ratings_across(session: Session, list_id: int, rating: int) -> list[int]:
 
 def ids_rated_above(session: Session, list_id: int, rating: int) -> list[str]:
     """The player ids of the list's entries rated above ``rating``, in list order: the chunks
-    whose top is above it, the last of them cut where the ratings reach it."""
-    chunks_above = [
-        int(chunk)
-        for chunk in session.connection()
+    whose top is above it (one query), the last of them cut where the ratings reach it."""
+    packed = (
+        session.connection()
         .execute(
-            select(ListChunkRow.chunk)
+            select(ListChunkRow.entries)
             .where(ListChunkRow.list_id == list_id, ListChunkRow.top_rating > rating)
             .order_by(ListChunkRow.chunk)
         )
         .scalars()
-    ]
-    if not chunks_above:
-        return []
-    ids, ratings = list_columns(
-        session, list_id, ("player_id", "rating"), chunks_above[0], chunks_above[-1]
+        .all()
     )
-    return [player for player, rated in zip(ids, ratings, strict=True) if rated > rating]
+    if not packed:
+        return []
+    ids, ratings = _joined_columns([bytes(p) for p in packed], ("player_id", "rating"))
+    cut = len(ratings)
+    while cut and ratings[cut - 1] <= rating:
+        cut -= 1
+    return ids[:cut]
 
 
 def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:

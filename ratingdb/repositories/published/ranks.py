@@ -41,10 +41,12 @@ def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int |
     own = own_entry(session, list_id, player_id)
     if own is None:
         return None
-    world = 1 + entries_above(session, list_id, own.rating)
     if own.federation is None:
-        return world, None
-    return world, 1 + entries_above(session, list_id, own.rating, own.federation)
+        return 1 + entries_above(session, list_id, own.rating), None
+    # Both from the ids of the entries above (list order: rating descending).
+    above = entries_repo.ids_rated_above(session, list_id, own.rating)
+    in_federation = entries_repo.count_of_federation(session, above, own.federation)
+    return 1 + len(above), 1 + in_federation
 
 
 def rating_counts(session: Session, list_id: int) -> list[tuple[str | None, int, int]]:
