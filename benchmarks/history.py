@@ -53,6 +53,7 @@ if str(ROOT) not in sys.path:  # run as a script: python benchmarks/history.py
 from benchmarks import api_load  # noqa: E402
 from benchmarks.generate import build, month_of_games  # noqa: E402
 from ratingdb.db import make_engine, make_sessionmaker, upgrade  # noqa: E402
+from ratingdb.repositories import list_entries  # noqa: E402
 from ratingdb.repositories import periods as period_repo  # noqa: E402
 from ratingdb.rules import Category, Period, version_for_period  # noqa: E402
 from ratingdb.rules.calendar import closing_date  # noqa: E402
@@ -232,6 +233,9 @@ def copy_list(engine: Engine, period: Period, month: int, seed: int) -> None:
                 "floor": version_for_period(CATEGORY, period).floor,
             },
         )
+        # The list's chunks, from the rows just copied (as an imported list's are written).
+        with Session(bind=connection) as session:
+            list_entries.write_chunks_of_entries(session, new)
         connection.execute(
             text(
                 "INSERT INTO player_status (list_id, player_id, rated_games, peak_rating, pool) "

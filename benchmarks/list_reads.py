@@ -94,10 +94,6 @@ def main() -> None:
         list_id = int(
             session.scalar(select(RatingListRow.id).order_by(RatingListRow.id.desc()).limit(1)) or 0
         )
-        size = int(
-            session.scalar(select(RatingListRow.entry_count).where(RatingListRow.id == list_id))
-            or 0
-        )
         players = sorted(
             session.scalars(select(ListEntryRow.player_id).where(ListEntryRow.list_id == list_id))
         )
@@ -108,6 +104,7 @@ def main() -> None:
                 )
             ).all()
         )
+    size = len(players)
     rng = random.Random(args.seed)
     chosen = [rng.choice(players) for _ in range(args.samples)]
     top_offsets = [rng.randrange(0, min(size, 10_000) - 100) for _ in range(args.samples)]

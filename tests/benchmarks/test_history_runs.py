@@ -101,6 +101,21 @@ def test_history_copy_build_on_postgresql(
         assert isinstance(size, dict)
         assert tables["list_entries"]["rows"] == 5 * size["entries_per_list"]
         assert tables["calculations"]["rows"] == 0
+        # Every list has its chunks, the copied ones too: 3 of 200 entries for each of the 5
+        # lists (401 to 600 entries each), sized before the one more close.
+        assert 400 < int(size["entries_per_list"]) <= 600
+        assert tables["list_chunks"]["rows"] == 3 * 5
+        reads = run("list_reads.py", "--database-url", url, "--samples", "2", "--whole", "1",
+                    cwd=tmp_path)  # fmt: skip
+        entries = reads["entries"]  # the last list's: the one more closed
+        assert isinstance(entries, int)
+        assert entries > 400
+        timed = reads["reads"]
+        assert isinstance(timed, dict)
+        assert set(timed) == {
+            "page_first_10000", "page_anywhere", "rank_world", "ranks_on", "export", "digest",
+            "entries_by_player", "close_previous_list", "rating_counts",
+        }  # fmt: skip
     finally:
         postgresql_databases.drop(url)
 
