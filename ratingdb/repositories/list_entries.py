@@ -366,9 +366,7 @@ def _player_columns_postgresql(
         if is_text:
             parts.append(
                 f"string_agg(coalesce({name}, ''), :separator ORDER BY u.n), "
-                f"coalesce(bool_or({name} = '' OR strpos({name}, :separator) > 0), false), "
-                f"array_agg({name} ORDER BY u.n) FILTER (WHERE {name} = '' "
-                f"OR strpos({name}, :separator) > 0)"
+                f"coalesce(bool_or({name} = '' OR strpos({name}, :separator) > 0), false)"
             )
         else:
             parts.append(f"array_agg({name} ORDER BY u.n)")
@@ -386,8 +384,8 @@ def _player_columns_postgresql(
         if not is_text:
             result.append(list(row.pop(0)))
             continue
-        joined, unsafe, _ = row[:3]
-        del row[:3]
+        joined, unsafe = row[:2]
+        del row[:2]
         if unsafe:
             result.append(_text_column_as_array(session, player_ids, columns[len(result)]))
         else:
