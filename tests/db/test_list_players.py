@@ -19,18 +19,15 @@ from ratingdb.repositories.list_entries import (
 COLUMNS = (PlayerRow.name, PlayerRow.federation, PlayerRow.birth_year)
 
 
-@pytest.fixture(autouse=True, params=["by id", "joined"])
+@pytest.fixture(autouse=True, params=["by id", "many", "most"])
 def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both ways of reading: by id (a page's few players) and the way of many (FEW_PLAYERS set
-    to 0 so that these few take it): on PostgreSQL a join there, on SQLite every player's
-    columns joined into one row (as when the players are most of the table)."""
-    if request.param == "joined":
+    """Every way of reading: by id (a page's few players); many (FEW_PLAYERS set to 0 so that
+    these few count as many: on PostgreSQL the join of their ids there); most (many, and most
+    of the players table: every player's columns joined into one row)."""
+    if request.param != "by id":
         monkeypatch.setattr(list_entries, "FEW_PLAYERS", 0)
-        monkeypatch.setattr(
-            list_entries,
-            "_most_players",
-            lambda session, count: session.get_bind().dialect.name == "sqlite",
-        )
+        most = request.param == "most"
+        monkeypatch.setattr(list_entries, "_most_players", lambda session, count: most)
 
 
 def add_players(session: Session, *players: PlayerRow) -> None:
