@@ -9,6 +9,7 @@ kept."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from datetime import date
 from typing import Any, NamedTuple
@@ -78,12 +79,13 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
 
 def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     """(player_id, rating, rated_games, peak_rating, birth_year) of every entry of a list,
-    read from its chunks."""
-    for batch in list_entries.with_players(
+    read from its chunks (the tuples made and chained in C, not passed through a generator one
+    by one)."""
+    batches = list_entries.with_players(
         session, list_id, ("player_id", "rating", "rated_games", "peak_rating"),
         (PlayerRow.birth_year,),
-    ):  # fmt: skip
-        yield from zip(*batch, strict=True)
+    )  # fmt: skip
+    return itertools.chain.from_iterable(zip(*batch, strict=True) for batch in batches)
 
 
 def statuses_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
