@@ -1,5 +1,6 @@
 """list parents and chunks: each computed list names the list it was computed from, and every
-list's entries are also kept in list order, packed 200 a row (list_chunks)
+list's entries are also kept in list order, packed 200 a row (list_chunks); each category's
+latest list is kept as one row per player (latest_entries, latest_lists)
 
 Revision ID: 0010
 Revises: 0009
@@ -10,7 +11,9 @@ The parent of a computed list is what the close and the corrections compute it f
 revision, among the lists written before it, of its category's list of the period before.
 An imported list has none. On SQLite ``rating_lists`` is rebuilt under its own name
 (ratingdb.db.sqlite_rebuild) to add the foreign key. The chunks are packed in Python
-(ratingdb.db.chunks), list by list, from each list's entries read in list order.
+(ratingdb.db.chunks), list by list, from each list's entries read in list order. A category's
+latest list is its latest list date's latest revision; latest_entries hold its entries' rating,
+rated games and peak (what the next close starts from).
 """
 
 from collections.abc import Sequence
@@ -51,6 +54,26 @@ ENTRY_COLUMNS = (
     "player_id, rating, previous_rating, change, games, k_factor, k_used, sum_delta, "
     "rated_games, peak_rating"
 )
+
+
+#: Each category's latest list: no list of the category with a later date, or the same date
+#: and a later revision.
+SET_LATEST_LISTS = """
+INSERT INTO latest_lists (category, list_id)
+SELECT l.category, l.id FROM rating_lists AS l
+WHERE NOT EXISTS (
+    SELECT 1 FROM rating_lists AS m
+    WHERE m.category = l.category
+      AND (m.list_date > l.list_date OR (m.list_date = l.list_date AND m.revision > l.revision)))
+"""
+
+SET_LATEST_ENTRIES = """
+INSERT INTO latest_entries (category, player_id, rating, rated_games, peak_rating)
+SELECT x.category, e.player_id, e.rating, e.rated_games, e.peak_rating
+FROM latest_lists AS x JOIN list_entries AS e ON e.list_id = x.list_id
+"""
+
+CATEGORIES = "category IN ('fide-standard', 'fide-rapid', 'fide-blitz', 'ffe-rapid')"
 
 
 def _parent_column() -> sa.Column[int]:
@@ -94,6 +117,46 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("list_id", "chunk", name=op.f("pk_list_chunks")),
     )
     _write_chunks(chunks)
+    _latest()
+
+
+def _latest() -> None:
+    op.create_table(
+        "latest_entries",
+        sa.Column("category", sa.String(length=20), nullable=False),
+        sa.Column("player_id", sa.String(length=20), nullable=False),
+        sa.Column("rating", sa.Integer(), nullable=False),
+        sa.Column("rated_games", sa.Integer(), nullable=False),
+        sa.Column("peak_rating", sa.Integer(), nullable=False),
+        sa.CheckConstraint(CATEGORIES, name=op.f("ck_latest_entries_category")),
+        sa.CheckConstraint(
+            "rated_games >= 0", name=op.f("ck_latest_entries_rated_games_not_negative")
+        ),
+        sa.ForeignKeyConstraint(
+            ["player_id"],
+            ["players.player_id"],
+            name=op.f("fk_latest_entries_player_id_players"),
+        ),
+        sa.PrimaryKeyConstraint("category", "player_id", name=op.f("pk_latest_entries")),
+    )
+    op.create_index(
+        op.f("ix_latest_entries_category_rating"),
+        "latest_entries",
+        ["category", "rating"],
+        unique=False,
+    )
+    op.create_table(
+        "latest_lists",
+        sa.Column("category", sa.String(length=20), nullable=False),
+        sa.Column("list_id", sa.Integer(), nullable=False),
+        sa.CheckConstraint(CATEGORIES, name=op.f("ck_latest_lists_category")),
+        sa.ForeignKeyConstraint(
+            ["list_id"], ["rating_lists.id"], name=op.f("fk_latest_lists_list_id_rating_lists")
+        ),
+        sa.PrimaryKeyConstraint("category", name=op.f("pk_latest_lists")),
+    )
+    op.execute(SET_LATEST_LISTS)
+    op.execute(SET_LATEST_ENTRIES)
 
 
 def _write_chunks(chunks: sa.Table) -> None:
@@ -114,6 +177,9 @@ def _write_chunks(chunks: sa.Table) -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("latest_lists")
+    op.drop_index(op.f("ix_latest_entries_category_rating"), table_name="latest_entries")
+    op.drop_table("latest_entries")
     op.drop_table("list_chunks")
     if sqlite():
         rebuild_sqlite("rating_lists", _lists_before, revision="0010")

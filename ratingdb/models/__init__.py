@@ -11,6 +11,8 @@ from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
 from ratingdb.models.publication import PublicationPreviewRow
 from ratingdb.models.rating_list import (
+    LatestEntryRow,
+    LatestListRow,
     ListChunkRow,
     ListEntryRow,
     PlayerStatusRow,
@@ -27,6 +29,8 @@ __all__ = [
     "CorrectionPreviewRow",
     "CorrectionRow",
     "GameRow",
+    "LatestEntryRow",
+    "LatestListRow",
     "ListChunkRow",
     "ListEntryRow",
     "PeriodRow",

@@ -127,6 +127,41 @@ class ListChunkRow(Base):
     entries: Mapped[bytes] = mapped_column(LargeBinary)
 
 
+class LatestEntryRow(Base):
+    """The category's latest list (LatestListRow) as the close starts from it: one row per
+    player on it, with the fields a close reads. Rewritten, for the players whose row changes,
+    whenever a list of the category at or after that list is written (repositories.
+    list_entries.write_chunks), so that the next close reads it as one table, not the list's
+    chunks joined to their players."""
+
+    __tablename__ = "latest_entries"
+    __table_args__ = (
+        # The entries above a rating (a rank on the latest list).
+        Index(None, "category", "rating"),
+        category_check(),
+        CheckConstraint("rated_games >= 0", name="rated_games_not_negative"),
+    )
+
+    category: Mapped[Category] = mapped_column(category_column(), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(PLAYER_ID_LENGTH), ForeignKey("players.player_id"), primary_key=True
+    )
+    rating: Mapped[int] = mapped_column(Integer)
+    rated_games: Mapped[int] = mapped_column(Integer)
+    peak_rating: Mapped[int] = mapped_column(Integer)
+
+
+class LatestListRow(Base):
+    """Which list of its category latest_entries holds: the latest written (by list date, then
+    revision). A read for another list reads that list's chunks."""
+
+    __tablename__ = "latest_lists"
+    __table_args__ = (category_check(),)
+
+    category: Mapped[Category] = mapped_column(category_column(), primary_key=True)
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"))
+
+
 class PlayerStatusRow(Base):
     """A player with a history in the category who is not on the list: unrated and pooling
     games for a first rating, or dropped below the floor."""

@@ -19,6 +19,8 @@ PUBLIC_TABLES = frozenset(
         "calculations",
         "corrections",
         "games",
+        "latest_entries",
+        "latest_lists",
         "list_chunks",
         "list_entries",
         "periods",

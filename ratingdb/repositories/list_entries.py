@@ -8,12 +8,21 @@ import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Integer, String, func, select, text
+from sqlalchemy import Integer, String, delete, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
 from ratingdb.db.chunks import CHUNK_SIZE, ENTRY, Packed, pack
-from ratingdb.models import CalculationRow, ListChunkRow, ListEntryRow, PlayerRow, PlayerStatusRow
+from ratingdb.models import (
+    CalculationRow,
+    LatestEntryRow,
+    LatestListRow,
+    ListChunkRow,
+    ListEntryRow,
+    PlayerRow,
+    PlayerStatusRow,
+    RatingListRow,
+)
 from ratingdb.repositories.players import chunks, one_of
 
 #: The columns of the rows a close writes, in the order of its tuples.
@@ -68,8 +77,125 @@ def insert_statuses(session: Session, statuses: Sequence[Mapping[str, Any]]) -> 
 def write_chunks(session: Session, list_id: int, entries: Iterable[Sequence[Any]]) -> int:
     """The list's chunks (list_chunks) from its entries (tuples of ENTRY_KEYS but list_id, as
     ratingdb.db.chunks.ENTRY), given in list order: rating descending, then player_id; returns
-    the chunks written. Every list has its chunks: the whole-list reads read nothing else."""
-    return bulk_insert_rows(session, ListChunkRow, CHUNK_KEYS, _chunks(list_id, entries))
+    the chunks written. Every list has its chunks: the whole-list reads read nothing else.
+    When the list is its category's latest (write_latest), latest_entries is rewritten to it.
+    """
+    kept: list[tuple[str, int, int, int]] = []
+    written = bulk_insert_rows(
+        session, ListChunkRow, CHUNK_KEYS, _chunks(list_id, _keeping(entries, kept))
+    )
+    write_latest(session, list_id, kept)
+    return written
+
+
+def _keeping(
+    entries: Iterable[Sequence[Any]], kept: list[tuple[str, int, int, int]]
+) -> Iterator[Sequence[Any]]:
+    """The entries as they come, their latest_entries fields appended to ``kept`` on the way."""
+    for entry in entries:
+        kept.append((str(entry[0]), int(entry[1]), int(entry[8]), int(entry[9])))
+        yield entry
+
+
+#: The columns of latest_entries but category, in the order of write_latest's tuples.
+LATEST_KEYS = ("player_id", "rating", "rated_games", "peak_rating")
+
+
+def write_latest(
+    session: Session, list_id: int, entries: Sequence[tuple[str, int, int, int]]
+) -> int:
+    """Make latest_entries hold the list's entries ((player_id, rating, rated_games,
+    peak_rating), every entry of the list) when the list is its category's latest written:
+    no list of the category in latest_lists, or that list's (list date, revision) not after
+    this one's (a revision of an earlier period, written within a cascade, leaves it alone).
+    Only the rows that change are deleted and written again: the players gone from the list,
+    those who came onto it, those whose fields differ. Returns the rows written."""
+    connection = session.connection()
+    category, list_date, revision = connection.execute(
+        select(RatingListRow.category, RatingListRow.list_date, RatingListRow.revision).where(
+            RatingListRow.id == list_id
+        )
+    ).one()
+    current = connection.execute(
+        select(RatingListRow.list_date, RatingListRow.revision)
+        .join(LatestListRow, LatestListRow.list_id == RatingListRow.id)
+        .where(LatestListRow.category == category)
+    ).one_or_none()
+    if current is not None and tuple(current) > (list_date, revision):
+        return 0
+    stored = {
+        row[0]: (row[1], row[2], row[3])
+        for row in connection.execute(
+            select(
+                LatestEntryRow.player_id,
+                LatestEntryRow.rating,
+                LatestEntryRow.rated_games,
+                LatestEntryRow.peak_rating,
+            ).where(LatestEntryRow.category == category)
+        )
+    }
+    new = {entry[0]: entry[1:] for entry in entries}
+    changed = [player_id for player_id, fields in new.items() if stored.get(player_id) != fields]
+    changed_set = set(changed)
+    stale = [p for p in stored if p not in new or p in changed_set]
+    for part in chunks(stale):
+        connection.execute(
+            delete(LatestEntryRow).where(
+                LatestEntryRow.category == category,
+                one_of(session, LatestEntryRow.player_id, part),
+            )
+        )
+    written = bulk_insert_rows(
+        session,
+        LatestEntryRow,
+        ("category", *LATEST_KEYS),
+        ((str(category), player_id, *new[player_id]) for player_id in changed),
+    )
+    if current is None:
+        connection.execute(insert(LatestListRow).values(category=category, list_id=list_id))
+    else:
+        connection.execute(
+            update(LatestListRow).where(LatestListRow.category == category).values(list_id=list_id)
+        )
+    return written
+
+
+def latest_category(session: Session, list_id: int) -> str | None:
+    """The category whose latest_entries hold the list's entries; None: they hold another's."""
+    found = session.connection().execute(
+        select(LatestListRow.category).where(LatestListRow.list_id == list_id)
+    )
+    category = found.scalar_one_or_none()
+    return None if category is None else str(category)
+
+
+def latest_differs(session: Session, list_id: int) -> bool:
+    """Whether latest_entries, holding the list, differ from its chunks (player_id, rating,
+    rated_games, peak_rating of every entry); False where they hold another list."""
+    category = latest_category(session, list_id)
+    if category is None:
+        return False
+    held = session.connection().execute(
+        select(*(LatestEntryRow.__table__.c[key] for key in LATEST_KEYS)).where(
+            LatestEntryRow.category == category
+        )
+    )
+    listed = zip(*list_columns(session, list_id, LATEST_KEYS), strict=True)
+    return sorted(tuple(row) for row in held) != sorted(listed)
+
+
+def raw_rows(session: Session, sql: str, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (placeholders written ``?``) as the driver's plain tuples, through
+    the session's connection (its transaction): no row object per row, for reads of a whole
+    list's rows that only unpack them."""
+    if session.get_bind().dialect.name == "postgresql":
+        sql = sql.replace("?", "%s")
+    cursor = session.connection().connection.cursor()
+    try:
+        cursor.execute(sql, tuple(parameters))
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
 
 
 def _chunks(list_id: int, entries: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:

@@ -227,7 +227,8 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     """Recompute a published revision from the stored inputs as they were when it was
     published (the games as of its corrections, the lists it started from) with the rule
     version it was published under, and compare digests: the stored one, the stored rows', and
-    the recomputed list's (the stored entries: both the list's chunks and its rows)."""
+    the recomputed list's (the stored entries: both the list's chunks and its rows); and, for
+    the list latest_entries hold, those against its chunks."""
     category = rating_list.category
     period = Period.of_list_date(rating_list.list_date)
 
@@ -237,6 +238,8 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     stored = {stored_digest(session, rating_list.id), stored_rows_digest(session, rating_list.id)}
     if stored != {rating_list.digest}:
         return result(False, "the stored entries do not match the list's digest")
+    if list_entries.latest_differs(session, rating_list.id):
+        return result(False, "the latest entries (latest_entries) do not match the list")
     if rating_list.source != ListSource.CLOSE:
         return result(True, "imported list: the stored entries match the digest")
     rules = PeriodRules.for_period(category, period)

@@ -332,3 +332,24 @@ def test_audit_records_imports_and_closes(
     closes = [e for e in log if "close" in e["action"]]
     assert len(closes) == 1, log
     assert P in json.dumps(closes[0])
+
+
+def test_verify_fails_where_the_latest_entries_differ_from_the_latest_list(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """latest_entries hold the latest list (2026-12, revision 1) as the closes wrote them;
+    one peak changed behind ratingdb's back fails that list alone, put back it passes."""
+    url = database_url
+    build(capsys, url, tmp_path / "chain")
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (0, [])
+    sql = "UPDATE latest_entries SET peak_rating = peak_rating + :by WHERE player_id = :p"
+    assert execute(url, sql, by=1, p=ADA) == 1
+    code, lines = verify(capsys, url)
+    assert code == 1
+    assert failing(lines) == [
+        (CATEGORY, "2026-12", 1, "the latest entries (latest_entries) do not match the list")
+    ]
+    execute(url, sql, by=-1, p=ADA)
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (0, [])

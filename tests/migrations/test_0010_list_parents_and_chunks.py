@@ -6,6 +6,14 @@ The chain of tests/corrections/test_revision_chain.py (an imported list of 2026-
 periods 2026-09..12), then two corrections: T1 (2026-09) revises every list, T3 (2026-11)
 revises 2026-11 and 2026-12 again. The parents worked by hand: a closed list's parent is the
 latest revision, written before it, of the list before it; the imported list has none.
+
+The latest list (latest_lists, latest_entries) is 2026-12 revision 3, worked by hand from the
+chain's docstring: T1's Ada-Ben a forfeit (Ada 1800 in 2026-09, 1805 in 2026-10, as
+test_a_win_made_a_forfeit_in_p_revises_p_to_p3 works them; Ben 1717, 1712), then T3's Ada-Dee
+0-1: Ada 1805 vs Dee 1908, D -103 -> .36, -.36 x20 = -7.2 -> -7 -> 1798; Dee +7 -> 1915; Ben
+vs Eve as before: 1709, Eve 1601. Rated games: 60 at the baseline (Zed 28), plus each rated
+game (the forfeits are not: Ada none in T1). Peaks: the highest of the baseline rating (the
+import's peak) and every later rating.
 """
 
 from __future__ import annotations
@@ -62,10 +70,51 @@ def entries(url: str) -> dict[int, list[tuple[Any, ...]]]:
     }
 
 
+#: player -> (rating, rated_games, peak_rating) on 2026-12 revision 3, as worked above.
+LATEST = {
+    "2001": (1798, 62, 1805),  # Ada: T2 (Cal), T3 (Dee); 1805 in 2026-10
+    "2002": (1709, 63, 1717),  # Ben: T1 (Cal), T2 (Dee), T3 (Eve); 1717 in 2026-09
+    "2003": (1975, 63, 2000),  # Cal: T1 (Dee, Ben), T2 (Ada)
+    "2004": (1915, 63, 1915),  # Dee: T1 (Cal), T2 (Ben), T3 (Ada)
+    "2005": (1601, 62, 1601),  # Eve: T1 (Fay), T3 (Ben)
+    "2006": (2102, 61, 2102),  # Fay: T1 (Eve; Fay-Ada a forfeit)
+    "2007": (2200, 61, 2200),  # Gil: T1 (Hal)
+    "2008": (2200, 61, 2200),  # Hal
+    "2009": (1500, 30, 1500),  # Zed: 28, T1 (Yan), T3 (Yan)
+    "2010": (1500, 62, 1500),  # Yan
+}
+
+
+def latest(url: str) -> tuple[list[tuple[Any, ...]], dict[str, tuple[int, int, int]]]:
+    """(latest_lists as (category, list month, revision), latest_entries by player)."""
+    lists = [
+        (category, str(day)[:7], revision)
+        for category, day, revision in query(
+            url,
+            "SELECT x.category, l.list_date, l.revision FROM latest_lists x "
+            "JOIN rating_lists l ON l.id = x.list_id",
+        )
+    ]
+    rows = query(
+        url,
+        "SELECT category, player_id, rating, rated_games, peak_rating FROM latest_entries",
+    )
+    assert {row[0] for row in rows} <= {"fide-standard"}
+    return lists, {row[1]: (row[2], row[3], row[4]) for row in rows}
+
+
 def columns(url: str, table: str) -> set[str]:
     engine = make_engine(url)
     try:
         return {column["name"] for column in inspect(engine).get_columns(table)}
+    finally:
+        engine.dispose()
+
+
+def tables(url: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return set(inspect(engine).get_table_names())
     finally:
         engine.dispose()
 
@@ -111,11 +160,16 @@ def test_parents_and_chunks_derived_as_written(
             assert (top, bottom, size) == (part[0][1], part[-1][1], len(part))
             assert size == CHUNK_SIZE or c == numbers[-1]
 
+    # Written by the closes and corrections: the last written list of the latest date.
+    assert latest(url) == ([("fide-standard", "2026-12", 3)], LATEST)
+
     downgrade(url, "0009")
     assert current_revision(url) == "0009"
     assert "parent_list_id" not in columns(url, "rating_lists")
+    assert {"list_chunks", "latest_entries", "latest_lists"}.isdisjoint(tables(url))
     assert query(url, "SELECT count(*) FROM rating_lists") == [(11,)]
     upgrade(url)
     assert current_revision(url) == head_revision()
     assert parents(url) == written_parents
     assert chunks(url) == written_chunks
+    assert latest(url) == ([("fide-standard", "2026-12", 3)], LATEST)

@@ -36,23 +36,70 @@ def own_entry(session: Session, list_id: int, player_id: str) -> AnyRow | None:
 
 def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int | None] | None:
     """(world rank, federation rank) of the player on the list, ties sharing a rank (1 + the
-    entries rated higher, counted from the list's chunks); None: not on it. The federation
-    rank is None without a federation."""
-    own = own_entry(session, list_id, player_id)
-    if own is None:
+    entries rated higher); None: not on it. The federation rank is None without a federation.
+    Counted in latest_entries when they hold the list (a category's latest list, the one the
+    player page ranks on), else from the list's chunks."""
+    # One statement: whether latest_entries hold the list (no row: they do not), and the
+    # player's rating and federation there (None: not on the list).
+    own = entries_repo.raw_rows(
+        session,
+        "SELECT x.category, o.rating, o.federation FROM latest_lists AS x "
+        "LEFT JOIN (SELECT l.category, l.rating, p.federation FROM latest_entries AS l "
+        "JOIN players AS p ON p.player_id = l.player_id WHERE l.player_id = ?) AS o "
+        "ON o.category = x.category WHERE x.list_id = ?",
+        (player_id, list_id),
+    )
+    if own:
+        category, rating, federation = own[0]
+        return None if rating is None else _latest_ranks(session, category, rating, federation)
+    found = own_entry(session, list_id, player_id)
+    if found is None:
         return None
-    if own.federation is None:
-        return 1 + entries_above(session, list_id, own.rating), None
+    if found.federation is None:
+        return 1 + entries_above(session, list_id, found.rating), None
     # Both from the ids of the entries above (list order: rating descending).
-    above = entries_repo.ids_rated_above(session, list_id, own.rating)
-    in_federation = entries_repo.count_of_federation(session, above, own.federation)
+    above = entries_repo.ids_rated_above(session, list_id, found.rating)
+    in_federation = entries_repo.count_of_federation(session, above, found.federation)
     return 1 + len(above), 1 + in_federation
+
+
+def _latest_ranks(
+    session: Session, category: str, rating: int, federation: str | None
+) -> tuple[int, int | None]:
+    """The ranks of an entry rated ``rating`` of a player of ``federation`` on the list
+    latest_entries hold for ``category``: both counts in one statement, the world's on the
+    index (category, rating), the federation's joined to the players, as main counts
+    list_entries."""
+    counts = entries_repo.raw_rows(
+        session,
+        "SELECT (SELECT count(*) FROM latest_entries AS l "
+        "WHERE l.category = ? AND l.rating > ?), "
+        "(SELECT count(*) FROM latest_entries AS l "
+        "JOIN players AS p ON p.player_id = l.player_id "
+        "WHERE l.category = ? AND l.rating > ? AND p.federation = ?)",
+        (category, rating, category, rating, federation),
+    )
+    world, in_federation = counts[0]
+    return 1 + int(world), None if federation is None else 1 + int(in_federation)
 
 
 def rating_counts(session: Session, list_id: int) -> list[tuple[str | None, int, int]]:
     """How many entries of the list have each rating, per federation of their players:
     (federation, None for players without one; rating; entries), at most a few thousand
-    whatever the list's size. Read from the list's chunks."""
+    whatever the list's size. Counted in the database from latest_entries when they hold the
+    list (the rank table of a category's latest list, as a rule), else from the list's
+    chunks."""
+    # One statement: no rows where latest_entries hold another list (or the list is empty).
+    rows = entries_repo.raw_rows(
+        session,
+        "SELECT p.federation, l.rating, count(*) "
+        "FROM latest_lists AS x JOIN latest_entries AS l ON l.category = x.category "
+        "JOIN players AS p ON p.player_id = l.player_id WHERE x.list_id = ? "
+        "GROUP BY p.federation, l.rating",
+        (list_id,),
+    )
+    if rows:
+        return rows
     counts: Counter[tuple[str | None, int]] = Counter()
     for ratings, federations in entries_repo.with_players(
         session, list_id, ("rating",), (PlayerRow.federation,)

@@ -1,0 +1,130 @@
+"""latest_entries: each category's latest list as one row per player, written with every list
+(repositories.list_entries.write_latest) and read by the close's previous list, the rank
+table's counts and ranks_on when they read that list; any other list is read from its chunks,
+with the same answers. SQLite and PostgreSQL.
+
+The chain of tests/corrections/test_revision_chain.py with its two corrections, as
+tests/migrations/test_0010_list_parents_and_chunks.py builds it: 2026-12 revision 3 is the
+latest list (LATEST there, worked by hand); 2026-12 revision 2 (T1 corrected, T3 not) is an
+older one, worked by hand in test_a_win_made_a_forfeit_in_p_revises_p_to_p3: Ada 1818 (peak
+1818), Ben 1709, Dee 1895 (peak 1908 in 2026-10), the others as revision 3. Every player of
+the chain is of FRA, born in 1990.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.models import LatestEntryRow, RatingListRow
+from ratingdb.repositories import list_entries, period_inputs
+from ratingdb.repositories.published import ranks
+from tests.corrections.test_revision_chain import ADA, BEN, DEE, ZED, build, correct
+from tests.migrations.test_0010_list_parents_and_chunks import LATEST
+
+#: 2026-12 revision 2: LATEST but Ada, Dee (T3's Ada-Dee still 1-0).
+REVISION_2 = {
+    **LATEST,
+    ADA: (1818, 62, 1818),
+    DEE: (1895, 63, 1908),
+}
+
+
+@pytest.fixture
+def chain(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> Iterator[Session]:
+    ids = build(capsys, database_url, tmp_path / "chain")
+    code, _, err = correct(capsys, database_url, ids["T1"], (1, ADA, BEN), "+-")
+    assert code == 0, err
+    code, out, err = correct(capsys, database_url, ids["T3"], (1, ADA, DEE), "0-1")
+    assert code == 0, err
+    assert len(json.loads(out)["revisions"]) == 2
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine)() as session:
+            yield session
+    finally:
+        engine.dispose()
+
+
+def list_id(session: Session, revision: int) -> int:
+    found = session.scalar(
+        select(RatingListRow.id).where(
+            RatingListRow.list_date == date(2026, 12, 1),
+            RatingListRow.revision == revision,
+        )
+    )
+    assert found is not None
+    return int(found)
+
+
+def counts(worked: dict[str, tuple[int, int, int]]) -> list[tuple[str | None, int, int]]:
+    by_rating: dict[int, int] = {}
+    for rating, _, _ in worked.values():
+        by_rating[rating] = by_rating.get(rating, 0) + 1
+    return sorted(("FRA", rating, entries) for rating, entries in by_rating.items())
+
+
+def test_the_latest_list_read_from_latest_entries_and_an_older_from_its_chunks(
+    chain: Session,
+) -> None:
+    session = chain
+    latest, older = list_id(session, 3), list_id(session, 2)
+    assert list_entries.latest_category(session, latest) == "fide-standard"
+    assert list_entries.latest_category(session, older) is None
+    for found, worked in ((latest, LATEST), (older, REVISION_2)):
+        assert sorted(period_inputs.entries_with_birth_years(session, found)) == sorted(
+            (player, *fields, 1990) for player, fields in worked.items()
+        )
+        assert sorted(ranks.rating_counts(session, found)) == counts(worked)
+    # Ranks: 1 + the entries rated higher, ties sharing a rank; everyone of FRA.
+    # Revision 3: Gil, Hal 2200; Fay 2102; Cal 1975; Dee 1915; Ada 1798; Ben 1709; Eve 1601;
+    # Zed, Yan 1500.
+    assert ranks.ranks_on(session, latest, "2008") == (1, 1)
+    assert ranks.ranks_on(session, latest, ADA) == (6, 6)
+    assert ranks.ranks_on(session, latest, ZED) == (9, 9)
+    # Revision 2: Gil, Hal; Fay; Cal; Dee 1895; Ada 1818; then as revision 3.
+    assert ranks.ranks_on(session, older, ADA) == (6, 6)
+    assert ranks.ranks_on(session, older, DEE) == (5, 5)
+    assert ranks.ranks_on(session, latest, DEE) == (5, 5)
+    assert ranks.ranks_on(session, latest, "9999") is None
+
+
+def stored(session: Session) -> dict[str, tuple[int, int, int]]:
+    rows = session.execute(
+        select(
+            LatestEntryRow.player_id,
+            LatestEntryRow.rating,
+            LatestEntryRow.rated_games,
+            LatestEntryRow.peak_rating,
+        )
+    )
+    return {row[0]: (row[1], row[2], row[3]) for row in rows}
+
+
+def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
+    chain: Session,
+) -> None:
+    session = chain
+    latest, older = list_id(session, 3), list_id(session, 2)
+    # An older list (a cascade's revision of an earlier list) leaves the table alone.
+    assert list_entries.write_latest(session, older, [(ADA, 1818, 62, 1818)]) == 0
+    assert stored(session) == LATEST
+    assert list_entries.latest_category(session, older) is None
+    # The latest list written again: Ada changed, Zed gone, the others as they were.
+    entries = [(p, *fields) for p, fields in LATEST.items() if p != ZED]
+    entries = [(ADA, 1790, 62, 1805) if e[0] == ADA else e for e in entries]
+    assert list_entries.write_latest(session, latest, entries) == 1
+    assert stored(session) == {
+        **{p: fields for p, fields in LATEST.items() if p != ZED},
+        ADA: (1790, 62, 1805),
+    }
+    session.rollback()
