@@ -140,9 +140,9 @@ def _latest() -> None:
         sa.PrimaryKeyConstraint("category", "player_id", name=op.f("pk_latest_entries")),
     )
     op.create_index(
-        op.f("ix_latest_entries_category_rating"),
+        op.f("ix_latest_entries_category_rating_player_id"),
         "latest_entries",
-        ["category", "rating"],
+        ["category", "rating", "player_id"],
         unique=False,
     )
     op.create_table(
@@ -178,7 +178,7 @@ def _write_chunks(chunks: sa.Table) -> None:
 
 def downgrade() -> None:
     op.drop_table("latest_lists")
-    op.drop_index(op.f("ix_latest_entries_category_rating"), table_name="latest_entries")
+    op.drop_index(op.f("ix_latest_entries_category_rating_player_id"), table_name="latest_entries")
     op.drop_table("latest_entries")
     op.drop_table("list_chunks")
     if sqlite():

@@ -1,7 +1,7 @@
 """latest_entries: each category's latest list as one row per player, written with every list
 (repositories.list_entries.write_latest) and read by the close's previous list, the rank
-table's counts and ranks_on when they read that list; any other list is read from its chunks,
-with the same answers. SQLite and PostgreSQL.
+table's counts and (on PostgreSQL) ranks_on when they read that list; any other list is read
+from its chunks, with the same answers. SQLite and PostgreSQL.
 
 The chain of tests/corrections/test_revision_chain.py with its two corrections, as
 tests/migrations/test_0010_list_parents_and_chunks.py builds it: 2026-12 revision 3 is the

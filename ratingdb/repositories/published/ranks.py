@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -37,17 +38,14 @@ def own_entry(session: Session, list_id: int, player_id: str) -> AnyRow | None:
 def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int | None] | None:
     """(world rank, federation rank) of the player on the list, ties sharing a rank (1 + the
     entries rated higher); None: not on it. The federation rank is None without a federation.
-    Counted in latest_entries when they hold the list (a category's latest list, the one the
-    player page ranks on), else from the list's chunks."""
-    # One statement: whether latest_entries hold the list (no row: they do not), and the
-    # player's rating and federation there (None: not on the list).
-    own = entries_repo.raw_rows(
-        session,
-        "SELECT x.category, o.rating, o.federation FROM latest_lists AS x "
-        "LEFT JOIN (SELECT l.category, l.rating, p.federation FROM latest_entries AS l "
-        "JOIN players AS p ON p.player_id = l.player_id WHERE l.player_id = ?) AS o "
-        "ON o.category = x.category WHERE x.list_id = ?",
-        (player_id, list_id),
+    On PostgreSQL counted in latest_entries when they hold the list (a category's latest list,
+    the one the player page ranks on); else (SQLite, or another list) from the list's chunks,
+    which SQLite reads faster (measured at 20,000 entries: 7 ms against 8.5 counted in
+    latest_entries, 9 for main's counts of list_entries; PostgreSQL 4.9 against 8.4)."""
+    own = (
+        _latest_own(session, list_id, player_id)
+        if session.get_bind().dialect.name == "postgresql"
+        else []
     )
     if own:
         category, rating, federation = own[0]
@@ -63,13 +61,25 @@ def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int |
     return 1 + len(above), 1 + in_federation
 
 
+def _latest_own(session: Session, list_id: int, player_id: str) -> list[tuple[Any, ...]]:
+    """One statement: whether latest_entries hold the list (no row: they do not), and the
+    player's (category, rating, federation) there (rating None: not on the list)."""
+    return entries_repo.raw_rows(
+        session,
+        "SELECT x.category, l.rating, p.federation FROM latest_lists AS x "
+        "LEFT JOIN latest_entries AS l ON l.category = x.category AND l.player_id = ? "
+        "LEFT JOIN players AS p ON p.player_id = l.player_id WHERE x.list_id = ?",
+        (player_id, list_id),
+    )
+
+
 def _latest_ranks(
     session: Session, category: str, rating: int, federation: str | None
 ) -> tuple[int, int | None]:
     """The ranks of an entry rated ``rating`` of a player of ``federation`` on the list
     latest_entries hold for ``category``: both counts in one statement, the world's on the
-    index (category, rating), the federation's joined to the players, as main counts
-    list_entries."""
+    index (category, rating, player_id), the federation's that index joined to the players, as
+    main counts list_entries."""
     counts = entries_repo.raw_rows(
         session,
         "SELECT (SELECT count(*) FROM latest_entries AS l "
