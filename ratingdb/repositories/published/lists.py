@@ -217,11 +217,6 @@ SHOWN_FIELDS = ("rating", "previous_rating", "change", "games", "k_factor", "rat
                 "peak_rating")  # fmt: skip
 
 
-def _shown(entry: Sequence[Any]) -> tuple[Any, ...]:
-    """SHOWN_FIGURES of a packed entry (ratingdb.db.chunks.ENTRY)."""
-    return (*entry[1:6], entry[8], entry[9])
-
-
 def list_entries(
     session: Session,
     list_id: int,
@@ -249,17 +244,19 @@ def list_entries(
 def _page(
     session: Session, list_id: int, original_list_id: int | None, limit: int, offset: int
 ) -> list[tuple[Any, ...]]:
-    entries = entries_repo.page_of(session, list_id, offset, limit)
-    ids = [entry[0] for entry in entries]
+    ids, *shown = entries_repo.page_columns(
+        session, list_id, offset, limit, ("player_id", *SHOWN_FIELDS)
+    )
     players = entries_repo.players_by_id(session, ids, PLAYER_COLUMNS[1:])
     with_original = original_list_id is not None and original_list_id != list_id
     original = (
         entries_repo.ratings_on(session, original_list_id, ids)
         if with_original and original_list_id is not None
-        else {entry[0]: entry[1] for entry in entries}
+        else dict(zip(ids, shown[0], strict=True))
     )
     return [
-        (*_shown(entry), entry[0], *players[entry[0]], original.get(entry[0])) for entry in entries
+        (*figures, player_id, *players[player_id], original.get(player_id))
+        for player_id, *figures in zip(ids, *shown, strict=True)
     ]
 
 
