@@ -46,8 +46,9 @@ ADA_AND_NEW = bytes.fromhex(
 INT32 = st.integers(-(2**31) + 1, 2**31 - 1)
 optional = st.none() | INT32
 #: Player ids: any text without a line break, up to the column's 20 characters, multi-byte
-#: characters included (up to 80 bytes of UTF-8).
-player_id = st.text(st.characters(exclude_characters="\n"), max_size=20)
+#: characters included (up to 80 bytes of UTF-8); no lone surrogate, which neither database
+#: can store and UTF-8 cannot encode.
+player_id = st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=20)
 sum_delta = st.none() | st.decimals(
     Decimal("-999999.9999"), Decimal("999999.9999"), places=4, allow_nan=False
 )
