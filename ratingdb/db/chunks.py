@@ -62,6 +62,28 @@ _SWAP = sys.byteorder != "little"
 
 def _int32_column(name: str, values: Sequence[Any]) -> bytes:
     optional = name in OPTIONAL
+    column = _int32_fast(values, optional)
+    if column is None:
+        column = _int32_checked(name, values, optional)
+    if _SWAP:  # pragma: no cover - big-endian hosts only
+        column.byteswap()
+    return column.tobytes()
+
+
+def _int32_fast(values: Sequence[Any], optional: bool) -> array[int] | None:
+    """The column made in C, when every value is an int (or None where ``optional``) and none
+    is NULL32; None otherwise (the values are then checked one by one, with what is wrong)."""
+    if NULL32 in values:
+        return None
+    try:
+        if optional:
+            return array("i", [NULL32 if value is None else value for value in values])
+        return array("i", values)
+    except (TypeError, OverflowError):
+        return None
+
+
+def _int32_checked(name: str, values: Sequence[Any], optional: bool) -> array[int]:
     column = array("i")
     for value in values:
         if value is None:
@@ -73,50 +95,74 @@ def _int32_column(name: str, values: Sequence[Any]) -> bytes:
         if not NULL32 < number < 2**31:
             raise ValueError(f"list entry field {name} out of the int32 range: {number}")
         column.append(number)
-    if _SWAP:  # pragma: no cover - big-endian hosts only
-        column.byteswap()
-    return column.tobytes()
+    return column
 
 
 def _sum_delta_column(values: Sequence[Any]) -> bytes:
     column = array("q")
+    append = column.append
     for value in values:
         if value is None:
-            column.append(NULL64)
+            append(NULL64)
             continue
-        number = int(Decimal(value).quantize(_QUANTUM).scaleb(SCALE))
+        number = None
+        if type(value) is Decimal:
+            # A value of at most four decimals (as Numeric(10, 4) holds) needs no quantize.
+            scaled = value.scaleb(SCALE)
+            number = int(scaled)
+            if number != scaled:
+                number = None
+        if number is None:
+            number = int(Decimal(value).quantize(_QUANTUM).scaleb(SCALE))
         if not NULL64 < number < 2**63:
             raise ValueError(f"list entry field sum_delta out of the int64 range: {value}")
-        column.append(number)
+        append(number)
     if _SWAP:  # pragma: no cover - big-endian hosts only
         column.byteswap()
     return column.tobytes()
 
 
 def _player_ids(values: Sequence[Any]) -> bytes:
-    texts: list[str] = []
-    for value in values:
-        if value is None:
-            raise ValueError("list entry field player_id is None")
-        text = str(value)
-        if _SEPARATOR in text:
-            raise ValueError(f"player id {text!r} holds a line break")
-        texts.append(text)
-    return _SEPARATOR.join(texts).encode("utf-8")
+    try:
+        joined = _SEPARATOR.join(values)  # in C, when every id is a string
+    except TypeError:
+        joined = None
+    if joined is None or joined.count(_SEPARATOR) != max(0, len(values) - 1):
+        texts: list[str] = []
+        for value in values:
+            if value is None:
+                raise ValueError("list entry field player_id is None")
+            text = str(value)
+            if _SEPARATOR in text:
+                raise ValueError(f"player id {text!r} holds a line break")
+            texts.append(text)
+        joined = _SEPARATOR.join(texts)
+    return joined.encode("utf-8")
 
 
 def pack(entries: Iterable[Sequence[Any]]) -> bytes:
     """Entries (tuples in the order of ENTRY) as the packed column."""
     rows = list(entries)
-    for row in rows:
-        if len(row) != len(ENTRY):
-            raise ValueError(f"list entry not of the {len(ENTRY)} fields: {row!r}")
-    fields = dict(zip(ENTRY, zip(*rows, strict=True), strict=True)) if rows else {}
-    parts = [_HEADER.pack(FORMAT, len(rows))]
-    if rows:
-        parts.extend(_int32_column(name, fields[name]) for name in _INT32)
-        parts.append(_sum_delta_column(fields["sum_delta"]))
-        parts.append(_player_ids(fields["player_id"]))
+    if any(len(row) != len(ENTRY) for row in rows):
+        bad = next(row for row in rows if len(row) != len(ENTRY))
+        raise ValueError(f"list entry not of the {len(ENTRY)} fields: {bad!r}")
+    return pack_columns(list(zip(*rows, strict=True)) if rows else [() for _ in ENTRY])
+
+
+def pack_columns(fields: Sequence[Sequence[Any]]) -> bytes:
+    """The packed column of entries given as their columns (one sequence per field of ENTRY,
+    in that order, all of one length): what :func:`pack` packs, without the tuples."""
+    if len(fields) != len(ENTRY):
+        raise ValueError(f"list entries not of the {len(ENTRY)} fields: {len(fields)} columns")
+    by_name = dict(zip(ENTRY, fields, strict=True))
+    size = len(fields[0])
+    if any(len(column) != size for column in fields):
+        raise ValueError("list entry columns of different lengths")
+    parts = [_HEADER.pack(FORMAT, size)]
+    if size:
+        parts.extend(_int32_column(name, by_name[name]) for name in _INT32)
+        parts.append(_sum_delta_column(by_name["sum_delta"]))
+        parts.append(_player_ids(by_name["player_id"]))
     return zlib.compress(b"".join(parts), _LEVEL)
 
 
