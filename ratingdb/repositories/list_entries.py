@@ -5,14 +5,15 @@ PostgreSQL, see ratingdb.db.bulk), read back per list."""
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Integer, String, delete, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
-from ratingdb.db.chunks import CHUNK_SIZE, ENTRY, Packed, pack
+from ratingdb.db.chunks import CHUNK_SIZE, ENTRY, Packed, pack, pack_columns
 from ratingdb.models import (
     CalculationRow,
     LatestEntryRow,
@@ -78,85 +79,163 @@ def write_chunks(session: Session, list_id: int, entries: Iterable[Sequence[Any]
     """The list's chunks (list_chunks) from its entries (tuples of ENTRY_KEYS but list_id, as
     ratingdb.db.chunks.ENTRY), given in list order: rating descending, then player_id; returns
     the chunks written. Every list has its chunks: the whole-list reads read nothing else.
-    When the list is its category's latest (write_latest), latest_entries is rewritten to it.
-    """
-    kept: list[tuple[str, int, int, int]] = []
-    written = bulk_insert_rows(
-        session, ListChunkRow, CHUNK_KEYS, _chunks(list_id, _keeping(entries, kept))
-    )
-    write_latest(session, list_id, kept)
+    Then latest_entries are made to hold the list when it is its category's latest
+    (:func:`write_latest`, from the list's rows in list_entries: written before)."""
+    written = insert_chunks(session, _chunks(list_id, entries))
+    write_latest(session, list_id)
     return written
 
 
-def _keeping(
-    entries: Iterable[Sequence[Any]], kept: list[tuple[str, int, int, int]]
+def insert_chunks(session: Session, rows: Iterable[Sequence[Any]]) -> int:
+    """Chunks already packed (tuples of CHUNK_KEYS: :func:`packing_chunks` makes them)."""
+    return bulk_insert_rows(session, ListChunkRow, CHUNK_KEYS, rows)
+
+
+def packing_chunks(
+    list_id: int, entries: Iterable[Sequence[Any]], packed: list[tuple[Any, ...]]
 ) -> Iterator[Sequence[Any]]:
-    """The entries as they come, their latest_entries fields appended to ``kept`` on the way."""
-    for entry in entries:
-        kept.append((str(entry[0]), int(entry[1]), int(entry[8]), int(entry[9])))
-        yield entry
+    """The list's entries (tuples of ENTRY_KEYS, list_id first), given in list order, passed
+    on as they come (to be written to list_entries), and the list's chunks packed on the way
+    into ``packed`` (tuples of CHUNK_KEYS, for :func:`insert_chunks`): one pass, no entry held
+    beyond its chunk's CHUNK_SIZE."""
+    iterator = iter(entries)
+    last: tuple[Any, Any] | None = None
+    while True:
+        part = list(itertools.islice(iterator, CHUNK_SIZE))
+        if not part:
+            return
+        if {len(entry) for entry in part} != {len(ENTRY_KEYS)}:
+            pack([entry[1:] for entry in part])  # refuses it, saying which entry
+        fields = list(zip(*part, strict=True))[1:]
+        last = _check_order(list_id, fields[0], fields[1], last)
+        packed.append(_chunk_row(list_id, len(packed), fields))
+        yield from part
 
 
-#: The columns of latest_entries but category, in the order of write_latest's tuples.
+#: The columns of latest_entries but category.
 LATEST_KEYS = ("player_id", "rating", "rated_games", "peak_rating")
 
 
-def write_latest(
-    session: Session, list_id: int, entries: Sequence[tuple[str, int, int, int]]
-) -> int:
-    """Make latest_entries hold the list's entries ((player_id, rating, rated_games,
-    peak_rating), every entry of the list) when the list is its category's latest written:
-    no list of the category in latest_lists, or that list's (list date, revision) not after
-    this one's (a revision of an earlier period, written within a cascade, leaves it alone).
-    Only the rows that change are deleted and written again: the players gone from the list,
-    those who came onto it, those whose fields differ. Returns the rows written."""
+class LatestChanges(NamedTuple):
+    """What a close knows of its list against the list it started from (its parent): the only
+    players whose entries may differ. ``entries``: (player_id, rating, rated_games,
+    peak_rating) of those on the list; ``gone``: the ids of those not on it."""
+
+    entries: Sequence[tuple[str, int, int, int]]
+    gone: Sequence[str]
+
+
+#: The upsert of latest_entries: a row inserted, or its player's row updated where a field
+#: differs (no row written for an entry that did not change). ``{source}``: a SELECT of
+#: (player_id, rating, rated_games, peak_rating) with a WHERE clause (SQLite's upsert needs it).
+_UPSERT_LATEST = (
+    "INSERT INTO latest_entries (category, player_id, rating, rated_games, peak_rating) "
+    "SELECT :category, s.player_id, s.rating, s.rated_games, s.peak_rating FROM {source} "
+    "ON CONFLICT (category, player_id) DO UPDATE SET rating = excluded.rating, "
+    "rated_games = excluded.rated_games, peak_rating = excluded.peak_rating "
+    "WHERE latest_entries.rating <> excluded.rating "
+    "OR latest_entries.rated_games <> excluded.rated_games "
+    "OR latest_entries.peak_rating <> excluded.peak_rating"
+)
+#: Every entry of a list, as the upsert's source.
+_LIST_SOURCE = "list_entries AS s WHERE s.list_id = :list_id"
+#: The rows of the players not on the list deleted. NOT IN, not NOT EXISTS: PostgreSQL hashes
+#: the list's ids once whatever it estimates of them, where an anti-join planned on the
+#: statistics of a list just written (none: one row estimated) rescans the list for every row.
+_DELETE_GONE = (
+    "DELETE FROM latest_entries WHERE category = :category AND player_id NOT IN "
+    "(SELECT player_id FROM list_entries WHERE list_id = :list_id)"
+)
+#: A close's changed entries as the upsert's source (PostgreSQL: arrays, one parameter each).
+_ARRAY_SOURCE = (
+    "unnest(CAST(:ids AS text[]), CAST(:ratings AS integer[]), CAST(:games AS integer[]), "
+    "CAST(:peaks AS integer[])) AS s(player_id, rating, rated_games, peak_rating) WHERE true"
+)
+#: One changed entry as the upsert's source (SQLite: a statement per entry, in one executemany).
+_VALUES_SOURCE = (
+    "(SELECT :player_id AS player_id, :rating AS rating, :rated_games AS rated_games, "
+    ":peak_rating AS peak_rating) AS s WHERE true"
+)
+
+
+def write_latest(session: Session, list_id: int, changes: LatestChanges | None = None) -> int:
+    """Make latest_entries hold the list's entries when the list is its category's latest
+    written: no list of the category in latest_lists, or that list's (list date, revision) not
+    after this one's (a revision of an earlier period, written within a cascade, leaves it
+    alone). Set-based, in the database: only the rows that change are written (players who
+    came, whose fields differ, who left).
+
+    By default from the list's rows in list_entries (written before), every row compared.
+    ``changes``: a close's, when latest_entries hold the list it started from (its parent):
+    only those players' rows are written; otherwise ``changes`` are not used.
+
+    Returns the rows inserted, updated or deleted."""
     connection = session.connection()
-    category, list_date, revision = connection.execute(
-        select(RatingListRow.category, RatingListRow.list_date, RatingListRow.revision).where(
-            RatingListRow.id == list_id
-        )
+    category, list_date, revision, parent = connection.execute(
+        select(
+            RatingListRow.category,
+            RatingListRow.list_date,
+            RatingListRow.revision,
+            RatingListRow.parent_list_id,
+        ).where(RatingListRow.id == list_id)
     ).one()
     current = connection.execute(
-        select(RatingListRow.list_date, RatingListRow.revision)
-        .join(LatestListRow, LatestListRow.list_id == RatingListRow.id)
+        select(LatestListRow.list_id, RatingListRow.list_date, RatingListRow.revision)
+        .join(RatingListRow, LatestListRow.list_id == RatingListRow.id)
         .where(LatestListRow.category == category)
     ).one_or_none()
-    if current is not None and tuple(current) > (list_date, revision):
+    if current is not None and (current[1], current[2]) > (list_date, revision):
         return 0
-    stored = {
-        row[0]: (row[1], row[2], row[3])
-        for row in connection.execute(
-            select(
-                LatestEntryRow.player_id,
-                LatestEntryRow.rating,
-                LatestEntryRow.rated_games,
-                LatestEntryRow.peak_rating,
-            ).where(LatestEntryRow.category == category)
+    if changes is not None and current is not None and parent is not None and current[0] == parent:
+        written = _write_changes(session, str(category), changes)
+    else:
+        values = {"category": str(category), "list_id": list_id}
+        written = max(
+            0, connection.execute(text(_UPSERT_LATEST.format(source=_LIST_SOURCE)), values).rowcount
         )
-    }
-    new = {entry[0]: entry[1:] for entry in entries}
-    changed = [player_id for player_id, fields in new.items() if stored.get(player_id) != fields]
-    changed_set = set(changed)
-    stale = [p for p in stored if p not in new or p in changed_set]
-    for part in chunks(stale):
+        written += max(0, connection.execute(text(_DELETE_GONE), values).rowcount)
+    if current is None:
+        connection.execute(insert(LatestListRow).values(category=category, list_id=list_id))
+    elif current[0] != list_id:
         connection.execute(
+            update(LatestListRow).where(LatestListRow.category == category).values(list_id=list_id)
+        )
+    return written
+
+
+def _write_changes(session: Session, category: str, changes: LatestChanges) -> int:
+    """A close's changes upserted and its players gone deleted, CHUNK players a statement."""
+    connection = session.connection()
+    written = 0
+    if session.get_bind().dialect.name == "postgresql":
+        upsert = text(_UPSERT_LATEST.format(source=_ARRAY_SOURCE))
+        for part in chunks(changes.entries):
+            ids, ratings, games, peaks = (list(column) for column in zip(*part, strict=True))
+            found = connection.execute(
+                upsert,
+                {"category": category, "ids": ids, "ratings": ratings, "games": games,
+                 "peaks": peaks},
+            )  # fmt: skip
+            written += max(0, found.rowcount)
+    elif changes.entries:
+        # One executemany: SQLite runs the statement per row in C.
+        found = connection.execute(
+            text(_UPSERT_LATEST.format(source=_VALUES_SOURCE)),
+            [
+                {"category": category, "player_id": player_id, "rating": rating,
+                 "rated_games": rated_games, "peak_rating": peak}
+                for player_id, rating, rated_games, peak in changes.entries
+            ],
+        )  # fmt: skip
+        written += max(0, found.rowcount)
+    for part in chunks(sorted(set(changes.gone))):
+        found = connection.execute(
             delete(LatestEntryRow).where(
                 LatestEntryRow.category == category,
                 one_of(session, LatestEntryRow.player_id, part),
             )
         )
-    written = bulk_insert_rows(
-        session,
-        LatestEntryRow,
-        ("category", *LATEST_KEYS),
-        ((str(category), player_id, *new[player_id]) for player_id in changed),
-    )
-    if current is None:
-        connection.execute(insert(LatestListRow).values(category=category, list_id=list_id))
-    else:
-        connection.execute(
-            update(LatestListRow).where(LatestListRow.category == category).values(list_id=list_id)
-        )
+        written += max(0, found.rowcount)
     return written
 
 
@@ -200,17 +279,58 @@ def raw_rows(session: Session, sql: str, parameters: Sequence[Any]) -> list[tupl
 
 def _chunks(list_id: int, entries: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
     iterator = iter(entries)
-    previous: tuple[int, str] | None = None
+    last: tuple[Any, Any] | None = None
     for chunk in itertools.count():
         part = list(itertools.islice(iterator, CHUNK_SIZE))
         if not part:
             return
-        for entry in part:
-            key = (-int(entry[1]), str(entry[0]))
+        if {len(entry) for entry in part} != {len(ENTRY)}:
+            pack(part)  # refuses it, saying which entry
+        fields = list(zip(*part, strict=True))
+        last = _check_order(list_id, fields[0], fields[1], last)
+        yield _chunk_row(list_id, chunk, fields)
+
+
+def _chunk_row(list_id: int, chunk: int, fields: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
+    """The list_chunks row (CHUNK_KEYS) of entries given as columns (in the order of ENTRY)."""
+    ratings = fields[1]
+    return (list_id, chunk, int(ratings[0]), int(ratings[-1]), len(ratings), pack_columns(fields))
+
+
+def _check_order(
+    list_id: int,
+    ids: Sequence[Any],
+    ratings: Sequence[Any],
+    last: tuple[Any, Any] | None,
+) -> tuple[Any, Any]:
+    """Refuse entries not in list order (rating descending, then player_id ascending), after
+    ``last`` (the (player_id, rating) of the entry before them); returns their last one's.
+    Compared a column at a time in C; entry by entry only where that finds one out of order."""
+    if last is not None:
+        ids, ratings = (last[0], *ids), (last[1], *ratings)
+    later_ids, later_ratings = ids[1:], ratings[1:]
+    try:
+        ordered = all(
+            map(
+                operator.or_,
+                map(operator.gt, ratings, later_ratings),
+                map(
+                    operator.and_,
+                    map(operator.eq, ratings, later_ratings),
+                    map(operator.lt, ids, later_ids),
+                ),
+            )
+        )
+    except TypeError:
+        ordered = False
+    if not ordered:
+        previous: tuple[int, str] | None = None
+        for player_id, rating in zip(ids, ratings, strict=True):
+            key = (-int(rating), str(player_id))
             if previous is not None and key <= previous:
-                raise ValueError(f"list {list_id}: entries not in list order at {entry[0]}")
+                raise ValueError(f"list {list_id}: entries not in list order at {player_id}")
             previous = key
-        yield (list_id, chunk, int(part[0][1]), int(part[-1][1]), len(part), pack(part))
+    return ids[-1], ratings[-1]
 
 
 def write_chunks_of_entries(session: Session, list_id: int) -> int:

@@ -19,11 +19,11 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import make_engine, make_sessionmaker
-from ratingdb.models import LatestEntryRow, RatingListRow
+from ratingdb.models import LatestEntryRow, LatestListRow, ListEntryRow, RatingListRow
 from ratingdb.repositories import list_entries, period_inputs
 from ratingdb.repositories.published import ranks
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, ZED, build, correct
@@ -116,15 +116,78 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
     session = chain
     latest, older = list_id(session, 3), list_id(session, 2)
     # An older list (a cascade's revision of an earlier list) leaves the table alone.
-    assert list_entries.write_latest(session, older, [(ADA, 1818, 62, 1818)]) == 0
+    assert list_entries.write_latest(session, older) == 0
     assert stored(session) == LATEST
     assert list_entries.latest_category(session, older) is None
-    # The latest list written again: Ada changed, Zed gone, the others as they were.
-    entries = [(p, *fields) for p, fields in LATEST.items() if p != ZED]
-    entries = [(ADA, 1790, 62, 1805) if e[0] == ADA else e for e in entries]
-    assert list_entries.write_latest(session, latest, entries) == 1
+    # The latest list's rows changed (Ada's fields, Zed gone), then written again: two rows.
+    session.execute(
+        update(ListEntryRow)
+        .where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ADA)
+        .values(rating=1790, peak_rating=1805)
+    )
+    session.execute(
+        delete(ListEntryRow).where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ZED)
+    )
+    assert list_entries.write_latest(session, latest) == 2
     assert stored(session) == {
         **{p: fields for p, fields in LATEST.items() if p != ZED},
         ADA: (1790, 62, 1805),
     }
+    session.rollback()
+
+
+def entries_of(session: Session, found: int) -> dict[str, tuple[int, int, int]]:
+    rows = session.execute(
+        select(
+            ListEntryRow.player_id,
+            ListEntryRow.rating,
+            ListEntryRow.rated_games,
+            ListEntryRow.peak_rating,
+        ).where(ListEntryRow.list_id == found)
+    )
+    return {row[0]: (row[1], row[2], row[3]) for row in rows}
+
+
+def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
+    chain: Session,
+) -> None:
+    """A close gives the entries that may have changed since the list it started from (its
+    parent) and the players gone: when latest_entries hold that list, only those rows are
+    written; when they hold another, the list's rows in list_entries are compared, all."""
+    session = chain
+    latest, older = list_id(session, 3), list_id(session, 2)
+    parent = session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == latest))
+    assert parent is not None
+    # 2026-12 carries 2026-11 over: the parent's rows made to differ from it, and Zed off it.
+    # (Ada's and Zed's rows are all a close would give here; the others' differences too are
+    # made up, to show that only the rows given are written.)
+    before = {p: (r - 10, g - 1, peak) for p, (r, g, peak) in entries_of(session, parent).items()}
+    session.execute(
+        delete(ListEntryRow).where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ZED)
+    )
+    # latest_entries made to hold the parent, as before 2026-12 was closed.
+    session.execute(delete(LatestEntryRow))
+    session.execute(
+        insert(LatestEntryRow).values(
+            [
+                {"category": "fide-standard", "player_id": p, "rating": r, "rated_games": g,
+                 "peak_rating": peak}
+                for p, (r, g, peak) in before.items()
+            ]
+        )
+    )  # fmt: skip
+    session.execute(update(LatestListRow).values(list_id=parent))
+    # Ada's entry and Zed gone given: only their rows rewritten (the others left as they were,
+    # though they differ).
+    changes = list_entries.LatestChanges([(ADA, *LATEST[ADA])], [ZED])
+    assert list_entries.write_latest(session, latest, changes) == 2
+    assert stored(session) == {
+        **{p: fields for p, fields in before.items() if p != ZED},
+        ADA: LATEST[ADA],
+    }
+    assert list_entries.latest_category(session, latest) == "fide-standard"
+    # Holding another list than the parent (here 2026-12 itself), the names are not used.
+    session.execute(update(LatestListRow).values(list_id=older))
+    assert list_entries.write_latest(session, latest, changes) == len(LATEST) - 2
+    assert stored(session) == {p: fields for p, fields in LATEST.items() if p != ZED}
     session.rollback()
