@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
 from ratingdb.db.chunks import CHUNK_SIZE, ENTRY, Packed, pack, pack_columns
+from ratingdb.db.vacuum import vacuum_after_commit
 from ratingdb.models import (
     CalculationRow,
     LatestEntryRow,
@@ -169,7 +170,9 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     ``changes``: a close's, when latest_entries hold the list it started from (its parent):
     only those players' rows are written; otherwise ``changes`` are not used.
 
-    Returns the rows inserted, updated or deleted."""
+    Returns the rows inserted, updated or deleted. Once they are committed, latest_entries
+    are vacuumed on PostgreSQL (ratingdb.db.vacuum), so that counts over them stay
+    index-only scans."""
     connection = session.connection()
     category, list_date, revision, parent = connection.execute(
         select(
@@ -200,6 +203,8 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
         connection.execute(
             update(LatestListRow).where(LatestListRow.category == category).values(list_id=list_id)
         )
+    if written:
+        vacuum_after_commit(session, ("latest_entries",))
     return written
 
 

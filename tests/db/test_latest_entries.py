@@ -19,7 +19,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import make_engine, make_sessionmaker
@@ -27,6 +27,7 @@ from ratingdb.models import LatestEntryRow, LatestListRow, ListEntryRow, RatingL
 from ratingdb.repositories import list_entries, period_inputs
 from ratingdb.repositories.published import ranks
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, ZED, build, correct
+from tests.db.test_vacuum import vacuumed
 from tests.migrations.test_0010_list_parents_and_chunks import LATEST
 
 #: 2026-12 revision 2: LATEST but Ada, Dee (T3's Ada-Dee still 1-0).
@@ -191,3 +192,32 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
     assert list_entries.write_latest(session, latest, changes) == len(LATEST) - 2
     assert stored(session) == {p: fields for p, fields in LATEST.items() if p != ZED}
     session.rollback()
+
+
+def test_latest_entries_vacuumed_once_a_rewrite_commits(chain: Session) -> None:
+    """On PostgreSQL, latest_entries vacuumed (with ANALYZE) after each commit of a list that
+    rewrote rows of them: the corrections of the chain did (their latest revisions of
+    2026-12); a list written again unchanged does not ask for it, a changed one does."""
+    session = chain
+    engine = session.get_bind()
+    assert isinstance(engine, Engine)
+    latest = list_id(session, 3)
+    if engine.dialect.name != "postgresql":
+        assert list_entries.write_latest(session, latest) == 0
+        assert not session.info
+        session.rollback()
+        return
+    before = vacuumed(engine)
+    assert before[0] >= 1  # by the corrections' cascades, through the command line
+    assert list_entries.write_latest(session, latest) == 0
+    session.commit()
+    assert vacuumed(engine) == before
+    session.execute(
+        update(ListEntryRow)
+        .where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ADA)
+        .values(rating=1790)
+    )
+    assert list_entries.write_latest(session, latest) == 1
+    assert vacuumed(engine) == before  # not before the commit
+    session.commit()
+    assert vacuumed(engine) == (before[0] + 1, before[1] + 1)

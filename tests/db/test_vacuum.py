@@ -1,0 +1,42 @@
+"""latest_entries vacuumed once a rewrite of them commits (ratingdb.db.vacuum): ``VACUUM
+(ANALYZE)`` on a connection of its own after the commit on PostgreSQL, nothing after a
+rollback, nothing on SQLite; a list written by a close's changes asks for it, a list that
+changes nothing does not."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, text
+from sqlalchemy.orm import Session
+
+from ratingdb.db.vacuum import vacuum_after_commit
+
+
+def vacuumed(engine: Engine) -> tuple[int, int]:
+    """(VACUUMs, ANALYZEs) run on latest_entries by hand (PostgreSQL's statistics views)."""
+    with engine.connect() as connection:
+        found = connection.execute(
+            text(
+                "SELECT vacuum_count, analyze_count FROM pg_stat_user_tables "
+                "WHERE relname = 'latest_entries'"
+            )
+        ).one()
+    return int(found[0]), int(found[1])
+
+
+def test_vacuumed_after_a_commit_not_after_a_rollback(engine: Engine, session: Session) -> None:
+    if engine.dialect.name != "postgresql":
+        vacuum_after_commit(session, ["latest_entries"])
+        assert not session.info  # nothing to do on SQLite
+        session.commit()
+        return
+    before = vacuumed(engine)
+    with session.begin():
+        vacuum_after_commit(session, ["latest_entries"])
+    after_commit = vacuumed(engine)
+    assert after_commit == (before[0] + 1, before[1] + 1)
+    session.begin()
+    vacuum_after_commit(session, ["latest_entries"])
+    session.rollback()
+    with session.begin():  # a later commit does not vacuum for the rolled-back work
+        pass
+    assert vacuumed(engine) == after_commit
