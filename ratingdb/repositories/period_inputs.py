@@ -80,18 +80,22 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
 def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     """(player_id, rating, rated_games, peak_rating, birth_year) of every entry of a list, in
     no particular order: from latest_entries joined to the players when they hold the list (a
-    close of the next period), as the driver's tuples; else from the list's chunks (the tuples
-    made and chained in C, not passed through a generator one by one)."""
+    close of the next period), as the driver's tuples, STREAM_BATCH at a time; else from the
+    list's chunks (the tuples made and chained in C, not passed through a generator one by
+    one)."""
     # One statement: no rows where latest_entries hold another list (or the list is empty).
-    rows = list_entries.raw_rows(
+    held = list_entries.raw_row_batches(
         session,
         "SELECT l.player_id, l.rating, l.rated_games, l.peak_rating, p.birth_year "
         "FROM latest_lists AS x JOIN latest_entries AS l ON l.category = x.category "
         "JOIN players AS p ON p.player_id = l.player_id WHERE x.list_id = ?",
         (list_id,),
+        STREAM_BATCH,
     )
-    if rows:
-        return iter(rows)
+    first = next(held, None)
+    if first:
+        return itertools.chain(first, itertools.chain.from_iterable(held))
+    held.close()
     batches = list_entries.with_players(
         session, list_id, ("player_id", "rating", "rated_games", "peak_rating"),
         (PlayerRow.birth_year,),
