@@ -82,35 +82,14 @@ def write_chunks(session: Session, list_id: int, entries: Iterable[Sequence[Any]
     the chunks written. Every list has its chunks: the whole-list reads read nothing else.
     Then latest_entries are made to hold the list when it is its category's latest
     (:func:`write_latest`, from the list's rows in list_entries: written before)."""
-    written = insert_chunks(session, _chunks(list_id, entries))
+    written = insert_chunks(session, packed_chunks(list_id, entries))
     write_latest(session, list_id)
     return written
 
 
 def insert_chunks(session: Session, rows: Iterable[Sequence[Any]]) -> int:
-    """Chunks already packed (tuples of CHUNK_KEYS: :func:`packing_chunks` makes them)."""
+    """Chunks already packed (tuples of CHUNK_KEYS: :func:`packed_chunks` makes them)."""
     return bulk_insert_rows(session, ListChunkRow, CHUNK_KEYS, rows)
-
-
-def packing_chunks(
-    list_id: int, entries: Iterable[Sequence[Any]], packed: list[tuple[Any, ...]]
-) -> Iterator[Sequence[Any]]:
-    """The list's entries (tuples of ENTRY_KEYS, list_id first), given in list order, passed
-    on as they come (to be written to list_entries), and the list's chunks packed on the way
-    into ``packed`` (tuples of CHUNK_KEYS, for :func:`insert_chunks`): one pass, no entry held
-    beyond its chunk's CHUNK_SIZE."""
-    iterator = iter(entries)
-    last: tuple[Any, Any] | None = None
-    while True:
-        part = list(itertools.islice(iterator, CHUNK_SIZE))
-        if not part:
-            return
-        if {len(entry) for entry in part} != {len(ENTRY_KEYS)}:
-            pack([entry[1:] for entry in part])  # refuses it, saying which entry
-        fields = list(zip(*part, strict=True))[1:]
-        last = _check_order(list_id, fields[0], fields[1], last)
-        packed.append(_chunk_row(list_id, len(packed), fields))
-        yield from part
 
 
 #: The columns of latest_entries but category.
@@ -313,7 +292,10 @@ def raw_row_batches(
         cursor.close()
 
 
-def _chunks(list_id: int, entries: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
+def packed_chunks(list_id: int, entries: Iterable[Sequence[Any]]) -> Iterator[tuple[Any, ...]]:
+    """The list's chunks (tuples of CHUNK_KEYS, for :func:`insert_chunks`) from its entries
+    (tuples of ENTRY_KEYS but list_id), given in list order, each packed as its CHUNK_SIZE
+    entries come: no entry held beyond its chunk."""
     iterator = iter(entries)
     last: tuple[Any, Any] | None = None
     for chunk in itertools.count():

@@ -3,6 +3,7 @@ streamed into the database (repositories.list_entries), and the digest of its en
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -16,7 +17,7 @@ from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score
 from ratingdb.services.close.inputs import Loaded
-from ratingdb.services.lists import digest_of_sorted
+from ratingdb.services.lists import DIGEST_SLICE, SortedDigest, digest_of_sorted
 
 if TYPE_CHECKING:
     from ratingdb.services.close.computation import Computation
@@ -36,9 +37,8 @@ def publish(
     ``cause``); returns the list and the number of rows written."""
     rules = computation.rules
     results, loaded = computation.results, computation.loaded
-    # The entries' player ids in player_id order (the digest's), then in list order (the
-    # entries' and chunks'): one list of ids, sorted twice in place, rather than a sorted list
-    # of (rating, id) tuples (46 MB at 500,000 players).
+    # The entries' player ids in player_id order, then in list order: one list of ids, sorted
+    # twice in place, rather than a sorted list of (rating, id) tuples (46 MB at 500,000).
     listed = _listed(results)
     rating_list = period_repo.add_list(
         session,
@@ -50,22 +50,26 @@ def publish(
         rule_version=rules.version.name,
         published_at=now,
         entry_count=computation.entry_count,
-        digest=digest_of_sorted(_canonical(results, listed)),
+        digest=None,  # computed as the entries are written, below
         cause_correction_id=cause,
         corrections_applied=computation.corrections,
         parent_list_id=None if computation.previous is None else computation.previous.id,
     )
-    _into_list_order(results, listed)
-    packed: list[tuple[Any, ...]] = []
+    # The entries go to list_entries in player_id order, the digest's, computed on the way:
+    # the order its keys are in (COPY in list order cost the server 15-25 % more at 500,000).
+    digest = SortedDigest()
     rows = list_entries.write_computed(
         session,
-        list_entries.packing_chunks(
-            rating_list.id, _entries_of(results, listed, rating_list.id), packed
-        ),
+        _entries_digested(results, listed, rating_list.id, digest),
         _statuses_to_keep(results, rating_list.id),
         _calculations(results, rating_list.id, rules.version.name, loaded),
     )
-    rows += list_entries.insert_chunks(session, packed)
+    rating_list.digest = digest.hexdigest()
+    # Then the chunks, each packed as the entries are made again in list order.
+    _into_list_order(results, listed)
+    rows += list_entries.insert_chunks(
+        session, list_entries.packed_chunks(rating_list.id, _entries_of(results, listed))
+    )
     list_entries.write_latest(session, rating_list.id, _changes(session, computation))
     return rating_list, rows
 
@@ -85,13 +89,25 @@ def _into_list_order(results: Mapping[str, PeriodResult], listed: list[str]) -> 
     listed.sort(key=new_rating, reverse=True)
 
 
-def _entries_of(
-    results: Mapping[str, PeriodResult], listed: Sequence[str], list_id: int
+def _entries_digested(
+    results: Mapping[str, PeriodResult], listed: Sequence[str], list_id: int, digest: SortedDigest
 ) -> Iterator[tuple[Any, ...]]:
-    """The entries (ENTRY_KEYS) of the players ``listed``, in that order, each made as it is
-    written."""
+    """The entries (ENTRY_KEYS) of the players ``listed`` (in player_id order), in that
+    order, made DIGEST_SLICE at a time, each slice fed to ``digest`` as it is written."""
+    players = iter(listed)
+    while part := list(itertools.islice(players, DIGEST_SLICE)):
+        rows = [_entry_row(list_id, player_id, results[player_id]) for player_id in part]
+        digest.update([row[1:7] for row in rows])
+        yield from rows
+
+
+def _entries_of(
+    results: Mapping[str, PeriodResult], listed: Sequence[str]
+) -> Iterator[tuple[Any, ...]]:
+    """The entries (ENTRY_KEYS but list_id) of the players ``listed``, in that order, each
+    made as it is packed."""
     for player_id in listed:
-        yield _entry_row(list_id, player_id, results[player_id])
+        yield _entry_row(0, player_id, results[player_id])[1:]
 
 
 def _changes(session: Session, computation: Computation) -> list_entries.LatestChanges:

@@ -10,6 +10,7 @@ FIDE download, TXT or XML), its digest, and exporting a published list.
 
 from ratingdb.services.lists.digest import (
     DIGEST_SLICE,
+    SortedDigest,
     digest_of_sorted,
     list_digest,
     stored_digest,
@@ -27,6 +28,7 @@ __all__ = [
     "IMPORT_FORMATS",
     "ImportedList",
     "Replacement",
+    "SortedDigest",
     "check_period",
     "derive_status",
     "digest_of_sorted",

@@ -33,18 +33,37 @@ def digest_of_sorted(canonical: Iterable[Sequence[Any]]) -> str:
     """The digest of canonical entries already sorted, fed in slices (the same bytes as
     ``json.dumps`` of the whole sorted list): each slice is one call of the C encoder, where one
     ``json.dumps`` per entry spent 1.9 s on 500,000 entries, 0.5 s in slices."""
-    digest = hashlib.sha256(b"[")
+    digest = SortedDigest()
     entries = iter(canonical)
-    separator = b""
     while chunk := [
         entry if type(entry) is tuple else tuple(entry)  # e.g. database rows
         for entry in itertools.islice(entries, DIGEST_SLICE)
     ]:
-        digest.update(separator)
-        digest.update(_COMPACT_JSON.encode(chunk)[1:-1].encode())
-        separator = b","
-    digest.update(b"]")
+        digest.update(chunk)
     return digest.hexdigest()
+
+
+class SortedDigest:
+    """digest_of_sorted fed a slice at a time by its caller (a close, as its entries stream to
+    the database): ``update`` with each next slice of canonical entries (tuples), in order."""
+
+    __slots__ = ("_hash", "_separator")
+
+    def __init__(self) -> None:
+        self._hash = hashlib.sha256(b"[")
+        self._separator = b""
+
+    def update(self, entries: Sequence[tuple[Any, ...]]) -> None:
+        if not entries:
+            return
+        self._hash.update(self._separator)
+        self._hash.update(_COMPACT_JSON.encode(entries)[1:-1].encode())
+        self._separator = b","
+
+    def hexdigest(self) -> str:
+        final = self._hash.copy()
+        final.update(b"]")
+        return final.hexdigest()
 
 
 def stored_digest(session: Session, list_id: int) -> str:
