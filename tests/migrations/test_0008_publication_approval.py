@@ -6,11 +6,12 @@ previews table comes and goes with the revision. SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import inspect, text
+from sqlalchemy import text
 from sqlalchemy.exc import DataError, IntegrityError
 
 from ratingdb.db import current_revision, downgrade, head_revision, make_engine, upgrade
 from tests.migrations.test_0005_list_replace_kind import run, scalar
+from tests.support.sql import table_names
 
 PERIOD = (
     "INSERT INTO periods (id, category, list_date, closing_date, state{extra}) VALUES "
@@ -34,14 +35,6 @@ AWAITING = PERIOD.format(extra=", computed_at, computed_digest",
                          values=", '2026-12-01 00:30:00', :digest")  # fmt: skip
 
 
-def tables(url: str) -> set[str]:
-    engine = make_engine(url)
-    try:
-        return set(inspect(engine).get_table_names())
-    finally:
-        engine.dispose()
-
-
 def test_awaiting_approval_up_and_down(database_url: str) -> None:
     url = database_url
     run(url, PUBLISHED)
@@ -59,7 +52,7 @@ def test_awaiting_approval_up_and_down(database_url: str) -> None:
     run(url, "UPDATE periods SET state = 'awaiting-approval', computed_at = "
         "'2026-12-01 00:30:00', computed_digest = :digest WHERE id = 2",
         digest="a" * 64)  # fmt: skip
-    assert "publication_previews" in tables(url)
+    assert "publication_previews" in table_names(url)
     # A period awaits approval: 0007 could not hold it.
     with pytest.raises(RuntimeError, match=r"1 period\(s\) await approval.*downgrade refused"):
         downgrade(url, "0007")
@@ -67,7 +60,7 @@ def test_awaiting_approval_up_and_down(database_url: str) -> None:
     run(url, "UPDATE periods SET state = 'open' WHERE id = 2")
     downgrade(url, "0007")
     assert current_revision(url) == "0007"
-    assert "publication_previews" not in tables(url)
+    assert "publication_previews" not in table_names(url)
     # The rebuild kept the periods and what refers to them (the computed columns are gone);
     # 0007 refuses the new state.
     assert scalar(url, "SELECT count(*) FROM periods") == 2

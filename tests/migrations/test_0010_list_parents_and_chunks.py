@@ -29,7 +29,7 @@ from sqlalchemy import inspect
 from ratingdb.db import current_revision, downgrade, head_revision, make_engine, upgrade
 from ratingdb.db.chunks import CHUNK_SIZE, unpack
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, build, correct
-from tests.support.sql import query
+from tests.support.sql import query, table_names
 
 
 def parents(url: str) -> dict[tuple[str, int], tuple[str, int] | None]:
@@ -111,14 +111,6 @@ def columns(url: str, table: str) -> set[str]:
         engine.dispose()
 
 
-def tables(url: str) -> set[str]:
-    engine = make_engine(url)
-    try:
-        return set(inspect(engine).get_table_names())
-    finally:
-        engine.dispose()
-
-
 def test_parents_and_chunks_derived_as_written(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -166,7 +158,7 @@ def test_parents_and_chunks_derived_as_written(
     downgrade(url, "0009")
     assert current_revision(url) == "0009"
     assert "parent_list_id" not in columns(url, "rating_lists")
-    assert {"list_chunks", "latest_entries", "latest_lists"}.isdisjoint(tables(url))
+    assert {"list_chunks", "latest_entries", "latest_lists"}.isdisjoint(table_names(url))
     assert query(url, "SELECT count(*) FROM rating_lists") == [(11,)]
     upgrade(url)
     assert current_revision(url) == head_revision()

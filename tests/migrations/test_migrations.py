@@ -5,25 +5,16 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.script import ScriptDirectory
-from sqlalchemy import inspect
 
 from ratingdb.db import (
     alembic_config,
     current_revision,
     downgrade,
     head_revision,
-    make_engine,
     upgrade,
 )
 from ratingdb.models import Base
-
-
-def tables(url: str) -> set[str]:
-    engine = make_engine(url)
-    try:
-        return set(inspect(engine).get_table_names())
-    finally:
-        engine.dispose()
+from tests.support.sql import table_names
 
 
 def test_exactly_one_head() -> None:
@@ -35,13 +26,13 @@ def test_exactly_one_head() -> None:
 def test_migrated_database_matches_the_models(database_url: str) -> None:
     """`alembic check`: autogenerate finds nothing to do (types and server defaults compared)."""
     command.check(alembic_config(database_url))
-    assert tables(database_url) == set(Base.metadata.tables) | {"alembic_version"}
+    assert table_names(database_url) == set(Base.metadata.tables) | {"alembic_version"}
     assert current_revision(database_url) == head_revision()
 
 
 def test_upgrade_downgrade_upgrade(database_url: str) -> None:
     downgrade(database_url, "base")
-    assert tables(database_url) == {"alembic_version"}
+    assert table_names(database_url) == {"alembic_version"}
     assert current_revision(database_url) is None
 
     upgrade(database_url)
