@@ -87,8 +87,8 @@ def child(request):
         code = 1
     # End as the interpreter does (its threads joined, its atexit functions run, its streams
     # flushed), with the exit code sys.exit would give, but without tearing the modules down.
-    if isinstance(code, str):
-        print(code, file=sys.stderr)
+    if code is not None and not isinstance(code, int):
+        print(code, file=sys.stderr)  # as sys.exit("message") does
     code = code if isinstance(code, int) else (0 if code is None else 1)
     threading._shutdown()
     atexit._run_exitfuncs()
