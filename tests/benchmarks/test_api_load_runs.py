@@ -5,32 +5,24 @@ asserted beyond their presence and shape: speed is measured by the script itself
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.support import forks
+
 # Slow: the load benchmark serves and measures for several seconds (short measurements, each
 # as many requests as the machine can make: all the CPU it can get), the pages in a second run.
 pytestmark = pytest.mark.slow(seconds=10)
-
-ROOT = Path(__file__).resolve().parents[2]
 ENDPOINTS = {"health", "list", "history", "calculation"}
 FIGURES = {"rps", "p50_ms", "p95_ms", "p99_ms", "requests", "errors"}
 
 
 def run(tmp_path: Path, *options: str) -> dict[str, object]:
     url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "api_load.py"), "--players", "2000",
-         "--games", "1000", "--database-url", url, "--duration", "0.1", "--warmup", "0.05",
-         *options],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=tmp_path,
-        timeout=240,
+    done = forks.run_benchmark(
+        "api_load.py", "--players", "2000", "--games", "1000", "--database-url", url,
+        "--duration", "0.1", "--warmup", "0.05", *options, cwd=tmp_path, timeout=240,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()

@@ -4,11 +4,11 @@ speed is measured by the scripts themselves (benchmarks/README.md), never by a t
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support import forks
 
 # Slow: the benchmark scripts build and close thousands of players.
 pytestmark = pytest.mark.slow
@@ -17,13 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_core_period_benchmark_runs_and_ends_with_a_json_line() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "core_period.py"), "--players", "2000"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
+    done = forks.run_benchmark("core_period.py", "--players", "2000", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["players"] == 2000
@@ -33,12 +27,8 @@ def test_core_period_benchmark_runs_and_ends_with_a_json_line() -> None:
 
 def test_close_period_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'bench.sqlite3'}"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "close_period.py"), "--players", "1500",
-         "--games", "800", "--database-url", url],
-        capture_output=True,
-        text=True,
-        check=False,
+    done = forks.run_benchmark(
+        "close_period.py", "--players", "1500", "--games", "800", "--database-url", url,
         cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -52,12 +42,8 @@ def test_close_period_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
 
 def test_publication_preview_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'bench.sqlite3'}"
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "publication_preview.py"), "--players",
-         "1500", "--games", "800", "--database-url", url],
-        capture_output=True,
-        text=True,
-        check=False,
+    done = forks.run_benchmark(
+        "publication_preview.py", "--players", "1500", "--games", "800", "--database-url", url,
         cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -69,13 +55,7 @@ def test_publication_preview_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
 
 
 def test_startup_benchmark_runs_and_ends_with_a_json_line() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "startup.py"), "--runs", "1"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
+    done = forks.run_benchmark("startup.py", "--runs", "1", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["runs"] == 1

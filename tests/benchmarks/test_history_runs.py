@@ -5,29 +5,19 @@ size are measured by the scripts themselves (benchmarks/README.md), never by a t
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.databases import PostgreSQLDatabases
+from tests.support import forks
 
 # Slow: each builds months of lists through the real close and serves the API.
 pytestmark = pytest.mark.slow(seconds=60)
 
-ROOT = Path(__file__).resolve().parents[2]
-
 
 def run(script: str, *options: str, cwd: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / script), *options],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=cwd,
-        timeout=300,
-    )
+    done = forks.run_benchmark(script, *options, cwd=cwd)
     assert done.returncode == 0, done.stdout + done.stderr
     figures: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return figures

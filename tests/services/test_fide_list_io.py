@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ from ratingdb.formats.fide_list import FideXmlPlayer, write_fide_xml
 from ratingdb.services.lists import fide as list_service
 from ratingdb.services.lists import list_digest
 from tests.formats.test_fide_list import COMBINED, STANDARD
+from tests.support import forks
 from tests.support.cli import run_cli as cli
 from tests.support.files import LIST_HEADER, write
 from tests.support.sql import query
@@ -245,13 +244,7 @@ def test_bad_lists_are_refused_and_change_nothing(
 def test_the_xml_benchmark_runs_and_ends_with_a_json_line() -> None:
     """benchmarks/fide_xml_import.py at a small size, so that it never rots (figures are
     measured by hand: README, "Formats")."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "fide_xml_import.py"), "--players", "3000"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
+    done = forks.run_benchmark("fide_xml_import.py", "--players", "3000", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert figures["players"] == 3000

@@ -75,6 +75,7 @@ def child(request):
     os.environ.update(request["env"])
     if request.get("cwd"):
         os.chdir(request["cwd"])
+    sys.path[1:1] = request.get("path", [])
     module = request.get("module", "ratingdb")
     sys.argv = [module, *request["argv"]]
     try:
@@ -182,11 +183,13 @@ class ForkServer:
         cwd: Path | None = None,
         stdin: str | None = None,
         output: Path | None = None,
+        path: Sequence[str] = (),
     ) -> Forked:
         """``python -m MODULE ARGV`` in a forked child: ``env`` added to the server's environment
         (or, with ``replace_env``, the child's whole environment), in ``cwd`` (default: the
         server's, the repository), reading ``stdin`` (default: nothing); with ``output``, its
-        standard output and error both written there."""
+        standard output and error both written there; ``path``: folders put on ``sys.path``
+        after the first entry (the working folder, as for ``python -m``)."""
         sys.audit(FORK_EVENT, module, list(argv))
         self.started += 1
         out = output or self.folder / f"command-{self.started}.out"
@@ -194,7 +197,7 @@ class ForkServer:
         request: dict[str, Any] = {
             "op": "start", "module": module, "argv": list(argv), "env": dict(env),
             "replace_env": replace_env, "cwd": str(cwd) if cwd is not None else None,
-            "stdout": str(out), "stderr": str(err),
+            "stdout": str(out), "stderr": str(err), "path": list(path),
         }  # fmt: skip
         if stdin is not None:
             source = self.folder / f"command-{self.started}.in"
@@ -283,6 +286,7 @@ def start(
     cwd: Path | None = None,
     stdin: str | None = None,
     output: Path | None = None,
+    path: Sequence[str] = (),
 ) -> Forked:
     """``python -m MODULE ARGS`` started, forked from this worker's warm process, with this
     process's environment (``env`` if given, whole) and working folder; ``communicate()``
@@ -295,6 +299,7 @@ def start(
         cwd=Path.cwd() if cwd is None else cwd,
         stdin=stdin,
         output=output,
+        path=path,
     )
 
 
@@ -305,14 +310,32 @@ def run(
     env: Mapping[str, str] | None = None,
     cwd: Path | None = None,
     stdin: str | None = None,
+    path: Sequence[str] = (),
+    timeout: float | None = None,
 ) -> Finished:
     """``python -m MODULE ARGS`` to its end, forked from this worker's warm process, with this
     process's environment (``env`` if given, whole) and working folder: the part of
-    ``subprocess.run(capture_output=True, text=True)`` the tests use. Its output files are
-    removed once read."""
-    process = start(args, module=module, env=env, cwd=cwd, stdin=stdin)
-    code = process.wait()
+    ``subprocess.run(capture_output=True, text=True)`` the tests use (after ``timeout``
+    seconds the command is killed and ``subprocess.TimeoutExpired`` raised). Its output files
+    are removed once read."""
+    process = start(args, module=module, env=env, cwd=cwd, stdin=stdin, path=path)
+    try:
+        code = process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        raise
     out, err = process.stdout_path.read_text(), process.stderr_path.read_text()
     for path in (process.stdout_path, process.stderr_path, process.stdin_path):
         path.unlink(missing_ok=True)
     return Finished([module, *args], code, out, err)
+
+
+def run_benchmark(script: str, *args: str, cwd: Path, timeout: float = 300) -> Finished:
+    """``python benchmarks/SCRIPT.py ARGS`` to its end in ``cwd``, forked from this worker's
+    warm process (the benchmarks' smoke runs: the script's own measurements are not asserted,
+    and the interpreter's start is not what they test)."""
+    return run(
+        args, module=f"benchmarks.{script.removesuffix('.py')}", cwd=cwd, path=[str(ROOT)],
+        timeout=timeout,
+    )  # fmt: skip
