@@ -64,6 +64,7 @@ from ratingdb.services.close import close_period
 from ratingdb.services.published.lists import published_list
 from tests.databases import PostgreSQLDatabases
 from tests.support.forks import Forked, ForkServer, Running
+from tests.support.forks import shared as shared_forks
 
 # Slow: 24 closes of a 10,000-player federation killed and checked, on each database.
 pytestmark = pytest.mark.slow(seconds=15)
@@ -607,9 +608,9 @@ def kill_plan(line: Timeline, forked: Timeline, rng: random.Random) -> list[tupl
 
 
 @pytest.fixture
-def forks(tmp_path: Path) -> Iterator[ForkServer]:
-    with ForkServer(tmp_path) as server:
-        yield server
+def forks() -> ForkServer:
+    """This worker's fork server (started once per worker, as for every forked command)."""
+    return shared_forks()
 
 
 def test_a_close_killed_at_any_moment_publishes_all_or_nothing(
