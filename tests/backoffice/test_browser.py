@@ -6,8 +6,6 @@ phone's (390), one screenshot each in the test's folder. On SQLite and PostgreSQ
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from sqlalchemy import create_engine, text
 
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
 from tests.backoffice.test_submissions import TRF_FOLDER
+from tests.support import forks
 from tests.support.browser import WIDTH_BY_DATABASE, follow
 from tests.support.server import running_server
 
@@ -37,11 +36,12 @@ def backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
         pytest.skip(f"the real TRF files are not here: {TRF_FOLDER} (../shared/data/trf)")
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGDB_")}
     for name, role in (("arbiter1", "arbiter"), ("officer1", "officer")):
-        subprocess.run(
-            [sys.executable, "-m", "ratingdb", "users", "add", name, "--role", role,
-             "--password-stdin", "--database-url", database_url],
-            input=PASSWORD + "\n", text=True, check=True, capture_output=True, env=env,
+        added = forks.run(
+            ["users", "add", name, "--role", role, "--password-stdin",
+             "--database-url", database_url],
+            stdin=PASSWORD + "\n", env=env,
         )  # fmt: skip
+        assert added.returncode == 0, added.stderr
     with running_server(
         "backoffice", ["--database-url", database_url], env=env,
         log=tmp_path / "backoffice.log", ready="/login",

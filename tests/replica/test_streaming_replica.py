@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -38,6 +36,7 @@ from tests.api.scenario import FIDE_BASELINE, SEPTEMBER, A
 from tests.databases import free_port
 from tests.replica import clusters
 from tests.replica.clusters import Cluster
+from tests.support import forks
 from tests.support.server import running_server
 
 pytestmark = pytest.mark.slow(seconds=15)
@@ -75,10 +74,7 @@ def replica(primary: Cluster) -> Iterator[Cluster]:
 
 def ratingdb(*args: str, url: str, folder: Path) -> None:
     """A ratingdb command, as an operator types it, against ``url``."""
-    done = subprocess.run(
-        [sys.executable, "-m", "ratingdb", *args, "--database-url", url],
-        capture_output=True, text=True, timeout=300, check=False, cwd=folder,
-    )  # fmt: skip
+    done = forks.run([*args, "--database-url", url], cwd=folder, timeout=300)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
 
 

@@ -326,8 +326,8 @@ def run(
         process.wait()
         raise
     out, err = process.stdout_path.read_text(), process.stderr_path.read_text()
-    for path in (process.stdout_path, process.stderr_path, process.stdin_path):
-        path.unlink(missing_ok=True)
+    for output in (process.stdout_path, process.stderr_path, process.stdin_path):
+        output.unlink(missing_ok=True)
     return Finished([module, *args], code, out, err)
 
 
