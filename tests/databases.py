@@ -200,10 +200,10 @@ def migrated_sqlite_file(folder: Path) -> Path:
     return path
 
 
-def copy_sqlite(template: Path, folder: Path) -> str:
-    """A copy of the migrated template in ``folder``; its URL. The template has no journal
-    beside it: ``upgrade`` committed and closed its connection."""
-    target = folder / SQLITE_FILE
+def copy_sqlite(template: Path, folder: Path, name: str = SQLITE_FILE) -> str:
+    """A copy of the migrated template in ``folder`` (as ``name``); its URL. The template has
+    no journal beside it: ``upgrade`` committed and closed its connection."""
+    target = folder / name
     shutil.copyfile(template, target)
     return f"sqlite:///{target}"
 

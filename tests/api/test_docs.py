@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 
 from ratingdb.api import create_app
 from ratingdb.config import Settings
-from ratingdb.db import upgrade
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
+from tests.databases import copy_sqlite
 from tests.support.browser import ON_SQLITE
 
 STATIC_DOCS = Path(__file__).resolve().parents[2] / "ratingdb" / "api" / "static" / "docs"
@@ -175,10 +175,9 @@ def test_docs_render_in_chromium_without_internet(server: str) -> None:
         driver.quit()
 
 
-def test_a_server_error_says_nosniff_too(tmp_path: Path) -> None:
+def test_a_server_error_says_nosniff_too(tmp_path: Path, sqlite_template: Path) -> None:
     """A 500 is answered from outside the app's middleware (Starlette's ServerErrorMiddleware)."""
-    url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
-    upgrade(url)
+    url = copy_sqlite(sqlite_template, tmp_path, "api.sqlite3")
     app = create_app(Settings(url, url))
 
     async def broken() -> None:

@@ -18,10 +18,11 @@ from sqlalchemy.exc import DBAPIError
 from ratingdb.api import create_app
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.config import Settings
-from ratingdb.db import ReadOnlySessionError, ReadSession, make_engine, upgrade
+from ratingdb.db import ReadOnlySessionError, ReadSession, make_engine
 from ratingdb.models import PeriodRow, PlayerRow
 from tests.api import scenario
 from tests.api.conftest import make_client
+from tests.databases import copy_sqlite
 
 
 def add_write_attempts(app: FastAPI) -> None:
@@ -100,12 +101,13 @@ def test_the_app_reads_the_read_database_url(database_url: str, tmp_path: Path) 
         assert client.get("/v1/lists/fide-standard/2026-11").json()["total"] == 7
 
 
-def test_the_request_session_cannot_attach_or_turn_query_only_off(tmp_path: Path) -> None:
+def test_the_request_session_cannot_attach_or_turn_query_only_off(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
     """SQLite (these are SQLite's statements; on PostgreSQL the read-only role stands, see
     test_compose.py): through the reader every route uses, ATTACH and ``PRAGMA query_only =
     OFF`` are refused, and no file is created."""
-    url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
-    upgrade(url)
+    url = copy_sqlite(sqlite_template, tmp_path, "api.sqlite3")
     other = tmp_path / "other.sqlite3"
     statements = {
         "attach": f"ATTACH DATABASE '{other}' AS other",

@@ -16,8 +16,8 @@ from sqlalchemy import create_engine, text
 
 from ratingdb.backoffice import uploads
 from ratingdb.cli import main
-from ratingdb.db.migrate import upgrade
 from tests.backoffice.conftest import Accounts
+from tests.databases import copy_sqlite
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 
@@ -193,6 +193,7 @@ def test_accept_stores_what_the_command_stores(
     folder: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
+    sqlite_template: Path,
 ) -> None:
     name = "sharly_trf26_individual_fra_nrs.trf"
     sent = client.post(
@@ -207,8 +208,7 @@ def test_accept_stores_what_the_command_stores(
     assert accepted.status_code == 200, accepted.text
     assert accepted.json() == {"state": "accepted", "tournament_ids": ["T000001", "T000002"]}
     # The same file through the command into another database.
-    other = f"sqlite:///{tmp_path / 'command.sqlite3'}"
-    upgrade(other)
+    other = copy_sqlite(sqlite_template, tmp_path, "command.sqlite3")
     code = main(["tournaments", "import", str(folder / name), "--category", "fide-rapid",
                  "--category", "ffe-rapid", "--database-url", other])  # fmt: skip
     assert code == 0, capsys.readouterr().err

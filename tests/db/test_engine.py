@@ -17,10 +17,10 @@ from ratingdb.db import (
     make_engine,
     make_read_only_engine,
     read_only_session,
-    upgrade,
 )
 from ratingdb.enums import PeriodState
 from ratingdb.models import PeriodRow, PlayerRow
+from tests.databases import copy_sqlite
 from tests.db.sample_rows import Graph
 
 
@@ -132,12 +132,11 @@ def test_write_session_sees_committed_period(session: Session) -> None:
     ],
 )
 def test_read_only_sqlite_refuses_what_query_only_could_let_through(
-    tmp_path: Path, statement: str
+    tmp_path: Path, statement: str, sqlite_template: Path
 ) -> None:
     """The authorizer refuses, when they are prepared, the statements that could turn
     query_only off, write, change the file or its schema."""
-    url = f"sqlite:///{tmp_path / 'read.sqlite3'}"
-    upgrade(url)
+    url = copy_sqlite(sqlite_template, tmp_path, "read.sqlite3")
     engine = make_read_only_engine(url)
     try:
         with read_only_session(engine) as session, pytest.raises(DBAPIError) as raised:
@@ -150,11 +149,10 @@ def test_read_only_sqlite_refuses_what_query_only_could_let_through(
         engine.dispose()
 
 
-def test_read_only_sqlite_refuses_attach(tmp_path: Path) -> None:
+def test_read_only_sqlite_refuses_attach(tmp_path: Path, sqlite_template: Path) -> None:
     """ATTACH (of a name that is no file: it would create one) is refused, and no file
     appears."""
-    url = f"sqlite:///{tmp_path / 'read.sqlite3'}"
-    upgrade(url)
+    url = copy_sqlite(sqlite_template, tmp_path, "read.sqlite3")
     other = tmp_path / "other.sqlite3"
     engine = make_read_only_engine(url)
     try:
@@ -166,11 +164,12 @@ def test_read_only_sqlite_refuses_attach(tmp_path: Path) -> None:
     assert not other.exists()
 
 
-def test_read_only_sqlite_still_reads_and_sets_its_own_connection(tmp_path: Path) -> None:
+def test_read_only_sqlite_still_reads_and_sets_its_own_connection(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
     """What a reader needs passes: selects (joins, CTEs, functions), transactions, the
     pragmas SQLAlchemy and ratingdb run, schema inspection."""
-    url = f"sqlite:///{tmp_path / 'read.sqlite3'}"
-    upgrade(url)
+    url = copy_sqlite(sqlite_template, tmp_path, "read.sqlite3")
     engine = make_read_only_engine(url)
     try:
         with read_only_session(engine) as session:

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 from jobs.scheduler import build_scheduler, scheduled_jobs
 from ratingdb.cli import main
 from ratingdb.config import Settings
-from ratingdb.db import upgrade
+from tests.databases import copy_sqlite
 from tests.support import forks
 from tests.support.factories import ANNA, BOB, games_csv, list_csv
 
@@ -142,10 +142,11 @@ def test_run_after_the_closing_date_closes_the_period(database_url: str, tmp_pat
 
 
 @pytest.mark.processes
-def test_database_url_is_accepted_after_the_command_too(tmp_path: Path) -> None:
+def test_database_url_is_accepted_after_the_command_too(
+    tmp_path: Path, sqlite_template: Path
+) -> None:
     """Contract "Configuration": --database-url on any command, wherever it is written."""
-    url = f"sqlite:///{tmp_path / 'jobs.sqlite3'}"
-    upgrade(url)
+    url = copy_sqlite(sqlite_template, tmp_path, "jobs.sqlite3")
     done = forks.run(
         ["run", "close-periods", "--now", "2026-08-20", "--database-url", url], module="jobs"
     )

@@ -17,6 +17,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 
 from jobs.scheduler import report_job_problems
 from ratingdb.db import upgrade
+from tests.databases import copy_sqlite
 
 TIMEOUT = 60
 
@@ -61,9 +62,8 @@ def test_the_scheduler_refuses_a_database_not_at_the_latest_schema(
 
 
 @pytest.mark.processes
-def test_sigterm_stops_the_scheduler_cleanly(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'ratingdb.sqlite3'}"
-    upgrade(url)
+def test_sigterm_stops_the_scheduler_cleanly(tmp_path: Path, sqlite_template: Path) -> None:
+    url = copy_sqlite(sqlite_template, tmp_path)
     process = start_scheduler(url)
     try:
         # The catch-up run at start has finished (nothing to close in an empty database).
