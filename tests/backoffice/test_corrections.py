@@ -48,7 +48,6 @@ from tests.corrections.test_revision_chain import (
     games_csv,
     list_table,
     ok,
-    twin_database,
 )
 from tests.support.sql import query
 
@@ -137,7 +136,7 @@ def audit_entries(client: TestClient, token: str, action: str) -> list[dict[str,
 
 def test_a_game_result_through_the_api(
     client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], another_database_url: str,
 ) -> None:  # fmt: skip
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
@@ -196,7 +195,7 @@ def test_a_game_result_through_the_api(
 
 def test_a_tournament_replaced_through_the_api_as_on_the_command_line(
     client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], another_database_url: str,
 ) -> None:  # fmt: skip
     """The corrected file of T1 has Ada-Ben as a forfeit: the impact worked by hand for the game
     correction; applied, every list is the one ``tournaments import --replace`` gives."""
@@ -231,19 +230,19 @@ def test_a_tournament_replaced_through_the_api_as_on_the_command_line(
     (entry,) = audit_entries(client, tokens["officer1"], "correction")
     assert (entry["actor"], entry["details"]["kind"]) == ("officer1", "tournament")
 
-    with twin_database(url, tmp_path / "twin") as twin:
-        twin_ids = build(capsys, twin, tmp_path / "twin-chain")
-        ok(capsys, "tournaments", "import", str(corrected), "--replace", twin_ids["T1"],
-           "--reason", REASON, url=twin)  # fmt: skip
-        for period in PERIODS:
-            assert list_table(exported(capsys, url, period)) == list_table(
-                exported(capsys, twin, period)
-            ), period
+    twin = another_database_url
+    twin_ids = build(capsys, twin, tmp_path / "twin-chain")
+    ok(capsys, "tournaments", "import", str(corrected), "--replace", twin_ids["T1"],
+       "--reason", REASON, url=twin)  # fmt: skip
+    for period in PERIODS:
+        assert list_table(exported(capsys, url, period)) == list_table(
+            exported(capsys, twin, period)
+        ), period
 
 
 def test_two_players_merged_through_the_api_as_on_the_command_line(
     client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], another_database_url: str,
 ) -> None:  # fmt: skip
     url = database_url
     build(capsys, url, tmp_path / "db", tournaments=merges.chain(merges.DUP),
@@ -268,19 +267,19 @@ def test_two_players_merged_through_the_api_as_on_the_command_line(
     (entry,) = audit_entries(client, tokens["officer1"], "merge")
     assert (entry["actor"], entry["details"]["drop"]) == ("officer1", merges.DUP)
 
-    with twin_database(url, tmp_path / "twin") as twin:
-        build(capsys, twin, tmp_path / "twin-db", tournaments=merges.chain(merges.DUP),
-              players=merges.PLAYERS, periods=merges.PERIODS)  # fmt: skip
-        ok(capsys, "players", "merge", merges.IVO, merges.DUP, "--reason", "x", url=twin)
-        for period in merges.PERIODS:
-            assert list_table(exported(capsys, url, period)) == list_table(
-                exported(capsys, twin, period)
-            ), period
+    twin = another_database_url
+    build(capsys, twin, tmp_path / "twin-db", tournaments=merges.chain(merges.DUP),
+          players=merges.PLAYERS, periods=merges.PERIODS)  # fmt: skip
+    ok(capsys, "players", "merge", merges.IVO, merges.DUP, "--reason", "x", url=twin)
+    for period in merges.PERIODS:
+        assert list_table(exported(capsys, url, period)) == list_table(
+            exported(capsys, twin, period)
+        ), period
 
 
 def test_an_imported_list_replaced_through_the_api_as_on_the_command_line(
     client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], another_database_url: str,
 ) -> None:  # fmt: skip
     url = database_url
     corrected = lists.chain(capsys, url, tmp_path / "chain")
@@ -308,13 +307,13 @@ def test_an_imported_list_replaced_through_the_api_as_on_the_command_line(
     # The uploaded file's name, not the temporary copy's.
     assert (entry["details"]["kind"], entry["details"]["file"]) == ("list-replace", "corrected.csv")
 
-    with twin_database(url, tmp_path / "twin") as twin:
-        twin_corrected = lists.chain(capsys, twin, tmp_path / "twin-chain")
-        assert lists.replace(capsys, twin, twin_corrected, "--reason", REASON)[0] == 0
-        for period in (P, P1):
-            assert list_table(exported(capsys, url, period)) == list_table(
-                exported(capsys, twin, period)
-            ), period
+    twin = another_database_url
+    twin_corrected = lists.chain(capsys, twin, tmp_path / "twin-chain")
+    assert lists.replace(capsys, twin, twin_corrected, "--reason", REASON)[0] == 0
+    for period in (P, P1):
+        assert list_table(exported(capsys, url, period)) == list_table(
+            exported(capsys, twin, period)
+        ), period
 
 
 def _four_requests(ids: dict[str, str], folder: Path, reason: dict[str, str]) -> list[Any]:
@@ -338,7 +337,7 @@ def _four_requests(ids: dict[str, str], folder: Path, reason: dict[str, str]) ->
 
 def test_no_reason_no_correction_and_officers_only(
     client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], another_database_url: str,
 ) -> None:  # fmt: skip
     url = database_url
     ids = build(capsys, url, tmp_path / "chain", periods=[P])

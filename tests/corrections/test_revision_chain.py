@@ -32,16 +32,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.engine import make_url
 
-from ratingdb.db import upgrade
 from tests.support import factories
 from tests.support.cli import run_cli as cli
 from tests.support.sql import query
@@ -295,30 +292,6 @@ def exported_csv(capsys: pytest.CaptureFixture[str], url: str, period: str) -> l
     return ok(capsys, "lists", "export", *which(period), "--format", "csv", url=url).splitlines()
 
 
-@contextmanager
-def twin_database(url: str, folder: Path) -> Iterator[str]:
-    """A second, empty database of the same kind as ``url``, at the latest schema."""
-    if not url.startswith("postgresql"):
-        folder.mkdir(parents=True, exist_ok=True)
-        twin = f"sqlite:///{folder / 'twin.sqlite3'}"
-        upgrade(twin)
-        yield twin
-        return
-    admin = create_engine(url, isolation_level="AUTOCOMMIT")
-    # Named after the test's database: under the same RATINGDB_TEST_DB_PREFIX (tests/databases.py).
-    name = f"{make_url(url).database}_twin"
-    try:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        twin = admin.url.set(database=name).render_as_string(hide_password=False)
-        upgrade(twin)
-        yield twin
-    finally:
-        with admin.connect() as connection:
-            connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
-
-
 def assert_same_as_from_scratch(
     capsys: pytest.CaptureFixture[str],
     url: str,
@@ -400,7 +373,7 @@ def with_changes(base: dict[str, Entry], **changes: Entry) -> dict[str, Entry]:
 
 
 def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
 ) -> None:
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
@@ -455,14 +428,14 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
         P3: {ADA: -7, BEN: 7},
     }
 
-    with twin_database(url, tmp_path / "scratch") as scratch:
-        build(capsys, scratch, tmp_path / "scratch", replace={(1, ADA, BEN): "+-"})
-        assert_same_as_from_scratch(capsys, url, scratch)
-        assert_revised_exactly_where_changed(capsys, url, scratch)
+    scratch = another_database_url
+    build(capsys, scratch, tmp_path / "scratch", replace={(1, ADA, BEN): "+-"})
+    assert_same_as_from_scratch(capsys, url, scratch)
+    assert_revised_exactly_where_changed(capsys, url, scratch)
 
 
 def test_a_win_made_a_loss_in_p(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
 ) -> None:
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
@@ -487,14 +460,14 @@ def test_a_win_made_a_loss_in_p(
     assert entries(url, P3) == with_changes(
         ORIGINAL[P3], ada=(1805, 1805, 0, 0, 20), ben=(1722, 1722, 0, 0, 20)
     )
-    with twin_database(url, tmp_path / "scratch") as scratch:
-        build(capsys, scratch, tmp_path / "scratch", replace={(1, ADA, BEN): "0-1"})
-        assert_same_as_from_scratch(capsys, url, scratch)
-        assert_revised_exactly_where_changed(capsys, url, scratch)
+    scratch = another_database_url
+    build(capsys, scratch, tmp_path / "scratch", replace={(1, ADA, BEN): "0-1"})
+    assert_same_as_from_scratch(capsys, url, scratch)
+    assert_revised_exactly_where_changed(capsys, url, scratch)
 
 
 def test_a_correction_in_p2_leaves_p_and_p1_alone(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
 ) -> None:
     url = database_url
     ids = build(capsys, url, tmp_path / "chain")
@@ -515,10 +488,10 @@ def test_a_correction_in_p2_leaves_p_and_p1_alone(
     )
     for period in (P, P1):
         assert entries(url, period) == ORIGINAL[period]
-    with twin_database(url, tmp_path / "scratch") as scratch:
-        build(capsys, scratch, tmp_path / "scratch", replace={(1, EVE, BEN): "1-0"})
-        assert_same_as_from_scratch(capsys, url, scratch)
-        assert_revised_exactly_where_changed(capsys, url, scratch)
+    scratch = another_database_url
+    build(capsys, scratch, tmp_path / "scratch", replace={(1, EVE, BEN): "1-0"})
+    assert_same_as_from_scratch(capsys, url, scratch)
+    assert_revised_exactly_where_changed(capsys, url, scratch)
 
 
 def test_a_forfeit_made_another_forfeit_revises_nothing(
@@ -540,7 +513,7 @@ def test_a_forfeit_made_another_forfeit_revises_nothing(
 
 
 def test_a_draw_between_equals_voided_changes_no_later_rating(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
 ) -> None:
     """Gil and Hal (2200, 60 games each) drew in P and play nothing later; the draw becomes a
     forfeit (+-). No rating moves anywhere (D 0 -> .50, a draw is worth 0), but P's entries
@@ -558,15 +531,15 @@ def test_a_draw_between_equals_voided_changes_no_later_rating(
     )
     for period in (P1, P2, P3):
         assert entries(url, period) == ORIGINAL[period]
-    with twin_database(url, tmp_path / "scratch") as scratch:
-        build(capsys, scratch, tmp_path / "scratch", replace={(1, GIL, HAL): "+-"})
-        assert_same_as_from_scratch(capsys, url, scratch)
-        # The list CSV's rated_games: Gil and Hal have 60 rated games from P on, not 61.
-        assert_revised_exactly_where_changed(capsys, url, scratch)
+    scratch = another_database_url
+    build(capsys, scratch, tmp_path / "scratch", replace={(1, GIL, HAL): "+-"})
+    assert_same_as_from_scratch(capsys, url, scratch)
+    # The list CSV's rated_games: Gil and Hal have 60 rated games from P on, not 61.
+    assert_revised_exactly_where_changed(capsys, url, scratch)
 
 
 def test_a_voided_game_moves_a_later_k_factor(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
 ) -> None:
     """Zed (28 rated games, K 40) drew Yan in P and again in P+2. Originally the second draw is
     his 30th game: K 20 from the P+2 list on. Voiding the first draw (-> +-) leaves him at 29
@@ -580,14 +553,14 @@ def test_a_voided_game_moves_a_later_k_factor(
     assert entries(url, P) == with_changes(
         ORIGINAL[P], zed=(1500, 1500, 0, 0, 40), yan=(1500, 1500, 0, 0, 20)
     )
-    with twin_database(url, tmp_path / "scratch") as scratch:
-        build(capsys, scratch, tmp_path / "scratch", replace={(1, ZED, YAN): "+-"})
-        # From scratch: 28 + 0 + 0 + 1 = 29 rated games after P+2 -> K 40.
-        assert entries(scratch, P2)[ZED] == (1500, 1500, 0, 1, 40)
-        assert entries(scratch, P3)[ZED] == (1500, 1500, 0, 0, 40)
-        assert entries(url, P2)[ZED] == (1500, 1500, 0, 1, 40), "P+2 keeps Zed's old K 20"
-        assert_same_as_from_scratch(capsys, url, scratch)
-        assert_revised_exactly_where_changed(capsys, url, scratch)
+    scratch = another_database_url
+    build(capsys, scratch, tmp_path / "scratch", replace={(1, ZED, YAN): "+-"})
+    # From scratch: 28 + 0 + 0 + 1 = 29 rated games after P+2 -> K 40.
+    assert entries(scratch, P2)[ZED] == (1500, 1500, 0, 1, 40)
+    assert entries(scratch, P3)[ZED] == (1500, 1500, 0, 0, 40)
+    assert entries(url, P2)[ZED] == (1500, 1500, 0, 1, 40), "P+2 keeps Zed's old K 20"
+    assert_same_as_from_scratch(capsys, url, scratch)
+    assert_revised_exactly_where_changed(capsys, url, scratch)
 
 
 # --- lists diff ------------------------------------------------------------------------------
@@ -652,7 +625,7 @@ def test_lists_diff_says_who_moved_by_how_much_and_why(
 
 
 def test_a_standard_correction_reaches_the_rapid_list_seeded_from_it(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
 ) -> None:
     """From the 2024-03 rules, a player unrated in rapid who has a standard rating is rated in
     rapid with the standard rating of the standard list in force at the tournament's start
@@ -705,12 +678,12 @@ def test_a_standard_correction_reaches_the_rapid_list_seeded_from_it(
     assert rapid_entry(url, rex)["rating"] == 1811
     code, _, err = correct(capsys, url, s1_id, (1, sam, xia), "0-1")
     assert code == 0, err
-    with twin_database(url, tmp_path / "scratch") as scratch:
-        federation(scratch, tmp_path / "scratch", {(1, sam, xia): "0-1"})
-        assert rapid_entry(scratch, rex)["rating"] == 1810
-        for category, period in closes:
-            revised, fresh = (exported(capsys, t, period, category) for t in (url, scratch))
-            assert list_table(revised) == list_table(fresh), f"{category} {period}"
+    scratch = another_database_url
+    federation(scratch, tmp_path / "scratch", {(1, sam, xia): "0-1"})
+    assert rapid_entry(scratch, rex)["rating"] == 1810
+    for category, period in closes:
+        revised, fresh = (exported(capsys, t, period, category) for t in (url, scratch))
+        assert list_table(revised) == list_table(fresh), f"{category} {period}"
     code, out, _ = cli(capsys, "periods", "verify", "--all", url=url)
     assert code == 0, "\n".join(line for line in out.splitlines() if '"ok": false' in line)
 
