@@ -832,6 +832,94 @@ def k_factors(session: Session, list_id: int) -> dict[str, int]:
     return dict(zip(ids, ks, strict=True))
 
 
+# --- entries as changes (issue 16, stage (b)): a list's entries through its ancestry -----------
+#
+# Not used by any reader yet: every list still stores every entry. Once a list stores only
+# the entries that differ from its parent's carried forward (and a marker row, rating None,
+# where a player leaves it), a player's entry on a list is their row on the nearest list of
+# its ancestry.
+
+
+def ancestry_of(parents: Mapping[int, int | None], list_id: int) -> list[int]:
+    """``list_id`` and the lists it was computed from, nearest first, from ``parents`` (list
+    id -> parent id, None for an imported list or a category's first): the walk up to a list
+    without a parent."""
+    chain: list[int] = []
+    current: int | None = list_id
+    while current is not None:
+        if current in chain:
+            raise ValueError(f"list {list_id}: its parents make a loop at list {current}")
+        if current not in parents:
+            raise LookupError(f"list {list_id}: list {current} of its ancestry is unknown")
+        chain.append(current)
+        current = parents[current]
+    return chain
+
+
+def ancestry(session: Session, list_id: int) -> list[int]:
+    """The list and the lists it was computed from, nearest first (parent_list_id walked up
+    to an imported list or the category's first): the parents of the list's category read
+    in one query."""
+    category = session.scalar(select(RatingListRow.category).where(RatingListRow.id == list_id))
+    if category is None:
+        raise LookupError(f"no list {list_id}")
+    rows = session.connection().execute(
+        select(RatingListRow.id, RatingListRow.parent_list_id).where(
+            RatingListRow.category == category
+        )
+    )
+    return ancestry_of({int(row[0]): row[1] for row in rows}, list_id)
+
+
+def carried(entry: Sequence[Any]) -> tuple[Any, ...]:
+    """An entry (a tuple of ratingdb.db.chunks.ENTRY) carried forward to a later list, as a
+    close writes a player who did not play: the same rating as before it (change 0), no games,
+    no K used nor sum of deltas, the same K, rated games and peak."""
+    player_id, rating, _, _, _, k_factor, _, _, rated_games, peak = entry
+    return (player_id, rating, rating, 0, 0, k_factor, None, None, rated_games, peak)
+
+
+def resolved(chain: Sequence[int], rows: Iterable[Sequence[Any]]) -> dict[str, tuple[Any, ...]]:
+    """player_id -> entry (a tuple of ratingdb.db.chunks.ENTRY) on the list ``chain[0]``, from
+    ``rows`` ((list_id, *ENTRY) on lists of ``chain``, its ancestry nearest first): each
+    player's row on the nearest list; a marker there (rating None): off the list (left out);
+    a row of an older list: carried forward."""
+    depth = {list_id: index for index, list_id in enumerate(chain)}
+    nearest: dict[str, tuple[int, Sequence[Any]]] = {}
+    for row in rows:
+        where = depth[row[0]]
+        found = nearest.get(row[1])
+        if found is None or where < found[0]:
+            nearest[row[1]] = (where, row)
+    entries: dict[str, tuple[Any, ...]] = {}
+    for player_id, (where, row) in nearest.items():
+        if row[2] is None:
+            continue
+        entry = tuple(row[1:])
+        entries[player_id] = entry if where == 0 else carried(entry)
+    return entries
+
+
+def resolve(
+    session: Session, list_id: int, player_ids: Iterable[str]
+) -> dict[str, tuple[Any, ...]]:
+    """player_id -> entry (a tuple of ratingdb.db.chunks.ENTRY) on the list of those of
+    ``player_ids`` on it: each one's row on the nearest list of its ancestry (:func:`resolved`),
+    the rows of the whole ancestry read for 5,000 players a query."""
+    chain = ancestry(session, list_id)
+    columns = [ListEntryRow.__table__.c[key] for key in ENTRY_KEYS]
+    rows: list[Sequence[Any]] = []
+    for part in chunks(sorted(set(player_ids))):
+        rows.extend(
+            session.connection().execute(
+                select(*columns).where(
+                    ListEntryRow.list_id.in_(chain), one_of(session, ListEntryRow.player_id, part)
+                )
+            )
+        )
+    return resolved(chain, rows)
+
+
 def statuses_of(session: Session, list_id: int) -> list[tuple[Any, ...]]:
     """(player_id, rated_games, peak_rating, pool) of the players kept off a list."""
     rows = session.execute(
