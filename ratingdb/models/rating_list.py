@@ -63,46 +63,59 @@ class RatingListRow(Base):
     parent_list_id: Mapped[int | None] = mapped_column(ForeignKey("rating_lists.id"))
 
 
+#: The fields of a list entry that a marker row leaves NULL and an entry row always has.
+ENTRY_REQUIRED = ("rating", "games", "k_factor", "rated_games", "peak_rating")
+#: The fields that may be NULL in an entry row too (a first rating, a period without games).
+ENTRY_OPTIONAL = ("previous_rating", "change", "k_used", "sum_delta")
+
+
+def _entry_or_marker() -> str:
+    """The CHECK of a list_entries row: an entry (its required fields all set) or a marker
+    (every field NULL)."""
+    entry = " AND ".join(f"{name} IS NOT NULL" for name in ENTRY_REQUIRED)
+    marker = " AND ".join(f"{name} IS NULL" for name in (*ENTRY_REQUIRED, *ENTRY_OPTIONAL))
+    return f"({entry}) OR ({marker})"
+
+
 class ListEntryRow(Base):
-    """A rated player on a list (rating at or above the floor)."""
+    """A player's entry on a list where it differs from the entry on the list's parent carried
+    forward (repositories.list_entries.carried), or a marker row (every field NULL) where a
+    player on the parent is not on the list: a computed list stores only its changes (issue
+    16, stage (b)); a list without a parent (an import, a category's first) stores every
+    entry. A player's entry on a list is their row on the nearest list of its ancestry
+    (repositories.list_entries.resolve); the whole list, in list order, is its chunks.
+
+    Keyed by player first: a player's history, and a player's rows along an ancestry, are one
+    range of the key. Nothing reads a list's rows by list (its chunks are read)."""
 
     __tablename__ = "list_entries"
     __table_args__ = (
-        # A player's history across lists.
-        Index(None, "player_id"),
         CheckConstraint("games >= 0", name="games_not_negative"),
         CheckConstraint("rated_games >= 0", name="rated_games_not_negative"),
+        CheckConstraint(_entry_or_marker(), name="entry_or_marker"),
     )
 
-    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
     player_id: Mapped[str] = mapped_column(
         String(PLAYER_ID_LENGTH), ForeignKey("players.player_id"), primary_key=True
     )
-    rating: Mapped[int] = mapped_column(Integer)
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    #: None only in a marker row (the player left the list), as every field then.
+    rating: Mapped[int | None] = mapped_column(Integer)
     #: The base the change applied to (after any one-time adjustment); None for a first rating.
     previous_rating: Mapped[int | None] = mapped_column(Integer)
     change: Mapped[int | None] = mapped_column(Integer)
     #: Games rated for the player in the period.
-    games: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int | None] = mapped_column(Integer)
     #: K status after this list: the K the next period starts from (docs/rules.md §3, A3).
-    k_factor: Mapped[int] = mapped_column(Integer)
+    k_factor: Mapped[int | None] = mapped_column(Integer)
     #: K applied this period, after K x n <= 700; None when no game was rated.
     k_used: Mapped[int | None] = mapped_column(Integer)
     #: Sum over the period's rated games of (score - expected), exact.
     sum_delta: Mapped[Decimal | None] = mapped_column(Numeric(10, 4))
     #: Rated games in the category so far, this list included (the 30-game rule).
-    rated_games: Mapped[int] = mapped_column(Integer)
+    rated_games: Mapped[int | None] = mapped_column(Integer)
     #: Highest published rating so far (2400: permanent K 10; 2300 ends junior K).
-    peak_rating: Mapped[int] = mapped_column(Integer)
-
-
-# The list as published: by rating descending, then player_id.
-Index(
-    "ix_list_entries_list_id_rating",
-    ListEntryRow.list_id,
-    ListEntryRow.rating.desc(),
-    ListEntryRow.player_id,
-)
+    peak_rating: Mapped[int | None] = mapped_column(Integer)
 
 
 class ListChunkRow(Base):

@@ -734,16 +734,12 @@ def count_of_federation(session: Session, player_ids: Sequence[str], federation:
 
 
 def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
-    """The ratings of ``player_ids`` on a list (those who have an entry): a per-player read."""
-    ratings: dict[str, int] = {}
-    for part in chunks(sorted(set(player_ids))):
-        rows = session.connection().execute(
-            select(ListEntryRow.player_id, ListEntryRow.rating).where(
-                ListEntryRow.list_id == list_id, one_of(session, ListEntryRow.player_id, part)
-            )
-        )
-        ratings.update((row[0], int(row[1])) for row in rows)
-    return ratings
+    """The ratings of ``player_ids`` on a list (those who have an entry): their entries
+    resolved through the list's ancestry (:func:`resolve`), 5,000 players a query."""
+    return {
+        player_id: int(entry[1])
+        for player_id, entry in resolve(session, list_id, player_ids).items()
+    }
 
 
 def entries_in_chunks_above(session: Session, list_id: int, rating: int) -> int:

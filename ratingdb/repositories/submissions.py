@@ -10,7 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import SubmissionState
-from ratingdb.models import ListEntryRow, PlayerRow, SubmissionRow, TournamentRow, UserRow
+from ratingdb.models import PlayerRow, SubmissionRow, TournamentRow, UserRow
+from ratingdb.repositories import list_entries
 from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules import Category
 
@@ -90,16 +91,9 @@ def submissions_named(
 
 
 def ratings_on(session: Session, list_id: int, player_ids: Collection[str]) -> dict[str, int]:
-    """The players' ratings on one list (those not on it are left out)."""
-    found: dict[str, int] = {}
-    for chunk in chunks(sorted(player_ids)):
-        rows = session.execute(
-            select(ListEntryRow.player_id, ListEntryRow.rating).where(
-                ListEntryRow.list_id == list_id, one_of(session, ListEntryRow.player_id, chunk)
-            )
-        )
-        found.update({row[0]: row[1] for row in rows})
-    return found
+    """The players' ratings on one list (those not on it are left out): their entries
+    resolved through the list's ancestry (repositories.list_entries.resolve)."""
+    return list_entries.ratings_on(session, list_id, player_ids)
 
 
 def players_by_ids(session: Session, player_ids: Collection[str]) -> dict[str, PlayerRow]:

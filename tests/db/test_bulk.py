@@ -167,7 +167,7 @@ def test_bulk_insert_converts_values_like_an_insert(session: Session, graph: Gra
         )
     session.expire_all()
 
-    entry = session.get(ListEntryRow, (graph.list_id, white))
+    entry = session.get(ListEntryRow, (white, graph.list_id))
     assert entry is not None
     assert entry.sum_delta == Decimal("0.2500")
     assert (entry.rating, entry.change, entry.k_used) == (2840, 3, 10)

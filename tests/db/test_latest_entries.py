@@ -17,6 +17,7 @@ import json
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine, delete, insert, select, update
@@ -137,7 +138,7 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
     session.rollback()
 
 
-def entries_of(session: Session, found: int) -> dict[str, tuple[int, int, int]]:
+def entries_of(session: Session, found: int) -> dict[str, tuple[Any, ...]]:
     rows = session.execute(
         select(
             ListEntryRow.player_id,

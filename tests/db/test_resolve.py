@@ -39,7 +39,7 @@ from ratingdb.repositories.list_entries import (
 from ratingdb.rules import Category, Period
 
 PARENTS: dict[int, int | None] = {1: None, 2: 1, 3: 2, 4: 1, 5: 4, 6: 5}
-MARK = (None,) * 8  # a marker: every field but the player id None
+MARK = (None,) * 9  # a marker: every field but the player id None
 
 # (list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, sum_delta,
 #  rated_games, peak_rating): the stored rows of the chain, changes only.
@@ -117,13 +117,11 @@ def test_the_imported_list_is_its_rows() -> None:
     }
 
 
-# --- the same chain in a database, its markers left out (list_entries cannot hold one yet:
-# rating is NOT NULL until entries are stored as changes); B and C, whose story needs them,
-# are not in it.
+# --- the same chain in a database, markers and all.
 
-STORED = (A1, A2, A4, D1, D3, D5)
+STORED = ROWS
 #: Player ids are digits in the database.
-DIGITS = {"A": "1001", "D": "1004", "X": "1099"}
+DIGITS = {"A": "1001", "B": "1002", "C": "1003", "D": "1004", "X": "1099"}
 LISTS = (  # id, list date, revision, parent
     (1, date(2026, 1, 1), 1, None),
     (2, date(2026, 2, 1), 1, 1),
@@ -190,9 +188,7 @@ def test_resolve_in_the_database(session: Session) -> None:
     assert ancestry(session, ids[6]) == [ids[6], ids[5], ids[4], ids[1]]
     assert ancestry(session, ids[3]) == [ids[3], ids[2], ids[1]]
     for number in (2, 3, 4, 5, 6):
-        expected = {
-            DIGITS[p]: (DIGITS[p], *e[1:]) for p, e in EXPECTED[number].items() if p in "AD"
-        }
+        expected = {DIGITS[p]: (DIGITS[p], *e[1:]) for p, e in EXPECTED[number].items()}
         assert resolve(session, ids[number], DIGITS.values()) == expected, number
     assert resolve(session, ids[6], []) == {}
     with pytest.raises(LookupError, match="no list"):
