@@ -15,11 +15,11 @@ from ratingdb.models import (
     CalculationRow,
     CorrectionRow,
     GameRow,
-    ListEntryRow,
     PlayerRow,
     PlayerStatusRow,
     TournamentRow,
 )
+from ratingdb.repositories import list_entries
 from ratingdb.repositories.players import chunks, one_of
 
 
@@ -119,23 +119,11 @@ def entries_of(
 ) -> dict[str, tuple[Any, ...]]:
     """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak) of
     those of ``player_ids`` with an entry on the list (list_entries.entries_by_player's
-    tuples)."""
-    found: dict[str, tuple[Any, ...]] = {}
-    for chunk in chunks(sorted(player_ids)):
-        rows = session.connection().execute(
-            select(
-                ListEntryRow.player_id,
-                ListEntryRow.rating,
-                ListEntryRow.previous_rating,
-                ListEntryRow.change,
-                ListEntryRow.games,
-                ListEntryRow.k_factor,
-                ListEntryRow.rated_games,
-                ListEntryRow.peak_rating,
-            ).where(ListEntryRow.list_id == list_id, one_of(session, ListEntryRow.player_id, chunk))
-        )
-        found.update((row[0], tuple(row[1:])) for row in rows)
-    return found
+    tuples), resolved through the list's ancestry."""
+    return {
+        player_id: (*entry[1:6], *entry[8:10])
+        for player_id, entry in list_entries.resolve(session, list_id, player_ids).items()
+    }
 
 
 def statuses_of(

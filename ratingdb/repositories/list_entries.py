@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+from decimal import Decimal
 from typing import Any, NamedTuple
 
 from sqlalchemy import Integer, String, delete, func, insert, select, text, update
@@ -81,7 +82,7 @@ def write_chunks(session: Session, list_id: int, entries: Iterable[Sequence[Any]
     ratingdb.db.chunks.ENTRY), given in list order: rating descending, then player_id; returns
     the chunks written. Every list has its chunks: the whole-list reads read nothing else.
     Then latest_entries are made to hold the list when it is its category's latest
-    (:func:`write_latest`, from the list's rows in list_entries: written before)."""
+    (:func:`write_latest`, from the chunks just written)."""
     written = insert_chunks(session, packed_chunks(list_id, entries))
     write_latest(session, list_id)
     return written
@@ -117,15 +118,6 @@ _UPSERT_LATEST = (
     "OR latest_entries.rated_games <> excluded.rated_games "
     "OR latest_entries.peak_rating <> excluded.peak_rating"
 )
-#: Every entry of a list, as the upsert's source.
-_LIST_SOURCE = "list_entries AS s WHERE s.list_id = :list_id"
-#: The rows of the players not on the list deleted. NOT IN, not NOT EXISTS: PostgreSQL hashes
-#: the list's ids once whatever it estimates of them, where an anti-join planned on the
-#: statistics of a list just written (none: one row estimated) rescans the list for every row.
-_DELETE_GONE = (
-    "DELETE FROM latest_entries WHERE category = :category AND player_id NOT IN "
-    "(SELECT player_id FROM list_entries WHERE list_id = :list_id)"
-)
 #: A close's changed entries as the upsert's source (PostgreSQL: arrays, one parameter each).
 _ARRAY_SOURCE = (
     "unnest(CAST(:ids AS text[]), CAST(:ratings AS integer[]), CAST(:games AS integer[]), "
@@ -145,7 +137,8 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     alone). Set-based, in the database: only the rows that change are written (players who
     came, whose fields differ, who left).
 
-    By default from the list's rows in list_entries (written before), every row compared.
+    By default from the list's chunks (written before), every entry compared with
+    latest_entries in this process.
     ``changes``: a close's, when latest_entries hold the list it started from (its parent):
     only those players' rows are written; otherwise ``changes`` are not used.
 
@@ -171,11 +164,9 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     if changes is not None and current is not None and parent is not None and current[0] == parent:
         written = _write_changes(session, str(category), changes)
     else:
-        values = {"category": str(category), "list_id": list_id}
-        written = max(
-            0, connection.execute(text(_UPSERT_LATEST.format(source=_LIST_SOURCE)), values).rowcount
+        written = _write_changes(
+            session, str(category), _latest_changes(session, str(category), list_id)
         )
-        written += max(0, connection.execute(text(_DELETE_GONE), values).rowcount)
     if current is None:
         connection.execute(insert(LatestListRow).values(category=category, list_id=list_id))
     elif current[0] != list_id:
@@ -185,6 +176,27 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     if written:
         vacuum_after_commit(session, ("latest_entries",))
     return written
+
+
+def _latest_changes(session: Session, category: str, list_id: int) -> LatestChanges:
+    """The list's entries (from its chunks) against the category's latest_entries: the
+    entries that differ or are new, and the players no longer on it (a list's rows in
+    list_entries are only its changes against its parent, which latest_entries may not
+    hold)."""
+    listed = zip(*list_columns(session, list_id, LATEST_KEYS), strict=True)
+    held = {
+        row[0]: tuple(row[1:])
+        for row in session.connection().execute(
+            select(*(LatestEntryRow.__table__.c[key] for key in LATEST_KEYS)).where(
+                LatestEntryRow.category == category
+            )
+        )
+    }
+    entries: list[tuple[str, int, int, int]] = []
+    for player_id, rating, rated_games, peak in listed:
+        if held.pop(player_id, None) != (rating, rated_games, peak):
+            entries.append((player_id, rating, rated_games, peak))
+    return LatestChanges(entries, sorted(held))
 
 
 def _write_changes(session: Session, category: str, changes: LatestChanges) -> int:
@@ -353,7 +365,13 @@ def _check_order(
 
 def write_chunks_of_entries(session: Session, list_id: int) -> int:
     """The list's chunks from its rows in list_entries (an imported list, whose entries are
-    all written there first)."""
+    all written there first: a list without a parent, which stores every entry)."""
+    parent = session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == list_id))
+    if parent is not None:
+        raise ValueError(
+            f"list {list_id} has a parent (list {parent}): its rows in list_entries are only "
+            "its changes, not its entries"
+        )
     order = ListEntryRow.player_id
     if session.get_bind().dialect.name == "postgresql":
         order = order.collate("C")  # type: ignore[assignment]
@@ -797,17 +815,17 @@ def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:
 
 
 def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
-    """The same as :func:`canonical_entries`, read from the list's rows in list_entries (the
-    other stored form of the list: ``periods verify`` checks both against the digest)."""
-    order = ListEntryRow.player_id
-    if session.get_bind().dialect.name == "postgresql":
-        order = order.collate("C")  # type: ignore[assignment]
+    """The same as :func:`canonical_entries`, resolved from the rows in list_entries of the
+    list's ancestry (the other stored form of the list: ``periods verify`` checks both against
+    the digest): every row of the ancestry read (one query), each player's nearest."""
+    chain = ancestry(session, list_id)
     rows = session.connection().execute(
-        select(*(ListEntryRow.__table__.c[key] for key in ENTRY_KEYS[1:7]))
-        .where(ListEntryRow.list_id == list_id)
-        .order_by(order)
+        select(*(ListEntryRow.__table__.c[key] for key in ENTRY_KEYS)).where(
+            ListEntryRow.list_id.in_(chain)
+        )
     )
-    return [tuple(row) for row in rows]
+    entries = resolved(chain, rows)
+    return [entries[player_id][:6] for player_id in sorted(entries)]
 
 
 #: The fields of entries_by_player's values.
@@ -914,6 +932,62 @@ def resolve(
             )
         )
     return resolved(chain, rows)
+
+
+class Entry(NamedTuple):
+    """A player's entry on a list (the fields of ratingdb.db.chunks.ENTRY), resolved."""
+
+    player_id: str
+    rating: int
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+    k_used: int | None
+    sum_delta: Decimal | None
+    rated_games: int
+    peak_rating: int
+
+
+def resolve_one(session: Session, list_id: int, player_id: str) -> Entry | None:
+    """The player's entry on the list (None: not on it), resolved through its ancestry."""
+    found = resolve(session, list_id, (player_id,)).get(player_id)
+    return None if found is None else Entry(*found)
+
+
+def player_rows(session: Session, player_id: str) -> list[tuple[Any, ...]]:
+    """Every row of the player in list_entries ((list_id, *ENTRY): entries and markers), on
+    every list: one range of the key."""
+    columns = [ListEntryRow.__table__.c[key] for key in ENTRY_KEYS]
+    return [
+        tuple(row)
+        for row in session.connection().execute(
+            select(*columns).where(ListEntryRow.player_id == player_id)
+        )
+    ]
+
+
+def resolved_on(
+    parents: Mapping[int, int | None], rows: Sequence[Sequence[Any]], list_id: int
+) -> tuple[Any, ...] | None:
+    """One player's entry on ``list_id`` (a tuple of ENTRY; None: not on it) from ``rows``,
+    their rows ((list_id, *ENTRY)) on any lists, and ``parents`` (list id -> parent id) of
+    the list's category."""
+    chain = ancestry_of(parents, list_id)
+    on_chain = set(chain)
+    found = resolved(chain, [row for row in rows if row[0] in on_chain])
+    return next(iter(found.values()), None)
+
+
+def category_parents(session: Session, category: Any | None = None) -> dict[int, int | None]:
+    """list id -> parent list id of every list (of ``category``)."""
+    statement = select(RatingListRow.id, RatingListRow.parent_list_id)
+    if category is not None:
+        statement = statement.where(RatingListRow.category == category)
+    return {
+        int(row[0]): None if row[1] is None else int(row[1])
+        for row in session.connection().execute(statement)
+    }
 
 
 def statuses_of(session: Session, list_id: int) -> list[tuple[Any, ...]]:

@@ -21,7 +21,7 @@ from ratingdb.cli import main
 from ratingdb.config import Settings
 from tests.backoffice.conftest import Accounts, Clock
 from tests.support import publication as case
-from tests.support.sql import query
+from tests.support.sql import entries_where, query
 
 PREVIEW = f"/admin/v1/periods/{case.CATEGORY}/{case.PERIOD}/preview"
 APPROVE = f"/admin/v1/periods/{case.CATEGORY}/{case.PERIOD}/approve"
@@ -52,12 +52,12 @@ def changes(answer: dict[str, Any], key: str = "changes") -> list[tuple[Any, ...
 
 def published(url: str) -> list[tuple[Any, ...]]:
     """The 2026-12 list as stored: (player, rating, previous, change, games, K), by player."""
-    return query(
-        url,
-        "SELECT e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor "
-        "FROM list_entries e JOIN rating_lists l ON l.id = e.list_id "
-        "WHERE l.category = 'fide-standard' AND l.list_date = '2026-12-01' "
-        "ORDER BY e.player_id",
+    return sorted(
+        entries_where(
+            url,
+            "l.category = 'fide-standard' AND l.list_date = '2026-12-01'",
+            ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
+        )
     )
 
 

@@ -50,7 +50,7 @@ from tests.corrections.test_revision_chain import (
     row_counts,
 )
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.sql import entries_where, query
 
 REASON = "the federation sent last month's file"
 CORRECTED = [(p, name, 1850 if p == ADA else rating, games) for p, name, rating, games in BASELINE]
@@ -69,11 +69,10 @@ P1_REVISION_2 = carried(P_REVISION_2) | {
 
 
 def imported_entries(url: str, period: str, revision: int) -> dict[str, Entry]:
-    rows = query(
+    rows = entries_where(
         url,
-        "SELECT e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor "
-        "FROM list_entries e JOIN rating_lists l ON l.id = e.list_id "
-        "WHERE l.category = :c AND l.list_date = :d AND l.revision = :r",
+        "l.category = :c AND l.list_date = :d AND l.revision = :r",
+        ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
         c=CATEGORY,
         d=f"{period}-01",
         r=revision,
@@ -308,11 +307,10 @@ def test_a_replaced_standard_list_reaches_the_rapid_list_that_read_it(
     ok(capsys, "periods", "close", *rapid, "--period", P, url=url)
 
     def rapid_entries(revision: int) -> dict[str, Any]:
-        rows = query(
+        rows = entries_where(
             url,
-            "SELECT e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor "
-            "FROM list_entries e JOIN rating_lists l ON l.id = e.list_id WHERE l.category = "
-            "'fide-rapid' AND l.list_date = :d AND l.revision = :r",
+            "l.category = 'fide-rapid' AND l.list_date = :d AND l.revision = :r",
+            ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
             d=f"{P}-01",
             r=revision,
         )

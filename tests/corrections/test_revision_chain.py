@@ -41,7 +41,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from tests.support import factories
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.sql import entries_where, query
 
 CATEGORY = "fide-standard"
 BASE = "2026-08"
@@ -256,16 +256,31 @@ def entries(url: str, period: str, revision: int | None = None) -> dict[str, Ent
     """A list's entries (the latest revision unless given), read from the tables."""
     if revision is None:
         revision = latest_revisions(url)[period]
-    rows = query(
+    rows = entries_where(
         url,
-        "SELECT e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor "
-        "FROM list_entries e JOIN rating_lists l ON l.id = e.list_id "
-        "WHERE l.category = :c AND l.list_date = :d AND l.revision = :r",
+        "l.category = :c AND l.list_date = :d AND l.revision = :r",
+        ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
         c=CATEGORY,
         d=f"{period}-01",
         r=revision,
     )
     return {row[0]: tuple(row[1:]) for row in rows}
+
+
+def stored_rows(url: str) -> dict[tuple[str, int], list[str]]:
+    """(list month, revision) -> the players with a row in list_entries (a marker shown as
+    ``"-<id>"``): a computed list stores only what differs from its parent carried forward."""
+    rows = query(
+        url,
+        "SELECT l.list_date, l.revision, e.player_id, e.rating FROM list_entries e "
+        "JOIN rating_lists l ON l.id = e.list_id ORDER BY e.player_id",
+    )
+    found: dict[tuple[str, int], list[str]] = {}
+    for day, revision, player, rating in rows:
+        found.setdefault((str(day)[:7], revision), []).append(
+            player if rating is not None else f"-{player}"
+        )
+    return found
 
 
 def which(period: str, category: str = CATEGORY) -> tuple[str, ...]:
@@ -337,11 +352,10 @@ def assert_revised_exactly_where_changed(
 
 def _original_csv(url: str, period: str) -> list[str]:
     """Revision 1's (player, rating, rated_games, peak, K) in the list CSV's layout."""
-    rows = query(
+    rows = entries_where(
         url,
-        "SELECT e.player_id, e.rating, e.rated_games, e.peak_rating, e.k_factor "
-        "FROM list_entries e JOIN rating_lists l ON l.id = e.list_id "
-        "WHERE l.category = :c AND l.list_date = :d AND l.revision = 1",
+        "l.category = :c AND l.list_date = :d AND l.revision = 1",
+        ("player_id", "rating", "rated_games", "peak_rating", "k_factor"),
         c=CATEGORY,
         d=f"{period}-01",
     )
@@ -381,6 +395,15 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
     assert latest_revisions(url) == dict.fromkeys(PERIODS, 1)
     for period in PERIODS:
         assert entries(url, period) == ORIGINAL[period], period
+    # Stored: every entry of the imported list; then only who played (nobody left, no K
+    # changed without a game; P+3 carries every entry over: no row).
+    everyone = [ADA, BEN, CAL, DEE, EVE, FAY, GIL, HAL, ZED, YAN]
+    assert stored_rows(url) == {
+        ("2026-08", 1): everyone,
+        (P, 1): everyone,
+        (P1, 1): [ADA, BEN, CAL, DEE],
+        (P2, 1): [ADA, BEN, DEE, EVE, ZED, YAN],
+    }
 
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-")
     assert code == 0, err
@@ -392,6 +415,13 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
         (P3, 1, 2),
     ]
     assert latest_revisions(url) == dict.fromkeys(PERIODS, 2)
+    # Revision 2 of P stores no row of Ada: without a rated game, her entry is the baseline's
+    # carried forward (1800, 60 rated games, K 20).
+    assert {key: rows for key, rows in stored_rows(url).items() if key[1] == 2} == {
+        (P, 2): [BEN, CAL, DEE, EVE, FAY, GIL, HAL, ZED, YAN],
+        (P1, 2): [ADA, BEN, CAL, DEE],
+        (P2, 2): [ADA, BEN, DEE, EVE, ZED, YAN],
+    }
 
     # P: Ada-Ben is no longer rated. Ada: no game -> 1800, change 0, games 0.
     #   Ben: only vs Cal, D -300 -> .15, +.85 x20 = 17 -> 1717 (1 game).

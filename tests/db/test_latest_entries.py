@@ -24,7 +24,8 @@ from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import make_engine, make_sessionmaker
-from ratingdb.models import LatestEntryRow, LatestListRow, ListEntryRow, RatingListRow
+from ratingdb.db.chunks import ENTRY, list_order
+from ratingdb.models import LatestEntryRow, LatestListRow, ListChunkRow, RatingListRow
 from ratingdb.repositories import list_entries, period_inputs
 from ratingdb.repositories.published import ranks
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, ZED, build, correct
@@ -121,15 +122,8 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
     assert list_entries.write_latest(session, older) == 0
     assert stored(session) == LATEST
     assert list_entries.latest_category(session, older) is None
-    # The latest list's rows changed (Ada's fields, Zed gone), then written again: two rows.
-    session.execute(
-        update(ListEntryRow)
-        .where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ADA)
-        .values(rating=1790, peak_rating=1805)
-    )
-    session.execute(
-        delete(ListEntryRow).where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ZED)
-    )
+    # The latest list's entries changed (Ada's fields, Zed gone), then written again: two rows.
+    rewrite(session, latest, {ADA: {"rating": 1790, "peak_rating": 1805}, ZED: None})
     assert list_entries.write_latest(session, latest) == 2
     assert stored(session) == {
         **{p: fields for p, fields in LATEST.items() if p != ZED},
@@ -139,15 +133,27 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
 
 
 def entries_of(session: Session, found: int) -> dict[str, tuple[Any, ...]]:
-    rows = session.execute(
-        select(
-            ListEntryRow.player_id,
-            ListEntryRow.rating,
-            ListEntryRow.rated_games,
-            ListEntryRow.peak_rating,
-        ).where(ListEntryRow.list_id == found)
+    """player -> (rating, rated_games, peak_rating) of every entry of a list (its chunks)."""
+    ids, *fields = list_entries.list_columns(session, found, list_entries.LATEST_KEYS)
+    return dict(zip(ids, zip(*fields, strict=True), strict=True))
+
+
+def rewrite(session: Session, found: int, changes: dict[str, dict[str, int] | None]) -> None:
+    """The list's chunks packed again with the fields ``changes`` gives a player changed (None:
+    the player taken off the list): what write_latest reads of a list."""
+    changed = []
+    for entry in list_entries.whole_list(session, found):
+        fields = dict(zip(ENTRY, entry, strict=True))
+        if entry[0] in changes:
+            change = changes[entry[0]]
+            if change is None:
+                continue
+            fields.update(change)
+        changed.append(tuple(fields[name] for name in ENTRY))
+    session.execute(delete(ListChunkRow).where(ListChunkRow.list_id == found))
+    list_entries.insert_chunks(
+        session, list_entries.packed_chunks(found, sorted(changed, key=list_order))
     )
-    return {row[0]: (row[1], row[2], row[3]) for row in rows}
 
 
 def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
@@ -155,7 +161,7 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
 ) -> None:
     """A close gives the entries that may have changed since the list it started from (its
     parent) and the players gone: when latest_entries hold that list, only those rows are
-    written; when they hold another, the list's rows in list_entries are compared, all."""
+    written; when they hold another, the list's entries (its chunks) are compared, all."""
     session = chain
     latest, older = list_id(session, 3), list_id(session, 2)
     parent = session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == latest))
@@ -164,9 +170,7 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
     # (Ada's and Zed's rows are all a close would give here; the others' differences too are
     # made up, to show that only the rows given are written.)
     before = {p: (r - 10, g - 1, peak) for p, (r, g, peak) in entries_of(session, parent).items()}
-    session.execute(
-        delete(ListEntryRow).where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ZED)
-    )
+    rewrite(session, latest, {ZED: None})
     # latest_entries made to hold the parent, as before 2026-12 was closed.
     session.execute(delete(LatestEntryRow))
     session.execute(
@@ -213,11 +217,7 @@ def test_latest_entries_vacuumed_once_a_rewrite_commits(chain: Session) -> None:
     assert list_entries.write_latest(session, latest) == 0
     session.commit()
     assert vacuumed(engine) == before
-    session.execute(
-        update(ListEntryRow)
-        .where(ListEntryRow.list_id == latest, ListEntryRow.player_id == ADA)
-        .values(rating=1790)
-    )
+    rewrite(session, latest, {ADA: {"rating": 1790}})
     assert list_entries.write_latest(session, latest) == 1
     assert vacuumed(engine) == before  # not before the commit
     session.commit()

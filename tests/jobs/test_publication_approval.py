@@ -23,7 +23,7 @@ from ratingdb.services import publication
 from tests.support import forks
 from tests.support import publication as case
 from tests.support.cli import cli_ok
-from tests.support.sql import query
+from tests.support.sql import entries_where, query
 
 DECEMBER = Period.parse(case.PERIOD)
 JANUARY = Period.parse("2027-01")
@@ -121,9 +121,8 @@ def test_automatic_categories_are_closed_as_before(database_url: str, tmp_path: 
     assert [(str(o.period), o.state) for o in outcomes] == [
         ("2026-12", "published"), ("2027-01", "published")]  # fmt: skip
     assert [d[:7] for _, d, _ in lists(database_url)] == ["2026-11", "2026-12", "2027-01"]
-    assert query(database_url, "SELECT rating FROM list_entries e JOIN rating_lists l ON "
-                 "l.id = e.list_id WHERE l.list_date = '2026-12-01' AND e.player_id = '1003'"
-                 ) == [(case.GUS,)]  # fmt: skip
+    december = entries_where(database_url, "l.list_date = '2026-12-01'", ("player_id", "rating"))
+    assert dict(december)["1003"] == case.GUS
 
 
 def test_an_approval_before_the_cut_off_is_published_by_the_scheduled_close(

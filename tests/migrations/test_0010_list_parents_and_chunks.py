@@ -28,6 +28,7 @@ from sqlalchemy import inspect
 
 from ratingdb.db import current_revision, downgrade, head_revision, make_engine, upgrade
 from ratingdb.db.chunks import CHUNK_SIZE, unpack
+from ratingdb.repositories.list_entries import ancestry_of, resolved
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, build, correct
 from tests.support.sql import query, table_names
 
@@ -54,20 +55,27 @@ def chunks(url: str) -> dict[tuple[int, int], tuple[Any, ...]]:
 
 
 def entries(url: str) -> dict[int, list[tuple[Any, ...]]]:
-    """Every list's entries from list_entries, in list order."""
+    """Every list's entries from list_entries, in list order: at 0011 a computed list stores
+    only its changes and markers, each list's entries resolved through its ancestry
+    (repositories.list_entries.resolved)."""
     rows = query(
         url,
         "SELECT list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, "
         "sum_delta, rated_games, peak_rating FROM list_entries",
     )
-    by_list: dict[int, list[tuple[Any, ...]]] = {}
+    stored: list[tuple[Any, ...]] = []
     for row in rows:
         # SQLite gives a NUMERIC read by plain SQL back as a float.
         delta = None if row[8] is None else Decimal(str(row[8])).quantize(Decimal("0.0001"))
-        by_list.setdefault(row[0], []).append((*row[1:8], delta, *row[9:]))
-    return {
-        list_id: sorted(found, key=lambda e: (-e[1], e[0])) for list_id, found in by_list.items()
-    }
+        stored.append((*row[:8], delta, *row[9:]))
+    parents = dict(query(url, "SELECT id, parent_list_id FROM rating_lists"))
+    by_list: dict[int, list[tuple[Any, ...]]] = {}
+    for list_id in parents:
+        chain = ancestry_of(parents, list_id)
+        found = resolved(chain, [row for row in stored if row[0] in chain]).values()
+        if found:
+            by_list[list_id] = sorted(found, key=lambda e: (-e[1], e[0]))
+    return by_list
 
 
 #: player -> (rating, rated_games, peak_rating) on 2026-12 revision 3, as worked above.
@@ -139,7 +147,7 @@ def test_parents_and_chunks_derived_as_written(
         ("2026-11", 3): ("2026-10", 2),
         ("2026-12", 3): ("2026-11", 3),
     }
-    # The chunks hold every entry in list order, every field as list_entries has it.
+    # The chunks hold every entry in list order, every field as list_entries resolve it.
     by_list = entries(url)
     assert set(by_list) == {list_id for list_id, _ in written_chunks}
     for list_id, listed in by_list.items():

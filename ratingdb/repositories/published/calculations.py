@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from sqlalchemy import Select, and_, bindparam, select
+from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.models import (
     CalculationRow,
     GameRow,
-    ListEntryRow,
     PlayerRow,
     RatingListRow,
     TournamentRow,
 )
-from ratingdb.repositories.published.common import ENTRY_FIGURES, AnyRow, is_current
+from ratingdb.repositories import list_entries as entries_repo
+from ratingdb.repositories.published.common import AnyRow, is_current
 
 
 @cache
@@ -77,45 +78,40 @@ def player_calculations(
     )
 
 
-def _entry_statement() -> Select[*tuple[Any, ...]]:
-    original = aliased(ListEntryRow)
-    return (
-        select(*ENTRY_FIGURES, original.rating.label("original_rating"))
-        .outerjoin(
-            original,
-            and_(
-                original.list_id == bindparam("original_list_id"),
-                original.player_id == ListEntryRow.player_id,
-            ),
-        )
-        .where(
-            ListEntryRow.list_id == bindparam("list_id"),
-            ListEntryRow.player_id == bindparam("player_id"),
-        )
-    )
+class EntryOn(NamedTuple):
+    """A player's entry on a list (ENTRY_FIGURES) and the rating on the original list."""
 
-
-_ENTRY = _entry_statement()
-_ORIGINAL_RATING = select(ListEntryRow.rating).where(
-    ListEntryRow.list_id == bindparam("list_id"), ListEntryRow.player_id == bindparam("player_id")
-)
+    rating: int
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+    rated_games: int
+    peak_rating: int
+    k_used: int | None
+    sum_delta: Decimal | None
+    original_rating: int | None
 
 
 def entry_on(
     session: Session, list_id: int, player_id: str, original_list_id: int | None = None
-) -> AnyRow | None:
+) -> EntryOn | None:
     """The player's entry on a list (None: not on it), with ``original_rating``, the rating on
-    ``original_list_id`` (default: the list itself)."""
-    original = list_id if original_list_id is None else original_list_id
-    parameters = {"list_id": list_id, "player_id": player_id, "original_list_id": original}
-    return session.connection().execute(_ENTRY, parameters).one_or_none()
+    ``original_list_id`` (default: the list itself); both resolved through their ancestry."""
+    entry = entries_repo.resolve_one(session, list_id, player_id)
+    if entry is None:
+        return None
+    if original_list_id is None or original_list_id == list_id:
+        original: int | None = entry.rating
+    else:
+        original = rating_on(session, original_list_id, player_id)
+    return EntryOn(
+        entry.rating, entry.previous_rating, entry.change, entry.games, entry.k_factor,
+        entry.rated_games, entry.peak_rating, entry.k_used, entry.sum_delta, original,
+    )  # fmt: skip
 
 
 def rating_on(session: Session, list_id: int, player_id: str) -> int | None:
     """The player's rating on a list (None: not on it)."""
-    found = (
-        session.connection()
-        .execute(_ORIGINAL_RATING, {"list_id": list_id, "player_id": player_id})
-        .scalar()
-    )
-    return None if found is None else int(found)
+    entry = entries_repo.resolve_one(session, list_id, player_id)
+    return None if entry is None else entry.rating

@@ -4,22 +4,43 @@ is out, the ratings on the list in force at its start."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from datetime import date
+from typing import Any, NamedTuple
 
-from sqlalchemy import and_, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import CalculationRow, GameRow, ListEntryRow, RatingListRow, TournamentRow
-from ratingdb.repositories.published.common import AnyRow, is_current
+from ratingdb.models import CalculationRow, GameRow, RatingListRow, TournamentRow
+from ratingdb.repositories import list_entries as entries_repo
+from ratingdb.repositories.published.common import is_current
 from ratingdb.rules import Category
 
 
-def tournament_calculations(session: Session, tournament_id: str) -> Sequence[AnyRow]:
+class CalculationWithEntry(NamedTuple):
+    """A game from one player's side, with the player's entry on the list (``rating``,
+    ``previous_rating``, ``k_used``: None when not on it)."""
+
+    player_id: str
+    game_id: int
+    rating_used: int | None
+    opponent_id: str
+    opponent_rating_used: int | None
+    score: Any
+    delta: Any
+    rated: bool
+    reason: str | None
+    revision: int
+    rating: int | None
+    previous_rating: int | None
+    k_used: int | None
+
+
+def tournament_calculations(session: Session, tournament_id: str) -> list[CalculationWithEntry]:
     """The tournament's games as computed on the latest revision of its period's list, from
     each player's side, with the player's entry on that list (``k_used``, ``previous_rating``,
-    ``rating``; None when not on it)."""
-    return session.execute(
+    ``rating``; None when not on it), resolved through the list's ancestry."""
+    rows = session.execute(
         select(
             CalculationRow.player_id,
             CalculationRow.game_id,
@@ -31,20 +52,11 @@ def tournament_calculations(session: Session, tournament_id: str) -> Sequence[An
             CalculationRow.rated,
             CalculationRow.reason,
             RatingListRow.revision,
-            ListEntryRow.rating,
-            ListEntryRow.previous_rating,
-            ListEntryRow.k_used,
+            CalculationRow.list_id,
         )
         .join(RatingListRow, RatingListRow.id == CalculationRow.list_id)
         .join(TournamentRow, TournamentRow.tournament_id == CalculationRow.tournament_id)
         .join(GameRow, GameRow.id == CalculationRow.game_id)
-        .outerjoin(
-            ListEntryRow,
-            and_(
-                ListEntryRow.list_id == CalculationRow.list_id,
-                ListEntryRow.player_id == CalculationRow.player_id,
-            ),
-        )
         .where(
             CalculationRow.tournament_id == tournament_id,
             RatingListRow.period_id == TournamentRow.period_id,
@@ -52,6 +64,24 @@ def tournament_calculations(session: Session, tournament_id: str) -> Sequence[An
         )
         .order_by(CalculationRow.player_id, GameRow.round, CalculationRow.game_id)
     ).all()
+    players: dict[int, set[str]] = {}
+    for row in rows:
+        players.setdefault(int(row.list_id), set()).add(row.player_id)
+    entries = {
+        list_id: entries_repo.resolve(session, list_id, ids) for list_id, ids in players.items()
+    }
+    found: list[CalculationWithEntry] = []
+    for row in rows:
+        entry = entries[int(row.list_id)].get(row.player_id)
+        found.append(
+            CalculationWithEntry(
+                *row[:10],
+                None if entry is None else entry[1],
+                None if entry is None else entry[2],
+                None if entry is None else entry[6],
+            )
+        )
+    return found
 
 
 def ratings_in_force(
@@ -67,9 +97,4 @@ def ratings_in_force(
     )
     if list_id is None or not player_ids:
         return {}
-    rows = session.execute(
-        select(ListEntryRow.player_id, ListEntryRow.rating).where(
-            ListEntryRow.list_id == list_id, ListEntryRow.player_id.in_(sorted(player_ids))
-        )
-    ).all()
-    return {row.player_id: int(row.rating) for row in rows}
+    return entries_repo.ratings_on(session, list_id, player_ids)

@@ -2,30 +2,29 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
 from sqlalchemy import (
-    BindParameter,
     ColumnElement,
     Select,
     and_,
     bindparam,
     func,
-    null,
     select,
 )
-from sqlalchemy.orm import InstrumentedAttribute, Session, aliased
+from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.db.chunks import CHUNK_SIZE
+from ratingdb.models import PlayerRow, RatingListRow
 from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     SHOWN_FIGURES,
     AnyRow,
-    count_rows,
     is_current,
     player_matches,
 )
@@ -147,57 +146,12 @@ def list_generations(session: Session) -> Sequence[AnyRow]:
 _ENTRY_COLUMNS = (*SHOWN_FIGURES, *PLAYER_COLUMNS)
 
 
-def _entry_columns(original: type[ListEntryRow] | None) -> tuple[Any, ...]:
-    """One entry as the pages show it, in the order of the fields of
-    ``services.published.ComparedEntry``: ``original_rating`` is the rating on ``original``
-    (the entries of the original list, outer-joined), without one the entry's own."""
-    rating = ListEntryRow.rating if original is None else original.rating
-    return (*_ENTRY_COLUMNS, rating.label("original_rating"))
-
-
-def _join_original(
-    statement: Select[*tuple[Any, ...]],
-    original: type[ListEntryRow] | None,
-    original_list_id: int | BindParameter[int] | None,
-    player_id: ColumnElement[str] | InstrumentedAttribute[str],
-) -> Select[*tuple[Any, ...]]:
-    """``statement`` outer-joined to the player's entry on the original list (if ``original``)."""
-    if original is None:
-        return statement
-    return statement.outerjoin(
-        original, and_(original.list_id == original_list_id, original.player_id == player_id)
-    )
-
-
-def _list_entries(
-    list_id: int,
-    federation: str | None,
-    search: str | None,
-    original_list_id: int | None = None,
-) -> Select[*tuple[Any, ...]]:
-    """The entries of ``list_id`` with their players; with ``original_list_id`` (another list),
-    each entry's rating on it too (``original_rating``, None when the player is not on it)."""
-    with_original = original_list_id is not None and original_list_id != list_id
-    original = aliased(ListEntryRow) if with_original else None
-    statement = (
-        select(*_entry_columns(original))
-        .select_from(ListEntryRow)
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id)
-    )
-    statement = _join_original(statement, original, original_list_id, ListEntryRow.player_id)
-    if federation is not None:
-        statement = statement.where(PlayerRow.federation == federation)
-    if search is not None:
-        statement = statement.where(player_matches(search))
-    return statement
-
-
 def count_list_entries(
     session: Session, list_id: int, *, federation: str | None, search: str | None
 ) -> int:
     """How many entries of the list match the filters."""
-    return count_rows(session, _list_entries(list_id, federation, search))
+    wanted = EntryFilter(federation=federation, search=search)
+    return len(_kept(session, list_id, wanted, 0)[0])
 
 
 def every_entry(
@@ -233,12 +187,14 @@ def list_entries(
     the offset), its players and original ratings read by id."""
     if federation is None and search is None:
         return _page(session, list_id, original_list_id, limit, offset)
-    statement = _list_entries(list_id, federation, search, original_list_id)
-    return session.execute(
-        statement.order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
-        .limit(limit)
-        .offset(offset)
-    ).all()
+    wanted = EntryFilter(federation=federation, search=search)
+    return [
+        row[:-2]
+        for row in filtered_entries(
+            session, list_id, original_list_id=original_list_id, wanted=wanted, list_year=0,
+            limit=limit, offset=offset,
+        )
+    ]  # fmt: skip
 
 
 def _page(
@@ -312,14 +268,25 @@ def _filter_conditions(wanted: EntryFilter, list_year: int) -> list[ColumnElemen
     return conditions
 
 
+def _kept(
+    session: Session, list_id: int, wanted: EntryFilter, list_year: int
+) -> tuple[list[int], list[str], list[int]]:
+    """(the positions in list order of the entries the filter keeps; every entry's player id
+    and rating, in list order): the list's ids and ratings decoded from its chunks, the
+    filter's players read from the players table (one query), kept here."""
+    ids, ratings = entries_repo.list_columns(session, list_id, ("player_id", "rating"))
+    keep = _players_matching(session, _filter_conditions(wanted, list_year))
+    return [index for index, player_id in enumerate(ids) if player_id in keep], ids, ratings
+
+
+def _players_matching(session: Session, conditions: Sequence[ColumnElement[bool]]) -> set[str]:
+    found = session.connection().execute(select(PlayerRow.player_id).where(*conditions))
+    return set(found.scalars())
+
+
 def count_filtered(session: Session, list_id: int, wanted: EntryFilter, list_year: int) -> int:
-    """How many entries of the list the filter keeps (one counting query)."""
-    statement = (
-        select(ListEntryRow.player_id)
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id, *_filter_conditions(wanted, list_year))
-    )
-    return count_rows(session, statement)
+    """How many entries of the list the filter keeps."""
+    return len(_kept(session, list_id, wanted, list_year)[0])
 
 
 def entries_above(
@@ -346,49 +313,53 @@ def filtered_entries(
     list_year: int,
     limit: int,
     offset: int,
-) -> Sequence[AnyRow]:
+) -> list[tuple[Any, ...]]:
     """One page of the entries the filter keeps, in list order (rating descending, then
     player_id), each row the ListEntry's columns then ``rank`` (on the whole list: one more
     than the entries rated above, so equal ratings share a rank) and ``federation_rank``
     (the same among the players of ``wanted.federation``; None without that filter). The
-    ranks are counted for the page's rows only, in the database."""
+    list's ids and ratings are decoded from its chunks and filtered here
+    (:func:`_kept`); the page's figures decoded from the chunks it falls in, its players and
+    original ratings read by id."""
+    kept, ids, ratings = _kept(session, list_id, wanted, list_year)
+    page = kept[offset : offset + limit] if limit > 0 else []
+    if not page:
+        return []
+    descending = [-rating for rating in ratings]  # ascending, for bisect
+    federation_ratings: list[int] | None = None
+    if wanted.federation is not None:
+        members = _players_matching(session, [PlayerRow.federation == wanted.federation])
+        federation_ratings = [
+            -rating for player_id, rating in zip(ids, ratings, strict=True) if player_id in members
+        ]
+    first, last = page[0] // CHUNK_SIZE, page[-1] // CHUNK_SIZE
+    shown = entries_repo.list_columns(session, list_id, SHOWN_FIELDS, first, last)
+    start = first * CHUNK_SIZE
+    page_ids = [ids[index] for index in page]
+    players = entries_repo.players_by_id(session, page_ids, PLAYER_COLUMNS[1:])
     with_original = original_list_id is not None and original_list_id != list_id
-    original = aliased(ListEntryRow) if with_original else None
-    above = aliased(ListEntryRow)
-    rank = (
-        select(func.count())
-        .where(above.list_id == ListEntryRow.list_id, above.rating > ListEntryRow.rating)
-        .scalar_subquery()
-        + 1
-    ).label("rank")
-    if wanted.federation is None:
-        federation_rank: ColumnElement[Any] = null().label("federation_rank")
-    else:
-        fed_above, fed_player = aliased(ListEntryRow), aliased(PlayerRow)
-        federation_rank = (
-            select(func.count())
-            .select_from(fed_above)
-            .join(fed_player, fed_player.player_id == fed_above.player_id)
-            .where(
-                fed_above.list_id == ListEntryRow.list_id,
-                fed_above.rating > ListEntryRow.rating,
-                fed_player.federation == wanted.federation,
-            )
-            .scalar_subquery()
-            + 1
-        ).label("federation_rank")
-    statement = (
-        select(*_entry_columns(original), rank, federation_rank)
-        .select_from(ListEntryRow)
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id, *_filter_conditions(wanted, list_year))
+    original = (
+        entries_repo.ratings_on(session, original_list_id, page_ids)
+        if with_original and original_list_id is not None
+        else None
     )
-    statement = _join_original(statement, original, original_list_id, ListEntryRow.player_id)
-    return session.execute(
-        statement.order_by(ListEntryRow.rating.desc(), ListEntryRow.player_id)
-        .limit(limit)
-        .offset(offset)
-    ).all()
+    rows: list[tuple[Any, ...]] = []
+    for index, player_id in zip(page, page_ids, strict=True):
+        rating = ratings[index]
+        figures = [column[index - start] for column in shown]
+        rows.append(
+            (
+                *figures,
+                player_id,
+                *players[player_id],
+                rating if original is None else original.get(player_id),
+                bisect.bisect_left(descending, -rating) + 1,
+                None
+                if federation_ratings is None
+                else bisect.bisect_left(federation_ratings, -rating) + 1,
+            )
+        )
+    return rows
 
 
 def every_revision(session: Session) -> Sequence[AnyRow]:

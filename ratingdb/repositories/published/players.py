@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from typing import Any
+from datetime import date
+from decimal import Decimal
+from typing import Any, NamedTuple
 
-from sqlalchemy import BindParameter, Select, and_, bindparam, case, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy import bindparam, case, select
+from sqlalchemy.orm import Session
 
-from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.models import PlayerRow, RatingListRow
+from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import (
-    ENTRY_FIGURES,
     PLAYER_COLUMNS,
     AnyRow,
     count_rows,
-    is_current,
     player_matches,
 )
 from ratingdb.rules import Category
@@ -47,55 +47,76 @@ def get_player(session: Session, player_id: str) -> AnyRow | None:
     return session.connection().execute(_GET_PLAYER, {"player_id": player_id}).one_or_none()
 
 
-@cache
-def _player_entries_statement(*, by_category: bool, upto: bool) -> Select[*tuple[Any, ...]]:
-    """Built once per shape (the read paths run it for every request)."""
-    original_list = aliased(RatingListRow)
-    original = aliased(ListEntryRow)
-    player_id: BindParameter[str] = bindparam("player_id")
-    statement = (
-        select(
-            RatingListRow.id.label("list_id"),
-            RatingListRow.category,
-            RatingListRow.list_date,
-            RatingListRow.revision,
-            RatingListRow.rule_version,
-            *ENTRY_FIGURES,
-            original.rating.label("original_rating"),
-        )
-        .join(RatingListRow, RatingListRow.id == ListEntryRow.list_id)
-        .outerjoin(
-            original_list,
-            and_(
-                original_list.category == RatingListRow.category,
-                original_list.list_date == RatingListRow.list_date,
-                original_list.revision == 1,
-            ),
-        )
-        .outerjoin(
-            original,
-            and_(original.list_id == original_list.id, original.player_id == player_id),
-        )
-        .where(ListEntryRow.player_id == player_id)
-    )
-    if upto:
-        statement = statement.where(
-            is_current(bindparam("upto")), RatingListRow.revision <= bindparam("upto")
-        )
-    else:
-        statement = statement.where(is_current())
-    if by_category:
-        statement = statement.where(RatingListRow.category == bindparam("category"))
-    return statement.order_by(RatingListRow.category, RatingListRow.list_date)
+class PlayerEntry(NamedTuple):
+    """A player's entry on a list, with the list and the rating on its original revision."""
+
+    list_id: int
+    category: Category
+    list_date: date
+    revision: int
+    rule_version: str | None
+    rating: int
+    previous_rating: int | None
+    change: int | None
+    games: int
+    k_factor: int
+    rated_games: int
+    peak_rating: int
+    k_used: int | None
+    sum_delta: Decimal | None
+    original_rating: int | None
 
 
 def player_entries(
     session: Session, player_id: str, category: Category | None = None, upto: int | None = None
-) -> Sequence[AnyRow]:
+) -> list[PlayerEntry]:
     """The player's entries on every current list (or, with ``upto``, on the latest revision up
     to ``upto`` of every list), by category then list date (oldest first), each with the
-    rating on the original list (``original_rating``, None when the player was not on it)."""
-    statement = _player_entries_statement(by_category=category is not None, upto=upto is not None)
-    parameters = {"player_id": player_id, "upto": upto,
-                  "category": category}  # fmt: skip
-    return session.connection().execute(statement, parameters).all()
+    rating on the original list (``original_rating``, None when the player was not on it).
+    The player's rows (one range of list_entries' key) and the lists read once, each list's
+    entry resolved through its ancestry here."""
+    statement = select(
+        RatingListRow.id,
+        RatingListRow.category,
+        RatingListRow.list_date,
+        RatingListRow.revision,
+        RatingListRow.rule_version,
+        RatingListRow.parent_list_id,
+    )
+    if category is not None:
+        statement = statement.where(RatingListRow.category == category)
+    lists = session.connection().execute(statement).all()
+    rows = entries_repo.player_rows(session, player_id)
+    if not rows:
+        return []
+    parents = {int(row.id): row.parent_list_id for row in lists}
+    shown: dict[tuple[Any, date], Any] = {}  # (category, list date) -> the revision shown
+    originals: dict[tuple[Any, date], int] = {}
+    for row in lists:
+        key = (row.category, row.list_date)
+        if row.revision == 1:
+            originals[key] = int(row.id)
+        if upto is not None and row.revision > upto:
+            continue
+        if key not in shown or shown[key].revision < row.revision:
+            shown[key] = row
+    found: list[PlayerEntry] = []
+    for (list_category, list_date), row in sorted(
+        shown.items(), key=lambda item: (str(item[0][0].value), item[0][1])
+    ):
+        entry = entries_repo.resolved_on(parents, rows, int(row.id))
+        if entry is None:
+            continue
+        original_id = originals.get((list_category, list_date))
+        original = (
+            None if original_id is None else entries_repo.resolved_on(parents, rows, original_id)
+        )
+        _, rating, previous, change, games, k_factor, k_used, sum_delta, rated, peak = entry
+        found.append(
+            PlayerEntry(
+                int(row.id), list_category, list_date, int(row.revision), row.rule_version,
+                rating, previous, change, games, k_factor, rated, peak, k_used, sum_delta,
+                None if original is None else original[1],
+            )
+        )  # fmt: skip
+    return found

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.models import PlayerRow, RatingListRow
 from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import AnyRow, is_current
 from ratingdb.repositories.published.lists import entries_above
@@ -25,14 +25,21 @@ def latest_list(session: Session, category: Category) -> AnyRow | None:
     ).one_or_none()
 
 
-def own_entry(session: Session, list_id: int, player_id: str) -> AnyRow | None:
+class OwnEntry(NamedTuple):
+    rating: int
+    federation: str | None
+
+
+def own_entry(session: Session, list_id: int, player_id: str) -> OwnEntry | None:
     """The player's rating on the list and their federation (``rating``, ``federation``);
-    None: not on it."""
-    return session.execute(
-        select(ListEntryRow.rating, PlayerRow.federation)
-        .join(PlayerRow, PlayerRow.player_id == ListEntryRow.player_id)
-        .where(ListEntryRow.list_id == list_id, ListEntryRow.player_id == player_id)
-    ).one_or_none()
+    None: not on it. The entry resolved through the list's ancestry."""
+    entry = entries_repo.resolve_one(session, list_id, player_id)
+    if entry is None:
+        return None
+    federation = session.connection().execute(
+        select(PlayerRow.federation).where(PlayerRow.player_id == player_id)
+    )
+    return OwnEntry(entry.rating, federation.scalar_one())
 
 
 def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int | None] | None:

@@ -55,15 +55,27 @@ def publish(
         corrections_applied=computation.corrections,
         parent_list_id=None if computation.previous is None else computation.previous.id,
     )
+    # Only the entries that differ from the parent's carried forward go to list_entries, and
+    # a marker for each player of the parent not on the list (issue 16, stage (b)).
+    against = (
+        None
+        if computation.previous is None
+        else _against_parent(session, computation.previous.id, computation)
+    )
     # The entries go to list_entries in player_id order, the digest's, computed on the way:
     # the order its keys are in (COPY in list order cost the server 15-25 % more at 500,000).
     digest = SortedDigest()
     rows = list_entries.write_computed(
         session,
-        _entries_digested(results, listed, rating_list.id, digest),
+        itertools.chain(
+            _entries_digested(results, listed, rating_list.id, digest, against),
+            _markers(rating_list.id, against),
+        ),
         _statuses_to_keep(results, rating_list.id),
         _calculations(results, rating_list.id, rules.version.name, loaded),
     )
+    if against is not None:
+        against.check()
     rating_list.digest = digest.hexdigest()
     # Then the chunks, each packed as the entries are made again in list order.
     _into_list_order(results, listed)
@@ -89,16 +101,107 @@ def _into_list_order(results: Mapping[str, PeriodResult], listed: list[str]) -> 
     listed.sort(key=new_rating, reverse=True)
 
 
+class AgainstParent:
+    """What a close's list changes against its parent (the list it was computed from), found
+    from the parent's chunks (:func:`_against_parent`).
+
+    ``differs``: the players on both whose entry is not the parent's carried forward;
+    ``gone``: the players of the parent not on the list (a marker each); ``merged``: both
+    players of each merge applied (their rows are always written: a kept player's standing
+    may be a merged record's). A listed player is on the parent exactly when their result has
+    a published rating (the close read their standing from it), merges aside: ``claimed``
+    counts those results as the entries are written and :meth:`check` refuses a list where
+    they are not the ``seen`` entries of the parent (a row would be missing)."""
+
+    __slots__ = ("claimed", "differs", "gone", "merged", "seen")
+
+    def __init__(self, merged: set[str]) -> None:
+        self.differs: set[str] = set()
+        self.gone: list[str] = []
+        self.merged = merged
+        self.seen = 0
+        self.claimed = 0
+
+    def written(self, player_id: str, r: PeriodResult) -> bool:
+        """Whether the listed player's entry is written (else it is the parent's, carried)."""
+        if player_id in self.merged or r.published_rating is None:
+            return True
+        self.claimed += 1
+        return player_id in self.differs
+
+    def check(self) -> None:
+        if self.claimed != self.seen:
+            raise AssertionError(
+                f"{self.claimed} listed players read their standing from the parent list, "
+                f"which has {self.seen} of them: entries would be left unwritten"
+            )
+
+
+def _against_parent(session: Session, parent_id: int, computation: Computation) -> AgainstParent:
+    """Every entry of the parent (its chunks, a batch at a time: none held) against the
+    player's result: its carried form compared with the entry the close writes."""
+    results = computation.results
+    merged = {
+        player_id
+        for pair in correction_repo.merges(session, computation.corrections).items()
+        for player_id in pair
+    }
+    against = AgainstParent(merged)
+    fields = ("player_id", "rating", "k_factor", "rated_games", "peak_rating")
+    for batch in list_entries.column_batches(session, parent_id, fields):
+        for player_id, rating, k_factor, rated_games, peak in zip(*batch, strict=True):
+            r = results.get(player_id)
+            if r is None or r.new_rating is None:
+                against.gone.append(player_id)
+                continue
+            if player_id not in merged and r.published_rating is not None:
+                against.seen += 1
+            carried = (rating, rating, 0, 0, k_factor, None, None, rated_games, peak)
+            if _entry_row(0, player_id, r)[2:] != carried:
+                against.differs.add(player_id)
+    against.gone.sort()
+    return against
+
+
+def _markers(list_id: int, against: AgainstParent | None) -> Iterator[tuple[Any, ...]]:
+    """A marker row (ENTRY_KEYS, every field None) for each player of the parent not on the
+    list."""
+    if against is None:
+        return
+    for player_id in against.gone:
+        yield (list_id, player_id, *_NO_FIELDS)
+
+
+_NO_FIELDS = (None,) * (len(list_entries.ENTRY_KEYS) - 2)
+
+
 def _entries_digested(
-    results: Mapping[str, PeriodResult], listed: Sequence[str], list_id: int, digest: SortedDigest
+    results: Mapping[str, PeriodResult],
+    listed: Sequence[str],
+    list_id: int,
+    digest: SortedDigest,
+    against: AgainstParent | None,
 ) -> Iterator[tuple[Any, ...]]:
-    """The entries (ENTRY_KEYS) of the players ``listed`` (in player_id order), in that
-    order, made DIGEST_SLICE at a time, each slice fed to ``digest`` as it is written."""
+    """The entries (ENTRY_KEYS) of the players ``listed`` (in player_id order) to write, in
+    that order: all of them for a list without a parent, else those ``against`` keeps
+    (:meth:`AgainstParent.written`). Made DIGEST_SLICE at a time, each slice's every entry
+    fed to ``digest``."""
     players = iter(listed)
     while part := list(itertools.islice(players, DIGEST_SLICE)):
-        rows = [_entry_row(list_id, player_id, results[player_id]) for player_id in part]
+        results_of = [results[player_id] for player_id in part]
+        rows = [
+            _entry_row(list_id, player_id, r) for player_id, r in zip(part, results_of, strict=True)
+        ]
         digest.update([row[1:7] for row in rows])
-        yield from rows
+        if against is None:
+            yield from rows
+            continue
+        written = against.written
+        yield from (
+            row
+            for row, player_id, r in zip(rows, part, results_of, strict=True)
+            if written(player_id, r)
+        )
 
 
 def _entries_of(

@@ -191,8 +191,8 @@ def player_record(session: Session, player_id: str) -> PlayerRecord:
         points[point.category].append(point)
         by_list[row.list_id] = point
     games: dict[int, list[AnyRow]] = defaultdict(list)
-    for row in repo.player_calculations(session, player_id):
-        games[row.list_id].append(row)
+    for calculation in repo.player_calculations(session, player_id):
+        games[calculation.list_id].append(calculation)
     calculations: dict[Category, list[PeriodCalculation]] = defaultdict(list)
     for list_id, rows in games.items():
         category = rows[0].category

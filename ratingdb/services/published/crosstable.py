@@ -13,10 +13,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.repositories.published import AnyRow
 from ratingdb.repositories.published import crosstable as repo
 from ratingdb.rules.games import Score
 from ratingdb.rules.performance import performance_rating
@@ -148,7 +148,7 @@ def crosstable(session: Session, tournament_id: str) -> Crosstable:
         if game.white_id in used:
             by_player[game.black_id].append((used[game.white_id], Score.from_points(black)))
 
-    calculated: dict[str, list[AnyRow]] = defaultdict(list)
+    calculated: dict[str, list[Any]] = defaultdict(list)
     for row in rows:
         calculated[row.player_id].append(row)
 
@@ -188,7 +188,7 @@ def crosstable(session: Session, tournament_id: str) -> Crosstable:
 
 
 def _outcome(
-    published: bool, rows: list[AnyRow]
+    published: bool, rows: list[Any]
 ) -> tuple[Outcome, Decimal | None, int | None, int | None]:
     """What the period's list did with the player's games of this event: K (applied on the
     list) x the sum of their deltas, as the player page's calculation shows it."""

@@ -9,7 +9,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.repositories import published as repo
-from ratingdb.repositories.published import AnyRow
 from ratingdb.rules import Category, Period
 from ratingdb.services.published.common import EntryFigures, NotFound, figures_of
 
@@ -64,7 +63,7 @@ class HistoryPoint(EntryFigures):
 
 
 def point_on(
-    entry: AnyRow, category: Category, period: Period, revision: int, rule_version: str | None
+    entry: Any, category: Category, period: Period, revision: int, rule_version: str | None
 ) -> HistoryPoint:
     """The player's ``entry`` (read with ENTRY_FIGURES and ``original_rating``) on a list."""
     return HistoryPoint(
@@ -79,7 +78,7 @@ def point_on(
     )
 
 
-def history_point(row: AnyRow) -> HistoryPoint:
+def history_point(row: Any) -> HistoryPoint:
     """A row of ``player_entries``: the entry with its list."""
     return point_on(
         row, row.category, Period.of_list_date(row.list_date), row.revision,
