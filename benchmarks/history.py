@@ -9,9 +9,10 @@ published FIDE standard list), then M monthly periods ending with the list of 20
 month about --share of the players (30 %) play one Swiss tournament of 5 to 11 rounds
 (benchmarks.generate.month_of_games), and the period is closed through the real close service
 (``--build close``, the default: every list, status and calculation as ratingdb writes them).
-``--build copy`` writes the lists set-based instead (one INSERT ... SELECT per month from the
-list before: the players who play get a new rating, the others carry theirs forward unchanged
-as a close writes them), with no games: a database of the target's size in minutes, for the
+``--build copy`` writes the lists set-based instead (per month, the whole list made in a scratch
+table from the list before: the players who play get a new rating, the others carry theirs
+forward unchanged as a close writes them; only the changed entries go to list_entries, the
+whole list to its chunks), with no games: a database of the target's size in minutes, for the
 size and the reads; its lists are marked imported and ``periods verify`` is not run on them.
 
 Then, measured (PostgreSQL):
@@ -146,6 +147,9 @@ def build_history(
                 f"{close_seconds[-1]:.1f} s",
                 flush=True,
             )
+        if mode == "copy":
+            with engine.begin() as connection:
+                connection.exec_driver_sql(f"DROP TABLE IF EXISTS {COPY_FULL}")
         vacuum(engine)
     finally:
         engine.dispose()
@@ -162,30 +166,53 @@ def seal_baseline(session: Session, baseline: Period) -> None:
     found.digest = stored_digest(session, found.id)
 
 
+#: The whole list a copy-built month starts from (every entry, as its chunks hold it): a
+#: scratch table of the build, made from the baseline, replaced by each month's list, dropped
+#: at the end. list_entries holds only a list's changes (issue 16, stage (b)).
+COPY_FULL = "_history_copy_full"
+COPY_NEXT = "_history_copy_next"
+_COPY_BASELINE = f"""
+CREATE UNLOGGED TABLE {COPY_FULL} AS
+SELECT player_id, rating, k_factor, rated_games, peak_rating FROM list_entries
+WHERE list_id = :baseline
+"""
+
 #: One month of a copy-built history, from the list before: a player plays when a hash of
 #: their id and the month says so (--share of them), and then gets 5 to 12 games and a change
 #: of -31 to +32 (not below the floor of the period's rules); the others carry their entry
 #: forward as a close writes it (previous rating = rating, change 0, no games, no K used).
-_COPY_ENTRIES = """
-INSERT INTO list_entries (list_id, player_id, rating, previous_rating, change, games,
-                          k_factor, k_used, sum_delta, rated_games, peak_rating)
-SELECT :new, e.player_id,
-       CASE WHEN h.played THEN greatest(:floor, e.rating + h.delta) ELSE e.rating END,
-       e.rating,
-       CASE WHEN h.played THEN greatest(:floor, e.rating + h.delta) - e.rating ELSE 0 END,
-       CASE WHEN h.played THEN h.games ELSE 0 END,
+_COPY_ENTRIES = f"""
+CREATE UNLOGGED TABLE {COPY_NEXT} AS
+SELECT e.player_id,
+       CASE WHEN h.played THEN greatest(:floor, e.rating + h.delta) ELSE e.rating END
+           AS rating,
+       e.rating AS previous_rating,
+       CASE WHEN h.played THEN greatest(:floor, e.rating + h.delta) - e.rating ELSE 0 END
+           AS change,
+       CASE WHEN h.played THEN h.games ELSE 0 END AS games,
        e.k_factor,
-       CASE WHEN h.played THEN e.k_factor END,
+       CASE WHEN h.played THEN e.k_factor END AS k_used,
        CASE WHEN h.played THEN round((greatest(:floor, e.rating + h.delta) - e.rating)::numeric
-                                     / e.k_factor, 4) END,
-       e.rated_games + CASE WHEN h.played THEN h.games ELSE 0 END,
+                                     / e.k_factor, 4) END AS sum_delta,
+       e.rated_games + CASE WHEN h.played THEN h.games ELSE 0 END AS rated_games,
        greatest(e.peak_rating, CASE WHEN h.played THEN e.rating + h.delta ELSE 0 END)
-FROM list_entries e,
+           AS peak_rating,
+       h.played
+FROM {COPY_FULL} e,
      LATERAL (SELECT hashtext(e.player_id || ':' || :month) AS value) v,
      LATERAL (SELECT (v.value & 1023) < :threshold AS played,
                      ((v.value >> 10) & 63) - 31 AS delta,
                      5 + ((v.value >> 16) & 7) AS games) h
-WHERE e.list_id = :previous
+"""
+_ENTRY_COLUMNS = (
+    "player_id, rating, previous_rating, change, games, k_factor, k_used, sum_delta, "
+    "rated_games, peak_rating"
+)
+#: Only the entries that changed (those who played: 5 games or more) go to list_entries;
+#: nobody leaves a copied list, so there is no marker.
+_COPY_CHANGES = f"""
+INSERT INTO list_entries (list_id, {_ENTRY_COLUMNS})
+SELECT :new, {_ENTRY_COLUMNS} FROM {COPY_NEXT} WHERE played
 """
 
 
@@ -213,8 +240,9 @@ def copy_list(engine: Engine, period: Period, month: int, seed: int) -> None:
         new = connection.execute(
             text(
                 "INSERT INTO rating_lists (period_id, category, list_date, revision, source, "
-                "published_at, entry_count) SELECT :p, category, :d, 1, 'import', :t, "
-                "entry_count FROM rating_lists WHERE id = :previous RETURNING id"
+                "published_at, entry_count, parent_list_id) SELECT :p, category, :d, 1, "
+                "'import', :t, entry_count, :previous FROM rating_lists WHERE id = :previous "
+                "RETURNING id"
             ),
             {
                 "p": period_id,
@@ -223,19 +251,26 @@ def copy_list(engine: Engine, period: Period, month: int, seed: int) -> None:
                 "previous": previous,
             },
         ).scalar_one()
+        if month == 1:
+            connection.execute(text(_COPY_BASELINE), {"baseline": previous})
         connection.execute(
             text(_COPY_ENTRIES),
             {
-                "new": new,
-                "previous": previous,
                 "month": f"{seed}:{month}",
                 "threshold": round(1024 * share),
                 "floor": version_for_period(CATEGORY, period).floor,
             },
         )
-        # The list's chunks, from the rows just copied (as an imported list's are written).
+        connection.execute(text(_COPY_CHANGES), {"new": new})
+        # The list's chunks, from the whole list (read whole: COPY cannot be fed from a read
+        # on the same connection), in list order.
+        ordered = connection.exec_driver_sql(
+            f'SELECT {_ENTRY_COLUMNS} FROM {COPY_NEXT} ORDER BY rating DESC, player_id COLLATE "C"'
+        ).all()
         with Session(bind=connection) as session:
-            list_entries.write_chunks_of_entries(session, new)
+            list_entries.write_chunks(session, new, [tuple(row) for row in ordered])
+        connection.exec_driver_sql(f"DROP TABLE {COPY_FULL}")
+        connection.exec_driver_sql(f"ALTER TABLE {COPY_NEXT} RENAME TO {COPY_FULL}")
         connection.execute(
             text(
                 "INSERT INTO player_status (list_id, player_id, rated_games, peak_rating, pool) "
@@ -296,6 +331,15 @@ def sizes(engine: Engine) -> dict[str, dict[str, Any]]:
             )
             out[table] = {
                 "rows": rows,
+                **(
+                    {
+                        "entries": connection.exec_driver_sql(
+                            "SELECT coalesce(sum(size), 0) FROM list_chunks"
+                        ).scalar_one()
+                    }
+                    if table == "list_chunks"
+                    else {}
+                ),
                 "heap_bytes": heap,
                 "total_bytes": total,
                 "indexes": indexes,
@@ -309,17 +353,23 @@ def sizes(engine: Engine) -> dict[str, dict[str, Any]]:
 
 
 def per_list(found: dict[str, dict[str, Any]], lists: int) -> dict[str, Any]:
-    """Bytes per list-month and per entry of the list tables."""
-    entries = found["list_entries"]
+    """Bytes per list-month and per entry of the list tables. An entry is one of a list's
+    entries (as its chunks hold them: every entry of every list); list_entries holds only a
+    computed list's changes and markers (``stored_rows_per_list``), its bytes counted per
+    entry of the lists all the same, so that they compare with full copies."""
+    stored = found["list_entries"]
+    count = int(found["list_chunks"]["entries"]) or 1
     document: dict[str, Any] = {"lists": lists}
     for table in LIST_TABLES:
         document[f"{table}_per_list_mb"] = round(found[table]["total_bytes"] / lists / 2**20, 3)
-    document["entries_per_list"] = round(entries["rows"] / lists)
-    document["entry_bytes"] = round(entries["total_bytes"] / entries["rows"], 1)
-    document["entry_heap_bytes"] = round(entries["heap_bytes"] / entries["rows"], 1)
+    document["entries_per_list"] = round(count / lists)
+    document["stored_rows_per_list"] = round(stored["rows"] / lists)
+    document["entry_bytes"] = round(stored["total_bytes"] / count, 1)
+    document["entry_heap_bytes"] = round(stored["heap_bytes"] / count, 1)
     document["entry_index_bytes"] = {
-        name: round(size / entries["rows"], 1) for name, size in entries["indexes"].items()
+        name: round(size / count, 1) for name, size in stored["indexes"].items()
     }
+    document["chunk_bytes_per_entry"] = round(found["list_chunks"]["total_bytes"] / count, 1)
     return document
 
 

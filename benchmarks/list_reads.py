@@ -32,9 +32,11 @@ if str(ROOT) not in sys.path:  # run as a script: python benchmarks/list_reads.p
     sys.path.insert(0, str(ROOT))
 
 from ratingdb.db import make_engine, make_sessionmaker  # noqa: E402
-from ratingdb.models import ListEntryRow, RatingListRow  # noqa: E402
+from ratingdb.models import PlayerRow, RatingListRow  # noqa: E402
 from ratingdb.repositories import list_entries, period_inputs  # noqa: E402
+from ratingdb.repositories.published import calculations as published_calculations  # noqa: E402
 from ratingdb.repositories.published import lists as published_lists  # noqa: E402
+from ratingdb.repositories.published import players as published_players  # noqa: E402
 from ratingdb.repositories.published import ranks  # noqa: E402
 from ratingdb.services.lists import stored_digest  # noqa: E402
 
@@ -94,13 +96,13 @@ def main() -> None:
         list_id = int(
             session.scalar(select(RatingListRow.id).order_by(RatingListRow.id.desc()).limit(1)) or 0
         )
-        players = sorted(
-            session.scalars(select(ListEntryRow.player_id).where(ListEntryRow.list_id == list_id))
-        )
-        ratings = dict(
+        listed = list_entries.entries_by_player(session, list_id)
+        players = sorted(listed)
+        ratings = {player_id: entry[0] for player_id, entry in listed.items()}
+        federation_of = dict(
             session.execute(
-                select(ListEntryRow.player_id, ListEntryRow.rating).where(
-                    ListEntryRow.list_id == list_id
+                select(PlayerRow.player_id, PlayerRow.federation).where(
+                    PlayerRow.federation.is_not(None)
                 )
             ).all()
         )
@@ -118,6 +120,16 @@ def main() -> None:
 
         return read
 
+    def federation_page(session: Session, sample: int) -> Any:
+        federation = federation_of.get(chosen[sample])
+        total = published_lists.count_list_entries(
+            session, list_id, federation=federation, search=None
+        )
+        rows = published_lists.list_entries(
+            session, list_id, federation=federation, search=None, limit=100, offset=0
+        )
+        return [total, *rows]
+
     def export(session: Session, _: int) -> Any:
         return list(published_lists.every_entry(session, list_id, yield_per=5000))
 
@@ -129,6 +141,19 @@ def main() -> None:
             args.samples,
         ),
         "ranks_on": (lambda s, i: [ranks.ranks_on(s, list_id, chosen[i])], args.samples),
+        "history": (
+            lambda s, i: published_players.player_entries(s, chosen[i]),
+            args.samples,
+        ),
+        "entry_on": (
+            lambda s, i: [published_calculations.entry_on(s, list_id, chosen[i])],
+            args.samples,
+        ),
+        "ratings_on_100": (
+            lambda s, i: list_entries.ratings_on(s, list_id, chosen[i : i + 100]).items(),
+            args.samples,
+        ),
+        "federation_page": (federation_page, args.samples),
         "export": (export, args.whole),
         "digest": (lambda s, _: [stored_digest(s, list_id)], args.whole),
         "entries_by_player": (

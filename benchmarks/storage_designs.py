@@ -9,8 +9,10 @@ Nothing of the application's schema changes: the designs are built in a schema o
 (``designs``, dropped first, kept afterwards with --keep) from the entries as they are, and every
 read is checked against today's answer before it is timed.
 
-- ``today``: ``list_entries``, a full copy of every entry on every list: its heap, primary key
-  (list_id, player_id), ``ix_list_entries_player_id`` and ``ix_list_entries_list_id_rating``.
+- ``today``: a full copy of every entry on every list, as ``list_entries`` held them before
+  entries were stored as changes (issue 16, stage (b)), rebuilt here from each list's chunks
+  (``designs.full_entries``): its heap, primary key (list_id, player_id), a player_id index and
+  the list-order index (list_id, rating DESC, player_id).
 - ``lean``: the same full copies, narrower: ratings, games and K as smallint, ``change`` left
   out (rating - previous_rating), the primary key (player_id, list_id) serving the history so
   that the player_id index goes, and the page index (list_id, rating DESC, player_id).
@@ -67,9 +69,31 @@ FIGURES = (
     "rating, previous_rating, change, games, k_factor, k_used, sum_delta, rated_games, peak_rating"
 )
 
-BUILD = """
+SCHEMA = """
 DROP SCHEMA IF EXISTS designs CASCADE;
 CREATE SCHEMA designs;
+CREATE TABLE designs.full_entries (
+    list_id integer NOT NULL,
+    player_id varchar(20) NOT NULL,
+    rating integer NOT NULL,
+    previous_rating integer,
+    change integer,
+    games integer NOT NULL,
+    k_factor integer NOT NULL,
+    k_used integer,
+    sum_delta numeric(10, 4),
+    rated_games integer NOT NULL,
+    peak_rating integer NOT NULL
+);
+"""
+#: today's full copies as main stores them: its key and two indexes.
+FULL_KEYS = """
+ALTER TABLE designs.full_entries ADD CONSTRAINT full_entries_pkey PRIMARY KEY (list_id, player_id);
+CREATE INDEX full_entries_player_id ON designs.full_entries (player_id);
+CREATE INDEX full_entries_list_order ON designs.full_entries (list_id, rating DESC, player_id);
+"""
+
+BUILD = """
 
 -- The lists of the category in order, each with the list it follows (a close's previous list).
 CREATE TABLE designs.chain AS
@@ -93,7 +117,7 @@ CREATE TABLE designs.lean_entries (
 INSERT INTO designs.lean_entries
 SELECT list_id, rated_games, rating, previous_rating, games, k_factor, k_used, peak_rating,
        player_id, sum_delta
-FROM list_entries ORDER BY list_id, player_id;
+FROM designs.full_entries ORDER BY list_id, player_id;
 ALTER TABLE designs.lean_entries ADD PRIMARY KEY (player_id, list_id);
 CREATE INDEX ON designs.lean_entries (list_id, rating DESC, player_id);
 
@@ -114,9 +138,9 @@ CREATE TABLE designs.entry_changes (
 INSERT INTO designs.entry_changes
 SELECT e.list_id, e.rated_games, e.rating, e.previous_rating, e.games, e.k_factor, e.k_used,
        e.peak_rating, e.player_id, e.sum_delta
-FROM list_entries e
+FROM designs.full_entries e
 JOIN designs.chain c ON c.list_id = e.list_id
-LEFT JOIN list_entries p ON p.list_id = c.previous_id AND p.player_id = e.player_id
+LEFT JOIN designs.full_entries p ON p.list_id = c.previous_id AND p.player_id = e.player_id
 WHERE p.player_id IS NULL
    OR NOT (e.games = 0 AND e.rating = p.rating AND e.previous_rating = p.rating
            AND e.change = 0 AND e.k_used IS NULL AND e.sum_delta IS NULL
@@ -125,15 +149,15 @@ WHERE p.player_id IS NULL
 UNION ALL
 SELECT c.list_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, p.player_id, NULL
 FROM designs.chain c
-JOIN list_entries p ON p.list_id = c.previous_id
-LEFT JOIN list_entries e ON e.list_id = c.list_id AND e.player_id = p.player_id
+JOIN designs.full_entries p ON p.list_id = c.previous_id
+LEFT JOIN designs.full_entries e ON e.list_id = c.list_id AND e.player_id = p.player_id
 WHERE e.player_id IS NULL
 ORDER BY 9, 1;
 ALTER TABLE designs.entry_changes ADD PRIMARY KEY (player_id, list_id);
 
 -- ranking: the order of each list, one narrow row per entry.
 CREATE TABLE designs.list_ranking AS
-SELECT list_id, rating::smallint AS rating, player_id FROM list_entries
+SELECT list_id, rating::smallint AS rating, player_id FROM designs.full_entries
 ORDER BY list_id, rating DESC, player_id;
 ALTER TABLE designs.list_ranking ALTER list_id SET NOT NULL, ALTER rating SET NOT NULL,
     ALTER player_id SET NOT NULL;
@@ -147,13 +171,13 @@ SELECT list_id, (n - 1) / %(chunk)s AS chunk, max(rating)::smallint AS top_ratin
        array_agg(rating::smallint ORDER BY n) AS ratings
 FROM (SELECT list_id, player_id, rating,
              row_number() OVER (PARTITION BY list_id ORDER BY rating DESC, player_id) AS n
-      FROM list_entries) ordered
+      FROM designs.full_entries) ordered
 GROUP BY list_id, (n - 1) / %(chunk)s
 ORDER BY list_id, chunk;
 ALTER TABLE designs.list_pages ADD PRIMARY KEY (list_id, chunk);
 """
-VACUUM = """VACUUM ANALYZE designs.lean_entries, designs.entry_changes, designs.list_ranking,
-    designs.list_pages, designs.chain"""
+VACUUM = """VACUUM ANALYZE designs.full_entries, designs.lean_entries, designs.entry_changes,
+    designs.list_ranking, designs.list_pages, designs.chain"""
 
 #: The calculations without what their game and list already say: the player's opponent,
 #: score and tournament are the game's, the rule version the list's, difference is
@@ -232,9 +256,9 @@ QUERIES: dict[str, dict[str, str]] = {
     "page": {
         "today": f"""
             SELECT {PLAYER}, {", ".join("e." + f for f in FIGURES.split(", "))}
-            FROM (SELECT player_id, rating FROM list_entries WHERE list_id = %(list)s
+            FROM (SELECT player_id, rating FROM designs.full_entries WHERE list_id = %(list)s
                   ORDER BY rating DESC, player_id LIMIT %(limit)s::int OFFSET %(offset)s::int) page
-            JOIN list_entries e ON e.list_id = %(list)s AND e.player_id = page.player_id
+            JOIN designs.full_entries e ON e.list_id = %(list)s AND e.player_id = page.player_id
             JOIN players pl ON pl.player_id = page.player_id
             ORDER BY page.rating DESC, page.player_id""",
         "lean": f"""
@@ -272,7 +296,7 @@ QUERIES: dict[str, dict[str, str]] = {
     "history": {
         "today": f"""
             SELECT l.list_date, {", ".join("e." + f for f in FIGURES.split(", "))}
-            FROM list_entries e JOIN rating_lists l ON l.id = e.list_id
+            FROM designs.full_entries e JOIN rating_lists l ON l.id = e.list_id
             WHERE e.player_id = %(player)s AND l.category = %(category)s
             ORDER BY l.list_date""",
         "lean": """
@@ -291,7 +315,7 @@ QUERIES: dict[str, dict[str, str]] = {
             ORDER BY ch.list_date""",
     },
     "rank": {
-        "today": """SELECT count(*) FROM list_entries
+        "today": """SELECT count(*) FROM designs.full_entries
                     WHERE list_id = %(list)s AND rating > %(rating)s""",
         "lean": """SELECT count(*) FROM designs.lean_entries
                    WHERE list_id = %(list)s AND rating > %(rating)s""",
@@ -307,7 +331,7 @@ QUERIES: dict[str, dict[str, str]] = {
     "federation": {
         "today": f"""
             SELECT {PLAYER}, {", ".join("e." + f for f in FIGURES.split(", "))}
-            FROM list_entries e JOIN players pl ON pl.player_id = e.player_id
+            FROM designs.full_entries e JOIN players pl ON pl.player_id = e.player_id
             WHERE e.list_id = %(list)s AND pl.federation = %(federation)s
             ORDER BY e.rating DESC, e.player_id LIMIT %(limit)s::int""",
         "lean": f"""
@@ -341,7 +365,7 @@ QUERIES: dict[str, dict[str, str]] = {
             ORDER BY page.chunk, page.i""",
     },
     "whole list": {
-        "today": """SELECT player_id, rating, rated_games, peak_rating FROM list_entries
+        "today": """SELECT player_id, rating, rated_games, peak_rating FROM designs.full_entries
                     WHERE list_id = %(list)s""",
         "lean": """SELECT player_id, rating, rated_games, peak_rating FROM designs.lean_entries
                    WHERE list_id = %(list)s""",
@@ -381,10 +405,27 @@ def normalise(rows: Sequence[Any], read: str) -> list[tuple[Any, ...]]:
 # --- the run ------------------------------------------------------------------------------------
 
 
+def full_entries(connection: psycopg.Connection[Any]) -> None:
+    """designs.full_entries: every entry of every list, unpacked from its chunks (the whole
+    list; list_entries holds a computed list's changes only), copied in list by list."""
+    from ratingdb.db.chunks import unpack  # the packed format of list_chunks
+
+    list_ids = [row[0] for row in connection.execute("SELECT id FROM rating_lists ORDER BY id")]
+    columns = f"list_id, player_id, {FIGURES}"
+    for list_id in list_ids:
+        packed = connection.execute(
+            "SELECT entries FROM list_chunks WHERE list_id = %s ORDER BY chunk", (list_id,)
+        ).fetchall()
+        with connection.cursor().copy(f"COPY designs.full_entries ({columns}) FROM STDIN") as copy:
+            for (value,) in packed:
+                for entry in unpack(bytes(value)):
+                    copy.write_row((list_id, *entry))
+
+
 def sizes(connection: psycopg.Connection[Any]) -> dict[str, dict[str, int]]:
     """Bytes of each table and index the designs use."""
     tables = {
-        "today": ["public.list_entries"],
+        "today": ["designs.full_entries"],
         "lean": ["designs.lean_entries"],
         "changes+ranking": ["designs.entry_changes", "designs.list_ranking"],
         "changes+pages": ["designs.entry_changes", "designs.list_pages"],
@@ -509,6 +550,9 @@ def main() -> None:
     with psycopg.connect(dsn, autocommit=True) as connection:
         if not args.reuse:
             started = time.perf_counter()
+            connection.execute(SCHEMA)
+            full_entries(connection)
+            connection.execute(FULL_KEYS)
             connection.execute(
                 BUILD.replace("%(category)s", f"'{CATEGORY}'").replace("%(chunk)s", str(args.chunk))
             )
@@ -520,7 +564,7 @@ def main() -> None:
                 "SELECT list_id FROM designs.chain ORDER BY list_date"
             ).fetchall()
         ]
-        entries = int(connection.execute("SELECT count(*) FROM list_entries").fetchone()[0])  # type: ignore[index]
+        entries = int(connection.execute("SELECT count(*) FROM designs.full_entries").fetchone()[0])  # type: ignore[index]
         changes = connection.execute(
             "SELECT count(*), count(rating) FROM designs.entry_changes"
         ).fetchone()
@@ -554,13 +598,13 @@ def main() -> None:
         latest = lists[-1]
         list_size = int(
             connection.execute(
-                "SELECT count(*) FROM list_entries WHERE list_id = %s", (latest,)
+                "SELECT count(*) FROM designs.full_entries WHERE list_id = %s", (latest,)
             ).fetchone()[0]
         )  # type: ignore[index]
         players = [
             row[0]
             for row in connection.execute(
-                "SELECT player_id FROM list_entries WHERE list_id = %s", (latest,)
+                "SELECT player_id FROM designs.full_entries WHERE list_id = %s", (latest,)
             ).fetchall()
         ]
         federations = [

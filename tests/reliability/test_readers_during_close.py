@@ -23,7 +23,7 @@ import pytest
 from sqlalchemy import Engine, func, select
 
 from ratingdb.db import is_sqlite, make_read_only_engine, read_only_session
-from ratingdb.models import ListEntryRow, PeriodRow, RatingListRow
+from ratingdb.models import ListChunkRow, PeriodRow, RatingListRow
 from tests.reliability.test_sigkill_close import (
     CATEGORY,
     PERIOD,
@@ -67,8 +67,9 @@ def read(engine: Engine) -> tuple[int, int, str | None]:
                 RatingListRow.list_date == PERIOD.list_date,
             )
         ).all()
+        # Every entry of the list: its chunks' sizes (list_entries holds only its changes).
         entries = session.scalar(
-            select(func.count()).select_from(ListEntryRow).where(ListEntryRow.list_id.in_(list_ids))
+            select(func.sum(ListChunkRow.size)).where(ListChunkRow.list_id.in_(list_ids))
         )
         state = session.scalar(
             select(PeriodRow.state).where(
