@@ -459,6 +459,25 @@ def list_columns(
     return found
 
 
+def chunk_columns(
+    session: Session, list_id: int, numbers: Sequence[int], fields: Sequence[str]
+) -> dict[int, list[list[Any]]]:
+    """chunk number -> the columns ``fields`` of that chunk of the list, for the chunks
+    ``numbers`` only (one query)."""
+    if not numbers:
+        return {}
+    rows = session.connection().execute(
+        select(ListChunkRow.chunk, ListChunkRow.entries).where(
+            ListChunkRow.list_id == list_id, ListChunkRow.chunk.in_(sorted(set(numbers)))
+        )
+    )
+    found: dict[int, list[list[Any]]] = {}
+    for number, packed in rows:
+        opened = Packed(bytes(packed))
+        found[int(number)] = [opened.column(name) for name in fields]
+    return found
+
+
 def page_of(session: Session, list_id: int, offset: int, limit: int) -> list[tuple[Any, ...]]:
     """Entries ``offset`` to ``offset + limit`` of the list in list order (tuples of
     ratingdb.db.chunks.ENTRY): one or two chunks read."""
@@ -914,24 +933,90 @@ def resolved(chain: Sequence[int], rows: Iterable[Sequence[Any]]) -> dict[str, t
     return entries
 
 
+#: The rows of some players on a list and the lists it was computed from: the ancestry walked
+#: in the database (a recursive CTE over rating_lists' parents, depth 0 for the list), joined
+#: to the players' rows (list_entries' key starts with the player). ``{players}``: the
+#: condition on e.player_id (an array on PostgreSQL, placeholders on SQLite).
+_RESOLVE = (
+    "WITH RECURSIVE chain(id, parent, depth) AS ("
+    "SELECT id, parent_list_id, 0 FROM rating_lists WHERE id = ? "
+    "UNION ALL SELECT r.id, r.parent_list_id, c.depth + 1 FROM rating_lists AS r "
+    "JOIN chain AS c ON r.id = c.parent) "
+    "SELECT c.depth, e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor, "
+    "e.k_used, e.sum_delta, e.rated_games, e.peak_rating "
+    "FROM list_entries AS e JOIN chain AS c ON c.id = e.list_id WHERE e.player_id {players}"
+)
+
+
 def resolve(
     session: Session, list_id: int, player_ids: Iterable[str]
 ) -> dict[str, tuple[Any, ...]]:
     """player_id -> entry (a tuple of ratingdb.db.chunks.ENTRY) on the list of those of
-    ``player_ids`` on it: each one's row on the nearest list of its ancestry (:func:`resolved`),
-    the rows of the whole ancestry read for 5,000 players a query."""
-    chain = ancestry(session, list_id)
-    columns = [ListEntryRow.__table__.c[key] for key in ENTRY_KEYS]
-    rows: list[Sequence[Any]] = []
+    ``player_ids`` on it: each one's row on the nearest list of its ancestry, carried forward
+    when older, left out at a marker (as :func:`resolved`). One plain statement for 5,000
+    players (:data:`_RESOLVE`), the driver's tuples."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    nearest: dict[str, tuple[int, Any]] = {}
     for part in chunks(sorted(set(player_ids))):
-        rows.extend(
-            session.connection().execute(
-                select(*columns).where(
-                    ListEntryRow.list_id.in_(chain), one_of(session, ListEntryRow.player_id, part)
-                )
-            )
-        )
-    return resolved(chain, rows)
+        if postgresql:
+            sql, parameters = _RESOLVE.format(players="= ANY(?)"), (list_id, list(part))
+        else:
+            placeholders = ", ".join("?" * len(part))
+            sql = _RESOLVE.format(players=f"IN ({placeholders})")
+            parameters = (list_id, *part)
+        for row in raw_rows(session, sql, parameters):
+            found = nearest.get(row[1])
+            if found is None or row[0] < found[0]:
+                nearest[row[1]] = (row[0], row)
+    entries: dict[str, tuple[Any, ...]] = {}
+    for player_id, (depth, row) in nearest.items():
+        if row[2] is None:
+            continue
+        entry = _typed(row[1:], postgresql)
+        entries[player_id] = entry if depth == 0 else carried(entry)
+    return entries
+
+
+def _typed(entry: Sequence[Any], postgresql: bool) -> tuple[Any, ...]:
+    """An entry read by the driver as the ORM reads it: sum_delta a Decimal of four places
+    (SQLite's driver gives a NUMERIC back as a float)."""
+    delta = entry[7]
+    if delta is None or (postgresql and isinstance(delta, Decimal)):
+        return tuple(entry)
+    return (*entry[:7], Decimal(str(delta)).quantize(_FOUR_PLACES), *entry[8:])
+
+
+_FOUR_PLACES = Decimal("0.0001")
+
+
+def entries_on_lists(
+    parents: Mapping[int, int | None], rows: Iterable[Sequence[Any]]
+) -> dict[int, tuple[Any, ...]]:
+    """One player's entry (a tuple of ENTRY) on every list of ``parents`` (list id -> parent
+    id, every list of a category) they are on, from their ``rows`` ((list_id, *ENTRY)): on each
+    list its own row, a marker there leaving it off; else the parent's entry carried forward.
+    Each list resolved once, its parent before it."""
+    own = {int(row[0]): tuple(row[1:]) for row in rows}
+    found: dict[int, tuple[Any, ...] | None] = {}
+    for list_id in parents:
+        path: list[int] = []
+        current: int | None = list_id
+        while current is not None and current not in found:
+            if current in path:
+                raise ValueError(f"list {list_id}: its parents make a loop at list {current}")
+            if current not in parents:
+                raise LookupError(f"list {list_id}: list {current} of its ancestry is unknown")
+            path.append(current)
+            current = None if current in own else parents[current]
+        below = None if current is None else found[current]
+        for step in reversed(path):
+            if step in own:
+                row = own[step]
+                below = None if row[1] is None else row
+            elif below is not None:
+                below = carried(below)
+            found[step] = below
+    return {list_id: entry for list_id, entry in found.items() if entry is not None}
 
 
 class Entry(NamedTuple):
@@ -965,18 +1050,6 @@ def player_rows(session: Session, player_id: str) -> list[tuple[Any, ...]]:
             select(*columns).where(ListEntryRow.player_id == player_id)
         )
     ]
-
-
-def resolved_on(
-    parents: Mapping[int, int | None], rows: Sequence[Sequence[Any]], list_id: int
-) -> tuple[Any, ...] | None:
-    """One player's entry on ``list_id`` (a tuple of ENTRY; None: not on it) from ``rows``,
-    their rows ((list_id, *ENTRY)) on any lists, and ``parents`` (list id -> parent id) of
-    the list's category."""
-    chain = ancestry_of(parents, list_id)
-    on_chain = set(chain)
-    found = resolved(chain, [row for row in rows if row[0] in on_chain])
-    return next(iter(found.values()), None)
 
 
 def category_parents(session: Session, category: Any | None = None) -> dict[int, int | None]:

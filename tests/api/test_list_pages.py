@@ -26,6 +26,7 @@ from ratingdb.api import create_app
 from ratingdb.api.routes import downloads, listings
 from ratingdb.cli import main
 from ratingdb.config import Settings
+from ratingdb.repositories.published import lists as list_repo
 from tests.api.conftest import make_client
 from tests.api.test_pages import page
 from tests.support.files import LIST_HEADER
@@ -108,6 +109,18 @@ def test_the_whole_list_ranked(client: TestClient) -> None:
     ]
 
 
+@pytest.fixture(params=["latest", "resolved", "decoded"])
+def matching(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A filtered page of the latest list read from latest_entries; or, as for another list,
+    its entries resolved by player (few match), or the list's decoded from its chunks and
+    filtered (many match: made so here by a threshold of 0)."""
+    if request.param != "latest":
+        monkeypatch.setattr(list_repo, "READ_LATEST", False)
+    if request.param == "decoded":
+        monkeypatch.setattr(list_repo, "FEW_MATCHING", 0)
+
+
+@pytest.mark.usefixtures("matching")
 def test_filters(client: TestClient) -> None:
     # Federation: the world rank and the rank in the federation.
     assert table(client, f"{LIST}?federation=fra") == [
@@ -129,6 +142,7 @@ def test_filters(client: TestClient) -> None:
     assert "No player on this list matches these filters." in page(client, f"{LIST}?q=zz").text
 
 
+@pytest.mark.usefixtures("matching")
 def test_pages(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(listings, "LIST_PAGE_SIZE", 3)
     assert names(client, LIST) == [("1", "Max, M"), ("2", "Dan, D"), ("3", "Bob, B")]

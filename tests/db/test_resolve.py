@@ -33,6 +33,7 @@ from ratingdb.repositories.list_entries import (
     ancestry,
     ancestry_of,
     carried,
+    entries_on_lists,
     resolve,
     resolved,
 )
@@ -109,6 +110,20 @@ def test_entries_resolved_on_each_list(list_id: int) -> None:
     on_chain = [row for row in ROWS if row[0] in chain]
     assert resolved(chain, on_chain) == EXPECTED[list_id]
     assert resolved(chain, reversed(on_chain)) == EXPECTED[list_id]  # whatever the rows' order
+
+
+@pytest.mark.parametrize("player", ["A", "B", "C", "D"])
+def test_a_players_entries_on_every_list_at_once(player: str) -> None:
+    """entries_on_lists (a player's history): each list resolved once, parents first."""
+    rows = [row for row in ROWS if row[1] == player]
+    first = next(row[1:] for row in rows if row[0] == 1)
+    expected = {1: first} | {
+        list_id: entries[player] for list_id, entries in EXPECTED.items() if player in entries
+    }
+    assert entries_on_lists(PARENTS, rows) == expected
+    assert entries_on_lists(PARENTS, reversed(rows)) == expected
+    with pytest.raises(ValueError, match="loop"):
+        entries_on_lists({7: 8, 8: 7}, [])
 
 
 def test_the_imported_list_is_its_rows() -> None:

@@ -101,16 +101,15 @@ def player_entries(
         if key not in shown or shown[key].revision < row.revision:
             shown[key] = row
     found: list[PlayerEntry] = []
+    on_lists = entries_repo.entries_on_lists(parents, rows)
     for (list_category, list_date), row in sorted(
         shown.items(), key=lambda item: (str(item[0][0].value), item[0][1])
     ):
-        entry = entries_repo.resolved_on(parents, rows, int(row.id))
+        entry = on_lists.get(int(row.id))
         if entry is None:
             continue
         original_id = originals.get((list_category, list_date))
-        original = (
-            None if original_id is None else entries_repo.resolved_on(parents, rows, original_id)
-        )
+        original = None if original_id is None else on_lists.get(original_id)
         _, rating, previous, change, games, k_factor, k_used, sum_delta, rated, peak = entry
         found.append(
             PlayerEntry(
