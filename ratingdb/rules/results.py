@@ -96,6 +96,16 @@ class PeriodResults(Mapping[str, PeriodResult]):
         for player_id, held in self._held.items():
             yield player_id, (made_again(held) if type(held) is tuple else held)  # type: ignore[misc,arg-type]
 
+    def unmoved(self, player_id: str) -> tuple[PlayerStatus, int] | None:
+        """(status, K after the list) of a player whose result is held unmoved (no game, the
+        standing as it was, the same rating); None for a player who moved or is not rated
+        here. Read without making the result again."""
+        held = self._held.get(player_id)
+        if type(held) is tuple:
+            status, _, _, next_k = held  # type: ignore[misc]
+            return status, next_k
+        return None
+
     def moved(self) -> Iterator[tuple[str, PeriodResult]]:
         """(player id, result) of the players who played or whose standing moved, in order:
         the others have no calculation and stay on the list as they were."""

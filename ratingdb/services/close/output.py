@@ -140,7 +140,7 @@ class AgainstParent:
 def _against_parent(session: Session, parent_id: int, computation: Computation) -> AgainstParent:
     """Every entry of the parent (its chunks, a batch at a time: none held) against the
     player's result: its carried form compared with the entry the close writes."""
-    results = computation.results
+    results: PeriodResults = computation.results
     merged = {
         player_id
         for pair in correction_repo.merges(session, computation.corrections).items()
@@ -148,8 +148,22 @@ def _against_parent(session: Session, parent_id: int, computation: Computation) 
     }
     against = AgainstParent(merged)
     fields = ("player_id", "rating", "k_factor", "rated_games", "peak_rating")
+    unmoved = results.unmoved
     for batch in list_entries.column_batches(session, parent_id, fields):
         for player_id, rating, k_factor, rated_games, peak in zip(*batch, strict=True):
+            held = unmoved(player_id)
+            if held is not None and player_id not in merged:
+                # Its entry made as _entry_row makes it: the same rating as the base, change 0,
+                # no game (no K used nor sum), the K after the list, the status' games and peak.
+                status, next_k = held
+                against.seen += 1
+                if (status.rating, next_k, status.rated_games) != (
+                    rating,
+                    k_factor,
+                    rated_games,
+                ) or (status.rating if status.peak_rating is None else status.peak_rating) != peak:
+                    against.differs.add(player_id)
+                continue
             r = results.get(player_id)
             if r is None or r.new_rating is None:
                 against.gone.append(player_id)
