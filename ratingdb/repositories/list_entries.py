@@ -1040,29 +1040,6 @@ def resolve_one(session: Session, list_id: int, player_id: str) -> Entry | None:
     return None if found is None else Entry(*found)
 
 
-def player_rows(session: Session, player_id: str) -> list[tuple[Any, ...]]:
-    """Every row of the player in list_entries ((list_id, *ENTRY): entries and markers), on
-    every list: one range of the key."""
-    columns = [ListEntryRow.__table__.c[key] for key in ENTRY_KEYS]
-    return [
-        tuple(row)
-        for row in session.connection().execute(
-            select(*columns).where(ListEntryRow.player_id == player_id)
-        )
-    ]
-
-
-def category_parents(session: Session, category: Any | None = None) -> dict[int, int | None]:
-    """list id -> parent list id of every list (of ``category``)."""
-    statement = select(RatingListRow.id, RatingListRow.parent_list_id)
-    if category is not None:
-        statement = statement.where(RatingListRow.category == category)
-    return {
-        int(row[0]): None if row[1] is None else int(row[1])
-        for row in session.connection().execute(statement)
-    }
-
-
 def statuses_of(session: Session, list_id: int) -> list[tuple[Any, ...]]:
     """(player_id, rated_games, peak_rating, pool) of the players kept off a list."""
     rows = session.execute(

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
+from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, case, select
+from sqlalchemy import Select, and_, bindparam, case, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import PlayerRow, RatingListRow
+from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
 from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
@@ -67,14 +68,11 @@ class PlayerEntry(NamedTuple):
     original_rating: int | None
 
 
-def player_entries(
-    session: Session, player_id: str, category: Category | None = None, upto: int | None = None
-) -> list[PlayerEntry]:
-    """The player's entries on every current list (or, with ``upto``, on the latest revision up
-    to ``upto`` of every list), by category then list date (oldest first), each with the
-    rating on the original list (``original_rating``, None when the player was not on it).
-    The player's rows (one range of list_entries' key) and the lists read once, each list's
-    entry resolved through its ancestry here."""
+@cache
+def _lists_with_rows(*, by_category: bool) -> Select[Any]:
+    """Every list (of a category) with the player's row on it, if any (ENTRY's fields, from
+    the player id on; the id None where there is none): one statement, built once."""
+    entry = ListEntryRow.__table__.c
     statement = select(
         RatingListRow.id,
         RatingListRow.category,
@@ -82,11 +80,34 @@ def player_entries(
         RatingListRow.revision,
         RatingListRow.rule_version,
         RatingListRow.parent_list_id,
+        *(entry[key] for key in entries_repo.ENTRY_KEYS[1:]),
+    ).outerjoin(
+        ListEntryRow,
+        and_(
+            ListEntryRow.list_id == RatingListRow.id,
+            ListEntryRow.player_id == bindparam("player_id"),
+        ),
     )
-    if category is not None:
-        statement = statement.where(RatingListRow.category == category)
-    lists = session.connection().execute(statement).all()
-    rows = entries_repo.player_rows(session, player_id)
+    if by_category:
+        statement = statement.where(RatingListRow.category == bindparam("category"))
+    return statement
+
+
+def player_entries(
+    session: Session, player_id: str, category: Category | None = None, upto: int | None = None
+) -> list[PlayerEntry]:
+    """The player's entries on every current list (or, with ``upto``, on the latest revision up
+    to ``upto`` of every list), by category then list date (oldest first), each with the
+    rating on the original list (``original_rating``, None when the player was not on it).
+    The lists and the player's rows read in one statement, each list's entry resolved
+    through its ancestry here (entries_on_lists)."""
+    parameters = {"player_id": player_id, "category": category}
+    lists = (
+        session.connection()
+        .execute(_lists_with_rows(by_category=category is not None), parameters)
+        .all()
+    )
+    rows = [(row.id, *row[6:]) for row in lists if row.player_id is not None]
     if not rows:
         return []
     parents = {int(row.id): row.parent_list_id for row in lists}
