@@ -118,6 +118,15 @@ _UPSERT_LATEST = (
     "OR latest_entries.rated_games <> excluded.rated_games "
     "OR latest_entries.peak_rating <> excluded.peak_rating"
 )
+#: Every entry of a list without a parent (which stores them all), as the upsert's source.
+_LIST_SOURCE = "list_entries AS s WHERE s.list_id = :list_id"
+#: The rows of the players not on such a list deleted. NOT IN, not NOT EXISTS: PostgreSQL hashes
+#: the list's ids once whatever it estimates of them, where an anti-join planned on the
+#: statistics of a list just written (none: one row estimated) rescans the list for every row.
+_DELETE_GONE = (
+    "DELETE FROM latest_entries WHERE category = :category AND player_id NOT IN "
+    "(SELECT player_id FROM list_entries WHERE list_id = :list_id)"
+)
 #: A close's changed entries as the upsert's source (PostgreSQL: arrays, one parameter each).
 _ARRAY_SOURCE = (
     "unnest(CAST(:ids AS text[]), CAST(:ratings AS integer[]), CAST(:games AS integer[]), "
@@ -137,8 +146,10 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     alone). Set-based, in the database: only the rows that change are written (players who
     came, whose fields differ, who left).
 
-    By default from the list's chunks (written before), every entry compared with
-    latest_entries in this process.
+    By default, for a list without a parent (an import: every entry in list_entries), every
+    row compared in the database (an upsert and a delete); for a computed list (its rows in
+    list_entries only its changes), its chunks (written before) compared with latest_entries
+    in this process.
     ``changes``: a close's, when latest_entries hold the list it started from (its parent):
     only those players' rows are written; otherwise ``changes`` are not used.
 
@@ -163,6 +174,14 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
         return 0
     if changes is not None and current is not None and parent is not None and current[0] == parent:
         written = _write_changes(session, str(category), changes)
+    elif parent is None:
+        # A list without a parent (an import) stores every entry in list_entries: compared
+        # there, set-based.
+        values = {"category": str(category), "list_id": list_id}
+        written = max(
+            0, connection.execute(text(_UPSERT_LATEST.format(source=_LIST_SOURCE)), values).rowcount
+        )
+        written += max(0, connection.execute(text(_DELETE_GONE), values).rowcount)
     else:
         written = _write_changes(
             session, str(category), _latest_changes(session, str(category), list_id)
