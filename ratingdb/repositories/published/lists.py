@@ -379,11 +379,17 @@ def _latest_page(
         return []
     lowest, highest = int(rows[-1][1]), int(rows[0][1])
     world = _latest_above(session, category, lowest, highest, None)
-    federation = (
-        None
-        if wanted.federation is None
-        else _latest_above(session, category, lowest, highest, wanted.federation)
-    )
+    federation: Callable[[int], int] | None = None
+    if wanted.federation is not None:
+        if offset == 0 and wanted == EntryFilter(federation=wanted.federation):
+            # The page is the federation's first entries: those above a rating are the
+            # page's rows before its first row of that rating.
+            first_at: dict[int, int] = {}
+            for at, row in enumerate(rows):
+                first_at.setdefault(int(row[1]), at)
+            federation = first_at.__getitem__
+        else:
+            federation = _latest_above(session, category, lowest, highest, wanted.federation)
     page_ids = [row[0] for row in rows]
     entries = entries_repo.resolve(session, list_id, page_ids)
     original = (
