@@ -790,12 +790,11 @@ def count_of_federation(session: Session, player_ids: Sequence[str], federation:
 
 
 def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
-    """The ratings of ``player_ids`` on a list (those who have an entry): their entries
-    resolved through the list's ancestry (:func:`resolve`), 5,000 players a query."""
-    return {
-        player_id: int(entry[1])
-        for player_id, entry in resolve(session, list_id, player_ids).items()
-    }
+    """The ratings of ``player_ids`` on a list (those who have an entry): each one's rating
+    on the nearest row of the list's ancestry (a carried entry keeps it; a marker: none), only
+    the rating read, 5,000 players a statement."""
+    nearest = _nearest_rows(session, list_id, player_ids, "e.rating")
+    return {player_id: int(row[2]) for player_id, (_, row) in nearest.items() if row[2] is not None}
 
 
 def entries_in_chunks_above(session: Session, list_id: int, rating: int) -> int:
@@ -961,9 +960,12 @@ _RESOLVE = (
     "SELECT id, parent_list_id, 0 FROM rating_lists WHERE id = ? "
     "UNION ALL SELECT r.id, r.parent_list_id, c.depth + 1 FROM rating_lists AS r "
     "JOIN chain AS c ON r.id = c.parent) "
-    "SELECT c.depth, e.player_id, e.rating, e.previous_rating, e.change, e.games, e.k_factor, "
-    "e.k_used, e.sum_delta, e.rated_games, e.peak_rating "
+    "SELECT c.depth, e.player_id, {fields} "
     "FROM list_entries AS e JOIN chain AS c ON c.id = e.list_id WHERE e.player_id {players}"
+)
+_ENTRY_FIELDS = (
+    "e.rating, e.previous_rating, e.change, e.games, e.k_factor, e.k_used, e.sum_delta, "
+    "e.rated_games, e.peak_rating"
 )
 
 
@@ -975,18 +977,7 @@ def resolve(
     when older, left out at a marker (as :func:`resolved`). One plain statement for 5,000
     players (:data:`_RESOLVE`), the driver's tuples."""
     postgresql = session.get_bind().dialect.name == "postgresql"
-    nearest: dict[str, tuple[int, Any]] = {}
-    for part in chunks(sorted(set(player_ids))):
-        if postgresql:
-            sql, parameters = _RESOLVE.format(players="= ANY(?)"), (list_id, list(part))
-        else:
-            placeholders = ", ".join("?" * len(part))
-            sql = _RESOLVE.format(players=f"IN ({placeholders})")
-            parameters = (list_id, *part)
-        for row in raw_rows(session, sql, parameters):
-            found = nearest.get(row[1])
-            if found is None or row[0] < found[0]:
-                nearest[row[1]] = (row[0], row)
+    nearest = _nearest_rows(session, list_id, player_ids, _ENTRY_FIELDS)
     entries: dict[str, tuple[Any, ...]] = {}
     for player_id, (depth, row) in nearest.items():
         if row[2] is None:
@@ -994,6 +985,29 @@ def resolve(
         entry = _typed(row[1:], postgresql)
         entries[player_id] = entry if depth == 0 else carried(entry)
     return entries
+
+
+def _nearest_rows(
+    session: Session, list_id: int, player_ids: Iterable[str], fields: str
+) -> dict[str, tuple[int, Any]]:
+    """player_id -> (depth, (depth, player_id, *fields)) of each player's row on the nearest
+    list of the list's ancestry (depth 0: the list), read by :data:`_RESOLVE`, 5,000 players a
+    statement."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    nearest: dict[str, tuple[int, Any]] = {}
+    for part in chunks(sorted(set(player_ids))):
+        if postgresql:
+            sql = _RESOLVE.format(fields=fields, players="= ANY(?)")
+            parameters: tuple[Any, ...] = (list_id, list(part))
+        else:
+            placeholders = ", ".join("?" * len(part))
+            sql = _RESOLVE.format(fields=fields, players=f"IN ({placeholders})")
+            parameters = (list_id, *part)
+        for row in raw_rows(session, sql, parameters):
+            found = nearest.get(row[1])
+            if found is None or row[0] < found[0]:
+                nearest[row[1]] = (row[0], row)
+    return nearest
 
 
 def _typed(entry: Sequence[Any], postgresql: bool) -> tuple[Any, ...]:

@@ -205,6 +205,8 @@ def test_resolve_in_the_database(session: Session) -> None:
     for number in (2, 3, 4, 5, 6):
         expected = {DIGITS[p]: (DIGITS[p], *e[1:]) for p, e in EXPECTED[number].items()}
         assert resolve(session, ids[number], DIGITS.values()) == expected, number
+        ratings = {DIGITS[p]: e[1] for p, e in EXPECTED[number].items()}
+        assert list_entries.ratings_on(session, ids[number], DIGITS.values()) == ratings
     assert resolve(session, ids[6], []) == {}
     with pytest.raises(LookupError, match="no list"):
         ancestry(session, max(ids.values()) + 100)
