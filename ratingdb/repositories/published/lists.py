@@ -24,7 +24,6 @@ from ratingdb.models import LatestEntryRow, PlayerRow, RatingListRow
 from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
-    SHOWN_FIGURES,
     AnyRow,
     count_rows,
     is_current,
@@ -141,11 +140,6 @@ def list_generations(session: Session) -> Sequence[AnyRow]:
             func.max(RatingListRow.id).label("last_id"),
         ).group_by(RatingListRow.category)
     ).all()
-
-
-#: One entry of a published list, in the order of the fields of ``services.published.ListEntry``
-#: (the read model of a list entry): its figures, then its player.
-_ENTRY_COLUMNS = (*SHOWN_FIGURES, *PLAYER_COLUMNS)
 
 
 def count_list_entries(
