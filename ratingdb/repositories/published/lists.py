@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import itertools
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -15,17 +14,23 @@ from sqlalchemy import (
     and_,
     bindparam,
     func,
+    literal,
     select,
 )
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.db.chunks import CHUNK_SIZE, ENTRY, list_order
-from ratingdb.models import LatestEntryRow, PlayerRow, RatingListRow
+from ratingdb.models import (
+    LatestEntryRow,
+    LatestListRow,
+    ListEntryRow,
+    PlayerRow,
+    RatingListRow,
+)
 from ratingdb.repositories import list_entries as entries_repo
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     AnyRow,
-    count_rows,
     is_current,
     player_matches,
 )
@@ -187,7 +192,7 @@ def list_entries(
         row[:-2]
         for row in filtered_entries(
             session, list_id, original_list_id=original_list_id, wanted=wanted, list_year=0,
-            limit=limit, offset=offset,
+            limit=limit, offset=offset, ranked=False,
         )
     ]  # fmt: skip
 
@@ -328,126 +333,244 @@ def _kept(session: Session, list_id: int, wanted: EntryFilter, list_year: int) -
     return _Kept(kept_ids, [ratings[index] for index in positions], None, positions, ratings)
 
 
-def _latest_held(session: Session, list_id: int) -> str | None:
-    """The category whose latest_entries hold the list (None: another list, or READ_LATEST
-    off)."""
-    return entries_repo.latest_category(session, list_id) if READ_LATEST else None
+def _held_category() -> ColumnElement[Any]:
+    """The category whose latest_entries hold the list ``:list_id`` (NULL: none)."""
+    return (
+        select(LatestListRow.category)
+        .where(LatestListRow.list_id == bindparam("list_id"))
+        .scalar_subquery()
+    )
 
 
-def _latest_kept(category: str, conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
-    """The entries of the category's latest_entries whose players the conditions keep."""
+def _latest_kept(conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
+    """The entries of the latest_entries holding the list ``:list_id`` whose players the
+    conditions keep (none when latest_entries hold another list)."""
     return (
         select(LatestEntryRow.player_id, LatestEntryRow.rating, *PLAYER_COLUMNS[1:])
         .join(PlayerRow, PlayerRow.player_id == LatestEntryRow.player_id)
-        .where(LatestEntryRow.category == category, *conditions)
+        .where(LatestEntryRow.category == _held_category(), *conditions)
     )
+
+
+def _ancestry() -> Any:
+    """The list ``:list_id`` and the lists it was computed from (``id``, ``parent``,
+    ``depth``: 0 for the list), a recursive CTE over rating_lists' parents (as
+    list_entries.resolve walks it)."""
+    chain = (
+        select(
+            RatingListRow.id,
+            RatingListRow.parent_list_id.label("parent"),
+            literal(0).label("depth"),
+        )
+        .where(RatingListRow.id == bindparam("list_id"))
+        .cte("chain", recursive=True)
+    )
+    parent = aliased(RatingListRow)
+    return chain.union_all(
+        select(parent.id, parent.parent_list_id, chain.c.depth + 1).where(
+            parent.id == chain.c.parent
+        )
+    )
+
+
+def _ranks_above(page: Any, federation: bool) -> Any:
+    """Per rating of the page (``rating``, ``above``): how many entries of the held
+    latest_entries (of the federation ``:rank_federation``'s players) are rated above it,
+    counted in the page's rating range per rating and above it in one count, summed by a
+    window over the ratings (the index (category, rating, player_id) read once over the
+    range)."""
+
+    def counting(*columns: Any) -> Select[Any]:
+        statement = (
+            select(*columns)
+            .select_from(LatestEntryRow)
+            .where(LatestEntryRow.category == _held_category())
+        )
+        if federation:
+            statement = statement.join(
+                PlayerRow, PlayerRow.player_id == LatestEntryRow.player_id
+            ).where(PlayerRow.federation == bindparam("rank_federation"))
+        return statement
+
+    lowest = select(func.min(page.c.rating)).scalar_subquery()
+    highest = select(func.max(page.c.rating)).scalar_subquery()
+    beyond = counting(func.count()).where(LatestEntryRow.rating > highest).scalar_subquery()
+    counts = (
+        counting(LatestEntryRow.rating, func.count().label("n"))
+        .where(LatestEntryRow.rating >= lowest, LatestEntryRow.rating <= highest)
+        .group_by(LatestEntryRow.rating)
+        .subquery()
+    )
+    running = func.sum(counts.c.n).over(order_by=counts.c.rating.desc())
+    return select(counts.c.rating, (beyond + running - counts.c.n).label("above")).subquery()
+
+
+def _bound_filter(
+    wanted: EntryFilter, list_year: int
+) -> tuple[tuple[Any, ...] | None, list[ColumnElement[bool]], dict[str, Any]]:
+    """The filter's conditions for a statement built once per shape: (the shape, or None
+    with a search (its words shape the statement: the conditions hold their values), the
+    conditions, their parameters ``f_*``)."""
+    if wanted.search is not None:
+        return None, _filter_conditions(wanted, list_year), {}
+    conditions: list[ColumnElement[bool]] = []
+    parameters: dict[str, Any] = {}
+    for name, column in (
+        ("federation", PlayerRow.federation),
+        ("sex", PlayerRow.sex),
+        ("title", PlayerRow.title),
+    ):
+        value = getattr(wanted, name)
+        if value is not None:
+            conditions.append(column == bindparam(f"f_{name}"))
+            parameters[f"f_{name}"] = value
+    born = PlayerRow.birth_year
+    if wanted.age in ("juniors", "girls"):
+        conditions.append(born >= bindparam("f_born"))
+        parameters["f_born"] = list_year - JUNIOR_AGE
+        if wanted.age == "girls":
+            conditions.append(PlayerRow.sex == "F")
+    elif wanted.age in ("seniors-50", "seniors-65"):
+        conditions.append(born <= bindparam("f_born"))
+        parameters["f_born"] = list_year - (50 if wanted.age == "seniors-50" else 65)
+    elif wanted.age is not None:
+        raise ValueError(f"unknown age group {wanted.age!r} (one of {', '.join(AGE_GROUPS)})")
+    shape = (wanted.federation is not None, wanted.sex is not None, wanted.title is not None,
+             wanted.age)  # fmt: skip
+    return shape, conditions, parameters
+
+
+#: The statements of :func:`_latest_page_statement` and :func:`_latest_count_statement` by
+#: their shape (built once: building one costs about 2 ms of CPU, more than the page's read).
+_STATEMENTS: dict[tuple[Any, ...], Select[Any]] = {}
+
+
+def _built(key: tuple[Any, ...] | None, build: Callable[[], Select[Any]]) -> Select[Any]:
+    if key is None:
+        return build()
+    statement = _STATEMENTS.get(key)
+    if statement is None:
+        statement = _STATEMENTS[key] = build()
+    return statement
+
+
+def _latest_count_statement(conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
+    """Whether latest_entries hold the list ``:list_id`` (the category, NULL: not), and how
+    many of their entries the conditions keep."""
+    kept = _latest_kept(conditions).subquery()
+    return select(_held_category(), select(func.count()).select_from(kept).scalar_subquery())
+
+
+def _latest_page_statement(
+    conditions: Sequence[ColumnElement[bool]],
+    postgresql: bool,
+    world: bool,
+    federation: bool,
+) -> Select[Any]:
+    """The page of :func:`_latest_kept` (``:limit`` from ``:offset``, list order) joined to
+    each page player's rows on the lists of the list's ancestry (nearest first per player),
+    with the world rank's and the federation rank's counts above (``world``, ``federation``)
+    when wanted: one statement (SQLAlchemy caches its compiled form per filter shape)."""
+    player_id: Any = LatestEntryRow.player_id
+    if postgresql:
+        player_id = player_id.collate("C")  # list order: code point order of the ids
+    page = (
+        _latest_kept(conditions)
+        .order_by(LatestEntryRow.rating.desc(), player_id)
+        .limit(bindparam("limit"))
+        .offset(bindparam("offset"))
+        .cte("page")
+    )
+    chain = _ancestry()
+    columns: list[Any] = [*page.c, chain.c.depth, *(ListEntryRow.__table__.c[f] for f in ENTRY[1:])]
+    joined = page.join(ListEntryRow, ListEntryRow.player_id == page.c.player_id).join(
+        chain, chain.c.id == ListEntryRow.list_id
+    )
+    for wanted, name in ((world, "world"), (federation, "federation")):
+        if wanted:
+            above = _ranks_above(page, name == "federation")
+            joined = joined.join(above, above.c.rating == page.c.rating)
+            columns.append(above.c.above.label(f"{name}_above"))
+        else:
+            columns.append(literal(None).label(f"{name}_above"))
+    return select(*columns).select_from(joined)
 
 
 def _latest_page(
     session: Session,
     list_id: int,
-    category: str,
     original_list_id: int | None,
     wanted: EntryFilter,
     list_year: int,
     limit: int,
     offset: int,
-) -> list[tuple[Any, ...]]:
-    """filtered_entries of the list latest_entries hold for ``category``: the page read there
-    joined to the players in list order (one query, as main read list_entries), the ranks
-    from their counts per rating, the page's figures resolved by id."""
-    player_id: Any = LatestEntryRow.player_id
-    if session.get_bind().dialect.name == "postgresql":
-        player_id = player_id.collate("C")  # list order: code point order of the ids
-    rows = (
-        session.connection()
-        .execute(
-            _latest_kept(category, _filter_conditions(wanted, list_year))
-            .order_by(LatestEntryRow.rating.desc(), player_id)
-            .limit(limit)
-            .offset(offset)
-        )
-        .all()
+    *,
+    ranked: bool,
+) -> list[tuple[Any, ...]] | None:
+    """filtered_entries of the list latest_entries hold (None: they hold another list): the
+    page read there joined to the players in list order, each entry resolved through the
+    list's ancestry and, ``ranked``, the counts above each rating, in one statement (as main
+    read list_entries: count and page); a federation's first page ranks its rows in the
+    federation by their places. Only an empty page asks whether latest_entries hold the list.
+    Without ``ranked`` the two ranks are None."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    first_of_federation = (
+        wanted.federation is not None
+        and offset == 0
+        and wanted == EntryFilter(federation=wanted.federation)
     )
-    if not rows:
-        return []
-    lowest, highest = int(rows[-1][1]), int(rows[0][1])
-    world = _latest_above(session, category, lowest, highest, None)
-    federation: Callable[[int], int] | None = None
-    if wanted.federation is not None:
-        if offset == 0 and wanted == EntryFilter(federation=wanted.federation):
-            # The page is the federation's first entries: those above a rating are the
-            # page's rows before its first row of that rating.
-            first_at: dict[int, int] = {}
-            for at, row in enumerate(rows):
-                first_at.setdefault(int(row[1]), at)
-            federation = first_at.__getitem__
-        else:
-            federation = _latest_above(session, category, lowest, highest, wanted.federation)
-    page_ids = [row[0] for row in rows]
-    entries = entries_repo.resolve(session, list_id, page_ids)
+    rank_federation = ranked and wanted.federation is not None and not first_of_federation
+    shape, conditions, parameters = _bound_filter(wanted, list_year)
+    statement = _built(
+        None if shape is None else ("page", shape, postgresql, ranked, rank_federation),
+        lambda: _latest_page_statement(
+            conditions, postgresql, world=ranked, federation=rank_federation
+        ),
+    )
+    parameters |= {
+        "list_id": list_id,
+        "limit": max(limit, 0),
+        "offset": offset,
+        "rank_federation": wanted.federation,
+    }
+    width = len(PLAYER_COLUMNS) + 1  # the page's columns: player_id, rating, the player's
+    nearest: dict[str, tuple[Any, ...]] = {}
+    for read in session.connection().execute(statement, parameters):
+        seen = nearest.get(read[0])
+        if seen is None or read[width] < seen[width]:
+            nearest[read[0]] = tuple(read)
+    if not nearest:
+        return [] if entries_repo.latest_category(session, list_id) is not None else None
+    ordered = sorted(nearest.values(), key=lambda row: (-row[1], row[0]))
     original = (
         None
         if original_list_id is None
-        else entries_repo.ratings_on(session, original_list_id, page_ids)
+        else entries_repo.ratings_on(session, original_list_id, list(nearest))
     )
     shown = [ENTRY.index(name) for name in SHOWN_FIELDS]
+    first_at: dict[int, int] = {}
     found: list[tuple[Any, ...]] = []
-    for row in rows:
-        entry = entries[row[0]]
-        rating = int(row[1])
+    for at, row in enumerate(ordered):
+        player_id, rating = row[0], int(row[1])
+        entry = (player_id, *row[width + 1 : width + len(ENTRY)])
+        if entry[1] is None:
+            raise LookupError(f"latest_entries hold {player_id}, off list {list_id}")
+        if row[width] > 0:
+            entry = entries_repo.carried(entry)
+        world, federation = row[-2], row[-1]
+        if first_of_federation and ranked:
+            federation = first_at.setdefault(rating, at)
         found.append(
             (
                 *(entry[index] for index in shown),
-                row[0],
-                *row[2:],
-                rating if original is None else original.get(row[0]),
-                world(rating) + 1,
-                None if federation is None else federation(rating) + 1,
+                player_id,
+                *row[2:width],
+                rating if original is None else original.get(player_id),
+                None if world is None else int(world) + 1,
+                None if federation is None else int(federation) + 1,
             )
         )
     return found
-
-
-def _latest_above(
-    session: Session, category: str, lowest: int, highest: int, federation: str | None
-) -> Callable[[int], int]:
-    """How many entries of the category's latest_entries (of ``federation``'s players) are
-    rated above a rating from ``lowest`` to ``highest`` (a page's): the count above
-    ``highest`` and the counts per rating from ``lowest`` to it (two queries on the index
-    (category, rating, player_id)), summed here."""
-
-    def counting(*columns: Any) -> Select[Any]:
-        statement = (
-            select(*columns).select_from(LatestEntryRow).where(LatestEntryRow.category == category)
-        )
-        if federation is not None:
-            statement = statement.join(
-                PlayerRow, PlayerRow.player_id == LatestEntryRow.player_id
-            ).where(PlayerRow.federation == federation)
-        return statement
-
-    connection = session.connection()
-    beyond = int(
-        connection.execute(
-            counting(func.count()).where(LatestEntryRow.rating > highest)
-        ).scalar_one()
-    )
-    counts = sorted(
-        connection.execute(
-            counting(LatestEntryRow.rating, func.count())
-            .where(LatestEntryRow.rating >= lowest, LatestEntryRow.rating <= highest)
-            .group_by(LatestEntryRow.rating)
-        ).all(),
-        reverse=True,
-    )
-    descending = [-int(rating) for rating, _ in counts]
-    running = list(itertools.accumulate((int(count) for _, count in counts), initial=beyond))
-
-    def above(rating: int) -> int:
-        return running[bisect.bisect_left(descending, -rating)]
-
-    return above
 
 
 def _players_matching(session: Session, conditions: Sequence[ColumnElement[bool]]) -> set[str]:
@@ -457,10 +580,18 @@ def _players_matching(session: Session, conditions: Sequence[ColumnElement[bool]
 
 def count_filtered(session: Session, list_id: int, wanted: EntryFilter, list_year: int) -> int:
     """How many entries of the list the filter keeps: counted in latest_entries when they
-    hold the list, else :func:`_kept`'s."""
-    category = _latest_held(session, list_id)
-    if category is not None:
-        return count_rows(session, _latest_kept(category, _filter_conditions(wanted, list_year)))
+    hold the list (one statement: whether they hold it, and the count there), else
+    :func:`_kept`'s."""
+    if READ_LATEST:
+        shape, conditions, parameters = _bound_filter(wanted, list_year)
+        statement = _built(
+            None if shape is None else ("count", shape),
+            lambda: _latest_count_statement(conditions),
+        )
+        parameters["list_id"] = list_id
+        held, count = session.connection().execute(statement, parameters).one()
+        if held is not None:
+            return int(count)
     return len(_kept(session, list_id, wanted, list_year).ids)
 
 
@@ -488,21 +619,24 @@ def filtered_entries(
     list_year: int,
     limit: int,
     offset: int,
+    ranked: bool = True,
 ) -> list[tuple[Any, ...]]:
     """One page of the entries the filter keeps, in list order (rating descending, then
     player_id), each row the ListEntry's columns then ``rank`` (on the whole list: one more
     than the entries rated above, so equal ratings share a rank) and ``federation_rank``
-    (the same among the players of ``wanted.federation``; None without that filter). The
-    entries kept as :func:`_kept` finds them; the ranks by bisection of the whole list's
+    (the same among the players of ``wanted.federation``; None without that filter; both
+    None without ``ranked``). The list latest_entries hold: :func:`_latest_page`. Another:
+    the entries kept as :func:`_kept` finds them; the ranks by bisection of the whole list's
     ratings (decoded from its chunks) and of the federation's; the page's players and
     original ratings read by id."""
     with_original = original_list_id is not None and original_list_id != list_id
-    category = _latest_held(session, list_id)
-    if category is not None:
+    if READ_LATEST:
         original_id = original_list_id if with_original else None
-        return _latest_page(
-            session, list_id, category, original_id, wanted, list_year, limit, offset
+        found = _latest_page(
+            session, list_id, original_id, wanted, list_year, limit, offset, ranked=ranked
         )
+        if found is not None:
+            return found
     kept = _kept(session, list_id, wanted, list_year)
     stop = offset + max(limit, 0)
     page_ids = kept.ids[offset:stop]
@@ -510,11 +644,11 @@ def filtered_entries(
         return []
     page_ratings = kept.ratings[offset:stop]
     ratings = kept.every_rating
-    if ratings is None:
+    if ratings is None and ranked:
         (ratings,) = entries_repo.list_columns(session, list_id, ("rating",))
-    descending = [-rating for rating in ratings]  # ascending, for bisect
+    descending = None if ratings is None else [-rating for rating in ratings]  # for bisect
     federation_ratings: list[int] | None = None
-    if wanted.federation is not None:
+    if wanted.federation is not None and ranked:
         if wanted == EntryFilter(federation=wanted.federation):
             federation_ratings = [-rating for rating in kept.ratings]
         else:
@@ -535,7 +669,7 @@ def filtered_entries(
                 player_id,
                 *players[player_id],
                 rating if original is None else original.get(player_id),
-                bisect.bisect_left(descending, -rating) + 1,
+                None if descending is None else bisect.bisect_left(descending, -rating) + 1,
                 None
                 if federation_ratings is None
                 else bisect.bisect_left(federation_ratings, -rating) + 1,
