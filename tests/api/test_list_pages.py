@@ -151,6 +151,11 @@ def test_pages(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     second = page(client, f"{LIST}?page=2&sex=F")
     assert "page 1 of 1" not in second.text
     assert names(client, f"{LIST}?federation=FRA&page=2") == [("6", "Gus, G"), ("7", "Jo, J")]
+    # The second page's ranks in the federation counted, not placed: 4 and 5.
+    assert table(client, f"{LIST}?federation=FRA&page=2") == [
+        ("6", "4", "Gus, G", "FRA", "", "1794", "0", "0"),
+        ("7", "5", "Jo, J", "FRA", "", "1723", "+40", "2"),
+    ]
     links = [a["href"] for a in page(client, f"{LIST}?federation=FRA&page=2").all("a")]
     assert "?federation=FRA&page=1" in links  # the filters stay
     assert "There is no page 9." in page(client, f"{LIST}?page=9").text
