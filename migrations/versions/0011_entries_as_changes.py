@@ -17,7 +17,9 @@ Set-based: markers are inserted where a parent's entry has no entry on the child
 carried rows are deleted, each compared with its parent's row as it was before any was deleted
 (PostgreSQL: one DELETE, whose join reads the rows as the statement began; SQLite: the keys
 gathered in a temporary table first). The list-order index and the player index go (a list is
-read from its chunks; the new key starts with the player).
+read from its chunks; the new key starts with the player); an index on list_id alone stays for
+the reads of one list's own rows (``periods verify``, latest_entries written from an import):
+about 7 bytes a row on PostgreSQL (its entries deduplicated), 4 % of a list-month's size.
 """
 
 from collections.abc import Callable, Sequence
@@ -44,6 +46,7 @@ ENTRY_OR_MARKER = (
 )  # fmt: skip
 LIST_ORDER_INDEX = "ix_list_entries_list_id_rating"
 PLAYER_INDEX = "ix_list_entries_player_id"
+LIST_INDEX = "ix_list_entries_list_id"
 KEY = "pk_list_entries"
 
 #: A marker on each computed list for each player with an entry on its parent and none on it
@@ -106,6 +109,7 @@ def _entries_table(metadata: sa.MetaData, *, changes: bool) -> sa.Table:
     )
     if changes:
         table.append_constraint(sa.CheckConstraint(ENTRY_OR_MARKER, name=CHECK))
+        sa.Index(LIST_INDEX, table.c.list_id)
     else:
         sa.Index(LIST_ORDER_INDEX, table.c.list_id, table.c.rating.desc(), table.c.player_id)
         sa.Index(PLAYER_INDEX, table.c.player_id)
@@ -139,6 +143,7 @@ def upgrade() -> None:
     op.drop_index(op.f(PLAYER_INDEX), table_name="list_entries")
     op.drop_constraint(op.f(KEY), "list_entries", type_="primary")
     op.create_primary_key(op.f(KEY), "list_entries", ["player_id", "list_id"])
+    op.create_index(op.f(LIST_INDEX), "list_entries", ["list_id"], unique=False)
 
 
 def downgrade() -> None:
@@ -148,6 +153,7 @@ def downgrade() -> None:
     if sqlite():
         rebuild_sqlite("list_entries", _rebuilt(False), revision="0011")
         return
+    op.drop_index(op.f(LIST_INDEX), table_name="list_entries")
     op.drop_constraint(op.f(KEY), "list_entries", type_="primary")
     op.create_primary_key(op.f(KEY), "list_entries", ["list_id", "player_id"])
     op.drop_constraint(op.f(CHECK), "list_entries", type_="check")

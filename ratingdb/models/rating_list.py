@@ -86,7 +86,8 @@ class ListEntryRow(Base):
     (repositories.list_entries.resolve); the whole list, in list order, is its chunks.
 
     Keyed by player first: a player's history, and a player's rows along an ancestry, are one
-    range of the key. Nothing reads a list's rows by list (its chunks are read)."""
+    range of the key. Indexed by list too, for the reads of one list's own rows (``periods
+    verify``'s, latest_entries written from an import); its whole entries are its chunks."""
 
     __tablename__ = "list_entries"
     __table_args__ = (
@@ -98,7 +99,9 @@ class ListEntryRow(Base):
     player_id: Mapped[str] = mapped_column(
         String(PLAYER_ID_LENGTH), ForeignKey("players.player_id"), primary_key=True
     )
-    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    list_id: Mapped[int] = mapped_column(
+        ForeignKey("rating_lists.id"), primary_key=True, index=True
+    )
     #: None only in a marker row (the player left the list), as every field then.
     rating: Mapped[int | None] = mapped_column(Integer)
     #: The base the change applied to (after any one-time adjustment); None for a first rating.

@@ -852,17 +852,33 @@ def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:
 
 
 def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
-    """The same as :func:`canonical_entries`, resolved from the rows in list_entries of the
-    list's ancestry (the other stored form of the list: ``periods verify`` checks both against
-    the digest): every row of the ancestry read (one query), each player's nearest."""
-    chain = ancestry(session, list_id)
-    rows = session.connection().execute(
-        select(*(ListEntryRow.__table__.c[key] for key in ENTRY_KEYS)).where(
-            ListEntryRow.list_id.in_(chain)
+    """The same as :func:`canonical_entries`, resolved from the list's own rows in list_entries
+    (the other stored form of the list: ``periods verify`` checks both against the digest)
+    over its parent's entries as the parent's chunks hold them, carried forward: each list's
+    rows read once (by the list_id index), not its whole ancestry's. The parent's chunks are
+    checked against the parent's digest, and its rows against them, when the parent is
+    verified (``periods verify --all`` checks every list: each ancestry's rows once)."""
+    parent = (
+        session.connection()
+        .execute(select(RatingListRow.parent_list_id).where(RatingListRow.id == list_id))
+        .scalar_one()
+    )
+    entries: dict[str, tuple[Any, ...]] = {}
+    if parent is not None:
+        for entry in zip(*list_columns(session, parent, ENTRY[:6]), strict=True):
+            player_id, rating, _, _, _, k_factor = entry
+            entries[player_id] = (player_id, rating, rating, 0, 0, k_factor)  # as carried()
+    own = session.connection().execute(
+        select(*(ListEntryRow.__table__.c[key] for key in ENTRY[:6])).where(
+            ListEntryRow.list_id == list_id
         )
     )
-    entries = resolved(chain, rows)
-    return [entries[player_id][:6] for player_id in sorted(entries)]
+    for row in own:
+        if row[1] is None:
+            entries.pop(row[0], None)  # a marker: off the list (as resolve reads one)
+        else:
+            entries[row[0]] = tuple(row)
+    return [entries[player_id] for player_id in sorted(entries)]
 
 
 #: The fields of entries_by_player's values.

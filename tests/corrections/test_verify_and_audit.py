@@ -233,6 +233,18 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
 
+    # Eve's row of P+2 revision 2 alone (not its chunk): that list's rows fail; 2026-12
+    # revision 2, which carries her entry forward, is checked over P+2's chunks (each list's
+    # rows are checked once, by their own list) and verifies.
+    sql = "UPDATE list_entries SET k_factor = k_factor + :by WHERE list_id = :l AND player_id = :p"
+    assert execute(url, sql, by=20, l=latest, p=EVE) == 1
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (
+        1,
+        [(CATEGORY, P2, 2, "the stored entries do not match the list's digest")],
+    )
+    assert execute(url, sql, by=-20, l=latest, p=EVE) == 1
+
     # A stored input altered: Ben-Dee of P+1 (0-1) made 1-0 in place. Every revision of P+1
     # recomputes differently; the lists after it were computed from P+1's stored entries and
     # still verify.
