@@ -120,12 +120,27 @@ _UPSERT_LATEST = (
 )
 #: Every entry of a list without a parent (which stores them all), as the upsert's source.
 _LIST_SOURCE = "list_entries AS s WHERE s.list_id = :list_id"
-#: The rows of the players not on such a list deleted. NOT IN, not NOT EXISTS: PostgreSQL hashes
-#: the list's ids once whatever it estimates of them, where an anti-join planned on the
-#: statistics of a list just written (none: one row estimated) rescans the list for every row.
+#: Every entry of a computed list, resolved in the database: each player's row on the nearest
+#: list of its ancestry (the recursive CTE of :data:`_RESOLVE`), left out at a marker. A
+#: carried entry keeps the rating, rated games and peak of the row it carries: those are read
+#: as they are.
+_RESOLVED_SOURCE = (
+    "(WITH RECURSIVE chain(id, parent, depth) AS ("
+    "SELECT id, parent_list_id, 0 FROM rating_lists WHERE id = :list_id "
+    "UNION ALL SELECT r.id, r.parent_list_id, c.depth + 1 FROM rating_lists AS r "
+    "JOIN chain AS c ON r.id = c.parent) "
+    "SELECT e.player_id, e.rating, e.rated_games, e.peak_rating, "
+    "row_number() OVER (PARTITION BY e.player_id ORDER BY c.depth) AS nearness "
+    "FROM list_entries AS e JOIN chain AS c ON c.id = e.list_id) AS s "
+    "WHERE s.nearness = 1 AND s.rating IS NOT NULL"
+)
+#: The rows of the players not on a list ({source}: its entries) deleted. NOT IN, not NOT
+#: EXISTS: PostgreSQL hashes the list's ids once whatever it estimates of them, where an
+#: anti-join planned on the statistics of a list just written (none: one row estimated)
+#: rescans the list for every row.
 _DELETE_GONE = (
     "DELETE FROM latest_entries WHERE category = :category AND player_id NOT IN "
-    "(SELECT player_id FROM list_entries WHERE list_id = :list_id)"
+    "(SELECT s.player_id FROM {source})"
 )
 #: A close's changed entries as the upsert's source (PostgreSQL: arrays, one parameter each).
 _ARRAY_SOURCE = (
@@ -146,10 +161,9 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     alone). Set-based, in the database: only the rows that change are written (players who
     came, whose fields differ, who left).
 
-    By default, for a list without a parent (an import: every entry in list_entries), every
-    row compared in the database (an upsert and a delete); for a computed list (its rows in
-    list_entries only its changes), its chunks (written before) compared with latest_entries
-    in this process.
+    By default every row compared in the database (an upsert and a delete): for a list without
+    a parent (an import), its rows in list_entries (every entry); for a computed list (its
+    rows only its changes), its entries resolved there through its ancestry.
     ``changes``: a close's, when latest_entries hold the list it started from (its parent):
     only those players' rows are written; otherwise ``changes`` are not used.
 
@@ -174,17 +188,16 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
         return 0
     if changes is not None and current is not None and parent is not None and current[0] == parent:
         written = _write_changes(session, str(category), changes)
-    elif parent is None:
-        # A list without a parent (an import) stores every entry in list_entries: compared
-        # there, set-based.
+    else:
+        # A list without a parent (an import) stores every entry in list_entries; a computed
+        # list's entries are resolved there: compared in the database, set-based.
+        source = _LIST_SOURCE if parent is None else _RESOLVED_SOURCE
         values = {"category": str(category), "list_id": list_id}
         written = max(
-            0, connection.execute(text(_UPSERT_LATEST.format(source=_LIST_SOURCE)), values).rowcount
+            0, connection.execute(text(_UPSERT_LATEST.format(source=source)), values).rowcount
         )
-        written += max(0, connection.execute(text(_DELETE_GONE), values).rowcount)
-    else:
-        written = _write_changes(
-            session, str(category), _latest_changes(session, str(category), list_id)
+        written += max(
+            0, connection.execute(text(_DELETE_GONE.format(source=source)), values).rowcount
         )
     if current is None:
         connection.execute(insert(LatestListRow).values(category=category, list_id=list_id))
@@ -195,27 +208,6 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     if written:
         vacuum_after_commit(session, ("latest_entries",))
     return written
-
-
-def _latest_changes(session: Session, category: str, list_id: int) -> LatestChanges:
-    """The list's entries (from its chunks) against the category's latest_entries: the
-    entries that differ or are new, and the players no longer on it (a list's rows in
-    list_entries are only its changes against its parent, which latest_entries may not
-    hold)."""
-    listed = zip(*list_columns(session, list_id, LATEST_KEYS), strict=True)
-    held = {
-        row[0]: tuple(row[1:])
-        for row in session.connection().execute(
-            select(*(LatestEntryRow.__table__.c[key] for key in LATEST_KEYS)).where(
-                LatestEntryRow.category == category
-            )
-        )
-    }
-    entries: list[tuple[str, int, int, int]] = []
-    for player_id, rating, rated_games, peak in listed:
-        if held.pop(player_id, None) != (rating, rated_games, peak):
-            entries.append((player_id, rating, rated_games, peak))
-    return LatestChanges(entries, sorted(held))
 
 
 def _write_changes(session: Session, category: str, changes: LatestChanges) -> int:

@@ -25,7 +25,13 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.db.chunks import ENTRY, list_order
-from ratingdb.models import LatestEntryRow, LatestListRow, ListChunkRow, RatingListRow
+from ratingdb.models import (
+    LatestEntryRow,
+    LatestListRow,
+    ListChunkRow,
+    ListEntryRow,
+    RatingListRow,
+)
 from ratingdb.repositories import list_entries, period_inputs
 from ratingdb.repositories.published import ranks
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, ZED, build, correct
@@ -139,16 +145,24 @@ def entries_of(session: Session, found: int) -> dict[str, tuple[Any, ...]]:
 
 
 def rewrite(session: Session, found: int, changes: dict[str, dict[str, int] | None]) -> None:
-    """The list's chunks packed again with the fields ``changes`` gives a player changed (None:
-    the player taken off the list): what write_latest reads of a list."""
+    """The list changed in both its stored forms, the fields ``changes`` gives a player changed
+    (None: the player taken off the list): its chunks packed again, and each such player's row
+    on the list replaced (by a marker for one taken off)."""
     changed = []
     for entry in list_entries.whole_list(session, found):
         fields = dict(zip(ENTRY, entry, strict=True))
         if entry[0] in changes:
             change = changes[entry[0]]
+            session.execute(
+                delete(ListEntryRow).where(
+                    ListEntryRow.list_id == found, ListEntryRow.player_id == entry[0]
+                )
+            )
             if change is None:
+                session.execute(insert(ListEntryRow).values(list_id=found, player_id=entry[0]))
                 continue
             fields.update(change)
+            session.execute(insert(ListEntryRow).values(list_id=found, **fields))
         changed.append(tuple(fields[name] for name in ENTRY))
     session.execute(delete(ListChunkRow).where(ListChunkRow.list_id == found))
     list_entries.insert_chunks(
@@ -161,7 +175,7 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
 ) -> None:
     """A close gives the entries that may have changed since the list it started from (its
     parent) and the players gone: when latest_entries hold that list, only those rows are
-    written; when they hold another, the list's entries (its chunks) are compared, all."""
+    written; when they hold another, the list's entries (resolved) are compared, all."""
     session = chain
     latest, older = list_id(session, 3), list_id(session, 2)
     parent = session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == latest))
