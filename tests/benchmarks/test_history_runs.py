@@ -40,7 +40,7 @@ def test_history_then_storage_designs_on_postgresql(
         assert (verified["lists"], verified["failed"]) == (4, 0)
         size = figures["size"]
         assert isinstance(size, dict)
-        assert set(size["entry_index_bytes"]) == {"pk_list_entries"}
+        assert set(size["entry_index_bytes"]) == {"pk_list_entries", "ix_list_entries_list_id"}
         reads = figures["reads"]
         assert isinstance(reads, dict)
         assert set(reads) == {"health", "list", "history", "list_uncached"}
