@@ -468,9 +468,10 @@ def _latest_page_statement(
     federation: bool,
 ) -> Select[Any]:
     """The page of :func:`_latest_kept` (``:limit`` from ``:offset``, list order) joined to
-    each page player's rows on the lists of the list's ancestry (nearest first per player),
-    with the world rank's and the federation rank's counts above (``world``, ``federation``)
-    when wanted: one statement (SQLAlchemy caches its compiled form per filter shape)."""
+    each page player's row on the nearest list of the list's ancestry (a window over their
+    rows there: one row per player), with the world rank's and the federation rank's counts
+    above (``world``, ``federation``) when wanted: one statement (SQLAlchemy caches its
+    compiled form per filter shape)."""
     player_id: Any = LatestEntryRow.player_id
     if postgresql:
         player_id = player_id.collate("C")  # list order: code point order of the ids
@@ -482,18 +483,27 @@ def _latest_page_statement(
         .cte("page")
     )
     chain = _ancestry()
-    columns: list[Any] = [*page.c, chain.c.depth, *(ListEntryRow.__table__.c[f] for f in ENTRY[1:])]
-    joined = page.join(ListEntryRow, ListEntryRow.player_id == page.c.player_id).join(
-        chain, chain.c.id == ListEntryRow.list_id
+    fields = [ListEntryRow.__table__.c[name].label(f"e_{name}") for name in ENTRY[1:]]
+    nearness = func.row_number().over(partition_by=page.c.player_id, order_by=chain.c.depth)
+    nearest = (
+        select(*page.c, chain.c.depth, *fields, nearness.label("nearness"))
+        .select_from(
+            page.join(ListEntryRow, ListEntryRow.player_id == page.c.player_id).join(
+                chain, chain.c.id == ListEntryRow.list_id
+            )
+        )
+        .subquery("nearest")
     )
+    columns: list[Any] = [column for column in nearest.c if column.name != "nearness"]
+    joined: Any = nearest
     for wanted, name in ((world, "world"), (federation, "federation")):
         if wanted:
             above = _ranks_above(page, name == "federation")
-            joined = joined.join(above, above.c.rating == page.c.rating)
+            joined = joined.join(above, above.c.rating == nearest.c.rating)
             columns.append(above.c.above.label(f"{name}_above"))
         else:
             columns.append(literal(None).label(f"{name}_above"))
-    return select(*columns).select_from(joined)
+    return select(*columns).select_from(joined).where(nearest.c.nearness == 1)
 
 
 def _latest_page(
@@ -534,18 +544,14 @@ def _latest_page(
         "rank_federation": wanted.federation,
     }
     width = len(PLAYER_COLUMNS) + 1  # the page's columns: player_id, rating, the player's
-    nearest: dict[str, tuple[Any, ...]] = {}
-    for read in session.connection().execute(statement, parameters):
-        seen = nearest.get(read[0])
-        if seen is None or read[width] < seen[width]:
-            nearest[read[0]] = tuple(read)
-    if not nearest:
+    read = session.connection().execute(statement, parameters).all()
+    if not read:
         return [] if entries_repo.latest_category(session, list_id) is not None else None
-    ordered = sorted(nearest.values(), key=lambda row: (-row[1], row[0]))
+    ordered = sorted(read, key=lambda row: (-row[1], row[0]))
     original = (
         None
         if original_list_id is None
-        else entries_repo.ratings_on(session, original_list_id, list(nearest))
+        else entries_repo.ratings_on(session, original_list_id, [row[0] for row in read])
     )
     shown = [ENTRY.index(name) for name in SHOWN_FIELDS]
     first_at: dict[int, int] = {}
