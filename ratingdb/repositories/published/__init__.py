@@ -18,9 +18,7 @@ from ratingdb.repositories.published.calculations import (
     rating_on,
 )
 from ratingdb.repositories.published.common import (
-    ENTRY_FIGURES,
     PLAYER_COLUMNS,
-    SHOWN_FIGURES,
     AnyRow,
     count_rows,
     is_current,
@@ -48,9 +46,7 @@ from ratingdb.repositories.published.tournaments import (
 )
 
 __all__ = [
-    "ENTRY_FIGURES",
     "PLAYER_COLUMNS",
-    "SHOWN_FIGURES",
     "AnyRow",
     "Standby",
     "count_list_entries",

@@ -79,7 +79,8 @@ def player_calculations(
 
 
 class EntryOn(NamedTuple):
-    """A player's entry on a list (ENTRY_FIGURES) and the rating on the original list."""
+    """A player's entry on a list (its figures and the calculation's summary: K used, sum of
+    deltas) and the rating on the original list."""
 
     rating: int
     previous_rating: int | None

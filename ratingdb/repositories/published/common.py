@@ -9,7 +9,7 @@ from typing import Any, TypeAlias
 from sqlalchemy import ColumnElement, Row, Select, and_, exists, false, func, or_, select, true
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.models import PlayerRow, RatingListRow
 
 #: A result row of any shape (the columns are named in each query).
 AnyRow: TypeAlias = Row[*tuple[Any, ...]]
@@ -61,17 +61,3 @@ PLAYER_COLUMNS = (
     PlayerRow.birth_year,
     PlayerRow.title,
 )
-
-#: What a published list shows of an entry (its exports, the API's page, a history point).
-SHOWN_FIGURES = (
-    ListEntryRow.rating,
-    ListEntryRow.previous_rating,
-    ListEntryRow.change,
-    ListEntryRow.games,
-    ListEntryRow.k_factor,
-    ListEntryRow.rated_games,
-    ListEntryRow.peak_rating,
-)
-
-#: A player's entry on a list with the figures behind it (the calculation's summary).
-ENTRY_FIGURES = (*SHOWN_FIGURES, ListEntryRow.k_used, ListEntryRow.sum_delta)

@@ -166,7 +166,8 @@ def every_entry(
         yield from zip(*batch, strict=True)
 
 
-#: SHOWN_FIGURES as fields of a packed entry (ratingdb.db.chunks.ENTRY).
+#: What a published list shows of an entry (its exports, the API's page), as fields of a packed
+#: entry (ratingdb.db.chunks.ENTRY).
 SHOWN_FIELDS = ("rating", "previous_rating", "change", "games", "k_factor", "rated_games",
                 "peak_rating")  # fmt: skip
 

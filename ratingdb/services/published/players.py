@@ -65,7 +65,8 @@ class HistoryPoint(EntryFigures):
 def point_on(
     entry: Any, category: Category, period: Period, revision: int, rule_version: str | None
 ) -> HistoryPoint:
-    """The player's ``entry`` (read with ENTRY_FIGURES and ``original_rating``) on a list."""
+    """The player's ``entry`` on a list (its figures, the calculation's summary and
+    ``original_rating``)."""
     return HistoryPoint(
         category=category,
         period=period,
