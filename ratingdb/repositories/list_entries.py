@@ -962,7 +962,7 @@ def resolved(chain: Sequence[int], rows: Iterable[Sequence[Any]]) -> dict[str, t
 #: The rows of some players on a list and the lists it was computed from: the ancestry walked
 #: in the database (a recursive CTE over rating_lists' parents, depth 0 for the list), joined
 #: to the players' rows (list_entries' key starts with the player). ``{players}``: the
-#: condition on e.player_id (an array on PostgreSQL, placeholders on SQLite).
+#: condition on e.player_id (placeholders: SQLite's; PostgreSQL reads :data:`_RESOLVE_NEAREST`).
 _RESOLVE = (
     "WITH RECURSIVE chain(id, parent, depth) AS ("
     "SELECT id, parent_list_id, 0 FROM rating_lists WHERE id = ? "
@@ -970,6 +970,24 @@ _RESOLVE = (
     "JOIN chain AS c ON r.id = c.parent) "
     "SELECT c.depth, e.player_id, {fields} "
     "FROM list_entries AS e JOIN chain AS c ON c.id = e.list_id WHERE e.player_id {players}"
+)
+#: PostgreSQL's: for each player (an array), only the nearest row read, by a backward scan of
+#: list_entries' key (player_id, list_id) from the list down, stopping at the first row on a
+#: list of the ancestry. Nearest is highest: a list's parent was written before it, so every
+#: list of an ancestry has a smaller id than the lists below it (the close and the corrections
+#: name an existing list as parent; migration 0010 derived parents among earlier ids). Where
+#: :data:`_RESOLVE` reads every row of a player across a long history (a third of 120 lists:
+#: 20 ms for 100 players at 121 lists of 200,000), this reads one or two (3 ms; benchmarks/
+#: README.md, "Years of history").
+_RESOLVE_NEAREST = (
+    "WITH RECURSIVE chain(id, parent) AS ("
+    "SELECT id, parent_list_id FROM rating_lists WHERE id = ? "
+    "UNION ALL SELECT r.id, r.parent_list_id FROM rating_lists AS r "
+    "JOIN chain AS c ON r.id = c.parent) "
+    "SELECT n.* FROM unnest(CAST(? AS text[])) AS p(player_id) CROSS JOIN LATERAL ("
+    "SELECT e.list_id, e.player_id, {fields} FROM list_entries AS e "
+    "WHERE e.player_id = p.player_id AND e.list_id <= ? AND e.list_id IN (SELECT id FROM chain) "
+    "ORDER BY e.list_id DESC LIMIT 1) AS n"
 )
 _ENTRY_FIELDS = (
     "e.rating, e.previous_rating, e.change, e.games, e.k_factor, e.k_used, e.sum_delta, "
@@ -983,7 +1001,7 @@ def resolve(
     """player_id -> entry (a tuple of ratingdb.db.chunks.ENTRY) on the list of those of
     ``player_ids`` on it: each one's row on the nearest list of its ancestry, carried forward
     when older, left out at a marker (as :func:`resolved`). One plain statement for 5,000
-    players (:data:`_RESOLVE`), the driver's tuples."""
+    players (:func:`_nearest_rows`), the driver's tuples."""
     postgresql = session.get_bind().dialect.name == "postgresql"
     nearest = _nearest_rows(session, list_id, player_ids, _ENTRY_FIELDS)
     entries: dict[str, tuple[Any, ...]] = {}
@@ -999,19 +1017,21 @@ def _nearest_rows(
     session: Session, list_id: int, player_ids: Iterable[str], fields: str
 ) -> dict[str, tuple[int, Any]]:
     """player_id -> (depth, (depth, player_id, *fields)) of each player's row on the nearest
-    list of the list's ancestry (depth 0: the list), read by :data:`_RESOLVE`, 5,000 players a
-    statement."""
+    list of the list's ancestry (depth 0: the list; on PostgreSQL 1 for any older list), 5,000
+    players a statement: :data:`_RESOLVE_NEAREST` on PostgreSQL, :data:`_RESOLVE` on SQLite
+    (each player's rows on every list of the ancestry, the nearest kept here)."""
     postgresql = session.get_bind().dialect.name == "postgresql"
     nearest: dict[str, tuple[int, Any]] = {}
     for part in chunks(sorted(set(player_ids))):
         if postgresql:
-            sql = _RESOLVE.format(fields=fields, players="= ANY(?)")
-            parameters: tuple[Any, ...] = (list_id, list(part))
-        else:
-            placeholders = ", ".join("?" * len(part))
-            sql = _RESOLVE.format(fields=fields, players=f"IN ({placeholders})")
-            parameters = (list_id, *part)
-        for row in raw_rows(session, sql, parameters):
+            sql = _RESOLVE_NEAREST.format(fields=fields)
+            for row in raw_rows(session, sql, (list_id, list(part), list_id)):
+                depth = 0 if row[0] == list_id else 1
+                nearest[row[1]] = (depth, (depth, *row[1:]))
+            continue
+        placeholders = ", ".join("?" * len(part))
+        sql = _RESOLVE.format(fields=fields, players=f"IN ({placeholders})")
+        for row in raw_rows(session, sql, (list_id, *part)):
             found = nearest.get(row[1])
             if found is None or row[0] < found[0]:
                 nearest[row[1]] = (row[0], row)
