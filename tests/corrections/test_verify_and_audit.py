@@ -367,3 +367,35 @@ def test_verify_fails_where_the_latest_entries_differ_from_the_latest_list(
     execute(url, sql, by=-1, p=ADA)
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
+
+
+def test_verify_fails_where_a_lists_parent_was_written_after_it(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A player's entry is read from their nearest row below the list (list_entries.resolve),
+    which holds while every list's parent was written before it (a smaller id): 2026-10's
+    parent set behind ratingdb's back to the 2026-12 list fails 2026-10 on that, put back it
+    passes."""
+    url = database_url
+    build(capsys, url, tmp_path / "chain")
+    lists = {
+        str(row[0]): (int(row[1]), int(row[2]))
+        for row in query(
+            url,
+            "SELECT list_date, id, parent_list_id FROM rating_lists "
+            "WHERE category = :c AND revision = 1 AND parent_list_id IS NOT NULL",
+            c=CATEGORY,
+        )
+    }
+    october, parent = lists["2026-10-01"]
+    december, _ = lists["2026-12-01"]
+    sql = "UPDATE rating_lists SET parent_list_id = :parent WHERE id = :id"
+    assert execute(url, sql, parent=december, id=october) == 1
+    code, lines = verify(capsys, url)
+    assert code == 1
+    assert failing(lines) == [
+        (CATEGORY, P1, 1, f"its parent list ({december}) was written after it ({october})")
+    ]
+    execute(url, sql, parent=parent, id=october)
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (0, [])
