@@ -24,13 +24,13 @@ GRANT CONNECT ON DATABASE :"DBNAME" TO :"reader";
 GRANT USAGE ON SCHEMA public TO :"reader";
 
 -- Read the public tables, and only those: never the back office's (accounts, API tokens,
--- sessions, sign-in attempts, uploaded files, the audit log, previewed corrections,
+-- sessions, sign-in attempts and throttles, known devices, uploaded files, the audit log, previewed corrections,
 -- publication previews). The list is
 -- ratingdb.models.visibility.BACK_OFFICE_TABLES (a test keeps the two the same). Tables are
 -- granted one by one as the migrations left them, with no default privilege: a table a later
 -- migration adds is unreadable (the API fails loudly) until this script runs again, which
 -- compose's `roles` service does after every `migrate`; it never leaks silently.
-\set back_office_tables 'users,api_tokens,web_sessions,sign_in_attempts,submissions,audit_log,correction_previews,publication_previews'
+\set back_office_tables 'users,api_tokens,web_sessions,sign_in_attempts,submissions,audit_log,correction_previews,publication_previews,sign_in_throttles,known_devices'
 ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE SELECT ON TABLES FROM :"reader";
 SELECT format('REVOKE ALL ON TABLE %I FROM %I', tablename, :'reader')
 FROM pg_tables

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ratingdb import defaults
+from ratingdb import defaults, origin
+from ratingdb.enums import AuditChannel
 from ratingdb.errors import InputError
 
 if TYPE_CHECKING:
@@ -112,6 +113,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{name}\tat start, then daily\tnext: {DAILY.get_next_fire_time(None, now)}")
         return 0
     actor = job_actor(settings)
+    origin.set_process(origin.Origin(AuditChannel.SCHEDULER, origin.operating_system_user()))
     if args.command == "run":
         now = _parse_now(args.now)
         if args.name == EXPIRE_PREVIEWS:

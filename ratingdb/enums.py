@@ -106,3 +106,31 @@ class SignInOutcome(StrEnum):
     FAILURE = "failure"
     #: Throttled: the password was not even checked.
     REFUSED = "refused"
+
+
+class TokenScope(StrEnum):
+    """What an API token may do (``api_tokens.scope``), chosen when it is issued: never more
+    than its owner's role allows, and never more than this. Each scope includes the ones
+    before it."""
+
+    #: GET routes only.
+    READ = "read"
+    #: Also send tournament files (``POST /admin/v1/submissions``): a pairing program's.
+    SUBMIT = "submit"
+    #: Everything the owner's role may do.
+    FULL = "full"
+
+
+class AuditChannel(StrEnum):
+    """How an audited action reached ratingdb (``audit_log.channel``)."""
+
+    #: A signed-in browser (a back-office session).
+    WEB = "web"
+    #: The back office's JSON API, with a bearer token.
+    API = "api"
+    #: A ``ratingdb`` command.
+    CLI = "cli"
+    #: A scheduled job (``python -m jobs``).
+    SCHEDULER = "scheduler"
+    #: Python code calling the services directly (a script, a test): none of the above.
+    DIRECT = "direct"

@@ -61,6 +61,18 @@ class NewUser(BaseModel):
 class NewToken(BaseModel):
     label: str = accounts.DEFAULT_TOKEN_LABEL
     days: int = accounts.DEFAULT_TOKEN_DAYS
+    scope: str = accounts.DEFAULT_TOKEN_SCOPE
+
+
+class NewPassword(BaseModel):
+    """An admin's reset: the user must change it at the next sign-in."""
+
+    password: str = Field(repr=False)
+
+
+class PasswordChange(BaseModel):
+    current_password: str = Field(repr=False)
+    new_password: str = Field(repr=False)
 
 
 class Revoke(BaseModel):
@@ -80,6 +92,7 @@ def me(caller: Caller) -> dict[str, Any]:
         "role": caller.role,
         "token": {
             "label": caller.token_label,
+            "scope": caller.scope,
             "expires": None if caller.token_expires is None else caller.token_expires.isoformat(),
         },
     }
@@ -93,29 +106,73 @@ def list_users(request: Request, caller: Caller) -> list[dict[str, Any]]:
 def add_user(
     request: Request, caller: Caller, body: Annotated[NewUser, body_of(NewUser)]
 ) -> dict[str, Any]:
+    """A new account: it waits for another admin's approval, and its user must choose a new
+    password at the first sign-in."""
     found = context(request)
     with found.sessions.begin() as session:
-        accounts.add_user(session, body.username, body.role, body.password,
+        accounts.add_user(session, body.username, body.role, body.password, by=caller,
                           actor=caller.username, now=found.clock())  # fmt: skip
-    return {"username": body.username, "role": body.role}
+    return {"username": body.username, "role": body.role, "awaiting_approval": True}
 
 
 def disable_user(request: Request, username: str, caller: Caller) -> dict[str, Any]:
     found = context(request)
     with found.sessions.begin() as session:
-        accounts.disable_user(session, username, actor=caller.username, now=found.clock())
+        accounts.disable_user(session, username, by=caller, actor=caller.username,
+                              now=found.clock())  # fmt: skip
     return {"username": username, "disabled": True}
 
 
-def issue_token(
-    request: Request, username: str, caller: Caller, body: Annotated[NewToken, body_of(NewToken)]
-) -> dict[str, Any]:
-    """A new token for the user, in this answer only."""
+def enable_user(request: Request, username: str, caller: Caller) -> dict[str, Any]:
     found = context(request)
     with found.sessions.begin() as session:
-        issued = accounts.issue_token(session, username, body.label, body.days,
-                                      actor=caller.username, now=found.clock())  # fmt: skip
-    return {"token": issued.token, "expires": issued.expires.isoformat()}
+        accounts.enable_user(session, username, actor=caller.username, now=found.clock())
+    return {"username": username, "disabled": False}
+
+
+def approve_user(request: Request, username: str, caller: Caller) -> dict[str, Any]:
+    """Another admin's approval of an account an admin created or reset."""
+    found = context(request)
+    with found.sessions.begin() as session:
+        accounts.approve_user(session, username, by=caller, now=found.clock())
+    return {"username": username, "awaiting_approval": False}
+
+
+def reset_password(
+    request: Request,
+    username: str,
+    caller: Caller,
+    body: Annotated[NewPassword, body_of(NewPassword)],
+) -> dict[str, Any]:
+    """A password chosen for the user; the account waits for another admin's approval."""
+    found = context(request)
+    with found.sessions.begin() as session:
+        accounts.reset_password(session, username, body.password, by=caller,
+                                actor=caller.username, now=found.clock())  # fmt: skip
+    return {"username": username, "must_change_password": True, "awaiting_approval": True}
+
+
+def change_password(
+    request: Request, caller: Caller, body: Annotated[PasswordChange, body_of(PasswordChange)]
+) -> dict[str, Any]:
+    """Your own password (your web sessions end; tokens stay)."""
+    found = context(request)
+    with found.sessions.begin() as session:
+        accounts.change_password(session, caller, body.current_password, body.new_password,
+                                 now=found.clock())  # fmt: skip
+    return {"username": caller.username, "password_changed": True}
+
+
+def issue_token(
+    request: Request, caller: Caller, body: Annotated[NewToken, body_of(NewToken)]
+) -> dict[str, Any]:
+    """A new token of your own, in this answer only."""
+    found = context(request)
+    with found.sessions.begin() as session:
+        issued = accounts.issue_token(session, caller.username, body.label, body.days,
+                                      body.scope, by=caller, actor=caller.username,
+                                      now=found.clock())  # fmt: skip
+    return {"token": issued.token, "expires": issued.expires.isoformat(), "scope": issued.scope}
 
 
 def revoke_tokens(
@@ -137,9 +194,16 @@ def register(app: FastAPI) -> None:
         add_user
     )
     app.post("/admin/v1/users/{username}/disable", tags=TAGS)(disable_user)
+    app.post("/admin/v1/users/{username}/enable", tags=TAGS)(enable_user)
+    app.post("/admin/v1/users/{username}/approve", tags=TAGS)(approve_user)
     app.post(
-        "/admin/v1/users/{username}/tokens", status_code=201, tags=TAGS,
-        openapi_extra=documented(NewToken),
+        "/admin/v1/users/{username}/password", tags=TAGS, openapi_extra=documented(NewPassword)
+    )(reset_password)
+    app.post("/admin/v1/me/password", tags=TAGS, openapi_extra=documented(PasswordChange))(
+        change_password
+    )
+    app.post(
+        "/admin/v1/me/tokens", status_code=201, tags=TAGS, openapi_extra=documented(NewToken),
     )(issue_token)  # fmt: skip
     app.post(
         "/admin/v1/users/{username}/tokens/revoke", tags=TAGS, openapi_extra=documented(Revoke)

@@ -8,6 +8,7 @@ only, at /admin/v1/openapi.json; no documentation pages (they would need outside
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -15,6 +16,8 @@ from datetime import UTC, datetime
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from ratingdb import defaults
 from ratingdb.backoffice import (
@@ -28,11 +31,21 @@ from ratingdb.backoffice import (
     submission_api,
     submission_pages,
 )
-from ratingdb.backoffice.security import Context, SecurityHeaders, SignInRequired, guard
+from ratingdb.backoffice.security import (
+    Context,
+    PasswordChangeRequired,
+    SecurityHeaders,
+    SignInRequired,
+    guard,
+)
 from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.errors import InputError
-from ratingdb.services.accounts import UnknownUserError
+from ratingdb.services.accounts import NotAllowed, UnknownUserError
+from ratingdb.services.passwords import HashingBusy
+
+#: Seconds a client is asked to wait when the database or the password checks are busy.
+RETRY_AFTER_BUSY = 5
 
 DEFAULT_HOST = defaults.BACKOFFICE_HOST
 DEFAULT_PORT = defaults.BACKOFFICE_PORT
@@ -65,6 +78,13 @@ def create_app(
     if secure_cookies is None:
         secure_cookies = settings.backoffice_secure_cookies
     engine = make_engine(settings.database_url, pool_pre_ping=True)
+    # Who is calling is read without SQLite's write lock (BEGIN, not BEGIN IMMEDIATE), so that
+    # a page view does not wait for a writer; PostgreSQL's reads never wait for writers.
+    reader = (
+        make_engine(settings.database_url, sqlite_immediate=False, pool_pre_ping=True)
+        if engine.dialect.name == "sqlite"
+        else engine
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -72,6 +92,7 @@ def create_app(
             yield
         finally:
             engine.dispose()
+            reader.dispose()
 
     app = FastAPI(
         title="ratingdb back office",
@@ -83,7 +104,9 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
-    app.state.backoffice = Context(make_sessionmaker(engine), clock, secure_cookies)
+    app.state.backoffice = Context(
+        make_sessionmaker(engine), clock, secure_cookies, make_sessionmaker(reader)
+    )
     # Publication: the categories whose lists wait for an officer's approval.
     app.state.publication_approval = settings.publication_approval
     pages.register(app)
@@ -97,7 +120,11 @@ def create_app(
     publication_pages.register(app)
     publication_api.register(app)
     app.add_exception_handler(SignInRequired, _to_login)
+    app.add_exception_handler(PasswordChangeRequired, _to_account)
     app.add_exception_handler(InputError, _input_error)
+    app.add_exception_handler(HashingBusy, _busy)
+    app.add_exception_handler(OperationalError, _database_busy)
+    app.add_exception_handler(PoolTimeout, _busy)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
     policy.check_policy_covers(route_keys(app))
     return app
@@ -107,6 +134,41 @@ async def _to_login(request: Request, error: Exception) -> Response:
     return RedirectResponse("/login", status_code=303)
 
 
+async def _to_account(request: Request, error: Exception) -> Response:
+    return RedirectResponse("/account", status_code=303)
+
+
 async def _input_error(request: Request, error: Exception) -> Response:
-    status = 404 if isinstance(error, UnknownUserError) else 422
+    if isinstance(error, UnknownUserError):
+        status = 404
+    elif isinstance(error, NotAllowed):
+        status = 403
+    else:
+        status = 422
     return JSONResponse({"detail": str(error)}, status_code=status)
+
+
+async def _busy(request: Request, error: Exception) -> Response:
+    """Too many at once (password checks, database connections): come back shortly."""
+    return JSONResponse(
+        {"detail": f"the back office is busy: try again in {RETRY_AFTER_BUSY} seconds"},
+        status_code=503,
+        headers={"Retry-After": str(RETRY_AFTER_BUSY)},
+    )
+
+
+async def _database_busy(request: Request, error: Exception) -> Response:
+    """A writer holds the database (SQLite's lock, PostgreSQL's lock timeout): 503 with
+    Retry-After; any other operational failure is not ours to hide."""
+    if not _locked(error):
+        raise error
+    return await _busy(request, error)
+
+
+def _locked(error: BaseException) -> bool:
+    orig = getattr(error, "orig", None)
+    if isinstance(orig, sqlite3.OperationalError):
+        return "locked" in str(orig) or "busy" in str(orig)
+    sqlstate = getattr(orig, "sqlstate", None)
+    # 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout)
+    return sqlstate in ("55P03", "57014")

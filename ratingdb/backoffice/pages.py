@@ -1,4 +1,5 @@
-"""The back office's web pages: sign-in, sign-out, home, user management (admins).
+"""The back office's web pages: sign-in, sign-out, home, your account (password, API tokens),
+user management (admins).
 
 Plain HTML forms, no JavaScript. Every POST carries the CSRF token (checked by the guard);
 every change answers with a redirect (so reloading a page never repeats it), except a new
@@ -7,16 +8,21 @@ token, shown once on its own page.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from sqlalchemy.orm import Session
 
 from ratingdb.backoffice import policy
 from ratingdb.backoffice.security import (
     CSRF_FIELD,
+    DEVICE_COOKIE,
+    DEVICE_COOKIE_PATH,
     LOGIN_CSRF_COOKIE,
     SESSION_COOKIE,
     address,
@@ -27,16 +33,22 @@ from ratingdb.backoffice.security import (
     set_cookie,
     signed_in,
 )
-from ratingdb.enums import Role
+from ratingdb.enums import Role, TokenScope
 from ratingdb.errors import InputError
-from ratingdb.services import accounts
-from ratingdb.services.accounts import Principal, UnknownUserError
+from ratingdb.services import accounts, sign_in
+from ratingdb.services.accounts import NotAllowed, Principal, UnknownUserError
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
 
 WRONG_CREDENTIALS = "wrong user name or password"
-THROTTLED = "too many failed attempts: try again in 15 minutes"
+AWAITING_APPROVAL = "your account awaits another admin's approval: ask an admin"
+DEVICE_MAX_AGE = int(sign_in.DEVICE_LIFETIME.total_seconds())
+
+
+def throttled_message(seconds: int) -> str:
+    return f"too many failed attempts: try again in {seconds} seconds"
+
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -67,26 +79,37 @@ def login_page(request: Request) -> HTMLResponse:
 def login(request: Request, fields: Fields) -> Response:
     found = context(request)
     with found.sessions.begin() as session:
-        outcome = accounts.sign_in(
+        outcome = sign_in.sign_in(
             session,
             fields.get("username", ""),
             fields.get("password", ""),
             address(request),
             found.clock(),
             previous_session_id=request.cookies.get(SESSION_COOKIE),
+            device_id=request.cookies.get(DEVICE_COOKIE),
         )
     if outcome.session_id is None:
+        headers: dict[str, str] = {}
+        if outcome.retry_after is not None:
+            seconds = max(1, math.ceil(outcome.retry_after.total_seconds()))
+            status, error = 429, throttled_message(seconds)
+            headers["Retry-After"] = str(seconds)
+        elif outcome.awaiting_approval:
+            status, error = 403, AWAITING_APPROVAL
+        else:
+            status, error = 401, WRONG_CREDENTIALS
         response: Response = _page(
-            request,
-            "login.html",
-            status=429 if outcome.throttled else 401,
-            csrf_token=fields.get(CSRF_FIELD, ""),
-            error=THROTTLED if outcome.throttled else WRONG_CREDENTIALS,
-        )
+            request, "login.html", status=status, csrf_token=fields.get(CSRF_FIELD, ""),
+            error=error,
+        )  # fmt: skip
+        response.headers.update(headers)
         delete_cookie(request, response, SESSION_COOKIE)
         return response
     response = RedirectResponse("/", status_code=303)
     set_cookie(request, response, SESSION_COOKIE, outcome.session_id)
+    if outcome.device_id is not None:
+        set_cookie(request, response, DEVICE_COOKIE, outcome.device_id, path=DEVICE_COOKIE_PATH,
+                   max_age=DEVICE_MAX_AGE)  # fmt: skip
     delete_cookie(request, response, LOGIN_CSRF_COOKIE)
     return response
 
@@ -96,7 +119,7 @@ def logout(request: Request, caller: Caller) -> Response:
     session_id = request.cookies.get(SESSION_COOKIE)
     if session_id is not None:
         with found.sessions.begin() as session:
-            accounts.sign_out(session, session_id)
+            sign_in.sign_out(session, session_id, caller, found.clock())
     response = RedirectResponse("/login", status_code=303)
     delete_cookie(request, response, SESSION_COOKIE)
     return response
@@ -109,7 +132,8 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
             ("/submissions/new", "Send a tournament file"),
             ("/submissions", "Submissions"),
             ("/audit", "Audit log"),
-            ("/users", "Users and API tokens"),
+            ("/users", "Users"),
+            ("/account", "Your account: password and API tokens"),
             # Corrections (issue 14)
             ("/corrections", "Corrections"),
         )
@@ -139,34 +163,109 @@ def users_page(request: Request, caller: Caller) -> HTMLResponse:
     return _users_page(request)
 
 
+def _status(error: InputError) -> int:
+    if isinstance(error, UnknownUserError):
+        return 404
+    return 403 if isinstance(error, NotAllowed) else 422
+
+
+def _user_change(request: Request, change: Callable[[Session], object]) -> Response:
+    """Run an admin's change of an account; the users page again, with the error if any."""
+    try:
+        with context(request).sessions.begin() as session:
+            change(session)
+    except InputError as error:
+        return _users_page(request, _status(error), str(error))
+    return RedirectResponse("/users", status_code=303)
+
+
 def add_user(request: Request, caller: Caller, fields: Fields) -> Response:
     username = fields.get("username", "").strip()
     password = fields.get("password", "")
     if password != fields.get("password_again", ""):
         return _users_page(request, 422, "password: the two passwords differ")
-    found = context(request)
-    try:
-        with found.sessions.begin() as session:
-            accounts.add_user(session, username, fields.get("role", ""), password,
-                              actor=caller.username, now=found.clock())  # fmt: skip
-    except InputError as error:
-        return _users_page(request, 422, str(error))
-    return RedirectResponse("/users", status_code=303)
+    now = context(request).clock()
+    return _user_change(request, lambda session: accounts.add_user(
+        session, username, fields.get("role", ""), password, by=caller, actor=caller.username,
+        now=now))  # fmt: skip
 
 
 def disable_user(request: Request, username: str, caller: Caller) -> Response:
-    if username == caller.username:
-        return _users_page(request, 422, "you cannot disable yourself")
+    now = context(request).clock()
+    return _user_change(request, lambda session: accounts.disable_user(
+        session, username, by=caller, actor=caller.username, now=now))  # fmt: skip
+
+
+def enable_user(request: Request, username: str, caller: Caller) -> Response:
+    now = context(request).clock()
+    return _user_change(request, lambda session: accounts.enable_user(
+        session, username, actor=caller.username, now=now))  # fmt: skip
+
+
+def approve_user(request: Request, username: str, caller: Caller) -> Response:
+    now = context(request).clock()
+    return _user_change(
+        request, lambda session: accounts.approve_user(session, username, by=caller, now=now)
+    )
+
+
+def reset_password(request: Request, username: str, caller: Caller, fields: Fields) -> Response:
+    now = context(request).clock()
+    return _user_change(request, lambda session: accounts.reset_password(
+        session, username, fields.get("password", ""), by=caller, actor=caller.username,
+        now=now))  # fmt: skip
+
+
+def revoke_tokens(request: Request, username: str, caller: Caller, fields: Fields) -> Response:
+    now = context(request).clock()
+    label = fields.get("label", "") or None
+    return _user_change(request, lambda session: accounts.revoke_tokens(
+        session, username, label, actor=caller.username, now=now))  # fmt: skip
+
+
+# Your account ----------------------------------------------------------------------------------
+
+
+def _account_page(
+    request: Request,
+    caller: Principal,
+    status: int = 200,
+    error: str | None = None,
+    notice: str | None = None,
+) -> HTMLResponse:
+    with context(request).sessions.begin() as session:
+        users = accounts.list_users(session)
+    tokens: list[dict[str, Any]] = next(
+        (u["tokens"] for u in users if u["username"] == caller.username), []
+    )
+    return _page(
+        request, "account.html", status=status, error=error, notice=notice, tokens=tokens,
+        scopes=list(TokenScope), default_scope=accounts.DEFAULT_TOKEN_SCOPE,
+        default_days=accounts.DEFAULT_TOKEN_DAYS,
+    )  # fmt: skip
+
+
+def account_page(request: Request, caller: Caller) -> HTMLResponse:
+    return _account_page(request, caller)
+
+
+def change_password(request: Request, caller: Caller, fields: Fields) -> Response:
+    new = fields.get("new_password", "")
+    if new != fields.get("new_password_again", ""):
+        return _account_page(request, caller, 422, "new_password: the two passwords differ")
     found = context(request)
     try:
         with found.sessions.begin() as session:
-            accounts.disable_user(session, username, actor=caller.username, now=found.clock())
-    except UnknownUserError as error:
-        return _users_page(request, 404, str(error))
-    return RedirectResponse("/users", status_code=303)
+            accounts.change_password(
+                session, caller, fields.get("current_password", ""), new, now=found.clock(),
+                keep_session_hash=caller.session_hash,
+            )  # fmt: skip
+    except InputError as error:
+        return _account_page(request, caller, _status(error), str(error))
+    return RedirectResponse("/", status_code=303)
 
 
-def issue_token(request: Request, username: str, caller: Caller, fields: Fields) -> Response:
+def issue_token(request: Request, caller: Caller, fields: Fields) -> Response:
     found = context(request)
     days_text = fields.get("days", "") or str(accounts.DEFAULT_TOKEN_DAYS)
     try:
@@ -174,26 +273,22 @@ def issue_token(request: Request, username: str, caller: Caller, fields: Fields)
             raise InputError(f"must be a whole number, got {days_text!r}", field="days")
         with found.sessions.begin() as session:
             issued = accounts.issue_token(
-                session, username, fields.get("label", "") or accounts.DEFAULT_TOKEN_LABEL,
-                int(days_text), actor=caller.username, now=found.clock(),
+                session, caller.username, fields.get("label", "") or accounts.DEFAULT_TOKEN_LABEL,
+                int(days_text), fields.get("scope", "") or accounts.DEFAULT_TOKEN_SCOPE,
+                by=caller, actor=caller.username, now=found.clock(),
             )  # fmt: skip
-    except UnknownUserError as error:
-        return _users_page(request, 404, str(error))
     except InputError as error:
-        return _users_page(request, 422, str(error))
-    return _page(request, "token.html", username=username, issued=issued)
+        return _account_page(request, caller, _status(error), str(error))
+    return _page(request, "token.html", issued=issued)
 
 
-def revoke_tokens(request: Request, username: str, caller: Caller, fields: Fields) -> Response:
+def revoke_own_tokens(request: Request, caller: Caller, fields: Fields) -> Response:
     found = context(request)
     label = fields.get("label", "") or None
-    try:
-        with found.sessions.begin() as session:
-            accounts.revoke_tokens(session, username, label, actor=caller.username,
-                                   now=found.clock())  # fmt: skip
-    except UnknownUserError as error:
-        return _users_page(request, 404, str(error))
-    return RedirectResponse("/users", status_code=303)
+    with found.sessions.begin() as session:
+        count = accounts.revoke_tokens(session, caller.username, label, actor=caller.username,
+                                       now=found.clock())  # fmt: skip
+    return _account_page(request, caller, notice=f"{count} token(s) revoked")
 
 
 def register(app: FastAPI) -> None:
@@ -204,10 +299,16 @@ def register(app: FastAPI) -> None:
         ("POST", "/login", login),
         ("POST", "/logout", logout),
         ("GET", "/", home),
+        ("GET", "/account", account_page),
+        ("POST", "/account/password", change_password),
+        ("POST", "/account/tokens", issue_token),
+        ("POST", "/account/tokens/revoke", revoke_own_tokens),
         ("GET", "/users", users_page),
         ("POST", "/users", add_user),
         ("POST", "/users/{username}/disable", disable_user),
-        ("POST", "/users/{username}/tokens", issue_token),
+        ("POST", "/users/{username}/enable", enable_user),
+        ("POST", "/users/{username}/approve", approve_user),
+        ("POST", "/users/{username}/password", reset_password),
         ("POST", "/users/{username}/tokens/revoke", revoke_tokens),
     ):
         app.add_api_route(path, endpoint, methods=[method], include_in_schema=False)

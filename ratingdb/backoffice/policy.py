@@ -2,9 +2,13 @@
 
 Least privilege: an arbiter uploads tournaments and sees their own submissions; an officer
 reviews submissions, previews and approves publication, corrects, reads the audit log; an admin
-manages users and reads the audit log (an admin is NOT an officer). A route that is not in this
-table is refused (``ratingdb.backoffice.security.guard``), and the app refuses to start with
-one (``check_policy_covers``). A new route adds one line here.
+manages users and reads the audit log (an admin is NOT an officer). Everybody manages their own
+password and API tokens (nobody else can mint them). A route that is not in this table is
+refused (``ratingdb.backoffice.security.guard``), and the app refuses to start with one
+(``check_policy_covers``). A new route adds one line here.
+
+An API token does at most what its scope allows (:func:`scope_needed`): ``read`` the GET
+routes, ``submit`` also sending tournament files, ``full`` everything the role may.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final, Literal
 
-from ratingdb.enums import Role
+from ratingdb.enums import Role, TokenScope
 
 ARBITER: Final = Role.ARBITER
 OFFICER: Final = Role.OFFICER
@@ -40,10 +44,16 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("GET", "/style.css"): PUBLIC,
     ("POST", "/logout"): SIGNED_IN,
     ("GET", "/"): SIGNED_IN,
+    ("GET", "/account"): SIGNED_IN,
+    ("POST", "/account/password"): SIGNED_IN,
+    ("POST", "/account/tokens"): SIGNED_IN,
+    ("POST", "/account/tokens/revoke"): SIGNED_IN,
     ("GET", "/users"): frozenset({ADMIN}),
     ("POST", "/users"): frozenset({ADMIN}),
     ("POST", "/users/{username}/disable"): frozenset({ADMIN}),
-    ("POST", "/users/{username}/tokens"): frozenset({ADMIN}),
+    ("POST", "/users/{username}/enable"): frozenset({ADMIN}),
+    ("POST", "/users/{username}/approve"): frozenset({ADMIN}),
+    ("POST", "/users/{username}/password"): frozenset({ADMIN}),
     ("POST", "/users/{username}/tokens/revoke"): frozenset({ADMIN}),
     ("GET", "/submissions"): UPLOADERS,
     ("GET", "/submissions/new"): UPLOADERS,
@@ -55,10 +65,14 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     # JSON API (bearer tokens)
     ("GET", "/admin/v1/openapi.json"): SIGNED_IN,
     ("GET", "/admin/v1/me"): SIGNED_IN,
+    ("POST", "/admin/v1/me/password"): SIGNED_IN,
+    ("POST", "/admin/v1/me/tokens"): SIGNED_IN,
     ("GET", "/admin/v1/users"): frozenset({ADMIN}),
     ("POST", "/admin/v1/users"): frozenset({ADMIN}),
     ("POST", "/admin/v1/users/{username}/disable"): frozenset({ADMIN}),
-    ("POST", "/admin/v1/users/{username}/tokens"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/users/{username}/enable"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/users/{username}/approve"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/users/{username}/password"): frozenset({ADMIN}),
     ("POST", "/admin/v1/users/{username}/tokens/revoke"): frozenset({ADMIN}),
     ("POST", "/admin/v1/submissions"): UPLOADERS,
     ("GET", "/admin/v1/submissions"): UPLOADERS,
@@ -101,6 +115,29 @@ UPLOADS: Final = frozenset({("POST", "/submissions")}) | frozenset(
 
 #: Paths under this prefix are the JSON API: bearer tokens only, never the session cookie.
 API_PREFIX: Final = "/admin/v1"
+
+#: What a pairing program's token (scope ``submit``) may do beyond reading.
+SUBMIT_ROUTES: Final = frozenset({("POST", "/admin/v1/submissions")})
+#: Scopes from the least to the most: each includes the ones before it.
+SCOPE_ORDER: Final = (TokenScope.READ, TokenScope.SUBMIT, TokenScope.FULL)
+#: What a session whose password an admin chose may do until its user chooses a new one.
+PASSWORD_CHANGE_ROUTES: Final = frozenset(
+    {("GET", "/account"), ("POST", "/account/password"), ("POST", "/logout"),
+     ("GET", "/style.css"), ("GET", "/login"), ("POST", "/login")}
+)  # fmt: skip
+
+
+def scope_needed(method: str, path: str) -> TokenScope:
+    """The least scope a token needs for an API route."""
+    if method in ("GET", "HEAD"):
+        return TokenScope.READ
+    if (method, path) in SUBMIT_ROUTES:
+        return TokenScope.SUBMIT
+    return TokenScope.FULL
+
+
+def scope_allows(scope: TokenScope, needed: TokenScope) -> bool:
+    return SCOPE_ORDER.index(scope) >= SCOPE_ORDER.index(needed)
 
 
 def allowed(method: str, path: str) -> Allowed | None:

@@ -3,8 +3,11 @@
 - :func:`guard`, a dependency of the whole app: finds the route in the policy table (not
   there: 403), finds who is calling (web pages: the session cookie only; the JSON API: the
   bearer token only, so a browser's cookie never authorizes an API call), answers 303 to the
-  sign-in page (web) or 401 (API) when nobody valid is, 403 when the role may not, and checks
-  the CSRF token of every form POST.
+  sign-in page (web) or 401 (API) when nobody valid is, 403 when the role or the token's scope
+  may not, 303 to the account page while an admin-chosen password waits to be changed, and
+  checks the CSRF token of every form POST. It reads who is calling without the write lock,
+  writes their last use only once a minute, and tells the audit log the request's channel
+  and credential (``ratingdb.origin``).
 - :class:`SecurityHeaders`: CSP, no framing, no sniffing, no referrer outside, no caching.
 - Cookies: HttpOnly, SameSite=Strict, path /, Secure over HTTPS or with ``--secure-cookies``.
 """
@@ -25,11 +28,16 @@ from starlette.datastructures import MutableHeaders
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ratingdb import origin
 from ratingdb.backoffice import policy, uploads
-from ratingdb.services import accounts
+from ratingdb.enums import AuditChannel
+from ratingdb.services import accounts, sign_in
 from ratingdb.services.accounts import Principal
 
 SESSION_COOKIE = "ratingdb_session"
+#: A browser the user signed in from (``services.sign_in``): sent to the sign-in form only.
+DEVICE_COOKIE = "ratingdb_device"
+DEVICE_COOKIE_PATH = "/login"
 #: Before sign-in there is no session: the sign-in form's CSRF token is a random value that
 #: the form and this cookie both carry (a cross-site page can read neither nor set the cookie).
 LOGIN_CSRF_COOKIE = "ratingdb_login_csrf"
@@ -50,15 +58,21 @@ HEADERS = {
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What the app's checks need: the write sessions, the clock, the cookie setting."""
+    """What the app's checks need: the write sessions, sessions that read without taking
+    SQLite's write lock, the clock, the cookie setting."""
 
     sessions: sessionmaker[Session]
     clock: Callable[[], datetime]
     secure_cookies: bool
+    reads: sessionmaker[Session]
 
 
 class SignInRequired(Exception):
     """A web page asked for without a valid session: answered 303 to /login."""
+
+
+class PasswordChangeRequired(Exception):
+    """A page asked for by a session whose password an admin chose: 303 to /account."""
 
 
 def context(request: Request) -> Context:
@@ -70,14 +84,25 @@ def secure(request: Request) -> bool:
     return context(request).secure_cookies or request.url.scheme == "https"
 
 
-def set_cookie(request: Request, response: Response, name: str, value: str) -> None:
+def set_cookie(
+    request: Request,
+    response: Response,
+    name: str,
+    value: str,
+    *,
+    path: str = "/",
+    max_age: int | None = None,
+) -> None:
     response.set_cookie(
-        name, value, path="/", httponly=True, samesite="strict", secure=secure(request)
+        name, value, path=path, max_age=max_age, httponly=True, samesite="strict",
+        secure=secure(request),
+    )  # fmt: skip
+
+
+def delete_cookie(request: Request, response: Response, name: str, path: str = "/") -> None:
+    response.delete_cookie(
+        name, path=path, httponly=True, samesite="strict", secure=secure(request)
     )
-
-
-def delete_cookie(request: Request, response: Response, name: str) -> None:
-    response.delete_cookie(name, path="/", httponly=True, samesite="strict", secure=secure(request))
 
 
 def new_login_csrf() -> str:
@@ -133,17 +158,25 @@ def _bearer(request: Request) -> str | None:
 
 
 def _resolve(request: Request, api: bool) -> Principal | None:
-    """Who is calling, through the one channel the route accepts."""
+    """Who is calling, through the one channel the route accepts; read without the write lock
+    (a page view must not wait for a close), their last use written only when due."""
     found = context(request)
     now = found.clock()
-    with found.sessions.begin() as session:
+    with found.reads.begin() as session:
         if api:
             token = _bearer(request)
-            return None if token is None else accounts.authenticate_token(session, token, now)
-        session_id = request.cookies.get(SESSION_COOKIE)
-        if session_id is None:
-            return None
-        return accounts.session_principal(session, session_id, now)
+            principal = None if token is None else accounts.authenticate_token(session, token, now)
+        else:
+            session_id = request.cookies.get(SESSION_COOKIE)
+            principal = (
+                None if session_id is None else sign_in.session_principal(session, session_id, now)
+            )
+    if principal is not None and (
+        principal.touched_at is None or now - principal.touched_at >= accounts.TOUCH_EVERY
+    ):
+        with found.sessions.begin() as session:
+            sign_in.touch(session, principal, now)
+    return principal
 
 
 def _route_key(request: Request) -> tuple[str, str | None]:
@@ -173,6 +206,24 @@ async def guard(request: Request) -> Principal | None:
             raise SignInRequired
         if principal.role not in rule:
             raise HTTPException(403, "your role may not do this")
+        needed = policy.scope_needed(request.method, path)
+        if api and not policy.scope_allows(principal.scope, needed):
+            raise HTTPException(
+                403, f"this token's scope ({principal.scope}) does not allow this: it needs "
+                f"{needed}; issue a token with that scope",
+            )  # fmt: skip
+        if (
+            not api
+            and principal.must_change_password
+            and (request.method, path) not in policy.PASSWORD_CHANGE_ROUTES
+        ):
+            raise PasswordChangeRequired
+    origin.set_current(
+        origin.Origin(
+            AuditChannel.API if api else AuditChannel.WEB,
+            None if principal is None else principal.credential[: origin.CREDENTIAL_LENGTH],
+        )
+    )
     if not api and request.method not in SAFE_METHODS:
         fields = await form_fields(request)
         presented = fields.get(CSRF_FIELD)
@@ -184,7 +235,7 @@ async def guard(request: Request) -> Principal | None:
                 and hmac.compare_digest(expected.encode(), presented.encode())
             )
         else:
-            ok = principal is not None and accounts.csrf_matches(principal, presented)
+            ok = principal is not None and sign_in.csrf_matches(principal, presented)
         if not ok:
             raise HTTPException(403, "missing or wrong CSRF token: reload the page and try again")
     request.state.principal = principal

@@ -17,8 +17,10 @@ import os
 import sys
 from collections.abc import Sequence
 
+from ratingdb import origin
 from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments, users
 from ratingdb.cli.fields import as_typed
+from ratingdb.enums import AuditChannel
 from ratingdb.errors import InputError
 
 EXIT_BAD_INPUT = 2
@@ -80,6 +82,16 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(_join_dashed_values(sys.argv[1:] if argv is None else argv))
+    # Every audit entry a command writes says it came from the command line, run by whom.
+    before = origin.current_process()
+    origin.set_process(origin.Origin(AuditChannel.CLI, origin.operating_system_user()))
+    try:
+        return _run(args)
+    finally:
+        origin.set_process(before)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code: int = args.handler(args)
     except InputError as error:

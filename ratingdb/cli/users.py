@@ -1,4 +1,5 @@
-"""``ratingdb users add|list|disable|token|revoke-token`` and ``ratingdb backoffice``.
+"""``ratingdb users add|list|disable|enable|approve|reset-password|token|revoke-token`` and
+``ratingdb backoffice``.
 
 Every change is written to the audit log with the command line's actor (``--actor``,
 ``RATINGDB_ACTOR``, else the operating system user).
@@ -31,6 +32,8 @@ ROLES = tuple(role.value for role in Role)
 DEFAULT_TOKEN_LABEL = "default"
 DEFAULT_TOKEN_DAYS = 90
 MAX_TOKEN_DAYS = 366
+SCOPES = ("read", "submit", "full")
+DEFAULT_TOKEN_SCOPE = "read"
 
 
 def register(commands: Any) -> None:
@@ -66,7 +69,38 @@ def register(commands: Any) -> None:
         default=DEFAULT_TOKEN_DAYS,
         help=f"valid for N days (default: {DEFAULT_TOKEN_DAYS}; at most {MAX_TOKEN_DAYS})",
     )
+    token.add_argument(
+        "--scope",
+        choices=SCOPES,
+        default=DEFAULT_TOKEN_SCOPE,
+        help="what the token may do at most: read (GET only), submit (also send tournament "
+        f"files), full (all the user's role may); default: {DEFAULT_TOKEN_SCOPE}",
+    )
     token.set_defaults(handler=run_token)
+    enable = actions.add_parser(
+        "enable", parents=writing_options(), help="a disabled account may sign in again"
+    )
+    enable.add_argument("username", metavar="USERNAME")
+    enable.set_defaults(handler=run_enable)
+    approve = actions.add_parser(
+        "approve",
+        parents=writing_options(),
+        help="approve an account an admin created or reset in the back office",
+    )
+    approve.add_argument("username", metavar="USERNAME")
+    approve.set_defaults(handler=run_approve)
+    reset = actions.add_parser(
+        "reset-password",
+        parents=writing_options(),
+        help="choose a password for the user, who must change it at the next sign-in",
+    )
+    reset.add_argument("username", metavar="USERNAME")
+    reset.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the password from the first line of stdin (else: a prompt, asked twice)",
+    )
+    reset.set_defaults(handler=run_reset)
     revoke = actions.add_parser(
         "revoke-token",
         parents=writing_options(),
@@ -103,8 +137,9 @@ def run_add(args: argparse.Namespace) -> int:
     accounts.check_password(password, args.username)
     with transaction(args) as session:
         accounts.add_user(
-            session, args.username, args.role, password, actor=actor(args), now=utc_now()
-        )
+            session, args.username, args.role, password, by=None, actor=actor(args),
+            now=utc_now(),
+        )  # fmt: skip
     print(json.dumps({"username": args.username, "role": args.role}))
     return 0
 
@@ -123,8 +158,40 @@ def run_disable(args: argparse.Namespace) -> int:
     from ratingdb.services import accounts
 
     with transaction(args) as session:
-        accounts.disable_user(session, args.username, actor=actor(args), now=utc_now())
+        accounts.disable_user(session, args.username, by=None, actor=actor(args), now=utc_now())
     print(json.dumps({"username": args.username, "disabled": True}))
+    return 0
+
+
+def run_enable(args: argparse.Namespace) -> int:
+    from ratingdb.services import accounts
+
+    with transaction(args) as session:
+        accounts.enable_user(session, args.username, actor=actor(args), now=utc_now())
+    print(json.dumps({"username": args.username, "disabled": False}))
+    return 0
+
+
+def run_approve(args: argparse.Namespace) -> int:
+    """The operator approves (the command line has no admin account to compare with: whoever
+    runs it holds the database already)."""
+    from ratingdb.services import accounts
+
+    with transaction(args) as session:
+        accounts.approve_by_operator(session, args.username, actor=actor(args), now=utc_now())
+    print(json.dumps({"username": args.username, "awaiting_approval": False}))
+    return 0
+
+
+def run_reset(args: argparse.Namespace) -> int:
+    from ratingdb.services import accounts
+
+    password = _read_password(args)
+    with transaction(args) as session:
+        accounts.reset_password(
+            session, args.username, password, by=None, actor=actor(args), now=utc_now()
+        )
+    print(json.dumps({"username": args.username, "must_change_password": True}))
     return 0
 
 
@@ -133,8 +200,9 @@ def run_token(args: argparse.Namespace) -> int:
 
     with transaction(args) as session:
         issued = accounts.issue_token(
-            session, args.username, args.label, args.days, actor=actor(args), now=utc_now()
-        )
+            session, args.username, args.label, args.days, args.scope, by=None,
+            actor=actor(args), now=utc_now(),
+        )  # fmt: skip
     print(json.dumps({"token": issued.token, "expires": issued.expires.isoformat()}))
     return 0
 

@@ -1,7 +1,14 @@
 """The ORM tables, one module per family. Importing this package registers every table on
 ``Base.metadata`` (what migrations/env.py compares the database with)."""
 
-from ratingdb.models.account import ApiTokenRow, SignInAttemptRow, UserRow, WebSessionRow
+from ratingdb.models.account import (
+    ApiTokenRow,
+    KnownDeviceRow,
+    SignInAttemptRow,
+    SignInThrottleRow,
+    UserRow,
+    WebSessionRow,
+)
 from ratingdb.models.audit import AuditRow, CorrectionRow
 from ratingdb.models.base import Base
 from ratingdb.models.calculation import CalculationRow
@@ -29,6 +36,7 @@ __all__ = [
     "CorrectionPreviewRow",
     "CorrectionRow",
     "GameRow",
+    "KnownDeviceRow",
     "LatestEntryRow",
     "LatestListRow",
     "ListChunkRow",
@@ -39,6 +47,7 @@ __all__ = [
     "PublicationPreviewRow",
     "RatingListRow",
     "SignInAttemptRow",
+    "SignInThrottleRow",
     "SubmissionRow",
     "TournamentRow",
     "UserRow",

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     Boolean,
+    CheckConstraint,
     ForeignKey,
     Index,
     Integer,
@@ -21,7 +22,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.enums import Role, SignInOutcome
+from ratingdb.enums import Role, SignInOutcome, TokenScope
 from ratingdb.models.base import Base, enum_check, enum_column
 
 USERNAME_LENGTH = 64
@@ -44,17 +45,30 @@ class UserRow(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     disabled: Mapped[bool] = mapped_column(Boolean, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, server_default=func.now())
+    #: Set when an admin chose the password (a new account, a reset): the user must choose
+    #: their own at their next sign-in before anything else.
+    must_change_password: Mapped[bool] = mapped_column(Boolean, server_default=false())
+    #: The admin who created the account or reset its password in the back office, while the
+    #: account waits for ANOTHER admin's approval (it signs nobody in until then): an admin
+    #: who knows a password they chose cannot act as that user alone. None: approved.
+    awaiting_approval_from_other_than: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
 
 class ApiTokenRow(Base):
     """A bearer token of an integration (a pairing program, club software) acting as a user."""
 
     __tablename__ = "api_tokens"
-    __table_args__ = (Index(None, "prefix"), Index(None, "user_id"))
+    __table_args__ = (
+        Index(None, "prefix"),
+        Index(None, "user_id"),
+        enum_check("scope", TokenScope),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     label: Mapped[str] = mapped_column(String(100))
+    #: What the token may do, at most (``ratingdb.backoffice.policy.scope_needed``).
+    scope: Mapped[TokenScope] = mapped_column(enum_column(TokenScope, 10))
     prefix: Mapped[str] = mapped_column(String(TOKEN_PREFIX_LENGTH))
     token_hash: Mapped[str] = mapped_column(String(DIGEST_LENGTH), unique=True)
     created_at: Mapped[datetime] = mapped_column(UtcDateTime)
@@ -96,3 +110,35 @@ class SignInAttemptRow(Base):
     address: Mapped[str] = mapped_column(String(64))
     at: Mapped[datetime] = mapped_column(UtcDateTime)
     outcome: Mapped[SignInOutcome] = mapped_column(enum_column(SignInOutcome, 10))
+
+
+class SignInThrottleRow(Base):
+    """The failed sign-ins of one bucket (``user:NAME`` from unknown browsers, ``address:IP``,
+    ``device:DIGEST`` a browser known to that user) and when the next attempt may be checked.
+    One row per bucket, locked while an attempt is decided, so that concurrent attempts are
+    counted one after the other (``ratingdb.services.throttling``)."""
+
+    __tablename__ = "sign_in_throttles"
+    __table_args__ = (
+        Index(None, "last_failure_at"),
+        CheckConstraint("failures >= 0", name="failures"),
+    )
+
+    bucket: Mapped[str] = mapped_column(String(200), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_failure_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    next_allowed_at: Mapped[datetime] = mapped_column(UtcDateTime)
+
+
+class KnownDeviceRow(Base):
+    """A browser a user signed in from (its long-lived cookie's digest): its sign-ins are
+    throttled apart from everyone else's, so that an attacker failing with the user's name
+    cannot keep the user out."""
+
+    __tablename__ = "known_devices"
+    __table_args__ = (Index(None, "user_id"),)
+
+    id_hash: Mapped[str] = mapped_column(String(DIGEST_LENGTH), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    last_used_at: Mapped[datetime] = mapped_column(UtcDateTime)

@@ -9,7 +9,7 @@ from sqlalchemy import JSON, ForeignKey, Index, Integer, String, func
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
-from ratingdb.enums import CorrectionKind
+from ratingdb.enums import AuditChannel, CorrectionKind
 from ratingdb.models.base import Base, category_column, enum_check, enum_column
 from ratingdb.models.tournament import TOURNAMENT_ID_LENGTH
 from ratingdb.rules.categories import Category
@@ -42,7 +42,7 @@ class AuditRow(Base):
     """One import, close, correction or merge: the file's digest, the actor, the time, counts."""
 
     __tablename__ = "audit_log"
-    __table_args__ = (Index(None, "at"),)
+    __table_args__ = (Index(None, "at"), enum_check("channel", AuditChannel))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     action: Mapped[str] = mapped_column(String(40))
@@ -51,3 +51,8 @@ class AuditRow(Base):
     file_digest: Mapped[str | None] = mapped_column(String(64))
     counts: Mapped[dict[str, Any]] = mapped_column(JSON)
     details: Mapped[dict[str, Any]] = mapped_column(JSON)
+    #: How the action came in (None: written before channels were recorded, migration 0012).
+    channel: Mapped[AuditChannel | None] = mapped_column(enum_column(AuditChannel, 10))
+    #: The credential it came with: ``session``, ``token LABEL (#ID)``, or for a command the
+    #: operating system user who ran it (``actor`` being whom they named with --actor).
+    credential: Mapped[str | None] = mapped_column(String(120))

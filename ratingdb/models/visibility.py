@@ -11,6 +11,8 @@ BACK_OFFICE_TABLES = frozenset(
     | {"correction_previews"}
     # Lists previewed and approved for publication (who previewed and approved them).
     | {"publication_previews"}
+    # Sign-in throttling and the browsers users signed in from.
+    | {"sign_in_throttles", "known_devices"}
 )
 
 PUBLIC_TABLES = frozenset(

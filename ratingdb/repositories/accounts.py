@@ -9,10 +9,19 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import Role, SignInOutcome
-from ratingdb.models import ApiTokenRow, SignInAttemptRow, UserRow, WebSessionRow
+from ratingdb.models import (
+    ApiTokenRow,
+    KnownDeviceRow,
+    SignInAttemptRow,
+    SignInThrottleRow,
+    UserRow,
+    WebSessionRow,
+)
 
 
 def get_user(session: Session, username: str) -> UserRow | None:
@@ -76,8 +85,22 @@ def delete_web_session(session: Session, id_hash: str) -> None:
     session.execute(delete(WebSessionRow).where(WebSessionRow.id_hash == id_hash))
 
 
-def delete_web_sessions_of(session: Session, user_id: int) -> None:
-    session.execute(delete(WebSessionRow).where(WebSessionRow.user_id == user_id))
+def delete_web_sessions_of(session: Session, user_id: int, keep: str | None = None) -> None:
+    """Every session of the user (but the one whose digest is ``keep``)."""
+    statement = delete(WebSessionRow).where(WebSessionRow.user_id == user_id)
+    if keep is not None:
+        statement = statement.where(WebSessionRow.id_hash != keep)
+    session.execute(statement)
+
+
+def touch_web_session(session: Session, id_hash: str, now: datetime) -> None:
+    session.execute(
+        update(WebSessionRow).where(WebSessionRow.id_hash == id_hash).values(last_seen_at=now)
+    )
+
+
+def touch_token(session: Session, token_id: int, now: datetime) -> None:
+    session.execute(update(ApiTokenRow).where(ApiTokenRow.id == token_id).values(last_used_at=now))
 
 
 def delete_expired_web_sessions(session: Session, now: datetime, idle_since: datetime) -> None:
@@ -96,16 +119,50 @@ def add_attempt(
     session.flush()
 
 
-def failure_times(
-    session: Session, *, since: datetime, username: str | None = None, address: str | None = None
-) -> list[datetime]:
-    """When the failed attempts since ``since`` for a name or an address happened, oldest
-    first (refused attempts are not failures: the password was not checked)."""
-    statement = select(SignInAttemptRow.at).where(
-        SignInAttemptRow.outcome == SignInOutcome.FAILURE, SignInAttemptRow.at >= since
+def locked_buckets(
+    session: Session, buckets: Sequence[str], now: datetime
+) -> dict[str, SignInThrottleRow]:
+    """The throttling rows of ``buckets``, created if missing (no failure yet) and locked
+    until the transaction ends, in one order (sorted), so that concurrent sign-ins on the same
+    buckets are decided one after the other and never deadlock. SQLite: the write transaction
+    (BEGIN IMMEDIATE) already holds the database's lock."""
+    ordered = sorted(set(buckets))
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    insert_new = postgresql_insert if postgresql else sqlite_insert
+    session.execute(
+        insert_new(SignInThrottleRow)
+        .values([
+            {"bucket": b, "failures": 0, "last_failure_at": now, "next_allowed_at": now}
+            for b in ordered
+        ])
+        .on_conflict_do_nothing(index_elements=["bucket"])
+    )  # fmt: skip
+    statement = (
+        select(SignInThrottleRow)
+        .where(SignInThrottleRow.bucket.in_(ordered))
+        .order_by(SignInThrottleRow.bucket)
+        .execution_options(populate_existing=True)
     )
-    if username is not None:
-        statement = statement.where(SignInAttemptRow.username == username)
-    if address is not None:
-        statement = statement.where(SignInAttemptRow.address == address)
-    return list(session.scalars(statement.order_by(SignInAttemptRow.at)))
+    if postgresql:
+        statement = statement.with_for_update()
+    return {row.bucket: row for row in session.scalars(statement)}
+
+
+def forget_buckets(session: Session, last_failure_before: datetime) -> None:
+    """Throttling rows whose last failure is older than ``last_failure_before``."""
+    session.execute(
+        delete(SignInThrottleRow).where(SignInThrottleRow.last_failure_at < last_failure_before)
+    )
+
+
+def known_device(session: Session, id_hash: str) -> KnownDeviceRow | None:
+    return session.get(KnownDeviceRow, id_hash)
+
+
+def add_known_device(session: Session, row: KnownDeviceRow) -> None:
+    session.add(row)
+    session.flush()
+
+
+def forget_devices(session: Session, used_before: datetime) -> None:
+    session.execute(delete(KnownDeviceRow).where(KnownDeviceRow.last_used_at < used_before))

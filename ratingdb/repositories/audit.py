@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import AuditChannel
 from ratingdb.models import AuditRow
 
 
@@ -21,6 +22,8 @@ def add(
     file_digest: str | None,
     counts: Mapping[str, Any],
     details: Mapping[str, Any],
+    channel: AuditChannel,
+    credential: str | None,
 ) -> None:
     session.add(
         AuditRow(
@@ -30,6 +33,8 @@ def add(
             file_digest=file_digest,
             counts=dict(counts),
             details=dict(details),
+            channel=channel,
+            credential=credential,
         )
     )
     session.flush()

@@ -1,14 +1,15 @@
-"""Back-office accounts: users, passwords, API tokens, web sessions, sign-in throttling.
+"""Back-office accounts: users, their passwords and API tokens (sign-in and sessions:
+``ratingdb.services.sign_in``; what a password must be and how it is hashed:
+``ratingdb.services.passwords``).
 
-- Passwords: argon2id (argon2-cffi's defaults), rehashed at sign-in when the parameters change.
 - API tokens and session ids: ``secrets.token_urlsafe(32)`` (256 random bits), handed out once
   and stored as SHA-256 digests (a slow hash adds nothing to a secret that cannot be guessed),
-  compared in constant time.
-- Throttling: after 5 failures in 15 minutes for a user name OR for an address, further
-  attempts are refused for 15 minutes without checking the password. Attempts are rows, so the
-  limit holds across processes.
-- Sessions end after 30 minutes idle or 12 hours in all; signing in always makes a new id;
-  signing out deletes the row.
+  compared in constant time. A token has a scope (read, submit, full) chosen at issue, and
+  is issued only to its owner: an admin can revoke anyone's tokens but mint nobody else's.
+- Four eyes: an account created, or a password reset, by an admin in the back office (where the
+  admin chose the password) signs nobody in until ANOTHER admin approves it, and its user must
+  choose a new password at the first sign-in. The command line (``ratingdb users``), run by
+  whoever runs the server, creates accounts ready to use.
 
 Every change of an account is written to the audit log, naming the actor, in the same
 transaction.
@@ -24,36 +25,26 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy.orm import Session
 
-from ratingdb.enums import Role, SignInOutcome
+from ratingdb.enums import Role, TokenScope
 from ratingdb.errors import InputError
-from ratingdb.models import ApiTokenRow, UserRow, WebSessionRow
+from ratingdb.models import ApiTokenRow, UserRow
 from ratingdb.models.account import TOKEN_PREFIX_LENGTH, USERNAME_LENGTH
 from ratingdb.repositories import accounts as repository
-from ratingdb.services import audit
+from ratingdb.services import audit, passwords
 
-MIN_PASSWORD_LENGTH = 12
-#: argon2 hashes whatever it is given; a megabyte-long "password" is only a way to burn CPU.
-MAX_PASSWORD_LENGTH = 1024
 USERNAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]*")
 DEFAULT_TOKEN_DAYS = 90
 MAX_TOKEN_DAYS = 366
 DEFAULT_TOKEN_LABEL = "default"
 MAX_LABEL_LENGTH = 100
 
-SESSION_IDLE = timedelta(minutes=30)
-SESSION_ABSOLUTE = timedelta(hours=12)
-THROTTLE_FAILURES = 5
-THROTTLE_WINDOW = timedelta(minutes=15)
-THROTTLE_LOCK = timedelta(minutes=15)
-#: Longest stored address (an IPv6 address with a zone fits).
-ADDRESS_LENGTH = 64
-
-_hasher = PasswordHasher()
-_CSRF_PURPOSE = b"ratingdb backoffice csrf"
+#: A token's scope when none is chosen: the least.
+DEFAULT_TOKEN_SCOPE = TokenScope.READ
+#: Seconds between two writes of a session's or a token's last use: a page view reads, it
+#: does not need the write lock each time.
+TOUCH_EVERY = timedelta(seconds=60)
 
 
 class UnknownUserError(InputError):
@@ -63,10 +54,17 @@ class UnknownUserError(InputError):
         super().__init__(f"no user {username!r}", field=field)
 
 
+class NotAllowed(InputError):
+    """An account change the caller may not make (an admin approving their own change,
+    disabling themself, minting another user's token): 403."""
+
+
 @dataclass(frozen=True, slots=True)
 class Principal:
     """Who a request acts as. ``via``: ``web`` (a session cookie) or ``api`` (a bearer
-    token). ``csrf_token`` is the session's, for the forms of web pages."""
+    token). ``csrf_token`` is the session's, for the forms of web pages; ``scope`` the token's
+    (a session may do all its role may); ``must_change_password``: the session may only
+    change the password (an admin chose it)."""
 
     user_id: int
     username: str
@@ -75,6 +73,20 @@ class Principal:
     csrf_token: str | None = None
     token_label: str | None = None
     token_expires: datetime | None = None
+    scope: TokenScope = TokenScope.FULL
+    token_id: int | None = None
+    must_change_password: bool = False
+    #: When its session's or token's use was last written (None: never).
+    touched_at: datetime | None = None
+    #: The digest of its web session's id (web only).
+    session_hash: str | None = None
+
+    @property
+    def credential(self) -> str:
+        """What the audit log names as the credential used."""
+        if self.via == "web":
+            return "session"
+        return f"token {self.token_label} (#{self.token_id}, {self.scope})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,16 +94,7 @@ class IssuedToken:
     token: str
     label: str
     expires: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class SignIn:
-    """The outcome of a sign-in: ``session_id`` (for the cookie) when it succeeded; otherwise
-    ``throttled`` says whether the password was even checked."""
-
-    session_id: str | None
-    principal: Principal | None
-    throttled: bool = False
+    scope: TokenScope
 
 
 def digest(secret: str) -> str:
@@ -119,38 +122,7 @@ def check_role(role: str, field: str = "role") -> Role:
 
 
 def check_password(password: str, username: str, field: str = "password") -> None:
-    """At least 12 characters, at most 1024, and not the user name."""
-    if len(password) < MIN_PASSWORD_LENGTH:
-        raise InputError(f"must have at least {MIN_PASSWORD_LENGTH} characters", field=field)
-    if len(password) > MAX_PASSWORD_LENGTH:
-        raise InputError(f"must have at most {MAX_PASSWORD_LENGTH} characters", field=field)
-    if password.strip().lower() == username.lower():
-        raise InputError("must not be the user name", field=field)
-
-
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
-
-
-def _verify(password_hash: str, password: str) -> bool:
-    try:
-        return _hasher.verify(password_hash, password)
-    except VerifyMismatchError:
-        return False
-    except (VerificationError, InvalidHashError):
-        # A stored hash that argon2 cannot read signs nobody in; it is not a wrong password.
-        return False
-
-
-def _dummy_hash() -> str:
-    """A hash checked for unknown users, so that they take as long as known ones."""
-    global _DUMMY_HASH
-    if _DUMMY_HASH is None:
-        _DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
-    return _DUMMY_HASH
-
-
-_DUMMY_HASH: str | None = None
+    passwords.check(password, username, field)
 
 
 def _user(session: Session, username: str, field: str = "username") -> UserRow:
@@ -160,38 +132,153 @@ def _user(session: Session, username: str, field: str = "username") -> UserRow:
     return row
 
 
+def _by_admin(by: Principal | None) -> int | None:
+    """The admin acting in the back office (None: the command line, run by the operator)."""
+    return None if by is None else by.user_id
+
+
 def add_user(
-    session: Session, username: str, role: str, password: str, *, actor: str, now: datetime
+    session: Session,
+    username: str,
+    role: str,
+    password: str,
+    *,
+    by: Principal | None,
+    actor: str,
+    now: datetime,
 ) -> UserRow:
+    """A new account. Created by an admin in the back office (``by``), it waits for another
+    admin's approval and asks its user for a new password at the first sign-in."""
     check_username(username)
     checked_role = check_role(role)
     check_password(password, username)
     if repository.get_user(session, username) is not None:
         raise InputError(f"a user {username!r} already exists", field="username")
-    row = repository.add_user(session, username, checked_role, hash_password(password))
-    audit.record(session, "user-add", actor, now, details={"username": username, "role": role})
+    row = repository.add_user(session, username, checked_role, passwords.hash_password(password))
+    row.awaiting_approval_from_other_than = _by_admin(by)
+    row.must_change_password = by is not None
+    audit.record(session, "user-add", actor, now, details={
+        "username": username, "role": role, "awaiting_approval": by is not None})  # fmt: skip
     return row
 
 
-def disable_user(session: Session, username: str, *, actor: str, now: datetime) -> None:
-    """The user can no longer sign in, nor use a token; their sessions end at once."""
+def approve_user(session: Session, username: str, *, by: Principal, now: datetime) -> None:
+    """Another admin's approval of an account an admin created or reset."""
+    row = _awaiting(session, username)
+    if by.user_id in (row.awaiting_approval_from_other_than, row.id):
+        raise NotAllowed(
+            "another admin must approve it: you chose its password, or it is your own account",
+            field="username",
+        )
+    row.awaiting_approval_from_other_than = None
+    audit.record(session, "user-approve", by.username, now, details={"username": username})
+
+
+def _awaiting(session: Session, username: str) -> UserRow:
     row = _user(session, username)
+    if row.awaiting_approval_from_other_than is None:
+        raise InputError(f"user {username!r} awaits no approval", field="username")
+    return row
+
+
+def approve_by_operator(session: Session, username: str, *, actor: str, now: datetime) -> None:
+    """The command line's approval (``ratingdb users approve``): its operator holds the
+    database already; no admin account is compared."""
+    row = _awaiting(session, username)
+    row.awaiting_approval_from_other_than = None
+    audit.record(session, "user-approve", actor, now, details={"username": username})
+
+
+def reset_password(
+    session: Session,
+    username: str,
+    password: str,
+    *,
+    by: Principal | None,
+    actor: str,
+    now: datetime,
+) -> None:
+    """A password chosen for the user, who must change it at the next sign-in; their sessions
+    end. By an admin in the back office, the account then waits for another admin's approval.
+    Your own password: :func:`change_password`."""
+    row = _user(session, username)
+    if by is not None and by.user_id == row.id:
+        raise NotAllowed("change your own password from your account page", field="username")
+    check_password(password, username)
+    row.password_hash = passwords.hash_password(password)
+    row.must_change_password = True
+    row.awaiting_approval_from_other_than = _by_admin(by)
+    repository.delete_web_sessions_of(session, row.id)
+    audit.record(session, "password-reset", actor, now, details={
+        "username": username, "awaiting_approval": by is not None})  # fmt: skip
+
+
+def change_password(
+    session: Session,
+    caller: Principal,
+    current: str,
+    new: str,
+    *,
+    now: datetime,
+    keep_session_hash: str | None = None,
+) -> None:
+    """The caller's own password: the current one checked first. Every other session of the
+    caller ends (a thief's included)."""
+    row = repository.get_user_by_id(session, caller.user_id)
+    if row is None:
+        raise UnknownUserError(caller.username)
+    if len(current) > passwords.MAX_LENGTH or not passwords.verify(row.password_hash, current):
+        raise InputError("is not your current password", field="current_password")
+    if new == current:
+        raise InputError("must differ from the current password", field="new_password")
+    check_password(new, row.username, field="new_password")
+    row.password_hash = passwords.hash_password(new)
+    row.must_change_password = False
+    repository.delete_web_sessions_of(session, row.id, keep=keep_session_hash)
+    audit.record(session, "password-change", caller.username, now,
+                 details={"username": row.username})  # fmt: skip
+
+
+def disable_user(
+    session: Session, username: str, *, by: Principal | None, actor: str, now: datetime
+) -> None:
+    """The user can no longer sign in, nor use a token; their sessions end at once. An admin
+    cannot disable themself (the last admin would lock everybody out of user management)."""
+    row = _user(session, username)
+    if by is not None and by.user_id == row.id:
+        raise NotAllowed("you cannot disable yourself", field="username")
     row.disabled = True
     repository.delete_web_sessions_of(session, row.id)
     audit.record(session, "user-disable", actor, now, details={"username": username})
 
 
+def enable_user(session: Session, username: str, *, actor: str, now: datetime) -> None:
+    """A disabled account enabled again (its password unchanged: nobody new learns it)."""
+    row = _user(session, username)
+    if not row.disabled:
+        raise InputError(f"user {username!r} is not disabled", field="username")
+    row.disabled = False
+    audit.record(session, "user-enable", actor, now, details={"username": username})
+
+
 def list_users(session: Session) -> list[dict[str, Any]]:
     """Users and their tokens, never a hash or a token."""
+    names = {user.id: user.username for user in repository.all_users(session)}
     return [
         {
             "username": user.username,
             "role": user.role,
             "disabled": user.disabled,
+            "awaiting_approval": user.awaiting_approval_from_other_than is not None,
+            "awaiting_approval_from_other_than": names.get(
+                user.awaiting_approval_from_other_than or -1
+            ),
+            "must_change_password": user.must_change_password,
             "created_at": user.created_at.isoformat(),
             "tokens": [
                 {
                     "label": token.label,
+                    "scope": token.scope,
                     "created_at": token.created_at.isoformat(),
                     "expires": token.expires_at.isoformat(),
                     "revoked_at": None
@@ -223,14 +310,35 @@ def check_days(days: int, field: str = "days") -> int:
     return days
 
 
+def check_scope(scope: str, field: str = "scope") -> TokenScope:
+    try:
+        return TokenScope(scope)
+    except ValueError:
+        raise InputError(
+            f"must be one of {', '.join(TokenScope)}, got {scope!r}", field=field
+        ) from None
+
+
 def issue_token(
-    session: Session, username: str, label: str, days: int, *, actor: str, now: datetime
+    session: Session,
+    username: str,
+    label: str,
+    days: int,
+    scope: str,
+    *,
+    by: Principal | None,
+    actor: str,
+    now: datetime,
 ) -> IssuedToken:
-    """A new token for ``username``, valid ``days`` days. Its clear text exists only in the
-    returned value: show it once."""
+    """A new token for ``username``, valid ``days`` days, allowed ``scope`` at most. In the
+    back office only its owner gets one (``by``): nobody can mint a token to act as somebody
+    else. Its clear text exists only in the returned value: show it once."""
     check_label(label)
     check_days(days)
+    checked_scope = check_scope(scope)
     user = _user(session, username)
+    if by is not None and by.user_id != user.id:
+        raise NotAllowed("a token is issued only to its owner, by themself", field="username")
     if user.disabled:
         raise InputError(f"user {username!r} is disabled", field="username")
     token = secrets.token_urlsafe(32)
@@ -240,6 +348,7 @@ def issue_token(
         ApiTokenRow(
             user_id=user.id,
             label=label,
+            scope=checked_scope,
             prefix=token[:TOKEN_PREFIX_LENGTH],
             token_hash=digest(token),
             created_at=now,
@@ -248,9 +357,10 @@ def issue_token(
     )
     audit.record(
         session, "token-issue", actor, now,
-        details={"username": username, "label": label, "expires": expires.isoformat()},
+        details={"username": username, "label": label, "scope": checked_scope,
+                 "expires": expires.isoformat()},
     )  # fmt: skip
-    return IssuedToken(token=token, label=label, expires=expires)
+    return IssuedToken(token=token, label=label, expires=expires, scope=checked_scope)
 
 
 def revoke_tokens(
@@ -267,7 +377,8 @@ def revoke_tokens(
 
 
 def authenticate_token(session: Session, token: str, now: datetime) -> Principal | None:
-    """The user a bearer token acts for, or None (unknown, expired, revoked, disabled user)."""
+    """The user a bearer token acts for, or None (unknown, expired, revoked, a disabled user
+    or one awaiting approval). Reads only: the guard writes its last use (``sign_in.touch``)."""
     if len(token) < TOKEN_PREFIX_LENGTH or len(token) > 200:
         return None
     presented = digest(token)
@@ -277,117 +388,17 @@ def authenticate_token(session: Session, token: str, now: datetime) -> Principal
         if row.revoked_at is not None or row.expires_at <= now:
             return None
         user = repository.get_user_by_id(session, row.user_id)
-        if user is None or user.disabled:
+        if user is None or not usable(user):
             return None
-        row.last_used_at = now
         return Principal(
             user.id, user.username, user.role, "api",
-            token_label=row.label, token_expires=row.expires_at,
+            token_label=row.label, token_expires=row.expires_at, scope=row.scope,
+            token_id=row.id,
+            touched_at=row.last_used_at,
         )  # fmt: skip
     return None
 
 
-# Sign-in, sessions -----------------------------------------------------------------------------
-
-
-def _locked_until(failures: list[datetime]) -> datetime | None:
-    """The end of the latest lock: 5 failures within 15 minutes lock for 15 minutes after the
-    fifth."""
-    end = None
-    for index in range(THROTTLE_FAILURES - 1, len(failures)):
-        if failures[index] - failures[index - THROTTLE_FAILURES + 1] <= THROTTLE_WINDOW:
-            end = failures[index] + THROTTLE_LOCK
-    return end
-
-
-def throttled(session: Session, username: str, address: str, now: datetime) -> bool:
-    since = now - THROTTLE_WINDOW - THROTTLE_LOCK
-    for failures in (
-        repository.failure_times(session, since=since, username=username),
-        repository.failure_times(session, since=since, address=address),
-    ):
-        end = _locked_until(failures)
-        if end is not None and end > now:
-            return True
-    return False
-
-
-def csrf_token(csrf_secret: str) -> str:
-    """The token a session's forms carry: derived from its secret, so the table never holds it."""
-    return hmac.new(csrf_secret.encode(), _CSRF_PURPOSE, hashlib.sha256).hexdigest()
-
-
-def csrf_matches(principal: Principal, presented: str | None) -> bool:
-    if principal.csrf_token is None or presented is None:
-        return False
-    return hmac.compare_digest(principal.csrf_token.encode(), presented.encode())
-
-
-def sign_in(
-    session: Session,
-    username: str,
-    password: str,
-    address: str,
-    now: datetime,
-    *,
-    previous_session_id: str | None = None,
-) -> SignIn:
-    """Check a name and password, throttled; on success a new session (any session the browser
-    presented is deleted first: its id never survives a sign-in)."""
-    name = username.strip().lower()[:USERNAME_LENGTH]
-    address = address[:ADDRESS_LENGTH]
-    if previous_session_id is not None:
-        repository.delete_web_session(session, digest(previous_session_id))
-    if throttled(session, name, address, now):
-        repository.add_attempt(session, name, address, now, SignInOutcome.REFUSED)
-        return SignIn(None, None, throttled=True)
-    user = repository.get_user(session, name)
-    if user is None or len(password) > MAX_PASSWORD_LENGTH:
-        _verify(_dummy_hash(), password[:MAX_PASSWORD_LENGTH])
-        ok = False
-    else:
-        ok = _verify(user.password_hash, password) and not user.disabled
-    if not ok or user is None:
-        repository.add_attempt(session, name, address, now, SignInOutcome.FAILURE)
-        return SignIn(None, None)
-    repository.add_attempt(session, name, address, now, SignInOutcome.SUCCESS)
-    if _hasher.check_needs_rehash(user.password_hash):
-        user.password_hash = hash_password(password)
-    repository.delete_expired_web_sessions(session, now, now - SESSION_IDLE)
-    session_id = secrets.token_urlsafe(32)
-    csrf_secret = secrets.token_hex(32)
-    repository.add_web_session(
-        session,
-        WebSessionRow(
-            id_hash=digest(session_id),
-            user_id=user.id,
-            created_at=now,
-            last_seen_at=now,
-            expires_at=now + SESSION_ABSOLUTE,
-            csrf_secret=csrf_secret,
-        ),
-    )
-    principal = Principal(user.id, user.username, user.role, "web", csrf_token(csrf_secret))
-    return SignIn(session_id, principal)
-
-
-def session_principal(session: Session, session_id: str, now: datetime) -> Principal | None:
-    """The user of a live session (and its last use moved to ``now``), or None: unknown,
-    idle 30 minutes, older than 12 hours (then deleted), or its user disabled."""
-    if not 1 <= len(session_id) <= 200:
-        return None
-    row = repository.get_web_session(session, digest(session_id))
-    if row is None:
-        return None
-    if row.expires_at <= now or row.last_seen_at + SESSION_IDLE <= now:
-        repository.delete_web_session(session, row.id_hash)
-        return None
-    user = repository.get_user_by_id(session, row.user_id)
-    if user is None or user.disabled:
-        return None
-    row.last_seen_at = now
-    return Principal(user.id, user.username, user.role, "web", csrf_token(row.csrf_secret))
-
-
-def sign_out(session: Session, session_id: str) -> None:
-    repository.delete_web_session(session, digest(session_id))
+def usable(user: UserRow) -> bool:
+    """Whether the account may act at all: not disabled, not awaiting approval."""
+    return not user.disabled and user.awaiting_approval_from_other_than is None

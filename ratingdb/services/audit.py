@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb import origin
 from ratingdb.repositories import audit as audit_repo
 
 
@@ -29,9 +30,11 @@ def record(
     counts: Mapping[str, Any] | None = None,
     details: Mapping[str, Any] | None = None,
 ) -> None:
+    """One entry, with the channel and credential of the action (``ratingdb.origin``)."""
+    came = origin.current()
     audit_repo.add(
         session, action, actor, at, file_digest=file_digest, counts=counts or {},
-        details=details or {},
+        details=details or {}, channel=came.channel, credential=came.credential,
     )  # fmt: skip
 
 
@@ -50,6 +53,8 @@ def entries(
             "id": row.id,
             "action": row.action,
             "actor": row.actor,
+            "channel": row.channel,
+            "credential": row.credential,
             "at": row.at.isoformat(),
             "file_digest": row.file_digest,
             "counts": row.counts,

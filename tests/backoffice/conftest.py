@@ -17,7 +17,7 @@ from sqlalchemy import Engine
 from ratingdb.backoffice.app import create_app
 from ratingdb.config import Settings
 from ratingdb.db import make_sessionmaker
-from ratingdb.services import accounts
+from ratingdb.services import accounts, passwords, sign_in
 
 PASSWORD = "correct horse battery staple"
 ROLES = ("arbiter", "officer", "admin")
@@ -41,8 +41,9 @@ class Clock:
 @pytest.fixture(autouse=True)
 def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+        passwords, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     )
+    monkeypatch.setattr(passwords, "_DUMMY_HASH", None)
 
 
 @pytest.fixture
@@ -70,21 +71,24 @@ class Accounts:
 
     def add(self, username: str, role: str, password: str = PASSWORD) -> None:
         with make_sessionmaker(self.engine).begin() as session:
-            accounts.add_user(session, username, role, password, actor="test", now=self.clock())
+            accounts.add_user(
+                session, username, role, password, by=None, actor="test", now=self.clock()
+            )
 
     def session(self, username: str, address: str = "192.0.2.1") -> tuple[str, str]:
         """(session id, CSRF token) of a new sign-in."""
         with make_sessionmaker(self.engine).begin() as session:
-            signed = accounts.sign_in(session, username, PASSWORD, address, self.clock())
+            signed = sign_in.sign_in(session, username, PASSWORD, address, self.clock())
         assert signed.session_id is not None
         assert signed.principal is not None
         assert signed.principal.csrf_token is not None
         return signed.session_id, signed.principal.csrf_token
 
-    def token(self, username: str, days: int = 30, label: str = "test") -> str:
+    def token(self, username: str, days: int = 30, label: str = "test", scope: str = "full") -> str:
+        """A token issued as the command line issues it (the operator's path)."""
         with make_sessionmaker(self.engine).begin() as session:
             issued = accounts.issue_token(
-                session, username, label, days, actor="test", now=self.clock()
+                session, username, label, days, scope, by=None, actor="test", now=self.clock()
             )
         return issued.token
 

@@ -40,7 +40,7 @@ def chain_backoffice(
     engine = make_engine(database_url)
     try:
         with make_sessionmaker(engine).begin() as session:
-            accounts.add_user(session, "officer1", "officer", PASSWORD, actor="test",
+            accounts.add_user(session, "officer1", "officer", PASSWORD, by=None, actor="test",
                               now=datetime.now(UTC))  # fmt: skip
     finally:
         engine.dispose()

@@ -52,7 +52,16 @@ from tests.corrections.test_revision_chain import (
 from tests.support.sql import query
 
 #: Tables a request may touch without doing anything: a token's last use, a session's.
-ACCOUNT_TABLES = frozenset({"users", "api_tokens", "web_sessions", "sign_in_attempts"})
+ACCOUNT_TABLES = frozenset(
+    {
+        "users",
+        "api_tokens",
+        "web_sessions",
+        "sign_in_attempts",
+        "sign_in_throttles",
+        "known_devices",
+    }
+)
 REASON = "the arbiter's report was wrong"
 DIGEST_INPUT = re.compile(r'name="impact_digest" value="([0-9a-f]{64})"')
 
@@ -615,6 +624,7 @@ def test_corrected_files_over_the_upload_limit_are_refused(
     """The upload limit of submissions (20 MB; 1,000 bytes here): 413, nothing kept."""
     monkeypatch.setattr(uploads, "MAX_UPLOAD_BYTES", 1000)
     big = b"x" * 1001
+    csrf = signed_in(client, users, "officer1")  # signing in is audited: before the snapshot
     before = snapshot(database_url)
     officer = bearer(tokens["officer1"])
     listed = f"/admin/v1/corrections/list?category={CATEGORY}&period={BASE}&reason=r"
@@ -622,7 +632,6 @@ def test_corrected_files_over_the_upload_limit_are_refused(
         assert client.post(path, content=big, headers=officer).status_code == 413, path
         as_form = client.post(path, files={"file": ("big.csv", big)}, headers=officer)
         assert as_form.status_code == 413, path
-    csrf = signed_in(client, users, "officer1")
     for path in ("/corrections/tournament", "/corrections/list"):
         answer = client.post(path, data={"csrf_token": csrf, "reason": "r"},
                              files={"file": ("big.csv", big)})  # fmt: skip

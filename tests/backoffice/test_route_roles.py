@@ -28,7 +28,7 @@ from ratingdb.db import make_sessionmaker
 from ratingdb.enums import Role
 from ratingdb.models import AuditRow, GameRow, SubmissionRow, TournamentRow, UserRow
 from ratingdb.rules import Category, Period
-from ratingdb.services import correction_requests, publication, submissions
+from ratingdb.services import correction_requests, passwords, publication, submissions
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests import CorrectionRequest
 from ratingdb.services.submissions import Upload
@@ -43,6 +43,10 @@ ADMIN = frozenset({"admin"})
 OFFICER = frozenset({"officer"})
 UPLOADERS = frozenset({"arbiter", "officer"})
 AUDITORS = frozenset({"officer", "admin"})
+#: What the password routes set (an admin's reset, or the user's own change).
+NEW_PASSWORD = "a different long password"
+#: Changing one's own password: restored afterwards, so the walk can sign in again.
+OWN_PASSWORD_ROUTES = frozenset({"/account/password", "/admin/v1/me/password"})
 #: A small valid TRF (two players, two games) for the submission routes.
 TRF = (
     HEADER
@@ -59,10 +63,16 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("GET", "/style.css"): (EVERYONE, 200),
     ("POST", "/logout"): (SIGNED_IN, 303),
     ("GET", "/"): (SIGNED_IN, 200),
+    ("GET", "/account"): (SIGNED_IN, 200),
+    ("POST", "/account/password"): (SIGNED_IN, 303),
+    ("POST", "/account/tokens"): (SIGNED_IN, 200),
+    ("POST", "/account/tokens/revoke"): (SIGNED_IN, 200),
     ("GET", "/users"): (ADMIN, 200),
     ("POST", "/users"): (ADMIN, 303),
     ("POST", "/users/{username}/disable"): (ADMIN, 303),
-    ("POST", "/users/{username}/tokens"): (ADMIN, 200),
+    ("POST", "/users/{username}/enable"): (ADMIN, 303),
+    ("POST", "/users/{username}/approve"): (ADMIN, 303),
+    ("POST", "/users/{username}/password"): (ADMIN, 303),
     ("POST", "/users/{username}/tokens/revoke"): (ADMIN, 303),
     ("GET", "/submissions"): (UPLOADERS, 200),
     ("GET", "/submissions/new"): (UPLOADERS, 200),
@@ -73,10 +83,14 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("GET", "/audit"): (AUDITORS, 200),
     ("GET", "/admin/v1/openapi.json"): (SIGNED_IN, 200),
     ("GET", "/admin/v1/me"): (SIGNED_IN, 200),
+    ("POST", "/admin/v1/me/password"): (SIGNED_IN, 200),
+    ("POST", "/admin/v1/me/tokens"): (SIGNED_IN, 201),
     ("GET", "/admin/v1/users"): (ADMIN, 200),
     ("POST", "/admin/v1/users"): (ADMIN, 201),
     ("POST", "/admin/v1/users/{username}/disable"): (ADMIN, 200),
-    ("POST", "/admin/v1/users/{username}/tokens"): (ADMIN, 201),
+    ("POST", "/admin/v1/users/{username}/enable"): (ADMIN, 200),
+    ("POST", "/admin/v1/users/{username}/approve"): (ADMIN, 200),
+    ("POST", "/admin/v1/users/{username}/password"): (ADMIN, 200),
     ("POST", "/admin/v1/users/{username}/tokens/revoke"): (ADMIN, 200),
     ("POST", "/admin/v1/submissions"): (UPLOADERS, 201),
     ("GET", "/admin/v1/submissions"): (UPLOADERS, 200),
@@ -180,6 +194,14 @@ def _target(users: Accounts, path: str) -> str:
     target = f"target-{next(_names)}"
     if "{username}" in path:
         users.add(target, "arbiter")
+        with make_sessionmaker(users.engine).begin() as session:
+            row = session.scalars(select(UserRow).where(UserRow.username == target)).one()
+            if path.endswith("/enable"):
+                row.disabled = True
+            if path.endswith("/users/{username}/approve"):
+                # Created by another admin than the walk's (walker stands for them).
+                walker = session.scalars(select(UserRow).where(UserRow.username == "walker"))
+                row.awaiting_approval_from_other_than = walker.one().id
     url = path.replace("{username}", target)
     if path in PUBLICATION_TARGETS:
         url = url.replace("{category}/{period}", PUBLICATION_TARGETS[path])
@@ -216,10 +238,14 @@ def _call(
         if path == "/admin/v1/users":
             body = {"username": f"new-{next(_names)}", "role": "arbiter", "password": PASSWORD}
         elif path.endswith("/tokens"):
-            body = {"label": "walk", "days": 7}
+            body = {"label": "walk", "days": 7, "scope": "read"}
+        elif path == "/admin/v1/me/password":
+            body = {"current_password": PASSWORD, "new_password": NEW_PASSWORD}
+        elif path.endswith("/password"):
+            body = {"password": NEW_PASSWORD}
         elif path.endswith("/reject"):
             body = {"reason": "walk"}
-        elif path.endswith("/approve"):
+        elif path.endswith("/approve") and "/users/" not in path:
             body = {"digest": _previewed_digest(users.engine, users.clock, url)}
         if cookie is not None:
             client.cookies.set("ratingdb_session", cookie[0])
@@ -235,10 +261,15 @@ def _call(
         form |= {"username": f"new-{next(_names)}", "role": "arbiter", "password": PASSWORD,
                  "password_again": PASSWORD}  # fmt: skip
     elif path.endswith("/tokens"):
-        form |= {"label": "walk", "days": "7"}
+        form |= {"label": "walk", "days": "7", "scope": "submit"}
+    elif path == "/account/password":
+        form |= {"current_password": PASSWORD, "new_password": NEW_PASSWORD,
+                 "new_password_again": NEW_PASSWORD}  # fmt: skip
+    elif path.endswith("/password"):
+        form |= {"password": NEW_PASSWORD}
     elif path.endswith("/reject"):
         form |= {"reason": "walk"}
-    elif path.endswith("/approve"):
+    elif path.endswith("/approve") and "/users/" not in path:
         form |= {"digest": _previewed_digest(users.engine, users.clock, url)}
     if cookie is not None:
         client.cookies.set("ratingdb_session", cookie[0])
@@ -381,6 +412,14 @@ def _check_denied(response: Response, api: bool, signed_in: bool, where: str) ->
         assert response.headers["location"] == "/login", where
 
 
+def _restore_passwords(engine: Engine) -> None:
+    """Every user's password back to PASSWORD (after the walk changed one's own)."""
+    with make_sessionmaker(engine).begin() as session:
+        hashed = passwords.hash_password(PASSWORD)
+        for row in session.scalars(select(UserRow)):
+            row.password_hash = hashed
+
+
 def test_every_route_with_every_role(client: TestClient, users: Accounts, engine: Engine) -> None:
     for name in ROLES:
         users.add(f"{name}1", name)
@@ -408,6 +447,8 @@ def test_every_route_with_every_role(client: TestClient, users: Accounts, engine
             before = _state(engine)
             response = _call(client, users, method, path, url, cookie=cookie, token=token,
                              signing_in=role + "1" if role else "walker")  # fmt: skip
+            if path in OWN_PASSWORD_ROUTES:
+                _restore_passwords(engine)
             for name, value in SECURITY_HEADERS.items():
                 assert response.headers.get(name) == value, where
             assert "frame-ancestors 'none'" in response.headers["content-security-policy"]

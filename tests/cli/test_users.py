@@ -14,7 +14,7 @@ from sqlalchemy import Engine, select
 
 from ratingdb.db import make_sessionmaker
 from ratingdb.models import AuditRow, UserRow
-from ratingdb.services import accounts
+from ratingdb.services import accounts, passwords, sign_in
 from tests.support import forks
 from tests.support.cli import run_cli
 
@@ -24,8 +24,9 @@ PASSWORD = "a long enough password"
 @pytest.fixture(autouse=True)
 def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(
-        accounts, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+        passwords, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
     )
+    monkeypatch.setattr(passwords, "_DUMMY_HASH", None)
 
 
 def run(
@@ -79,12 +80,12 @@ def test_add_list_disable(
         assert stored["bob"].disabled
         assert not stored["alice"].disabled
         assert stored["alice"].password_hash.startswith("$argon2id$")
-        assert accounts.sign_in(session, "bob", PASSWORD, "192.0.2.1",
+        assert sign_in.sign_in(session, "bob", PASSWORD, "192.0.2.1",
                                 datetime.now(UTC)).session_id is None  # fmt: skip
     actor = "Claire Officer"  # RATINGDB_ACTOR: the person, never a process
     assert audit_entries(engine) == [
-        ("user-add", actor, {"username": "alice", "role": "admin"}),
-        ("user-add", actor, {"username": "bob", "role": "arbiter"}),
+        ("user-add", actor, {"username": "alice", "role": "admin", "awaiting_approval": False}),
+        ("user-add", actor, {"username": "bob", "role": "arbiter", "awaiting_approval": False}),
         ("user-disable", actor, {"username": "bob"}),
     ]
 

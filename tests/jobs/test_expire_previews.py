@@ -32,7 +32,13 @@ def add_previews(engine: Engine) -> dict[str, int]:
     with make_sessionmaker(engine).begin() as session:
         users = {
             name: accounts.add_user(
-                session, name, Role.OFFICER, "a long enough password", actor="test", now=NOW
+                session,
+                name,
+                Role.OFFICER,
+                "a long enough password",
+                by=None,
+                actor="test",
+                now=NOW,
             ).id
             for name in ("ann", "ben")
         }

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from ratingdb.enums import PreviewState
 from ratingdb.models import CorrectionPreviewRow
 from ratingdb.repositories import correction_previews as repo
+from ratingdb.services import audit
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests.requests import (
     PREVIEW_LIFETIME,
@@ -164,9 +165,11 @@ def confirm(
 
 
 def discard(session: Session, preview_id: str | int, caller: Principal, now: datetime) -> None:
-    """Drop a preview waiting for confirmation (its file too)."""
+    """Drop a preview waiting for confirmation (its file too); audited."""
     row = _waiting(session, preview_id, caller, now)
     row.state = PreviewState.DISCARDED
     row.decided_at = now
     row.content = None
     session.flush()
+    audit.record(session, "correction-preview-discard", caller.username, now,
+                 details={"preview_id": row.id, "kind": row.kind})  # fmt: skip
