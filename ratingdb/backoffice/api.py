@@ -99,7 +99,7 @@ def me(caller: Caller) -> dict[str, Any]:
 
 
 def list_users(request: Request, caller: Caller) -> list[dict[str, Any]]:
-    with context(request).sessions.begin() as session:
+    with context(request).reads.begin() as session:  # reads: no write lock
         return accounts.list_users(session)
 
 

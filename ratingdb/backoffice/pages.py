@@ -152,8 +152,7 @@ def _roles_of(method: str, path: str) -> frozenset[str]:
 
 
 def _users_page(request: Request, status: int = 200, error: str | None = None) -> HTMLResponse:
-    found = context(request)
-    with found.sessions.begin() as session:
+    with context(request).reads.begin() as session:  # reads: no write lock
         users = accounts.list_users(session)
     return _page(request, "users.html", status=status, users=users, roles=list(Role),
                  error=error)  # fmt: skip
@@ -233,7 +232,7 @@ def _account_page(
     error: str | None = None,
     notice: str | None = None,
 ) -> HTMLResponse:
-    with context(request).sessions.begin() as session:
+    with context(request).reads.begin() as session:  # reads: no write lock
         users = accounts.list_users(session)
     tokens: list[dict[str, Any]] = next(
         (u["tokens"] for u in users if u["username"] == caller.username), []
