@@ -33,7 +33,7 @@ DEFAULT_TOKEN_LABEL = "default"
 DEFAULT_TOKEN_DAYS = 90
 MAX_TOKEN_DAYS = 366
 SCOPES = ("read", "submit", "full")
-DEFAULT_TOKEN_SCOPE = "read"
+DEFAULT_TOKEN_SCOPE = "submit"
 
 
 def register(commands: Any) -> None:

@@ -40,8 +40,9 @@ MAX_TOKEN_DAYS = 366
 DEFAULT_TOKEN_LABEL = "default"
 MAX_LABEL_LENGTH = 100
 
-#: A token's scope when none is chosen: the least.
-DEFAULT_TOKEN_SCOPE = TokenScope.READ
+#: A token's scope when none is chosen: what the contract promises an integration (read, and
+#: send tournament files), never an officer's decisions.
+DEFAULT_TOKEN_SCOPE = TokenScope.SUBMIT
 #: Seconds between two writes of a session's or a token's last use: a page view reads, it
 #: does not need the write lock each time.
 TOUCH_EVERY = timedelta(seconds=60)

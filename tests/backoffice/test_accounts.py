@@ -100,7 +100,7 @@ def test_an_admin_cannot_mint_a_token_for_anybody_else(
     own = client.post("/admin/v1/me/tokens", headers=admin, json={"label": "mine"})
     assert own.status_code == 201
     me = client.get("/admin/v1/me", headers=_bearer(own.json()["token"])).json()
-    assert (me["username"], me["token"]["scope"]) == ("root", "read")
+    assert (me["username"], me["token"]["scope"]) == ("root", "submit")
 
 
 def _principal(engine: Engine, username: str) -> accounts.Principal:

@@ -462,7 +462,7 @@ def test_user_management_pages(client: TestClient, users: Accounts, engine: Engi
     token = issued.text.split('<code class="token">')[1].split("<")[0]
     me = client.get("/admin/v1/me", headers={"Authorization": f"Bearer {token}"}).json()
     assert (me["username"], me["role"], me["token"]["label"]) == ("root", "admin", "club")
-    assert me["token"]["scope"] == "read"  # the least, unless chosen
+    assert me["token"]["scope"] == "submit"  # read and send files, unless chosen
     listing = client.get("/users").text
     assert "olga" in listing
     assert "club" in listing

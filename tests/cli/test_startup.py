@@ -127,7 +127,7 @@ def test_the_parser_shows_what_the_rest_of_ratingdb_uses() -> None:
     from ratingdb.backoffice import app as backoffice_app
     from ratingdb.cli import lists, tournaments, users
     from ratingdb.config import Settings
-    from ratingdb.enums import Role
+    from ratingdb.enums import Role, TokenScope
     from ratingdb.services import accounts
     from ratingdb.services import lists as list_service
     from ratingdb.services import tournaments as tournament_service
@@ -141,6 +141,8 @@ def test_the_parser_shows_what_the_rest_of_ratingdb_uses() -> None:
     assert (users.DEFAULT_TOKEN_LABEL, users.DEFAULT_TOKEN_DAYS, users.MAX_TOKEN_DAYS) == (
         accounts.DEFAULT_TOKEN_LABEL, accounts.DEFAULT_TOKEN_DAYS, accounts.MAX_TOKEN_DAYS,
     )  # fmt: skip
+    assert users.DEFAULT_TOKEN_SCOPE == accounts.DEFAULT_TOKEN_SCOPE
+    assert list(users.SCOPES) == list(TokenScope)
     assert jobs_main.CLOSE_PERIODS == close_periods.NAME
     assert jobs_main.EXPIRE_PREVIEWS == expire_previews.NAME
     assert (
