@@ -139,6 +139,20 @@ def test_run_after_the_closing_date_closes_the_period(database_url: str, tmp_pat
     lists, states = lists_and_states(database_url)
     assert lists == ["fide-standard 2026-08", "fide-standard 2026-09"]
     assert states == {"fide-standard 2026-08": "published", "fide-standard 2026-09": "published"}
+    # The audit log says how each entry came: the imports from the command line, the close
+    # from the scheduled job, each with the operating system user who ran it.
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            entries = connection.execute(
+                text("SELECT action, channel, credential FROM audit_log ORDER BY id")
+            ).all()
+    finally:
+        engine.dispose()
+    assert [(action, channel) for action, channel, _ in entries] == [
+        ("list-import", "cli"), ("tournament-import", "cli"), ("close", "scheduler")
+    ]  # fmt: skip
+    assert all(credential.startswith(("os user ", "os uid ")) for _, _, credential in entries)
 
 
 @pytest.mark.processes
