@@ -593,6 +593,8 @@ def test_a_preview_is_its_officers_own_expires_and_can_be_discarded(
     dropped = preview_id(client.post("/corrections/game", data=fields | {"csrf_token": csrf}))
     answer = client.post(f"/corrections/previews/{dropped}/discard", data={"csrf_token": csrf})
     assert (answer.status_code, answer.headers["location"]) == (303, "/corrections")
+    assert query(url, "SELECT actor, channel FROM audit_log WHERE action = "
+                 "'correction-preview-discard'") == [("officer1", "web")]  # fmt: skip
     answer = client.post(f"/corrections/previews/{dropped}/confirm",
                          data={"csrf_token": csrf, "impact_digest": digest})  # fmt: skip
     assert (answer.status_code, "already discarded" in answer.text) == (409, True)

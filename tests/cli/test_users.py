@@ -118,6 +118,13 @@ def test_the_password_prompt_is_asked_twice(
         (["token", "taken", "--days", "0"], "", "--days"),
         (["token", "taken", "--days", "400"], "", "--days"),
         (["token", "taken", "--label", ""], "", "--label"),
+        (["token", "taken", "--scope", "admin"], "", "invalid choice"),
+        (["add", "weak", "--role", "admin", "--password-stdin"], "password1234",
+         "too easy to guess"),
+        (["enable", "taken"], "", "is not disabled"),
+        (["approve", "taken"], "", "awaits no approval"),
+        (["reset-password", "taken", "--password-stdin"], "qwertyuiop12", "too easy"),
+        (["reset-password", "nobody", "--password-stdin"], PASSWORD, "no user 'nobody'"),
     ],
 )  # fmt: skip
 def test_refusals_exit_2_and_store_nothing(
@@ -197,3 +204,42 @@ def test_the_console_script_reads_the_password_from_stdin(database_url: str) -> 
     assert added.returncode == 0, added.stderr
     listed = forks.run(["users", "list"], env=environment)
     assert json.loads(listed.stdout)["username"] == "eve"
+
+
+def test_enable_approve_reset_and_scoped_tokens(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    database_url: str,
+    engine: Engine,
+) -> None:
+    """The operator's commands: a token's scope (submit unless chosen), re-enabling, a reset
+    that forces a new password at the next sign-in, and the approval of an account an admin
+    created in the back office."""
+    add(monkeypatch, capsys, database_url, "club", "officer")
+    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "p")
+    default = json.loads(out)["token"]
+    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "r",
+                       "--scope", "read")  # fmt: skip
+    read = json.loads(out)["token"]
+    now = datetime.now(UTC)
+    with make_sessionmaker(engine).begin() as session:
+        scopes = [accounts.authenticate_token(session, t, now) for t in (default, read)]
+        assert [p.scope if p else None for p in scopes] == ["submit", "read"]
+    assert run(monkeypatch, capsys, database_url, "disable", "club")[0] == 0
+    code, out, _ = run(monkeypatch, capsys, database_url, "enable", "club")
+    assert (code, json.loads(out)) == (0, {"username": "club", "disabled": False})
+    new = "the reset password 2026"
+    code, out, _ = run(monkeypatch, capsys, database_url, "reset-password", "club",
+                       "--password-stdin", stdin=new + "\n")  # fmt: skip
+    assert (code, json.loads(out)) == (0, {"username": "club", "must_change_password": True})
+    with make_sessionmaker(engine).begin() as session:
+        signed = sign_in.sign_in(session, "club", new, "192.0.2.1", datetime.now(UTC))
+        assert signed.principal is not None
+        assert signed.principal.must_change_password
+        row = session.scalars(select(UserRow).where(UserRow.username == "club")).one()
+        row.awaiting_approval_from_other_than = row.id  # as if an admin had reset it
+    code, out, _ = run(monkeypatch, capsys, database_url, "approve", "club")
+    assert (code, json.loads(out)) == (0, {"username": "club", "awaiting_approval": False})
+    actions = [action for action, _, _ in audit_entries(engine)]
+    assert actions == ["user-add", "token-issue", "token-issue", "user-disable", "user-enable",
+                       "password-reset", "sign-in", "user-approve"]  # fmt: skip
