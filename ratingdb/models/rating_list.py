@@ -12,6 +12,7 @@ from sqlalchemy import (
     CheckConstraint,
     Date,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     LargeBinary,
@@ -40,6 +41,16 @@ class RatingListRow(Base):
         enum_check("source", ListSource),
         CheckConstraint("revision >= 1", name="revision_positive"),
         CheckConstraint("entry_count >= 0", name="entry_count_not_negative"),
+        # What a list's parent must be, guarded here (migration 0013): a list of the same
+        # category (the composite key), written before it (a player's entry is read from
+        # their nearest row below the list: repositories.list_entries.resolve).
+        UniqueConstraint("id", "category"),
+        CheckConstraint(
+            "parent_list_id IS NULL OR parent_list_id < id", name="parent_written_before"
+        ),
+        ForeignKeyConstraint(
+            ["parent_list_id", "category"], ["rating_lists.id", "rating_lists.category"]
+        ),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -60,7 +71,7 @@ class RatingListRow(Base):
     corrections_applied: Mapped[int] = mapped_column(Integer, server_default="0")
     #: The list this one was computed from (its period's previous list, the revision then
     #: current); None for an imported list or a category's first list.
-    parent_list_id: Mapped[int | None] = mapped_column(ForeignKey("rating_lists.id"))
+    parent_list_id: Mapped[int | None] = mapped_column(Integer)
 
 
 #: The fields of a list entry that a marker row leaves NULL and an entry row always has.
@@ -131,6 +142,8 @@ class ListChunkRow(Base):
         CheckConstraint("chunk >= 0", name="chunk_not_negative"),
         CheckConstraint("top_rating >= bottom_rating", name="top_not_below_bottom"),
         CheckConstraint("size > 0", name="size_positive"),
+        # ratingdb.db.chunks.CHUNK_SIZE, frozen with the packed format (version 1).
+        CheckConstraint("size <= 200", name="size_at_most_chunk_size"),
     )
 
     list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
@@ -173,10 +186,14 @@ class LatestListRow(Base):
     revision). A read for another list reads that list's chunks."""
 
     __tablename__ = "latest_lists"
-    __table_args__ = (category_check(),)
+    __table_args__ = (
+        category_check(),
+        # The list is of the category it stands for (migration 0013).
+        ForeignKeyConstraint(["list_id", "category"], ["rating_lists.id", "rating_lists.category"]),
+    )
 
     category: Mapped[Category] = mapped_column(category_column(), primary_key=True)
-    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"))
+    list_id: Mapped[int] = mapped_column(Integer)
 
 
 class PlayerStatusRow(Base):

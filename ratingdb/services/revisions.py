@@ -228,19 +228,14 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     published (the games as of its corrections, the lists it started from) with the rule
     version it was published under, and compare digests: the stored one, the stored rows', and
     the recomputed list's (the stored entries: both the list's chunks and its rows); and, for
-    the list latest_entries hold, those against its chunks. A list whose parent was written
-    after it fails first: its entries would not be read as stored."""
+    the list latest_entries hold, those against its chunks. (That a list's parent was written
+    before it, and is of its category, the database guards: migration 0013.)"""
     category = rating_list.category
     period = Period.of_list_date(rating_list.list_date)
 
     def result(ok: bool, detail: str) -> Verification:
         return Verification(category, period, rating_list.revision, rating_list.source, ok, detail)
 
-    parent = rating_list.parent_list_id
-    if parent is not None and parent >= rating_list.id:
-        # A player's entry is read from their nearest row below the list (list_entries.
-        # resolve): that holds only while every list's parent was written before it.
-        return result(False, f"its parent list ({parent}) was written after it ({rating_list.id})")
     stored = {stored_digest(session, rating_list.id), stored_rows_digest(session, rating_list.id)}
     if stored != {rating_list.digest}:
         return result(False, "the stored entries do not match the list's digest")

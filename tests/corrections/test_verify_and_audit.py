@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from ratingdb.db.chunks import ENTRY, list_order, pack, unpack
 from tests.corrections.test_revision_chain import (
@@ -34,6 +35,7 @@ from tests.corrections.test_revision_chain import (
     latest_revisions,
     ok,
 )
+from tests.migrations.test_0005_list_replace_kind import run  # foreign keys on, as ratingdb's
 from tests.support.cli import run_cli as cli
 from tests.support.sql import query
 
@@ -369,13 +371,13 @@ def test_verify_fails_where_the_latest_entries_differ_from_the_latest_list(
     assert (code, failing(lines)) == (0, [])
 
 
-def test_verify_fails_where_a_lists_parent_was_written_after_it(
+def test_the_database_refuses_a_parent_written_after_its_list_or_of_another_category(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A player's entry is read from their nearest row below the list (list_entries.resolve),
-    which holds while every list's parent was written before it (a smaller id): 2026-10's
-    parent set behind ratingdb's back to the 2026-12 list fails 2026-10 on that, put back it
-    passes."""
+    which holds while every list's parent was written before it (a smaller id) and is of its
+    category: the database guards both (migration 0013), so 2026-10's parent cannot be set
+    behind ratingdb's back to the 2026-12 list, nor to another category's list."""
     url = database_url
     build(capsys, url, tmp_path / "chain")
     lists = {
@@ -387,15 +389,19 @@ def test_verify_fails_where_a_lists_parent_was_written_after_it(
             c=CATEGORY,
         )
     }
-    october, parent = lists["2026-10-01"]
+    october, _ = lists["2026-10-01"]
     december, _ = lists["2026-12-01"]
     sql = "UPDATE rating_lists SET parent_list_id = :parent WHERE id = :id"
-    assert execute(url, sql, parent=december, id=october) == 1
-    code, lines = verify(capsys, url)
-    assert code == 1
-    assert failing(lines) == [
-        (CATEGORY, P1, 1, f"its parent list ({december}) was written after it ({october})")
-    ]
-    execute(url, sql, parent=parent, id=october)
+    with pytest.raises(IntegrityError):
+        run(url, sql, parent=december, id=october)
+    execute(url, "INSERT INTO periods (id, category, list_date, closing_date, state, "
+            "published_at) VALUES (999, 'fide-blitz', '2026-01-01', '2025-12-29', 'published', "
+            "'2026-01-01 00:00:00')")  # fmt: skip
+    execute(url, "INSERT INTO rating_lists (id, period_id, category, list_date, revision, "
+            "source, published_at, entry_count) VALUES (0, 999, 'fide-blitz', '2026-01-01', "
+            "1, 'import', '2026-01-01 00:00:00', 0)")  # fmt: skip
+    with pytest.raises(IntegrityError):
+        run(url, sql, parent=0, id=october)  # written before, but a blitz list
+    execute(url, "DELETE FROM rating_lists WHERE id = 0")
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
