@@ -27,6 +27,7 @@ from ratingdb.backoffice import (
     publication_pages,
     submission_api,
     submission_pages,
+    uploads,
 )
 from ratingdb.backoffice.security import Context, SecurityHeaders, SignInRequired, guard
 from ratingdb.config import Settings
@@ -86,6 +87,8 @@ def create_app(
     app.state.backoffice = Context(make_sessionmaker(engine), clock, secure_cookies)
     # Publication: the categories whose lists wait for an officer's approval.
     app.state.publication_approval = settings.publication_approval
+    # Uploads read and checked at once (``uploads.slot``).
+    app.state.upload_slots = uploads.UploadSlots(settings.backoffice_upload_concurrency)
     pages.register(app)
     submission_pages.register(app)
     api.register(app)
@@ -99,6 +102,7 @@ def create_app(
     app.add_exception_handler(SignInRequired, _to_login)
     app.add_exception_handler(InputError, _input_error)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
+    app.add_middleware(uploads.ClosingForms)
     policy.check_policy_covers(route_keys(app))
     return app
 
