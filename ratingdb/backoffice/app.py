@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
+from starlette.requests import ClientDisconnect
 
 from ratingdb import defaults
 from ratingdb.backoffice import (
@@ -101,6 +102,7 @@ def create_app(
     publication_api.register(app)
     app.add_exception_handler(SignInRequired, _to_login)
     app.add_exception_handler(InputError, _input_error)
+    app.add_exception_handler(ClientDisconnect, _client_gone)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
     app.add_middleware(uploads.ClosingForms)
     policy.check_policy_covers(route_keys(app))
@@ -109,6 +111,13 @@ def create_app(
 
 async def _to_login(request: Request, error: Exception) -> Response:
     return RedirectResponse("/login", status_code=303)
+
+
+async def _client_gone(request: Request, error: Exception) -> Response:
+    """The client went before its whole body came (or the server's body timeout ended it, and
+    has answered 408 and logged it): the answer goes nowhere, but it is an answer, not an
+    error of the app's."""
+    return JSONResponse({"detail": "the connection ended before the whole body came"}, 400)
 
 
 async def _input_error(request: Request, error: Exception) -> Response:

@@ -68,10 +68,14 @@ def arbiter_token(database_url: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, str]]:
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("backoffice-limits")
+
+
+@pytest.fixture(scope="module")
+def served(folder: Path) -> Iterator[tuple[int, str]]:
     """A back office with short timeouts on a SQLite database (the protocol does not touch
     the database); its port and an arbiter's token."""
-    folder = tmp_path_factory.mktemp("backoffice-limits")
     url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
     upgrade(url)
     token = arbiter_token(url)
@@ -166,6 +170,31 @@ def test_an_upload_dripped_byte_by_byte_gets_408_and_frees_its_slot(
             break
         time.sleep(0.1)
     assert answered.status_code == 422, answered.text
+
+
+@pytest.mark.processes
+def test_a_form_dripped_byte_by_byte_gets_408_and_no_error_logged(
+    served: tuple[int, str], folder: Path
+) -> None:
+    """The sign-in form's body, never complete: 408; the app reads the end of the body as the
+    client gone, and answers it (to nobody) without an error in the log."""
+    port, _ = served
+    head = (b"POST /login HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-www-form-"
+            b"urlencoded\r\nContent-Length: 60000\r\n\r\nusername=")  # fmt: skip
+    with connect(port) as sock:
+        sock.sendall(head)
+        answer = drip_until_answered(sock, b"a")
+    assert status(answer) == 408
+    log = folder / "backoffice.log"
+    deadline = time.monotonic() + PATIENCE
+    while "Request body not complete in" not in log.read_text():
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+    # The app's task ends once it reads the disconnection; a request after it is answered.
+    with connect(port) as sock:
+        sock.sendall(request("/login"))
+        assert status(read_until_closed(sock)) == 200
+    assert "Traceback" not in log.read_text()
 
 
 @pytest.mark.processes
