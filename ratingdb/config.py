@@ -8,6 +8,7 @@ variable is ``RATINGDB_`` and the field's name in capitals, its option in
 from __future__ import annotations
 
 import getpass
+import ipaddress
 import unicodedata
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -148,9 +149,32 @@ def _categories(value: object) -> object:
     return value
 
 
+def _trusted_proxies(value: object) -> object:
+    """``RATINGDB_*_TRUSTED_PROXIES``: IP addresses or networks (CIDR) separated by commas,
+    normalized (``10.0.0.0/8,127.0.0.1``); empty: no proxy is trusted."""
+    if not isinstance(value, str):
+        return value
+    items = [item.strip() for item in value.split(",")] if value.strip() else []
+    networks = []
+    for item in items:
+        if not item:
+            raise ValueError(f"an address is missing in {value!r} (separate them by commas)")
+        try:
+            network = ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ValueError(f"not an IP address or network (CIDR): {item!r}") from None
+        networks.append(
+            str(network.network_address) if network.num_addresses == 1 else str(network)
+        )
+    return ",".join(networks)
+
+
 DatabaseUrl = Annotated[str, AfterValidator(_normalized_database_url)]
 Port = Annotated[int, _within(0, 65535)]
 Seconds = Annotated[int, _within(1, 3600)]
+HeadBytes = Annotated[int, _within(1024, 1024 * 1024)]
+HeaderFields = Annotated[int, _within(1, 10_000)]
+TrustedProxies = Annotated[str, AfterValidator(_trusted_proxies)]
 
 #: The environment a :class:`Settings` being built reads (``Settings.from_env``); none when
 #: it is built directly, so ``Settings(database_url=...)`` is exactly what it says.
@@ -199,18 +223,28 @@ class Settings(BaseSettings):
         defaults.SERVE_PAGE_CACHE_MB
     )
     serve_access_log: bool = defaults.SERVE_ACCESS_LOG
-    serve_limit_request_head: Annotated[int, _within(1024, 1024 * 1024)] = (
-        defaults.SERVE_LIMIT_REQUEST_HEAD
-    )
-    serve_limit_request_fields: Annotated[int, _within(1, 10_000)] = (
-        defaults.SERVE_LIMIT_REQUEST_FIELDS
-    )
+    serve_limit_request_head: HeadBytes = defaults.SERVE_LIMIT_REQUEST_HEAD
+    serve_limit_request_fields: HeaderFields = defaults.SERVE_LIMIT_REQUEST_FIELDS
     serve_timeout_request_head: Seconds = defaults.SERVE_TIMEOUT_REQUEST_HEAD
     serve_timeout_keep_alive: Seconds = defaults.SERVE_TIMEOUT_KEEP_ALIVE
+    serve_timeout_request_body: Seconds = defaults.SERVE_TIMEOUT_REQUEST_BODY
+    serve_trusted_proxies: TrustedProxies = defaults.SERVE_TRUSTED_PROXIES
 
     backoffice_host: str = defaults.BACKOFFICE_HOST
     backoffice_port: Port = defaults.BACKOFFICE_PORT
     backoffice_secure_cookies: bool = defaults.BACKOFFICE_SECURE_COOKIES
+    backoffice_limit_request_head: HeadBytes = defaults.BACKOFFICE_LIMIT_REQUEST_HEAD
+    backoffice_limit_request_fields: HeaderFields = defaults.BACKOFFICE_LIMIT_REQUEST_FIELDS
+    backoffice_timeout_request_head: Seconds = defaults.BACKOFFICE_TIMEOUT_REQUEST_HEAD
+    backoffice_timeout_keep_alive: Seconds = defaults.BACKOFFICE_TIMEOUT_KEEP_ALIVE
+    backoffice_timeout_request_body: Seconds = defaults.BACKOFFICE_TIMEOUT_REQUEST_BODY
+    backoffice_limit_connections: Annotated[int, _within(1, defaults.MAX_CONNECTIONS)] = (
+        defaults.BACKOFFICE_LIMIT_CONNECTIONS
+    )
+    backoffice_upload_concurrency: Annotated[int, _within(1, defaults.MAX_UPLOAD_CONCURRENCY)] = (
+        defaults.BACKOFFICE_UPLOAD_CONCURRENCY
+    )
+    backoffice_trusted_proxies: TrustedProxies = defaults.BACKOFFICE_TRUSTED_PROXIES
 
     #: The categories whose scheduled close waits for an officer's approval before publishing
     #: (``approval``); every other category publishes at its cut-off (``automatic``).

@@ -30,10 +30,28 @@ SERVE_LIMIT_REQUEST_HEAD = 16 * 1024
 SERVE_LIMIT_REQUEST_FIELDS = 100
 SERVE_TIMEOUT_REQUEST_HEAD = 10
 SERVE_TIMEOUT_KEEP_ALIVE = 5
+#: Seconds a request body has to arrive once its head is complete (nginx's
+#: ``client_body_timeout`` is 60 between two reads; this bounds the whole body).
+SERVE_TIMEOUT_REQUEST_BODY = 60
+#: Addresses (IPs or CIDRs, comma-separated) whose X-Forwarded-For/-Proto are believed; empty:
+#: none, the peer of the socket is the client.
+SERVE_TRUSTED_PROXIES = ""
 
 BACKOFFICE_HOST = "127.0.0.1"
 BACKOFFICE_PORT = 8001
 BACKOFFICE_SECURE_COOKIES = False
+#: What one connection may cost the back office: as ``serve``'s, plus a bound on connections
+#: open at once (more get 503) and on uploads processed at once (``ratingdb.backoffice.uploads``).
+BACKOFFICE_LIMIT_REQUEST_HEAD = SERVE_LIMIT_REQUEST_HEAD
+BACKOFFICE_LIMIT_REQUEST_FIELDS = SERVE_LIMIT_REQUEST_FIELDS
+BACKOFFICE_TIMEOUT_REQUEST_HEAD = SERVE_TIMEOUT_REQUEST_HEAD
+BACKOFFICE_TIMEOUT_KEEP_ALIVE = SERVE_TIMEOUT_KEEP_ALIVE
+BACKOFFICE_TIMEOUT_REQUEST_BODY = SERVE_TIMEOUT_REQUEST_BODY
+BACKOFFICE_LIMIT_CONNECTIONS = 64
+MAX_CONNECTIONS = 100_000
+BACKOFFICE_UPLOAD_CONCURRENCY = 2
+MAX_UPLOAD_CONCURRENCY = 64
+BACKOFFICE_TRUSTED_PROXIES = ""
 
 #: The categories whose scheduled close waits for an officer's approval (none: every category
 #: is published automatically at its cut-off).
@@ -55,9 +73,19 @@ OPTIONS = {
     "serve_limit_request_fields": "--limit-request-fields",
     "serve_timeout_request_head": "--timeout-request-head",
     "serve_timeout_keep_alive": "--timeout-keep-alive",
+    "serve_timeout_request_body": "--timeout-request-body",
+    "serve_trusted_proxies": "--trusted-proxies",
     "backoffice_host": "--host",
     "backoffice_port": "--port",
     "backoffice_secure_cookies": "--secure-cookies",
+    "backoffice_limit_request_head": "--limit-request-head",
+    "backoffice_limit_request_fields": "--limit-request-fields",
+    "backoffice_timeout_request_head": "--timeout-request-head",
+    "backoffice_timeout_keep_alive": "--timeout-keep-alive",
+    "backoffice_timeout_request_body": "--timeout-request-body",
+    "backoffice_limit_connections": "--limit-connections",
+    "backoffice_upload_concurrency": "--upload-concurrency",
+    "backoffice_trusted_proxies": "--trusted-proxies",
 }
 
 

@@ -5,7 +5,11 @@ with httptools a client sending a 100 MB header costs 100 MB of server memory, a
 keep-alive timer only once a response is complete: a connection that never sends, or sends a
 head one byte at a time (slowloris), is kept forever. :class:`LimitedHttpToolsProtocol` counts
 the bytes and fields of each request head before httptools holds them, answers 431 past the
-limits, and closes a connection that stays idle or whose head is not complete in time.
+limits, and closes a connection that stays idle or whose head is not complete in time. It also
+answers 408 to a request whose body is not complete in time once its head is (a slowly dripped
+upload holds a connection and the app's task), and, when ``max_connections`` is set, answers
+503 to a connection beyond it as soon as it is accepted (uvicorn's ``limit_concurrency``
+counts only once a head is complete, and refuses at the limit rather than beyond it).
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ DEFAULT_HEAD_TIMEOUT = 10
 #: Seconds a connection may stay idle, before its first request or between two (uvicorn's
 #: ``timeout_keep_alive`` default).
 DEFAULT_KEEP_ALIVE_TIMEOUT = 5
+#: Seconds a client has to send a whole request body once its head is complete.
+DEFAULT_BODY_TIMEOUT = 60
+#: What a 503 for too many connections tells the client to wait, in seconds.
+RETRY_AFTER_SECONDS = 5
 #: After a refusal, how long the connection keeps reading (and dropping) what the client still
 #: sends, so that the client reads the answer instead of a reset (a "lingering close").
 LINGER_SECONDS = 2.0
@@ -41,12 +49,16 @@ NOSNIFF = (b"x-content-type-options", b"nosniff")
 
 @dataclass(frozen=True, slots=True)
 class HttpLimits:
-    """What one connection may cost the server (``ratingdb serve`` options)."""
+    """What one connection may cost the server (``ratingdb serve`` and ``ratingdb backoffice``
+    options)."""
 
     max_head_bytes: int = DEFAULT_MAX_HEAD_BYTES
     max_headers: int = DEFAULT_MAX_HEADERS
     head_timeout: int = DEFAULT_HEAD_TIMEOUT
     keep_alive_timeout: int = DEFAULT_KEEP_ALIVE_TIMEOUT
+    body_timeout: int = DEFAULT_BODY_TIMEOUT
+    #: Connections open at once in this process (None: any number); more get 503.
+    max_connections: int | None = None
 
 
 DEFAULT_LIMITS = HttpLimits()
@@ -95,12 +107,19 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         self._head_bytes = 0
         self._header_count = 0
         self._head_timer: TimerHandle | None = None
+        self._body_timer: TimerHandle | None = None
         self._refused = False
 
     # Connection
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        most = self.limits.max_connections
+        if most is not None and len(self.connections) > most:  # this one included
+            self.logger.warning("More than %d connections: one refused.", most)
+            self._refuse(503, "Too many connections: try again shortly.",
+                         (b"retry-after", str(RETRY_AFTER_SECONDS).encode("ascii")))  # fmt: skip
+            return
         # uvicorn arms this only after a response: a client that never sends would stay.
         self.timeout_keep_alive_task = self.loop.call_later(
             self.timeout_keep_alive, self.timeout_keep_alive_handler
@@ -108,6 +127,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
+        self._stop_body_timer()
         self._unset_keepalive_if_required()
         super().connection_lost(exc)
 
@@ -178,6 +198,13 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
         self._reading_head = False
         self._stop_head_timer()
         super().on_headers_complete()
+        # Cancelled by on_message_complete, in the same read for a request without a body.
+        self._stop_body_timer()
+        self._body_timer = self.loop.call_later(self.limits.body_timeout, self._body_late)
+
+    def on_message_complete(self) -> None:
+        self._stop_body_timer()
+        super().on_message_complete()
 
     # Refusals
 
@@ -190,19 +217,45 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             self.logger.warning("Request head not complete in %d s.", self.limits.head_timeout)
             self._refuse(408, "Request head not complete in time.")
 
+    def _body_late(self) -> None:
+        """The body did not arrive in time: 408 if the app has not begun answering (the app
+        then reads the end of the body as a disconnection, and its answer goes nowhere), else
+        the connection is closed (the app answered without waiting for the whole body)."""
+        self._body_timer = None
+        cycle = self.cycle
+        if self.transport.is_closing() or cycle is None:
+            return
+        self.logger.warning("Request body not complete in %d s.", self.limits.body_timeout)
+        if cycle.response_started:
+            self._refused = True
+            self.transport.close()
+            return
+        cycle.disconnected = True
+        cycle.message_event.set()
+        self.flow.resume_reading()  # the lingering read drops what still comes
+        self._refuse(408, "Request body not complete in time.")
+
+    def _stop_body_timer(self) -> None:
+        if self._body_timer is not None:
+            self._body_timer.cancel()
+            self._body_timer = None
+
     def _stop_head_timer(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
 
-    def _refuse(self, status: int, message: str) -> None:
-        """Answer ``status`` with ``message`` and close, after a short lingering read; while
-        a response is under way, close without an answer (it would be cut into)."""
+    def _refuse(self, status: int, message: str, *extra: tuple[bytes, bytes]) -> None:
+        """Answer ``status`` with ``message`` (and the ``extra`` headers) and close, after a
+        short lingering read; while a response is under way, close without an answer (it would
+        be cut into)."""
         self._refused = True
         self._stop_head_timer()
+        self._stop_body_timer()
         self._unset_keepalive_if_required()
-        if self.cycle is not None and not self.cycle.response_complete:
-            self.cycle.keep_alive = False
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete and not cycle.disconnected:
+            cycle.keep_alive = False
             self.transport.close()
             return
         body = message.encode("ascii")
@@ -213,6 +266,7 @@ class LimitedHttpToolsProtocol(HttpToolsProtocol):
             (b"content-type", b"text/plain; charset=utf-8"),
             (b"content-length", str(len(body)).encode("ascii")),
             (b"connection", b"close"),
+            *extra,
         ]
         lines.extend(name + b": " + value + b"\r\n" for name, value in headers)
         self.transport.write(b"".join(lines) + b"\r\n" + body)

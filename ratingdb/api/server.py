@@ -1,4 +1,5 @@
-"""Running the app: ``ratingdb serve`` and ``ratingdb demo`` call :func:`serve`."""
+"""Running the app: ``ratingdb serve`` and ``ratingdb demo`` call :func:`serve`;
+``ratingdb backoffice`` runs its app with :func:`limited_config` and :func:`run_server` too."""
 
 from __future__ import annotations
 
@@ -52,11 +53,7 @@ def serve(settings: Settings) -> None:
     if settings.serve_workers == 1:
         app = create_app(settings)
         tune_garbage_collector()
-        server = uvicorn.Server(uvicorn_config(app, settings, LimitedConfig))
-        with contextlib.suppress(KeyboardInterrupt):
-            server.run()
-        if not server.started:
-            raise SystemExit(STARTUP_FAILURE)
+        run_server(uvicorn_config(app, settings, LimitedConfig))
         return
     for name, value in settings.environment().items():
         if value is None:
@@ -71,6 +68,15 @@ def serve(settings: Settings) -> None:
         Multiprocess(config, sockets=sockets).run()
 
 
+def run_server(config: LimitedConfig) -> None:
+    """Serve ``config`` in the foreground until interrupted; exit 3 if it could not start."""
+    server = uvicorn.Server(config)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        raise SystemExit(STARTUP_FAILURE)
+
+
 def uvicorn_config(app: Any, settings: Settings, config_class: type[C], **options: Any) -> C:
     """uvicorn's configuration of ``app`` from the ``serve_`` settings."""
     limits = HttpLimits(
@@ -78,10 +84,53 @@ def uvicorn_config(app: Any, settings: Settings, config_class: type[C], **option
         max_headers=settings.serve_limit_request_fields,
         head_timeout=settings.serve_timeout_request_head,
         keep_alive_timeout=settings.serve_timeout_keep_alive,
+        body_timeout=settings.serve_timeout_request_body,
     )
+    return limited_config(
+        app, config_class, limits=limits, host=settings.serve_host, port=settings.serve_port,
+        access_log=settings.serve_access_log, trusted_proxies=settings.serve_trusted_proxies,
+        **options,
+    )  # fmt: skip
+
+
+def backoffice_config(app: Any, settings: Settings) -> LimitedConfig:
+    """uvicorn's configuration of the back office's ``app`` from the ``backoffice_`` settings:
+    the same protocol and limits as ``serve``, plus a bound on open connections."""
+    limits = HttpLimits(
+        max_head_bytes=settings.backoffice_limit_request_head,
+        max_headers=settings.backoffice_limit_request_fields,
+        head_timeout=settings.backoffice_timeout_request_head,
+        keep_alive_timeout=settings.backoffice_timeout_keep_alive,
+        body_timeout=settings.backoffice_timeout_request_body,
+        max_connections=settings.backoffice_limit_connections,
+    )
+    return limited_config(
+        app, LimitedConfig, limits=limits, host=settings.backoffice_host,
+        port=settings.backoffice_port, access_log=True,
+        trusted_proxies=settings.backoffice_trusted_proxies,
+    )  # fmt: skip
+
+
+def limited_config(
+    app: Any,
+    config_class: type[C],
+    *,
+    limits: HttpLimits,
+    host: str,
+    port: int,
+    access_log: bool,
+    trusted_proxies: str,
+    **options: Any,
+) -> C:
+    """uvicorn's configuration with the limits of ``ratingdb.api.protocol``, the event loop,
+    no Server header, and X-Forwarded-For/-Proto believed only from ``trusted_proxies`` (IPs
+    and networks, comma-separated; empty: from nobody, the socket's peer is the client)."""
+    proxies: dict[str, Any] = {"proxy_headers": False}
+    if trusted_proxies:
+        proxies = {"proxy_headers": True, "forwarded_allow_ips": trusted_proxies}
     return config_class(
-        app, limits=limits, host=settings.serve_host, port=settings.serve_port,
-        **_uvicorn_options(settings.serve_access_log), **options,
+        app, limits=limits, host=host, port=port, log_level="info", access_log=access_log,
+        loop=LOOP, server_header=False, **proxies, **options,
     )  # fmt: skip
 
 
@@ -112,18 +161,6 @@ def worker_config() -> WorkerConfig:
     return uvicorn_config(
         WORKER_APP, settings, WorkerConfig, factory=True, workers=settings.serve_workers, **options
     )
-
-
-def _uvicorn_options(access_log: bool) -> dict[str, Any]:
-    """What one worker and many share."""
-    return {
-        "log_level": "info",
-        "access_log": access_log,
-        "loop": LOOP,
-        # Behind a proxy (compose, a load balancer) the client address comes from it.
-        "proxy_headers": True,
-        "server_header": False,
-    }
 
 
 def tune_garbage_collector() -> None:

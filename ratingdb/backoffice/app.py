@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.requests import ClientDisconnect
 
 from ratingdb import defaults
 from ratingdb.backoffice import (
@@ -30,6 +31,7 @@ from ratingdb.backoffice import (
     publication_pages,
     submission_api,
     submission_pages,
+    uploads,
 )
 from ratingdb.backoffice.security import (
     Context,
@@ -109,6 +111,8 @@ def create_app(
     )
     # Publication: the categories whose lists wait for an officer's approval.
     app.state.publication_approval = settings.publication_approval
+    # Uploads read and checked at once (``uploads.slot``).
+    app.state.upload_slots = uploads.UploadSlots(settings.backoffice_upload_concurrency)
     pages.register(app)
     submission_pages.register(app)
     api.register(app)
@@ -125,7 +129,9 @@ def create_app(
     app.add_exception_handler(HashingBusy, _busy)
     app.add_exception_handler(OperationalError, _database_busy)
     app.add_exception_handler(PoolTimeout, _busy)
+    app.add_exception_handler(ClientDisconnect, _client_gone)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
+    app.add_middleware(uploads.ClosingForms)
     policy.check_policy_covers(route_keys(app))
     return app
 
@@ -136,6 +142,13 @@ async def _to_login(request: Request, error: Exception) -> Response:
 
 async def _to_account(request: Request, error: Exception) -> Response:
     return RedirectResponse("/account", status_code=303)
+
+
+async def _client_gone(request: Request, error: Exception) -> Response:
+    """The client went before its whole body came (or the server's body timeout ended it, and
+    has answered 408 and logged it): the answer goes nowhere, but it is an answer, not an
+    error of the app's."""
+    return JSONResponse({"detail": "the connection ended before the whole body came"}, 400)
 
 
 async def _input_error(request: Request, error: Exception) -> Response:

@@ -122,17 +122,6 @@ async def merge_players(
     return await _run(request, caller, wanted, body.reason, _dry_run(dry_run, body.dry_run))
 
 
-async def _file(request: Request, filename: str | None) -> tuple[bytes, str | None]:
-    """The uploaded file: the body itself, or a multipart form's ``file`` field."""
-    if uploads.is_multipart(request):
-        received = await uploads.multipart(request)
-        if "file" not in received.files:
-            raise HTTPException(422, "field file: the form has no file")
-        sent_name, content = received.files["file"]
-        return content, filename or sent_name
-    return await uploads.bounded_body(request), filename
-
-
 async def replace_tournament(
     request: Request,
     tournament_id: str,
@@ -144,10 +133,11 @@ async def replace_tournament(
 ) -> JSONResponse:
     """A corrected TRF or games CSV for a stored tournament (``ratingdb tournaments import FILE
     --replace ID``): its games are replaced, the lists they change recomputed."""
-    content, name = await _file(request, filename)
-    inputs = {"tournament": tournament_id, "format": format or ""}
-    wanted = CorrectionRequest(service.TOURNAMENT, inputs, content, name)
-    return await _run(request, caller, wanted, reason, dry_run)
+    with uploads.slot(request, caller):  # read and checked in one of the process's slots
+        content, name = await uploads.api_file(request, filename)
+        inputs = {"tournament": tournament_id, "format": format or ""}
+        wanted = CorrectionRequest(service.TOURNAMENT, inputs, content, name)
+        return await _run(request, caller, wanted, reason, dry_run)
 
 
 async def replace_list(
@@ -162,10 +152,11 @@ async def replace_list(
 ) -> JSONResponse:
     """A corrected file for a list published by an import (``ratingdb lists import FILE
     --replace``): the list's next revision, the later lists recomputed."""
-    content, name = await _file(request, filename)
-    inputs = {"category": category or "", "period": period or "", "format": format or ""}
-    wanted = CorrectionRequest(service.LIST, inputs, content, name)
-    return await _run(request, caller, wanted, reason, dry_run)
+    with uploads.slot(request, caller):  # read and checked in one of the process's slots
+        content, name = await uploads.api_file(request, filename)
+        inputs = {"category": category or "", "period": period or "", "format": format or ""}
+        wanted = CorrectionRequest(service.LIST, inputs, content, name)
+        return await _run(request, caller, wanted, reason, dry_run)
 
 
 def _file_body(parameters: str) -> dict[str, Any]:

@@ -151,28 +151,41 @@ def _send_form(form: Form) -> Callable[[Request, Caller, Fields], Awaitable[Resp
         values = {field.name: fields.get(field.name, "") for field in form.inputs
                   if field.kind != "file"}  # fmt: skip
         values["reason"] = fields.get("reason", "")
-        content: bytes | None = None
-        filename: str | None = None
-        if form.upload and uploads.is_multipart(request):
-            sent = (await uploads.multipart(request)).files.get("file")
-            if sent is not None and sent[1]:
-                filename, content = sent
-        inputs = {name: value for name, value in values.items() if name != "reason"}
-        wanted = CorrectionRequest(form.kind, inputs, content, filename)
-        found = context(request)
-
-        def work() -> int:
-            with found.sessions.begin() as session:
-                return service.preview(session, wanted, values["reason"], caller, found.clock())
-
-        try:
-            preview_id = await run_in_threadpool(work)
-        except InputError as error:
-            return _form_page(request, form, 422, values, error)
-        return RedirectResponse(f"/corrections/previews/{preview_id}", status_code=303)
+        if not form.upload:
+            return await _preview(request, caller, form, values)
+        try:  # the file read and checked in one of the process's upload slots
+            with uploads.slot(request, caller):
+                return await _preview(request, caller, form, values)
+        except uploads.Busy as busy:
+            answer = _form_page(request, form, busy.status_code, values, InputError(busy.detail))
+            answer.headers.update(busy.headers or {})
+            return answer
 
     send.__name__ = f"{form.slug}_preview"
     return send
+
+
+async def _preview(request: Request, caller: Principal, form: Form,
+                   values: dict[str, str]) -> Response:  # fmt: skip
+    """Run the form's correction dry and keep it as a preview: 303 to it, or the form again."""
+    content: bytes | None = None
+    filename: str | None = None
+    sent = await uploads.form_file(request) if form.upload else None
+    if sent is not None:
+        content, filename = sent
+    inputs = {name: value for name, value in values.items() if name != "reason"}
+    wanted = CorrectionRequest(form.kind, inputs, content, filename)
+    found = context(request)
+
+    def work() -> int:
+        with found.sessions.begin() as session:
+            return service.preview(session, wanted, values["reason"], caller, found.clock())
+
+    try:
+        preview_id = await run_in_threadpool(work)
+    except InputError as error:
+        return _form_page(request, form, 422, values, error)
+    return RedirectResponse(f"/corrections/previews/{preview_id}", status_code=303)
 
 
 def _preview_page(

@@ -75,22 +75,16 @@ async def upload(
     accept it at once."""
     if accept and caller.role != policy.OFFICER:
         raise HTTPException(403, "only an officer may accept a submission")
-    if uploads.is_multipart(request):
-        received = await uploads.multipart(request)
-        if "file" not in received.files:
-            raise HTTPException(422, "field file: the form has no file")
-        sent_name, content = received.files["file"]
-        filename = filename or sent_name
-    else:
-        content = await uploads.bounded_body(request)
     found = context(request)
-    given = Upload(content, filename, category, period, format)
+    with uploads.slot(request, caller):  # read and checked in one of the process's slots
+        content, filename = await uploads.api_file(request, filename)
+        given = Upload(content, filename, category, period, format)
 
-    def work() -> dict[str, Any]:
-        with found.sessions.begin() as session:
-            return service.submit(session, given, caller, found.clock(), accept=accept)
+        def work() -> dict[str, Any]:
+            with found.sessions.begin() as session:
+                return service.submit(session, given, caller, found.clock(), accept=accept)
 
-    document = await run_in_threadpool(answered, work)
+        document = await run_in_threadpool(answered, work)
     return JSONResponse(document, status_code=201)
 
 

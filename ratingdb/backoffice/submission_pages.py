@@ -53,14 +53,26 @@ def new_submission_page(request: Request, caller: Caller) -> HTMLResponse:
 
 
 async def upload(request: Request, caller: Caller, fields: Fields) -> Response:
+    """The file is read and checked in one of the process's upload slots; none free: the form
+    again, 429 or 503 with Retry-After."""
+    try:
+        with uploads.slot(request, caller):
+            return await _upload(request, caller, fields)
+    except uploads.Busy as busy:
+        answer = _upload_form(request, busy.status_code, busy.detail)
+        answer.headers.update(busy.headers or {})
+        return answer
+
+
+async def _upload(request: Request, caller: Principal, fields: dict[str, str]) -> Response:
     received = await uploads.multipart(request) if uploads.is_multipart(request) else None
     categories = [] if received is None else received.fields.get("category", [])
     values = {"categories": categories, "period": fields.get("period", ""),
               "format": fields.get("format", "")}  # fmt: skip
-    sent = None if received is None else received.files.get("file")
-    if sent is None or not sent[1]:
+    sent = await uploads.form_file(request)
+    if sent is None:
         return _upload_form(request, 422, "field file: choose the file to send", values)
-    given = Upload(sent[1], sent[0], categories, fields.get("period") or None,
+    given = Upload(sent[0], sent[1], categories, fields.get("period") or None,
                    fields.get("format") or None)  # fmt: skip
     accept = fields.get("accept") == "yes"
     if accept and caller.role != policy.OFFICER:

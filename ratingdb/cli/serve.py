@@ -1,6 +1,7 @@
 """``ratingdb serve [--host H] [--port N] [--workers N] [--threads N] [--page-cache-mb N]
 [--no-access-log] [--limit-request-head BYTES] [--limit-request-fields N]
-[--timeout-request-head S] [--timeout-keep-alive S]``: the read-only API and web pages.
+[--timeout-request-head S] [--timeout-keep-alive S] [--timeout-request-body S]
+[--trusted-proxies IPS]``: the read-only API and web pages.
 
 Each option overrides its RATINGDB_SERVE_ variable (``ratingdb.config.Settings``, which checks
 the ranges); the web stack is imported when the command runs."""
@@ -38,25 +39,43 @@ def register(commands: Any) -> None:
         parser, "serve_access_log", "do not log each request (errors are still logged)",
         "logged", action="store_false", default=None,
     )  # fmt: skip
-    setting_option(
-        parser, "serve_limit_request_head", "largest request line and headers, larger ones "
-        "get 431", defaults.SERVE_LIMIT_REQUEST_HEAD, type=int, metavar="BYTES",
-    )  # fmt: skip
-    setting_option(
-        parser, "serve_limit_request_fields", "most header fields in a request, more get 431",
-        defaults.SERVE_LIMIT_REQUEST_FIELDS, type=int, metavar="N",
-    )  # fmt: skip
-    setting_option(
-        parser, "serve_timeout_request_head", "a request's line and headers must arrive "
-        "within this, else 408 and the connection is closed",
-        defaults.SERVE_TIMEOUT_REQUEST_HEAD, type=int, metavar="SECONDS",
-    )  # fmt: skip
-    setting_option(
-        parser, "serve_timeout_keep_alive", "close a connection idle this long, before its "
-        "first request or between two", defaults.SERVE_TIMEOUT_KEEP_ALIVE, type=int,
-        metavar="SECONDS",
-    )  # fmt: skip
+    connection_options(parser, "serve")
     parser.set_defaults(handler=run)
+
+
+def connection_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """What one connection may cost the server: ``serve``'s and ``backoffice``'s options, the
+    settings ``{command}_limit_request_head`` etc. (``ratingdb.api.protocol``)."""
+    upper = command.upper()
+    setting_option(
+        parser, f"{command}_limit_request_head", "largest request line and headers, larger "
+        "ones get 431", getattr(defaults, f"{upper}_LIMIT_REQUEST_HEAD"), type=int,
+        metavar="BYTES",
+    )  # fmt: skip
+    setting_option(
+        parser, f"{command}_limit_request_fields", "most header fields in a request, more get "
+        "431", getattr(defaults, f"{upper}_LIMIT_REQUEST_FIELDS"), type=int, metavar="N",
+    )  # fmt: skip
+    setting_option(
+        parser, f"{command}_timeout_request_head", "a request's line and headers must arrive "
+        "within this, else 408 and the connection is closed",
+        getattr(defaults, f"{upper}_TIMEOUT_REQUEST_HEAD"), type=int, metavar="SECONDS",
+    )  # fmt: skip
+    setting_option(
+        parser, f"{command}_timeout_keep_alive", "close a connection idle this long, before "
+        "its first request or between two", getattr(defaults, f"{upper}_TIMEOUT_KEEP_ALIVE"),
+        type=int, metavar="SECONDS",
+    )  # fmt: skip
+    setting_option(
+        parser, f"{command}_timeout_request_body", "a request's body must arrive within this "
+        "once its head has, else 408 and the connection is closed",
+        getattr(defaults, f"{upper}_TIMEOUT_REQUEST_BODY"), type=int, metavar="SECONDS",
+    )  # fmt: skip
+    setting_option(
+        parser, f"{command}_trusted_proxies", "IP addresses or networks (CIDR), separated by "
+        "commas, whose X-Forwarded-For and X-Forwarded-Proto are believed; none by default "
+        "(the socket's peer is the client)", "none", metavar="IPS",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:

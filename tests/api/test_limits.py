@@ -1,6 +1,9 @@
 """What one connection may cost ``ratingdb serve``: request heads bounded in bytes and fields
-(431), idle connections and slow heads closed. Real sockets against a real ``serve``
-subprocess; the protocol does not touch the database, so one (SQLite) suffices."""
+(431), idle connections and slow heads closed; and whom it believes about the client's address
+(X-Forwarded-For only from ``--trusted-proxies``). Real sockets against a real ``serve``
+subprocess; the protocol does not touch the database, so one (SQLite) suffices. The same
+protocol serves the back office: tests/backoffice/test_server_limits.py (its body timeout
+and connection limit too)."""
 
 from __future__ import annotations
 
@@ -41,9 +44,9 @@ class Served:
 
 
 @contextmanager
-def serving(folder: Path, *options: str) -> Iterator[Served]:
-    """``ratingdb serve`` with ``options`` on a migrated SQLite database in ``folder``, until
-    the block ends."""
+def serving(folder: Path, *options: str, access_log: bool = False) -> Iterator[Served]:
+    """``ratingdb serve`` with ``options`` on a migrated SQLite database in ``folder`` (its
+    output in ``folder / "serve.log"``), until the block ends."""
     url = f"sqlite:///{folder / 'ratingdb.sqlite3'}"
     upgrade(url)
     port = free_port()
@@ -52,7 +55,7 @@ def serving(folder: Path, *options: str) -> Iterator[Served]:
     with log_path.open("w") as log:
         process = subprocess.Popen(
             [sys.executable, "-m", "ratingdb", "serve", "--port", str(port), "--database-url", url,
-             "--no-access-log", *options],
+             *([] if access_log else ["--no-access-log"]), *options],
             stdout=log, stderr=subprocess.STDOUT, env=env,
         )  # fmt: skip
     try:
@@ -210,9 +213,13 @@ def test_limit_options(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.M
         ("--limit-request-fields", "0", "must be 1..10000, got 0"),
         ("--timeout-request-head", "0", "must be 1..3600, got 0"),
         ("--timeout-keep-alive", "-1", "must be 1..3600, got -1"),
-    ):
+        ("--timeout-request-body", "3601", "must be 1..3600, got 3601"),
+        ("--trusted-proxies", "10.0.0.0/33",
+         "not an IP address or network (CIDR): '10.0.0.0/33'"),
+    ):  # fmt: skip
         assert main(["serve", option, bad]) == 2, option
         assert f"{option}: {message}" in capsys.readouterr().err
+    assert (config.serve_timeout_request_body, config.serve_trusted_proxies) == (60, "")
 
 
 @pytest.mark.processes
@@ -223,3 +230,43 @@ def test_the_limits_reach_every_worker(tmp_path: Path) -> None:
             with connect(served) as sock:
                 sock.sendall(request("/health", *(f"X-{i}: {i}" for i in range(4))))
                 assert status(read_until_closed(sock)) == 431
+
+
+def client_addresses(log: Path) -> list[str]:
+    """The client address of each request in the access log (``ADDRESS:PORT - "GET ..."``)."""
+    return re.findall(r"INFO: +([0-9a-f.:]+):\d+ - \"GET /health", log.read_text())
+
+
+@pytest.mark.processes
+def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    forwarded = "X-Forwarded-For: 203.0.113.9"
+    for folder, options, seen in (
+        (tmp_path / "default", (), "127.0.0.1"),
+        (tmp_path / "trusted", ("--trusted-proxies", "127.0.0.1"), "203.0.113.9"),
+    ):
+        folder.mkdir()
+        with serving(folder, *options, access_log=True) as served:
+            with connect(served) as sock:
+                sock.sendall(request("/health", forwarded))
+                assert status(read_until_closed(sock)) in (200, 503)
+            log = folder / "serve.log"
+            deadline = time.monotonic() + PATIENCE
+            while len(client_addresses(log)) < 2:  # the start-up probe, then ours
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.1)
+        assert client_addresses(log)[-1] == seen, log.read_text()
+
+
+def test_the_workers_get_the_body_timeout_and_the_trusted_proxies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ratingdb.api.server import worker_config
+
+    monkeypatch.setenv("RATINGDB_SERVE_TIMEOUT_REQUEST_BODY", "7")
+    monkeypatch.delenv("RATINGDB_SERVE_TRUSTED_PROXIES", raising=False)
+    config = worker_config()
+    assert (config.limits.body_timeout, config.proxy_headers) == (7, False)
+    monkeypatch.setenv("RATINGDB_SERVE_TRUSTED_PROXIES", "10.1.2.3,192.168.0.0/16")
+    config = worker_config()
+    assert config.proxy_headers is True
+    assert config.forwarded_allow_ips == "10.1.2.3,192.168.0.0/16"

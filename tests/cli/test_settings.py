@@ -77,7 +77,12 @@ def test_settings_come_back_whole_from_their_variables() -> None:
         serve_host="::1", serve_port=0, serve_workers=3, serve_threads=7,
         serve_page_cache_mb=0, serve_access_log=False, serve_limit_request_head=2048,
         serve_limit_request_fields=9, serve_timeout_request_head=3, serve_timeout_keep_alive=2,
+        serve_timeout_request_body=7, serve_trusted_proxies="10.0.0.0/8,::1",
         backoffice_host="0.0.0.0", backoffice_port=9001, backoffice_secure_cookies=True,
+        backoffice_limit_request_head=4096, backoffice_limit_request_fields=11,
+        backoffice_timeout_request_head=4, backoffice_timeout_keep_alive=6,
+        backoffice_timeout_request_body=8, backoffice_limit_connections=9,
+        backoffice_upload_concurrency=3, backoffice_trusted_proxies="172.16.0.0/12",
         debug=True, publication_approval="ffe-rapid,fide-standard",
     )  # fmt: skip
     variables = given.environment()

@@ -151,6 +151,7 @@ def test_the_parser_shows_what_the_rest_of_ratingdb_uses() -> None:
             max_headers=defaults.SERVE_LIMIT_REQUEST_FIELDS,
             head_timeout=defaults.SERVE_TIMEOUT_REQUEST_HEAD,
             keep_alive_timeout=defaults.SERVE_TIMEOUT_KEEP_ALIVE,
+            body_timeout=defaults.SERVE_TIMEOUT_REQUEST_BODY,
         )
         == protocol.DEFAULT_LIMITS
     )
