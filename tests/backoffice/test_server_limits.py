@@ -60,9 +60,14 @@ def arbiter_token(database_url: str) -> str:
     now = datetime.now(UTC)
     try:
         with make_sessionmaker(engine).begin() as session:
-            accounts.add_user(session, "arbiter1", "arbiter", PASSWORD, actor="test", now=now)
+            accounts.add_user(
+                session, "arbiter1", "arbiter", PASSWORD, by=None, actor="test", now=now
+            )
         with make_sessionmaker(engine).begin() as session:
-            return accounts.issue_token(session, "arbiter1", "test", 1, actor="test", now=now).token
+            issued = accounts.issue_token(
+                session, "arbiter1", "test", 1, "submit", by=None, actor="test", now=now
+            )
+            return issued.token
     finally:
         engine.dispose()
 
