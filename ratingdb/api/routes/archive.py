@@ -92,8 +92,11 @@ async def diff_page(request: Request, read: ReaderDep, category: str, period: st
         names = svc.tournament_names(
             session, sorted({c["tournament_id"] for c in document["corrections"]} - {None})
         )
+        # Without the actor: a public page names no back-office account (the page says "a
+        # rating officer").
         corrections = [
-            {**c, "created_at": datetime.fromisoformat(c["created_at"]),
+            {**{k: v for k, v in c.items() if k != "actor"},
+             "created_at": datetime.fromisoformat(c["created_at"]),
              "tournament_name": names.get(c["tournament_id"])}
             for c in document["corrections"]
         ]  # fmt: skip
