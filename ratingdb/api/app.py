@@ -186,6 +186,9 @@ def create_app(
         # Served by routes.docs from local assets, not by FastAPI from a CDN.
         docs_url=None,
         redoc_url=None,
+        # Starlette answers /path/ with a 307 to http://<the Host header>/path: a client
+        # (or a cache) would be sent wherever the Host header said. /path/ is a 404.
+        redirect_slashes=False,
     )
     app.state.read_engine = engine
     app.state.read_async_engine = async_engine
