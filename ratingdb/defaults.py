@@ -31,6 +31,10 @@ SERVE_LIMIT_REQUEST_FIELDS = 100
 SERVE_TIMEOUT_REQUEST_HEAD = 10
 SERVE_TIMEOUT_KEEP_ALIVE = 5
 
+#: The public site's address, from which absolute links (the Atom feed's) are built; never the
+#: request's Host header. None: the feed's links are relative to the feed.
+PUBLIC_BASE_URL: str | None = None
+
 BACKOFFICE_HOST = "127.0.0.1"
 BACKOFFICE_PORT = 8001
 BACKOFFICE_SECURE_COOKIES = False

@@ -197,6 +197,8 @@ def create_app(
     app.state.tournament_counts = tournament_counts
     app.state.generations = generations
     app.state.rank_tables = rank_tables
+    #: Absolute links (the feed's) are built from it, never from the Host header.
+    app.state.public_base_url = settings.public_base_url
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)

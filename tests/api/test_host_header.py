@@ -4,6 +4,8 @@ The Host header is the client's to choose: a link or a redirect built from it se
 (or, through a cache that kept the answer, everyone) wherever an attacker said. Every request
 here says ``Host: evil.example``:
 
+- the Atom feed builds its links and ids from ``RATINGDB_PUBLIC_BASE_URL`` when it is set, and
+  without it gives links relative to the feed and ``urn:ratingdb:`` ids;
 - a path with a trailing slash answers 404, not Starlette's 307 to ``http://<Host>/path``
   (``redirect_slashes``), for every route of the public app and of the back office;
 - the back office's own redirects (sign-in required, sign-in, sign-out) are relative.
@@ -15,20 +17,24 @@ import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from ratingdb.api import create_app
 from ratingdb.backoffice.app import create_app as create_backoffice
-from ratingdb.config import Settings
+from ratingdb.config import ConfigurationError, Settings
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.services import accounts
 from tests.api.scenario import TOURNAMENTS
 
 EVIL = "evil.example"
 FORGED = {"Host": EVIL}
+ATOM = "{http://www.w3.org/2005/Atom}"
+BASE = "https://ratings.example.org"
 #: A value for each path parameter of the routes: one the scenario has.
 PARAMETERS = {
     "category": "fide-standard",
@@ -67,11 +73,93 @@ def route_paths(app: FastAPI) -> set[str]:
     return filled
 
 
+def feed(client: TestClient) -> ElementTree.Element:
+    response = client.get("/feeds/lists.atom", headers=FORGED)
+    assert response.status_code == 200
+    not_from_the_host(response, "/feeds/lists.atom")
+    return ElementTree.fromstring(response.content)
+
+
+def links_and_ids(root: ElementTree.Element) -> tuple[list[str], list[str]]:
+    links = [str(link.get("href")) for link in root.iter(f"{ATOM}link")]
+    ids = [element.text or "" for element in root.iter(f"{ATOM}id")]
+    return links, ids
+
+
+def test_the_feed_links_to_the_public_base_url(corrected_url: str) -> None:
+    settings = Settings.from_env(
+        {"RATINGDB_PUBLIC_BASE_URL": f"{BASE}/"}, database_url=corrected_url
+    )
+    settings = Settings(
+        database_url=corrected_url, read_database_url=corrected_url,
+        public_base_url=settings.public_base_url,
+    )  # fmt: skip
+    with TestClient(create_app(settings)) as client:
+        root = feed(client)
+    links, ids = links_and_ids(root)
+    # The feed (self, alternate) and its 8 entries (tests/api/test_list_pages.py).
+    assert len(links) == 2 + 8
+    assert links[:2] == [f"{BASE}/feeds/lists.atom", f"{BASE}/lists"]
+    assert links[2] == f"{BASE}/lists/fide-standard/2026-11?revision=2"
+    assert all(link.startswith(f"{BASE}/lists") for link in links[1:])
+    assert ids[0] == f"{BASE}/feeds/lists.atom"
+    assert ids[1:] == links[2:]  # each entry's id is its link
+
+
+def test_the_public_base_url_may_have_a_path(corrected_url: str) -> None:
+    settings = Settings(
+        database_url=corrected_url, read_database_url=corrected_url,
+        public_base_url="https://example.org/ratings//",
+    )  # fmt: skip
+    assert settings.public_base_url == "https://example.org/ratings"
+    with TestClient(create_app(settings)) as client:
+        links, _ = links_and_ids(feed(client))
+    assert links[2] == "https://example.org/ratings/lists/fide-standard/2026-11?revision=2"
+
+
+def test_without_a_base_url_the_feed_links_are_relative(corrected_client: TestClient) -> None:
+    links, ids = links_and_ids(feed(corrected_client))
+    assert links[:3] == ["/feeds/lists.atom", "/lists", "/lists/fide-standard/2026-11?revision=2"]
+    assert all(link.startswith("/") and not link.startswith("//") for link in links)
+    assert ids[:2] == ["urn:ratingdb:feeds:lists", "urn:ratingdb:lists:fide-standard:2026-11:2"]
+
+
+def test_the_public_base_url_is_checked() -> None:
+    def given(value: str) -> str | None:
+        return Settings.from_env({"RATINGDB_PUBLIC_BASE_URL": value}).public_base_url
+
+    assert Settings.from_env({}).public_base_url is None
+    assert given("  ") is None  # blank: unset, as every variable
+    assert given("https://Ratings.Example.org/") == "https://ratings.example.org"
+    assert given("http://127.0.0.1:8000") == "http://127.0.0.1:8000"
+    for bad, words in (
+        ("ratings.example.org", "must start with https:// or http://"),
+        ("ftp://ratings.example.org", "must start with https:// or http://"),
+        ("javascript:alert(1)", "must start with https:// or http://"),
+        ("https://", "a host is needed"),
+        ("https:///lists", "a host is needed"),
+        ("https://ratings.example.org/?x=1", "no query (?) nor fragment (#)"),
+        ("https://ratings.example.org/#top", "no query (?) nor fragment (#)"),
+        ("https://ratings.example.org?", "no query (?) nor fragment (#)"),
+        ("https://user:pw@ratings.example.org", "no user or password"),
+        ("https://ratings.example.org:99999", "not a valid port"),
+        ("https://ratings.example.org/a b", "spaces and control characters"),
+    ):
+        with pytest.raises(ConfigurationError) as raised:
+            given(bad)
+        assert str(raised.value).startswith("RATINGDB_PUBLIC_BASE_URL: "), bad
+        assert words in str(raised.value), (bad, str(raised.value))
+    # Handed to the workers of serve --workers N as it is, and back.
+    settings = Settings(public_base_url="https://ratings.example.org/")
+    back = Settings.from_env({k: v for k, v in settings.environment().items() if v is not None})
+    assert back.public_base_url == "https://ratings.example.org"
+
+
 def test_no_public_route_redirects_to_the_host(corrected_client: TestClient) -> None:
     paths = route_paths(corrected_client.app)  # type: ignore[arg-type]
     assert {"/lists", "/feeds/lists.atom", "/v1/lists/fide-standard/2026-11/diff"} <= paths
     for path in sorted(paths):
-        if path.startswith("/static") or path == "/feeds/lists.atom":  # the feed: its own fix
+        if path.startswith("/static"):
             continue
         # The route itself: nothing built from the Host header.
         answer = corrected_client.get(path, headers=FORGED, follow_redirects=False)
