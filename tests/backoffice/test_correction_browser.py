@@ -189,6 +189,10 @@ def test_a_game_result_corrected_in_chromium(
         # The impact: every list of the chain revised, Ada and Ben with their new ratings.
         assert appeared(driver, "state").text == "previewed"
         assert driver.find_element(By.ID, "result").text == "1-0 → +-"
+        reason_term = "//dt[following-sibling::dd[1][@id='reason']]"
+        assert driver.find_element(By.XPATH, reason_term).text == (
+            "Reason (published on the public diff page once confirmed)"
+        )
         summary = driver.find_element(By.ID, "impact-summary").text
         assert summary == "4 lists would get a new revision, 2 players changed."
         tables = driver.find_elements(By.CSS_SELECTOR, "table.impact")
@@ -215,6 +219,9 @@ def test_a_game_result_corrected_in_chromium(
             expected_conditions.text_to_be_present_in_element((By.ID, "state"), "applied")
         )
         assert driver.find_element(By.ID, "correction").text.startswith("correction ")
+        assert driver.find_element(By.XPATH, reason_term).text == (
+            "Reason (published on the public diff page)"
+        )
         assert not driver.find_elements(By.ID, "confirm")
         no_wider_than_the_screen(driver)
         driver.find_element(By.LINK_TEXT, "Corrections").click()
