@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Annotated, Any
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, BeforeValidator, PrivateAttr, ValidationError, model_validator
 from pydantic_settings import (
@@ -135,6 +136,31 @@ def _debug(value: object) -> object:
     return defaults.debug_enabled(value) if isinstance(value, str) else value
 
 
+def _public_base_url(value: str | None) -> str | None:
+    """``RATINGDB_PUBLIC_BASE_URL``: an http or https URL with a host, and perhaps a path (a
+    site under a prefix), without user, query or fragment; returned without its trailing
+    slashes, so that ``base + "/lists"`` is a link."""
+    if value is None:
+        return None
+    text = value.strip()
+    if any(c.isspace() or unicodedata.category(c) in ("Cc", "Cf") for c in text):
+        raise ValueError(f"spaces and control characters are not allowed, got {value!r}")
+    parts = urlsplit(text)
+    if parts.scheme.lower() not in ("http", "https"):
+        raise ValueError(f"must start with https:// or http://, got {value!r}")
+    try:
+        parts.port  # noqa: B018 (raises on a port that is not a number 0-65535)
+    except ValueError:
+        raise ValueError(f"not a valid port in {value!r}") from None
+    if not parts.hostname:
+        raise ValueError(f"a host is needed (https://ratings.example.org), got {value!r}")
+    if "@" in parts.netloc:
+        raise ValueError(f"no user or password in the public address, got {value!r}")
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        raise ValueError(f"no query (?) nor fragment (#) in the public address, got {value!r}")
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
+
+
 def _categories(value: object) -> object:
     """``RATINGDB_PUBLICATION_APPROVAL``: category names separated by commas (spaces around them
     allowed), in the order of ``Category``; an unknown or empty name is refused."""
@@ -245,6 +271,12 @@ class Settings(BaseSettings):
         defaults.BACKOFFICE_UPLOAD_CONCURRENCY
     )
     backoffice_trusted_proxies: TrustedProxies = defaults.BACKOFFICE_TRUSTED_PROXIES
+
+    #: The public site's address (``https://ratings.example.org``): absolute links are built
+    #: from it, never from a request's Host header. None: the feed's links are relative.
+    public_base_url: Annotated[str | None, AfterValidator(_public_base_url)] = (
+        defaults.PUBLIC_BASE_URL
+    )
 
     #: The categories whose scheduled close waits for an officer's approval before publishing
     #: (``approval``); every other category publishes at its cut-off (``automatic``).

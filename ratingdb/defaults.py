@@ -37,6 +37,10 @@ SERVE_TIMEOUT_REQUEST_BODY = 60
 #: none, the peer of the socket is the client.
 SERVE_TRUSTED_PROXIES = ""
 
+#: The public site's address, from which absolute links (the Atom feed's) are built; never the
+#: request's Host header. None: the feed's links are relative to the feed.
+PUBLIC_BASE_URL: str | None = None
+
 BACKOFFICE_HOST = "127.0.0.1"
 BACKOFFICE_PORT = 8001
 BACKOFFICE_SECURE_COOKIES = False

@@ -186,6 +186,9 @@ def create_app(
         # Served by routes.docs from local assets, not by FastAPI from a CDN.
         docs_url=None,
         redoc_url=None,
+        # Starlette answers /path/ with a 307 to http://<the Host header>/path: a client
+        # (or a cache) would be sent wherever the Host header said. /path/ is a 404.
+        redirect_slashes=False,
     )
     app.state.read_engine = engine
     app.state.read_async_engine = async_engine
@@ -194,6 +197,8 @@ def create_app(
     app.state.tournament_counts = tournament_counts
     app.state.generations = generations
     app.state.rank_tables = rank_tables
+    #: Absolute links (the feed's) are built from it, never from the Host header.
+    app.state.public_base_url = settings.public_base_url
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)

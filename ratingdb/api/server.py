@@ -53,7 +53,9 @@ def serve(settings: Settings) -> None:
     if settings.serve_workers == 1:
         app = create_app(settings)
         tune_garbage_collector()
-        run_server(uvicorn_config(app, settings, LimitedConfig))
+        config = uvicorn_config(app, settings, LimitedConfig)  # sets uvicorn's logging up
+        say_public_base_url(settings)
+        run_server(config)
         return
     for name, value in settings.environment().items():
         if value is None:
@@ -61,6 +63,7 @@ def serve(settings: Settings) -> None:
         else:
             os.environ[name] = value
     config = worker_config()
+    say_public_base_url(settings)
     sockets = [listening_socket(settings.serve_host, settings.serve_port)]
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36
         Multiprocess(config, target=uvicorn.Server(config).run, sockets=sockets).run()  # type: ignore[call-arg]
@@ -75,6 +78,18 @@ def run_server(config: LimitedConfig) -> None:
         server.run()
     if not server.started:
         raise SystemExit(STARTUP_FAILURE)
+
+
+def say_public_base_url(settings: Settings) -> None:
+    """Where the feed's links lead, in the log at start (uvicorn's logging is set up by then):
+    the public base URL, or that there is none and the links are relative."""
+    if settings.public_base_url is None:
+        logger.info(
+            "RATINGDB_PUBLIC_BASE_URL is not set: the feed's links are relative to the feed "
+            "and its ids urn:ratingdb: names (never built from a request's Host header)"
+        )
+    else:
+        logger.info("links of the feed built from %s", settings.public_base_url)
 
 
 def uvicorn_config(app: Any, settings: Settings, config_class: type[C], **options: Any) -> C:

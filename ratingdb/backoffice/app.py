@@ -105,6 +105,9 @@ def create_app(
         openapi_url=None,
         docs_url=None,
         redoc_url=None,
+        # Starlette answers /path/ with a 307 to http://<the Host header>/path, before any
+        # guard runs: a client would be sent wherever the Host header said. /path/ is a 404.
+        redirect_slashes=False,
     )
     app.state.backoffice = Context(
         make_sessionmaker(engine), clock, secure_cookies, make_sessionmaker(reader)

@@ -7,7 +7,8 @@ and read back once, whole, when it is complete: one copy of the file in memory, 
 accumulating it held two (a form's file three) while it was received. What an upload really
 costs is its check: the TRF reader holds about 36 times the file (benchmarks/README.md,
 ``upload_memory.py``), so the slots bound how many are checked at once in the process
-(``backoffice_upload_concurrency``, 503 beyond) and to one per user (429 for a second): a few users cannot make the process hold gigabytes.
+(``backoffice_upload_concurrency``, 503 beyond) and to one per user (429 for a second): a few
+users cannot make the process hold gigabytes.
 """
 
 from __future__ import annotations

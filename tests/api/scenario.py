@@ -142,10 +142,13 @@ def build(url: str, folder: Path) -> None:
 
 
 CORRECTION_REASON = "the scoresheet shows Bob won"
+#: Who made the correction: the public pages and API never show it (they say "rating officer").
+CORRECTION_ACTOR = "mallory-officer"
 #: ``ratingdb games correct`` arguments of the corrected scenario (it becomes correction 1).
 CORRECTION = (
     "games", "correct", "--tournament", TOURNAMENTS["A"], "--round", "1", "--white", "1001",
     "--black", "1002", "--result", "0-1", "--reason", CORRECTION_REASON,
+    "--actor", CORRECTION_ACTOR,
 )  # fmt: skip
 
 #: The lists' revision 2 after the correction, as the originals above.

@@ -366,9 +366,13 @@ def test_atom_feed(corrected_client: TestClient) -> None:
         link = entry.find(f"{ATOM}link")
         assert link is not None
         assert link.get("rel") == "alternate"
+    # No RATINGDB_PUBLIC_BASE_URL: links relative to the feed, ids urn: names
+    # (tests/api/test_host_header.py for the feed with one).
     assert entries[0].find(f"{ATOM}link").get("href") == (  # type: ignore[union-attr]
-        "http://testserver/lists/fide-standard/2026-11?revision=2"
+        "/lists/fide-standard/2026-11?revision=2"
     )
+    assert entries[0].findtext(f"{ATOM}id") == "urn:ratingdb:lists:fide-standard:2026-11:2"
+    assert feed.findtext(f"{ATOM}id") == "urn:ratingdb:feeds:lists"
     updated = [e.findtext(f"{ATOM}updated") or "" for e in entries]
     assert updated == sorted(updated, reverse=True)
     assert feed.findtext(f"{ATOM}updated") == updated[0]

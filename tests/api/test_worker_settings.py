@@ -6,7 +6,8 @@ proved by what a worker does, never by a worker saying what it was given: the pa
 (a renamed player shows at once), the request-head limits (431 at the configured size and
 field count), the head and keep-alive timeouts (a 408 and a close, well before the defaults),
 the thread count (no worker grows more read threads than that), the access log (none), the
-address, and the database read.
+address, the public base URL (the feed's links, whatever the Host header says), and the
+database read.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ HEAD_TIMEOUT = 2  # default 10
 HEAD_LIMIT = 2048  # default 16384
 FIELDS_LIMIT = 6  # default 100
 THREADS = 1  # default 4
+PUBLIC_BASE_URL = "https://ratings.example.org"  # default: none, given through its variable
 WORKERS = 2
 #: Connections per probe: with two workers taking connections as they come, each is all but
 #: certain to get some.
@@ -101,7 +103,8 @@ def served(database_url: str, tmp_path: Path) -> Iterator[tuple[int, int, Path, 
     scenario.build(database_url, tmp_path)
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGDB_")}
-    env |= {"RATINGDB_SERVE_TIMEOUT_KEEP_ALIVE": str(KEEP_ALIVE)}
+    env |= {"RATINGDB_SERVE_TIMEOUT_KEEP_ALIVE": str(KEEP_ALIVE),
+            "RATINGDB_PUBLIC_BASE_URL": f"{PUBLIC_BASE_URL}/"}  # fmt: skip
     log = tmp_path / "serve.log"
     with log.open("w") as output:
         process = subprocess.Popen(
@@ -179,6 +182,15 @@ def test_every_serve_setting_reaches_the_workers(served: tuple[int, int, Path, s
         answer, took = exchange(port, b"")
         assert answer == b""
         assert KEEP_ALIVE - 0.5 <= took < 4, took
+
+    # The public base URL: the feed links there, whatever Host the request names.
+    feed = b"GET /feeds/lists.atom HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+    for _ in range(TRIES):
+        answer, _took = exchange(port, feed)
+        assert status(answer) == 200
+        assert b'href="' + PUBLIC_BASE_URL.encode() + b"/lists/fide-standard/2026-11" in answer
+        assert b"evil.example" not in answer
+    assert f"links of the feed built from {PUBLIC_BASE_URL}\n" in log.read_text()
 
     # No access log: uvicorn logs no request line.
     assert '"GET ' not in log.read_text()

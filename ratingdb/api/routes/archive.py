@@ -92,8 +92,11 @@ async def diff_page(request: Request, read: ReaderDep, category: str, period: st
         names = svc.tournament_names(
             session, sorted({c["tournament_id"] for c in document["corrections"]} - {None})
         )
+        # Without the actor: a public page names no back-office account (the page says "a
+        # rating officer").
         corrections = [
-            {**c, "created_at": datetime.fromisoformat(c["created_at"]),
+            {**{k: v for k, v in c.items() if k != "actor"},
+             "created_at": datetime.fromisoformat(c["created_at"]),
              "tournament_name": names.get(c["tournament_id"])}
             for c in document["corrections"]
         ]  # fmt: skip
@@ -155,11 +158,25 @@ def _timestamp(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
+#: The feed's id and its entries' when no public base URL is set (an Atom id is an absolute
+#: IRI, and never the request's Host header).
+FEED_URN = "urn:ratingdb:feeds:lists"
+
+
+def _entry_urn(summary: ListSummary) -> str:
+    return f"urn:ratingdb:lists:{summary.category.value}:{summary.period}:{summary.revision}"
+
+
 @router.get("/feeds/lists.atom")
 async def lists_feed(request: Request, read: ReaderDep) -> Response:
     """An Atom feed (RFC 4287) of publications and revisions, newest first: each entry a
-    revision of a list, linked to its page. In English (a feed has one language)."""
-    base = str(request.base_url).rstrip("/")
+    revision of a list, linked to its page. In English (a feed has one language).
+
+    Links and ids are built from ``RATINGDB_PUBLIC_BASE_URL``, never from the request (its
+    Host header is the client's to choose: a cache would keep the links it chose). Without
+    it the links are relative (a feed reader resolves them against the feed's address) and
+    the ids are ``urn:ratingdb:`` names."""
+    base: str | None = request.app.state.public_base_url
     revisions = await read(list_archive)
     reader = Reader("en", False, ())
     ElementTree.register_namespace("", ATOM)
@@ -170,24 +187,25 @@ async def lists_feed(request: Request, read: ReaderDep) -> Response:
         child.text = text
         return child
 
+    site = base or ""  # relative links without a base URL
     feed = ElementTree.Element(f"{{{ATOM}}}feed")
-    element(feed, "id", f"{base}/feeds/lists.atom")
+    element(feed, "id", f"{base}/feeds/lists.atom" if base else FEED_URN)
     element(feed, "title", "ratingdb: published rating lists")
     element(feed, "updated", _timestamp(revisions[0].published_at) if revisions
             else _timestamp(datetime(1970, 1, 1, tzinfo=UTC)))  # fmt: skip
-    element(feed, "link", rel="self", href=f"{base}/feeds/lists.atom")
-    element(feed, "link", rel="alternate", href=f"{base}/lists")
+    element(feed, "link", rel="self", href=f"{site}/feeds/lists.atom")
+    element(feed, "link", rel="alternate", href=f"{site}/lists")
     author = element(feed, "author")
     element(author, "name", "ratingdb")
     for summary in revisions[:FEED_SIZE]:
         name = reader.category(summary.category)
-        page = f"{base}/lists/{summary.category.value}/{summary.period}"
+        page = f"{site}/lists/{summary.category.value}/{summary.period}"
         entry = element(feed, "entry")
         if summary.revision == 1:
             title = f"{name} {summary.period}: published"
         else:
             title = f"{name} {summary.period}: revision {summary.revision}"
-        element(entry, "id", f"{page}?revision={summary.revision}")
+        element(entry, "id", f"{page}?revision={summary.revision}" if base else _entry_urn(summary))
         element(entry, "title", title)
         element(entry, "updated", _timestamp(summary.published_at))
         element(entry, "published", _timestamp(summary.published_at))

@@ -206,7 +206,11 @@ async def list_diff(
         first = 1 if from_revision is None else from_revision
         before = svc.find_list(session, category, wanted, first)
         after = svc.find_list(session, category, wanted, to_revision)
-        etag = etag_of("diff", before.list_id, before.digest, after.list_id, after.digest)
+        # "diff, officer unnamed": not the tag of the bodies that named the officer, so that
+        # no client or cache revalidates one of those and keeps it.
+        etag = etag_of(
+            "diff, officer unnamed", before.list_id, before.digest, after.list_id, after.digest
+        )
         headers = {"ETag": etag, "Cache-Control": cache}
         if etag_matches(if_none_match, etag):
             return Response(status_code=304, headers=headers)

@@ -145,11 +145,18 @@ class DiffChangeOut(Schema):
     )
 
 
+#: Who a correction is by, on public pages and in the public API: never the back-office
+#: account's user name (a name to guess a password for), only the role.
+PUBLIC_ACTOR = "rating officer"
+
+
 class DiffCorrectionOut(Schema):
     correction_id: int
     kind: Literal["game", "tournament", "merge", "list-replace"]
     reason: str
-    actor: str
+    actor: Literal["rating officer"] = Field(
+        description='always "rating officer": the public API names no back-office account'
+    )
     created_at: datetime
     tournament_id: str | None
 
@@ -169,4 +176,8 @@ class DiffOut(Schema):
 
     @classmethod
     def of(cls, document: dict[str, Any]) -> DiffOut:
-        return cls.model_validate({**document, "players_changed": len(document["changes"])})
+        """The diff of ``revisions.diff``, each correction's actor replaced by the role."""
+        corrections = [{**c, "actor": PUBLIC_ACTOR} for c in document["corrections"]]
+        return cls.model_validate(
+            {**document, "corrections": corrections, "players_changed": len(document["changes"])}
+        )
