@@ -130,11 +130,12 @@ def prepare(folder: Path, users: int) -> tuple[str, list[str]]:
     with make_sessionmaker(engine).begin() as session:
         for i in range(users):
             accounts.add_user(session, f"arbiter{i}", "arbiter", "a long enough password 1",
-                              actor="benchmark", now=now)  # fmt: skip
+                              by=None, actor="benchmark", now=now)  # fmt: skip
     for i in range(users):
         with make_sessionmaker(engine).begin() as session:
-            tokens.append(accounts.issue_token(session, f"arbiter{i}", "bench", 1,
-                                               actor="benchmark", now=now).token)  # fmt: skip
+            issued = accounts.issue_token(session, f"arbiter{i}", "bench", 1, "submit", by=None,
+                                          actor="benchmark", now=now)  # fmt: skip
+            tokens.append(issued.token)
     engine.dispose()
     return url, tokens
 
