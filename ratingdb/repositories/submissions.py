@@ -22,7 +22,14 @@ def add(session: Session, row: SubmissionRow) -> SubmissionRow:
     return row
 
 
-def get(session: Session, submission_id: int) -> SubmissionRow | None:
+def get(session: Session, submission_id: int, *, for_update: bool = False) -> SubmissionRow | None:
+    """One submission; ``for_update``: read again and locked until the transaction ends
+    (PostgreSQL: a second officer deciding it waits, then finds it decided; SQLite writers
+    take turns and read it inside their write lock)."""
+    if for_update:
+        return session.get(
+            SubmissionRow, submission_id, with_for_update=True, populate_existing=True
+        )
     return session.get(SubmissionRow, submission_id)
 
 

@@ -300,10 +300,16 @@ def submit(
     return answer
 
 
-def _visible(session: Session, submission_id: str | int, viewer: Principal) -> SubmissionRow:
+def _visible(
+    session: Session, submission_id: str | int, viewer: Principal, *, for_update: bool = False
+) -> SubmissionRow:
     """The submission if the viewer may see it: an officer all, others only their own."""
     text = str(submission_id)
-    row = repo.get(session, int(text)) if text.isdigit() and len(text) < 12 else None
+    row = (
+        repo.get(session, int(text), for_update=for_update)
+        if text.isdigit() and len(text) < 12
+        else None
+    )
     if row is None or (viewer.role != Role.OFFICER and row.submitter_id != viewer.user_id):
         raise SubmissionNotFound(f"no submission {text}", field="id")
     return row
@@ -361,7 +367,10 @@ def show_submission(session: Session, submission_id: str, viewer: Principal) -> 
 
 
 def _pending(session: Session, submission_id: str | int, officer: Principal) -> SubmissionRow:
-    row = _visible(session, submission_id, officer)
+    """The submission, still waiting for a decision, locked until the transaction ends (the
+    first lock of the global order, repositories.periods): of two officers deciding it at
+    once, the second waits, then is told it is decided (409), never decides it again."""
+    row = _visible(session, submission_id, officer, for_update=True)
     if row.state != SubmissionState.SUBMITTED:
         raise SubmissionConflict(f"submission {row.id} is already {row.state}")
     return row

@@ -74,9 +74,8 @@ def _waiting_on_a_lock(url: str) -> bool:
             return bool(
                 connection.execute(
                     text(
-                        "SELECT count(*) FROM pg_locks WHERE NOT granted "
-                        "AND database = (SELECT oid FROM pg_database "
-                        "WHERE datname = current_database())"
+                        "SELECT count(*) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND wait_event_type = 'Lock'"
                     )
                 ).scalar_one()
             )

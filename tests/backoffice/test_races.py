@@ -1,0 +1,189 @@
+"""Two officers deciding the same thing at the same moment, through the API, on SQLite and
+PostgreSQL: the second gets 409 with a clear message (or waits and finds nothing to do), never a
+500, never two outcomes, never two audit entries.
+
+The first request is held inside its transaction (its decision made, not committed) while the
+second one starts; the test waits for the second to end or to wait on a lock (PostgreSQL's
+``pg_locks``; on SQLite a writer waits for the write lock at its BEGIN IMMEDIATE), then lets the
+first commit. Nothing sleeps for a fixed time.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from ratingdb.services import audit
+from ratingdb.services import submissions as submission_service
+from tests.backoffice.conftest import Accounts
+from tests.support.files import TRF_HEADER as HEADER
+from tests.support.files import trf_player as player
+
+DEADLINE = 120.0
+SMALL_TRF = (
+    HEADER
+    + player(1, "Alpha, Ann", ["   2 w 1", "   2 b ="], fide_id="1000001")
+    + "\n"
+    + player(2, "Beta, Bob", ["   1 b 0", "   1 w ="], fide_id="1000002")
+    + "\n"
+).encode()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def query(url: str, sql: str) -> list[tuple[Any, ...]]:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return [tuple(row) for row in connection.execute(text(sql))]
+    finally:
+        engine.dispose()
+
+
+def waiting_on_a_lock(url: str) -> bool:
+    """PostgreSQL: a transaction of this database waits for a lock."""
+    return bool(
+        query(
+            url,
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )[0][0]
+    )
+
+
+def until(condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while not condition():
+        assert time.monotonic() < deadline, f"waited {DEADLINE} s for {what}"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def tokens(users: Accounts) -> dict[str, str]:
+    for name, role in (("arbiter1", "arbiter"), ("officer1", "officer"), ("officer2", "officer")):
+        users.add(name, role)
+    return {name: users.token(name) for name in ("arbiter1", "officer1", "officer2")}
+
+
+class Held:
+    """Holds the first transaction that records one of ``actions`` in the audit log, just
+    after it recorded it (inside the transaction, before the commit), until released."""
+
+    def __init__(self, actions: set[str]) -> None:
+        self.actions = actions
+        self.reached = threading.Event()
+        self.release = threading.Event()
+        self._first = threading.Lock()
+        self._taken = False
+
+    def record(self, session: Any, action: str, *args: Any, **kwargs: Any) -> None:
+        audit.record(session, action, *args, **kwargs)
+        if action not in self.actions:
+            return
+        with self._first:
+            first, self._taken = not self._taken, True
+        if first:
+            session.flush()
+            self.reached.set()
+            assert self.release.wait(DEADLINE), "the test never released the first request"
+
+
+@contextmanager
+def two_at_once(
+    url: str, first: Callable[[], Any], second: Callable[[], Any], held: Held
+) -> Iterator[dict[str, Any]]:
+    """Run ``first`` until it is held, then ``second`` until it ends or waits on a lock (on
+    SQLite: until it started), then let ``first`` commit; their answers."""
+    answers: dict[str, Any] = {}
+
+    def run(name: str, work: Callable[[], Any]) -> None:
+        try:
+            answers[name] = work()
+        except BaseException as error:
+            answers[name] = error
+            held.reached.set()
+
+    one = threading.Thread(target=run, args=("first", first))
+    two = threading.Thread(target=run, args=("second", second))
+    try:
+        one.start()
+        assert held.reached.wait(DEADLINE), "the first request was never held"
+        two.start()
+        if url.startswith("postgresql"):
+            until(lambda: not two.is_alive() or waiting_on_a_lock(url), "the second request")
+        held.release.set()
+        one.join(DEADLINE)
+        two.join(DEADLINE)
+        assert not one.is_alive()
+        assert not two.is_alive()
+    finally:
+        held.release.set()
+    yield answers
+
+
+DECISIONS = {"accept": "accepted", "reject": "rejected"}
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("accept", "reject"), ("reject", "accept"), ("reject", "reject"), ("accept", "accept")],
+)
+def test_one_submission_decided_twice_at_once(
+    client: TestClient,
+    tokens: dict[str, str],
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    first: str,
+    second: str,
+) -> None:
+    sent = client.post(
+        "/admin/v1/submissions?category=fide-standard",
+        content=SMALL_TRF,
+        headers=bearer(tokens["arbiter1"]) | {"Content-Type": "text/plain"},
+    )
+    assert sent.status_code == 201, sent.text
+    submission = sent.json()["submission_id"]
+    held = Held({"submission-accept", "submission-reject"})
+    monkeypatch.setattr(submission_service, "audit", held)
+
+    def decide(action: str, officer: str) -> Any:
+        path = f"/admin/v1/submissions/{submission}/{action}"
+        body = {"reason": f"{officer} says no"} if action == "reject" else None
+        return client.post(path, headers=bearer(tokens[officer]), json=body)
+
+    with two_at_once(
+        database_url,
+        lambda: decide(first, "officer1"),
+        lambda: decide(second, "officer2"),
+        held,
+    ) as answers:
+        pass
+    done, late = answers["first"], answers["second"]
+    assert not isinstance(done, BaseException), answers
+    assert not isinstance(late, BaseException), answers
+    assert done.status_code == 200, done.text
+    assert late.status_code == 409, late.text
+    assert late.json()["detail"] == f"submission {submission} is already {DECISIONS[first]}"
+    state = query(database_url, f"SELECT state, reason FROM submissions WHERE id = {submission}")
+    expected_reason = "officer1 says no" if first == "reject" else None
+    assert state == [(DECISIONS[first], expected_reason)]
+    decisions = query(
+        database_url,
+        "SELECT action, actor FROM audit_log WHERE action IN "
+        "('submission-accept', 'submission-reject', 'tournament-import') ORDER BY id",
+    )
+    if first == "accept":
+        assert decisions == [("tournament-import", "officer1"), ("submission-accept", "officer1")]
+    else:
+        assert decisions == [("submission-reject", "officer1")]
+    tournaments = query(database_url, "SELECT count(*) FROM tournaments")[0][0]
+    assert tournaments == (1 if first == "accept" else 0)
