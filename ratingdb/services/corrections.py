@@ -69,6 +69,9 @@ def correct_game(
         raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
                          field="result")  # fmt: skip
     _require_reason(reason, "a correction")
+    # Two corrections of one game at once: the second waits, then reads the game as the first
+    # left it (its result already the one asked for: refused, nothing written).
+    player_repo.lock_players(session, [white_id, black_id])
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
         raise InputError(f"no tournament {tournament_id}", field="tournament")
@@ -199,6 +202,9 @@ def merge_players(
     if keep == drop:
         raise InputError("a player cannot be merged into himself", field="drop")
     _require_reason(reason, "a merge")
+    # Two merges of the same players (or a merge beside a correction of their games): the second
+    # waits, then reads them as the first left them.
+    player_repo.lock_players(session, [keep, drop])
     dropped = _players_to_merge(session, keep, drop)
     games = _games_to_merge(session, keep, drop)
     correction = correction_repo.add(

@@ -14,15 +14,20 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from ratingdb.cli import main
 from ratingdb.services import audit
+from ratingdb.services import corrections as correction_service
 from ratingdb.services import submissions as submission_service
 from tests.backoffice.conftest import Accounts
+from tests.corrections import test_merge as merges
+from tests.corrections import test_revision_chain as chain
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 
@@ -187,3 +192,53 @@ def test_one_submission_decided_twice_at_once(
         assert decisions == [("submission-reject", "officer1")]
     tournaments = query(database_url, "SELECT count(*) FROM tournaments")[0][0]
     assert tournaments == (1 if first == "accept" else 0)
+
+
+@pytest.mark.parametrize("kind", ["game", "merge"])
+def test_two_identical_corrections_at_once(
+    client: TestClient,
+    tokens: dict[str, str],
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    kind: str,
+) -> None:
+    """The second waits for the first, then finds nothing left to do and says so (422, as the
+    same request sent again later): one correction, one audit entry, the lists revised once."""
+    url = database_url
+    if kind == "game":
+        ids = chain.build(capsys, url, tmp_path / "db", periods=(chain.P,))
+        body: dict[str, Any] = {"tournament": ids["T1"], "round": 1, "white": chain.ADA,
+                                "black": chain.BEN, "result": "+-"}  # fmt: skip
+        body["reason"] = "forfeit"
+        refusal = "field result: the game's result is already +-"
+    else:
+        chain.build(capsys, url, tmp_path / "db", tournaments=merges.chain(merges.DUP),
+                    players=merges.PLAYERS, periods=merges.PERIODS)  # fmt: skip
+        body = {"keep": merges.IVO, "drop": merges.DUP, "reason": "one person, two ids"}
+        refusal = f"field drop: {merges.DUP} is already merged into {merges.IVO}"
+    held = Held({"correction", "merge"})
+    monkeypatch.setattr(correction_service, "audit", held)
+
+    def correct(officer: str) -> Any:
+        return client.post(f"/admin/v1/corrections/{kind}", json=body,
+                           headers=bearer(tokens[officer]))  # fmt: skip
+
+    with two_at_once(
+        url, lambda: correct("officer1"), lambda: correct("officer2"), held
+    ) as answers:
+        pass
+    done, late = answers["first"], answers["second"]
+    assert not isinstance(done, BaseException), answers
+    assert not isinstance(late, BaseException), answers
+    assert done.status_code == 201, done.text
+    assert late.status_code == 422, late.text
+    assert late.json()["detail"] == refusal
+    assert query(url, "SELECT kind, actor FROM corrections") == [(kind, "officer1")]
+    logged = query(url, "SELECT actor FROM audit_log WHERE action IN ('correction', 'merge')")
+    assert logged == [("officer1",)]
+    revisions = query(url, "SELECT max(revision) FROM rating_lists WHERE source = 'close'")
+    assert revisions == [(2,)]
+    assert main(["periods", "verify", "--all", "--database-url", url]) == 0
+    capsys.readouterr()
