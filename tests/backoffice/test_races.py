@@ -10,6 +10,7 @@ first commit. Nothing sleeps for a fixed time.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
@@ -32,6 +34,7 @@ from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 
 DEADLINE = 120.0
+DIGEST = re.compile(r'name="impact_digest" value="([0-9a-f]{64})"')
 SMALL_TRF = (
     HEADER
     + player(1, "Alpha, Ann", ["   2 w 1", "   2 b ="], fide_id="1000001")
@@ -240,5 +243,65 @@ def test_two_identical_corrections_at_once(
     assert logged == [("officer1",)]
     revisions = query(url, "SELECT max(revision) FROM rating_lists WHERE source = 'close'")
     assert revisions == [(2,)]
+    assert main(["periods", "verify", "--all", "--database-url", url]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("previews", ["one preview", "two previews"])
+def test_a_correction_confirmed_twice_at_once(
+    app: FastAPI,
+    client: TestClient,
+    users: Accounts,
+    tokens: dict[str, str],
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    previews: str,
+) -> None:
+    """The pages' Confirm sent twice for one preview (two tabs: 409, it is already applied), or
+    two officers confirming their previews of the same correction (the second finds the result
+    already set: 422 on its page). Applied once, never a 500."""
+    url = database_url
+    ids = chain.build(capsys, url, tmp_path / "db", periods=(chain.P,))
+    fields = {"tournament": ids["T1"], "round": "1", "white": chain.ADA, "black": chain.BEN,
+              "result": "+-", "reason": "forfeit"}  # fmt: skip
+    second_client = TestClient(app, follow_redirects=False)
+    confirms = []
+    officers = ("officer1", "officer1") if previews == "one preview" else ("officer1", "officer2")
+    numbers: dict[str, str] = {}
+    for officer, browser in zip(officers, (client, second_client), strict=True):
+        session_id, csrf = users.session(officer)
+        browser.cookies.set("ratingdb_session", session_id)
+        if officer not in numbers:
+            sent = browser.post("/corrections/game", data=fields | {"csrf_token": csrf})
+            assert sent.status_code == 303, sent.text
+            numbers[officer] = sent.headers["location"].rsplit("/", 1)[1]
+        number = numbers[officer]
+        page = browser.get(f"/corrections/previews/{number}")
+        digest = DIGEST.search(page.text)
+        assert digest is not None, page.text
+        confirms.append((browser, number, {"csrf_token": csrf, "impact_digest": digest.group(1)}))
+    held = Held({"correction"})
+    monkeypatch.setattr(correction_service, "audit", held)
+
+    def confirm(index: int) -> Any:
+        browser, number, form = confirms[index]
+        return browser.post(f"/corrections/previews/{number}/confirm", data=form)
+
+    with two_at_once(url, lambda: confirm(0), lambda: confirm(1), held) as answers:
+        pass
+    done, late = answers["first"], answers["second"]
+    assert not isinstance(done, BaseException), answers
+    assert not isinstance(late, BaseException), answers
+    assert done.status_code == 303, done.text
+    if previews == "one preview":
+        assert late.status_code == 409, late.text
+        assert f"correction preview {numbers['officer1']} is already applied" in late.text
+    else:
+        assert late.status_code == 422, late.text
+        assert "the game&#39;s result is already +-" in late.text
+    assert query(url, "SELECT kind, actor FROM corrections") == [("game", "officer1")]
+    assert query(url, "SELECT actor FROM audit_log WHERE action = 'correction'") == [("officer1",)]
     assert main(["periods", "verify", "--all", "--database-url", url]) == 0
     capsys.readouterr()
