@@ -295,6 +295,10 @@ def replace_list(
     file put in its place would hide them; correct the tournaments instead."""
     _require_reason(reason, "a correction")
     check_period(category, period)
+    # The import lock first (the global order, repositories.periods): the file's players are
+    # written after the close locks below, and an import writing the same players before it
+    # takes a close lock must not be waiting for this.
+    player_repo.lock_imports(session)
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
     current = _imported_list_to_replace(session, category, period)
