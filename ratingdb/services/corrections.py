@@ -126,14 +126,26 @@ def replace_tournament(
     """A corrected TRF or games CSV for a stored tournament: its games are replaced (the old
     rows kept, marked superseded), the lists it changes recomputed. The tournament keeps its
     id, category and period; its dates must not change (a tournament with other dates may
-    belong to another period: import it as a new one). ``dry_run``: as correct_game's."""
+    belong to another period: import it as a new one), and a file that gives it as stored
+    (name and games) is refused: nothing to correct. ``dry_run``: as correct_game's."""
     _require_reason(reason, "a correction")
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
         raise InputError(f"no tournament {tournament_id}", field="replacement")
     read = _read_replacement(session, tournament, path, file_format)
     new = read.tournament
+    # Read under the import lock (read_tournament took it): a replacement running beside this
+    # one has committed, and what it left is what this one replaces.
+    session.refresh(tournament)
     old_games = game_repo.current_games_of_tournament(session, tournament_id)
+    if new.name == tournament.name and sorted(
+        (g.round, g.white_id, g.black_id, g.result) for g in old_games
+    ) == sorted((g.round, g.white_id, g.black_id, g.result) for g in new.games):
+        raise InputError(
+            f"the file gives tournament {tournament_id} as it is stored: nothing to correct",
+            source=str(path),
+            field="replacement",
+        )
     before = {"name": tournament.name, "digest": tournament.source_digest,
               "game_ids": [g.id for g in old_games]}  # fmt: skip
     correction = correction_repo.add(

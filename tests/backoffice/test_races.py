@@ -305,3 +305,42 @@ def test_a_correction_confirmed_twice_at_once(
     assert query(url, "SELECT actor FROM audit_log WHERE action = 'correction'") == [("officer1",)]
     assert main(["periods", "verify", "--all", "--database-url", url]) == 0
     capsys.readouterr()
+
+
+def test_two_identical_tournament_replacements_at_once(
+    client: TestClient,
+    tokens: dict[str, str],
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The same corrected file sent twice at once: applied once; the second waits (the import
+    lock), then finds the tournament already as the file gives it and says so (422)."""
+    url = database_url
+    ids = chain.build(capsys, url, tmp_path / "db", periods=(chain.P,))
+    corrected = chain.games_csv(chain.T1, {(1, chain.ADA, chain.BEN): "+-"}).encode()
+    held = Held({"correction"})
+    monkeypatch.setattr(correction_service, "audit", held)
+    path = f"/admin/v1/corrections/tournament/{ids['T1']}?reason=corrected&filename=T1.csv"
+
+    def replace(officer: str) -> Any:
+        return client.post(path, content=corrected, headers=bearer(tokens[officer]))
+
+    with two_at_once(
+        url, lambda: replace("officer1"), lambda: replace("officer2"), held
+    ) as answers:
+        pass
+    done, late = answers["first"], answers["second"]
+    assert not isinstance(done, BaseException), answers
+    assert not isinstance(late, BaseException), answers
+    assert done.status_code == 201, done.text
+    assert late.status_code == 422, late.text
+    assert late.json()["detail"] == (
+        f"T1.csv, field file: the file gives tournament {ids['T1']} as it is stored: nothing "
+        "to correct"
+    )
+    assert query(url, "SELECT kind, actor FROM corrections") == [("tournament", "officer1")]
+    assert query(url, "SELECT actor FROM audit_log WHERE action = 'correction'") == [("officer1",)]
+    assert main(["periods", "verify", "--all", "--database-url", url]) == 0
+    capsys.readouterr()
