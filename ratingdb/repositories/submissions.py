@@ -45,6 +45,16 @@ def listed(
     return session.scalars(statement).all()
 
 
+def submitters(session: Session, submission_ids: Collection[int]) -> dict[int, int]:
+    """Submission id -> the submitter's user id (the ids found)."""
+    if not submission_ids:
+        return {}
+    statement = select(SubmissionRow.id, SubmissionRow.submitter_id).where(
+        SubmissionRow.id.in_(list(submission_ids))
+    )
+    return {row[0]: row[1] for row in session.execute(statement)}
+
+
 def usernames(session: Session, user_ids: Collection[int]) -> dict[int, str]:
     if not user_ids:
         return {}

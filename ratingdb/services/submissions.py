@@ -405,8 +405,23 @@ def _shown_warnings(session: Session, row: SubmissionRow, viewer: Principal) -> 
     for an officer also the other submitters' submissions of the same tournament, as of now."""
     kept: list[str] = list(row.report.get("warnings", []))
     if viewer.role != Role.OFFICER:
-        return kept
+        return _own_only(session, kept, row.submitter_id)
     return kept + _others_warnings(session, row)
+
+
+_NAMED_SUBMISSION = re.compile(r"\bsubmission (\d+)\b")
+
+
+def _own_only(session: Session, warnings: list[str], submitter_id: int) -> list[str]:
+    """Reports kept before warnings were the uploader's may name others' submissions: those
+    warnings are left out for anyone but an officer."""
+    named = {int(n) for w in warnings for n in _NAMED_SUBMISSION.findall(w) if len(n) < 12}
+    theirs = repo.submitters(session, named)
+    return [
+        w
+        for w in warnings
+        if all(theirs.get(int(n)) == submitter_id for n in _NAMED_SUBMISSION.findall(w))
+    ]
 
 
 def show_submission(session: Session, submission_id: str, viewer: Principal) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from sqlalchemy import create_engine, text
 
 from ratingdb.backoffice import uploads
 from ratingdb.cli import main
+from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.models import SubmissionRow
 from tests.backoffice.conftest import Accounts
 from tests.databases import copy_sqlite
 from tests.support.files import TRF_HEADER as HEADER
@@ -363,6 +365,34 @@ def test_warnings_by_role(client: TestClient, tokens: dict[str, str]) -> None:
     log = client.get("/admin/v1/audit?action=submission-upload",
                      headers=bearer(tokens["officer1"])).json()  # fmt: skip
     assert log[0]["details"]["warnings"] == []
+
+
+def test_a_report_kept_before_shows_an_arbiter_only_their_own(
+    client: TestClient, tokens: dict[str, str], database_url: str
+) -> None:
+    """A report kept by an earlier version named everyone's submissions: an arbiter reading it
+    now is shown none of another's (an officer still reads it whole)."""
+    standard = "category=fide-standard"
+    first = send(client, tokens["arbiter1"], SMALL_TRF, standard).json()["submission_id"]
+    own = send(client, tokens["arbiter2"], SMALL_TRF, standard).json()["submission_id"]
+    second = send(client, tokens["arbiter2"], SMALL_TRF, standard).json()["submission_id"]
+    kept = [
+        f"this file was already submitted as submission {first} (submitted)",
+        f"this file was already submitted as submission {own} (submitted)",
+        "a tournament named 'Test Open' from 2026-11-02 to 2026-11-08 is already stored: T000001",
+    ]
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            row = session.get(SubmissionRow, int(second))
+            assert row is not None
+            row.report = dict(row.report) | {"warnings": kept}
+    finally:
+        engine.dispose()
+    shown = client.get(f"/admin/v1/submissions/{second}", headers=bearer(tokens["arbiter2"]))
+    assert shown.json()["report"]["warnings"] == kept[1:]
+    seen = client.get(f"/admin/v1/submissions/{second}", headers=bearer(tokens["officer1"]))
+    assert seen.json()["report"]["warnings"][:3] == kept
 
 
 def test_uploads_over_the_limit_are_refused(
