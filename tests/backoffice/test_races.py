@@ -93,6 +93,9 @@ class Held:
         self._first = threading.Lock()
         self._taken = False
 
+    def __getattr__(self, name: str) -> Any:
+        return getattr(audit, name)  # the audit module's other functions, as they are
+
     def record(self, session: Any, action: str, *args: Any, **kwargs: Any) -> None:
         audit.record(session, action, *args, **kwargs)
         if action not in self.actions:
