@@ -1,4 +1,21 @@
-"""Periods and published lists of a category."""
+"""Periods and published lists of a category.
+
+Locks (PostgreSQL; SQLite writers take turns, BEGIN IMMEDIATE). Every transaction takes them in
+this one order, so that two never wait for each other:
+
+1. the rows of what is decided or corrected, ``SELECT ... FOR UPDATE``: a submission, a
+   correction preview, then the players of the game corrected or of the merge (in player id
+   order, ``players.lock_players``);
+2. the import lock (``players.lock_imports``: new player and tournament ids);
+3. the close locks of periods (``lock_close``, ``claim``, ``hold_off_closes``): category by
+   category in the order of their names, and within a category the earlier period first.
+
+A close takes only its period's lock (3); an import 2, then 3 for the period it goes to
+(services.tournaments.hold_period); a correction 1, then 2 when it reads a file, then 3;
+accepting a submission 1, then the import's. Players' rows are written by an import after 2
+and before 3 (it may wait there for a merge holding them, which never waits for 2), and by a
+list replacement after 3, which is why it takes 2 first.
+"""
 
 from __future__ import annotations
 
@@ -88,6 +105,16 @@ def claim(session: Session, period_row: PeriodRow, claimed_by: str, now: datetim
     )
     session.refresh(period_row)
     return claimed.rowcount == 1
+
+
+def lock_close(session: Session, category: Category, period: Period) -> None:
+    """Until this transaction ends, the period is not closed (its close waits in ``claim``),
+    and a close running now is waited for (PostgreSQL; SQLite writers already take turns). An
+    import takes it for the period it stores a tournament in, then looks again at which
+    period that is: the close either rates the tournament or, having published the period
+    first, sends it to the next one, late."""
+    if session.get_bind().dialect.name == "postgresql":
+        _lock(session, category, period.list_date)
 
 
 def _lock(session: Session, category: Category, list_date: date) -> None:

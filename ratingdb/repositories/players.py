@@ -84,6 +84,21 @@ def lock_imports(session: Session) -> None:
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": IMPORT_LOCK_KEY})
 
 
+def lock_players(session: Session, player_ids: Collection[str]) -> None:
+    """Lock the players' rows until the transaction ends, in player id order (PostgreSQL:
+    ``SELECT ... FOR UPDATE``; SQLite writers already take turns): a correction of their games
+    or a merge of them waits for one running, then reads what it left. The first locks of the
+    global order (repositories.periods)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return
+    session.execute(
+        select(PlayerRow.player_id)
+        .where(PlayerRow.player_id.in_(sorted(set(player_ids))))
+        .order_by(PlayerRow.player_id)
+        .with_for_update()
+    ).all()
+
+
 def by_fide_ids(session: Session, fide_ids: Collection[str]) -> dict[str, PlayerRow]:
     """Players known by these FIDE ids: by ``fide_id``, else a player whose ``player_id`` is
     the id (a list CSV names players by their FIDE id) and whose FIDE id is not recorded."""

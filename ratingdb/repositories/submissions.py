@@ -22,7 +22,14 @@ def add(session: Session, row: SubmissionRow) -> SubmissionRow:
     return row
 
 
-def get(session: Session, submission_id: int) -> SubmissionRow | None:
+def get(session: Session, submission_id: int, *, for_update: bool = False) -> SubmissionRow | None:
+    """One submission; ``for_update``: read again and locked until the transaction ends
+    (PostgreSQL: a second officer deciding it waits, then finds it decided; SQLite writers
+    take turns and read it inside their write lock)."""
+    if for_update:
+        return session.get(
+            SubmissionRow, submission_id, with_for_update=True, populate_existing=True
+        )
     return session.get(SubmissionRow, submission_id)
 
 
@@ -36,6 +43,16 @@ def listed(
     if state is not None:
         statement = statement.where(SubmissionRow.state == state)
     return session.scalars(statement).all()
+
+
+def submitters(session: Session, submission_ids: Collection[int]) -> dict[int, int]:
+    """Submission id -> the submitter's user id (the ids found)."""
+    if not submission_ids:
+        return {}
+    statement = select(SubmissionRow.id, SubmissionRow.submitter_id).where(
+        SubmissionRow.id.in_(list(submission_ids))
+    )
+    return {row[0]: row[1] for row in session.execute(statement)}
 
 
 def usernames(session: Session, user_ids: Collection[int]) -> dict[int, str]:

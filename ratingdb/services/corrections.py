@@ -69,6 +69,9 @@ def correct_game(
         raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
                          field="result")  # fmt: skip
     _require_reason(reason, "a correction")
+    # Two corrections of one game at once: the second waits, then reads the game as the first
+    # left it (its result already the one asked for: refused, nothing written).
+    player_repo.lock_players(session, [white_id, black_id])
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
         raise InputError(f"no tournament {tournament_id}", field="tournament")
@@ -123,14 +126,26 @@ def replace_tournament(
     """A corrected TRF or games CSV for a stored tournament: its games are replaced (the old
     rows kept, marked superseded), the lists it changes recomputed. The tournament keeps its
     id, category and period; its dates must not change (a tournament with other dates may
-    belong to another period: import it as a new one). ``dry_run``: as correct_game's."""
+    belong to another period: import it as a new one), and a file that gives it as stored
+    (name and games) is refused: nothing to correct. ``dry_run``: as correct_game's."""
     _require_reason(reason, "a correction")
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
         raise InputError(f"no tournament {tournament_id}", field="replacement")
     read = _read_replacement(session, tournament, path, file_format)
     new = read.tournament
+    # Read under the import lock (read_tournament took it): a replacement running beside this
+    # one has committed, and what it left is what this one replaces.
+    session.refresh(tournament)
     old_games = game_repo.current_games_of_tournament(session, tournament_id)
+    if new.name == tournament.name and sorted(
+        (g.round, g.white_id, g.black_id, g.result) for g in old_games
+    ) == sorted((g.round, g.white_id, g.black_id, g.result) for g in new.games):
+        raise InputError(
+            f"the file gives tournament {tournament_id} as it is stored: nothing to correct",
+            source=str(path),
+            field="replacement",
+        )
     before = {"name": tournament.name, "digest": tournament.source_digest,
               "game_ids": [g.id for g in old_games]}  # fmt: skip
     correction = correction_repo.add(
@@ -199,6 +214,9 @@ def merge_players(
     if keep == drop:
         raise InputError("a player cannot be merged into himself", field="drop")
     _require_reason(reason, "a merge")
+    # Two merges of the same players (or a merge beside a correction of their games): the second
+    # waits, then reads them as the first left them.
+    player_repo.lock_players(session, [keep, drop])
     dropped = _players_to_merge(session, keep, drop)
     games = _games_to_merge(session, keep, drop)
     correction = correction_repo.add(
@@ -289,6 +307,10 @@ def replace_list(
     file put in its place would hide them; correct the tournaments instead."""
     _require_reason(reason, "a correction")
     check_period(category, period)
+    # The import lock first (the global order, repositories.periods): the file's players are
+    # written after the close locks below, and an import writing the same players before it
+    # takes a close lock must not be waiting for this.
+    player_repo.lock_imports(session)
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
     current = _imported_list_to_replace(session, category, period)

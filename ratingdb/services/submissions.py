@@ -177,8 +177,10 @@ def check(
     categories: Sequence[Category],
     forced: Period | None,
     file_format: str,
+    submitter_id: int,
 ) -> Checked:
-    """The check report of a file, as the import would take it; nothing is left written."""
+    """The check report of a file, as the import would take it; nothing is left written. Its
+    warnings are the uploader's (``submitter_id``): see ``_warnings``."""
     savepoint = session.begin_nested()
     try:
         read = read_tournament(session, path, categories, forced, file_format)
@@ -201,7 +203,7 @@ def check(
         matched, new = len(players), 0
     mismatches = _mismatches(session, read.known, categories[0], tournament.start_date)
     warnings = _warnings(session, read.digest, tournament.name, tournament.start_date,
-                         tournament.end_date)  # fmt: skip
+                         tournament.end_date, submitter_id)  # fmt: skip
     first = planned[0]
     report = {
         "name": tournament.name,
@@ -222,7 +224,13 @@ def check(
                    tournament.end_date, read.source_format)  # fmt: skip
 
 
-def _warnings(session: Session, digest: str, name: str, start: Any, end: Any) -> list[str]:
+def _warnings(
+    session: Session, digest: str, name: str, start: Any, end: Any, submitter_id: int
+) -> list[str]:
+    """The warnings an uploader reads, and the report keeps: the stored tournaments made from
+    this file or named so (public data), and the uploader's own earlier submissions of it. An
+    arbiter learns nothing of another's submissions; an officer reads those too, computed when
+    they look (``_others_warnings``)."""
     warnings = [
         f"this file is already stored as tournament {tournament_id} ({category}): accepting "
         "it again will be refused"
@@ -231,6 +239,7 @@ def _warnings(session: Session, digest: str, name: str, start: Any, end: Any) ->
     warnings += [
         f"this file was already submitted as submission {row.id} ({row.state})"
         for row in repo.submissions_with_digest(session, digest)
+        if row.submitter_id == submitter_id
     ]
     same = repo.tournaments_named(session, name, start, end)
     if same:
@@ -239,11 +248,41 @@ def _warnings(session: Session, digest: str, name: str, start: Any, end: Any) ->
             + ", ".join(same)
         )
     others = [row for row in repo.submissions_named(session, name, start, end)
-              if row.digest != digest]  # fmt: skip
+              if row.digest != digest and row.submitter_id == submitter_id]  # fmt: skip
     if others:
         warnings.append(
             f"a tournament named {name!r} from {start} to {end} was already submitted: "
             + ", ".join(f"submission {row.id} ({row.state})" for row in others)
+        )
+    return warnings
+
+
+def _others_warnings(session: Session, row: SubmissionRow) -> list[str]:
+    """For an officer: the submissions of the same file, or of a tournament of the same name
+    and dates, by anyone but ``row``'s submitter (before or after it), as they stand now."""
+    same_file = [other for other in repo.submissions_with_digest(session, row.digest)
+                 if other.submitter_id != row.submitter_id]  # fmt: skip
+    same_name = [
+        other
+        for other in repo.submissions_named(
+            session, row.tournament_name, row.start_date, row.end_date
+        )
+        if other.submitter_id != row.submitter_id and other.digest != row.digest
+    ]
+    names = repo.usernames(session, {other.submitter_id for other in same_file + same_name})
+    warnings = [
+        f"this file was also submitted by {names.get(other.submitter_id)} as submission "
+        f"{other.id} ({other.state})"
+        for other in same_file
+    ]
+    if same_name:
+        warnings.append(
+            f"a tournament named {row.tournament_name!r} from {row.start_date} to "
+            f"{row.end_date} was also submitted by others: "
+            + ", ".join(
+                f"submission {other.id} ({other.state}) by {names.get(other.submitter_id)}"
+                for other in same_name
+            )
         )
     return warnings
 
@@ -268,7 +307,7 @@ def submit(
     if accept and caller.role != Role.OFFICER:
         raise InputError("only an officer may accept a submission", field="accept")
     with _as_file(upload.content, filename) as path:
-        checked = check(session, path, filename, categories, forced, file_format)
+        checked = check(session, path, filename, categories, forced, file_format, caller.user_id)
     row = repo.add(
         session,
         SubmissionRow(
@@ -294,16 +333,23 @@ def submit(
                  "categories": row.categories, "warnings": checked.report["warnings"]},
     )  # fmt: skip
     answer: dict[str, Any] = {"submission_id": str(row.id), "state": row.state, **checked.report}
+    answer["warnings"] = _shown_warnings(session, row, caller)
     if accept:
         accepted = accept_submission(session, row.id, caller, now)
         answer |= accepted
     return answer
 
 
-def _visible(session: Session, submission_id: str | int, viewer: Principal) -> SubmissionRow:
+def _visible(
+    session: Session, submission_id: str | int, viewer: Principal, *, for_update: bool = False
+) -> SubmissionRow:
     """The submission if the viewer may see it: an officer all, others only their own."""
     text = str(submission_id)
-    row = repo.get(session, int(text)) if text.isdigit() and len(text) < 12 else None
+    row = (
+        repo.get(session, int(text), for_update=for_update)
+        if text.isdigit() and len(text) < 12
+        else None
+    )
     if row is None or (viewer.role != Role.OFFICER and row.submitter_id != viewer.user_id):
         raise SubmissionNotFound(f"no submission {text}", field="id")
     return row
@@ -354,14 +400,43 @@ def _state(text: str) -> SubmissionState:
         raise InputError(f"must be one of {', '.join(SubmissionState)}", field="state") from None
 
 
+def _shown_warnings(session: Session, row: SubmissionRow, viewer: Principal) -> list[str]:
+    """The report's warnings as ``viewer`` reads them: the uploader's, kept with the report;
+    for an officer also the other submitters' submissions of the same tournament, as of now."""
+    kept: list[str] = list(row.report.get("warnings", []))
+    if viewer.role != Role.OFFICER:
+        return _own_only(session, kept, row.submitter_id)
+    return kept + _others_warnings(session, row)
+
+
+_NAMED_SUBMISSION = re.compile(r"\bsubmission (\d+)\b")
+
+
+def _own_only(session: Session, warnings: list[str], submitter_id: int) -> list[str]:
+    """Reports kept before warnings were the uploader's may name others' submissions: those
+    warnings are left out for anyone but an officer."""
+    named = {int(n) for w in warnings for n in _NAMED_SUBMISSION.findall(w) if len(n) < 12}
+    theirs = repo.submitters(session, named)
+    return [
+        w
+        for w in warnings
+        if all(theirs.get(int(n)) == submitter_id for n in _NAMED_SUBMISSION.findall(w))
+    ]
+
+
 def show_submission(session: Session, submission_id: str, viewer: Principal) -> dict[str, Any]:
     row = _visible(session, submission_id, viewer)
     ids = {row.submitter_id} | ({row.reviewer_id} if row.reviewer_id is not None else set())
-    return _as_json(row, repo.usernames(session, ids), full=True)
+    document = _as_json(row, repo.usernames(session, ids), full=True)
+    document["report"] = dict(row.report) | {"warnings": _shown_warnings(session, row, viewer)}
+    return document
 
 
 def _pending(session: Session, submission_id: str | int, officer: Principal) -> SubmissionRow:
-    row = _visible(session, submission_id, officer)
+    """The submission, still waiting for a decision, locked until the transaction ends (the
+    first lock of the global order, repositories.periods): of two officers deciding it at
+    once, the second waits, then is told it is decided (409), never decides it again."""
+    row = _visible(session, submission_id, officer, for_update=True)
     if row.state != SubmissionState.SUBMITTED:
         raise SubmissionConflict(f"submission {row.id} is already {row.state}")
     return row

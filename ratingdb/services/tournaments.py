@@ -197,6 +197,9 @@ def _store_for_categories(
     source_format: TournamentFormat,
     details: TournamentDetails | None = None,
 ) -> tuple[ImportedTournament, ...]:
+    # The close locks first, in their global order (repositories.periods), then the stores.
+    for category in sorted(categories, key=lambda c: c.value):
+        hold_period(session, category, tournament.end_date, forced)
     stored: list[ImportedTournament] = []
     for category in categories:
         stored.append(
@@ -233,7 +236,7 @@ def store_tournament(
         session, tournament, hint=" (import a list or a TRF with this player first)"
     )
     _refuse_duplicate(session, digest, category, tournament.source)
-    period, late = assign_period(session, category, tournament.end_date, forced)
+    period, late = hold_period(session, category, tournament.end_date, forced)
     period_row = period_repo.get_or_create_period(session, category, period)
     tournament_id = tournament_repo.next_tournament_id(session)
     details = details or TournamentDetails()
@@ -266,6 +269,24 @@ def store_tournament(
     )
     rated = sum(1 for game in tournament.games if game.played)
     return ImportedTournament(tournament_id, period, late, len(tournament.games), rated)
+
+
+def hold_period(
+    session: Session, category: Category, end_date: date, forced: Period | None
+) -> tuple[Period, bool]:
+    """``assign_period``, with the close of that period held off until the transaction ends
+    (PostgreSQL): its close lock is taken, then the period assigned again, since a close that
+    held the lock may have published it meanwhile (the tournament then goes to the next
+    period, late, whose lock is taken in turn). So a close either rates the tournament or
+    publishes before it is stored; never a tournament stored in a period being closed and left
+    out of its list. SQLite writers take turns: the first assignment stands."""
+    locked: set[Period] = set()
+    while True:
+        period, late = assign_period(session, category, end_date, forced)
+        if period in locked or session.get_bind().dialect.name != "postgresql":
+            return period, late
+        period_repo.lock_close(session, category, period)
+        locked.add(period)
 
 
 def assign_period(

@@ -16,6 +16,8 @@ from sqlalchemy import create_engine, text
 
 from ratingdb.backoffice import uploads
 from ratingdb.cli import main
+from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.models import SubmissionRow
 from tests.backoffice.conftest import Accounts
 from tests.databases import copy_sqlite
 from tests.support.files import TRF_HEADER as HEADER
@@ -298,8 +300,12 @@ def test_an_arbiter_sees_only_their_own(client: TestClient, tokens: dict[str, st
 
 def test_duplicate_file_and_tournament_warnings(client: TestClient, tokens: dict[str, str]) -> None:
     first = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
+    # arbiter2 learns nothing of arbiter1's submission (test_warnings_by_role); arbiter1 is
+    # told of their own.
     second = send(client, tokens["arbiter2"], SMALL_TRF, "category=fide-standard").json()
-    assert second["warnings"] == [
+    assert second["warnings"] == []
+    own = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
+    assert own["warnings"] == [
         f"this file was already submitted as submission {first['submission_id']} (submitted)"
     ]
     client.post(f"/admin/v1/submissions/{first['submission_id']}/accept",
@@ -322,6 +328,71 @@ def test_duplicate_file_and_tournament_warnings(client: TestClient, tokens: dict
                           headers=bearer(tokens["officer1"]))  # fmt: skip
     assert refused.status_code == 409
     assert "already imported for fide-standard as tournament T000001" in refused.json()["detail"]
+
+
+def test_warnings_by_role(client: TestClient, tokens: dict[str, str]) -> None:
+    """Duplicate warnings name another arbiter's submissions to officers only: an arbiter reads
+    the stored tournaments (public) and their own submissions, in the answer and later on the
+    submission's page; an officer reads everyone's, also of submissions sent later."""
+    standard = "category=fide-standard"
+    first = send(client, tokens["arbiter1"], SMALL_TRF, standard).json()["submission_id"]
+    retyped = SMALL_TRF.replace(b"Test Open\n", b"Test Open \n")
+    second = send(client, tokens["arbiter2"], retyped, standard).json()
+    assert second["warnings"] == []
+    same_file = send(client, tokens["arbiter2"], SMALL_TRF, standard).json()
+    named = "a tournament named 'Test Open' from 2026-11-02 to 2026-11-08"
+    own = f"{named} was already submitted: submission {second['submission_id']} (submitted)"
+    assert same_file["warnings"] == [own]
+    for submission, arbiter, other in ((second["submission_id"], "arbiter2", first),
+                                       (first, "arbiter1", second["submission_id"])):  # fmt: skip
+        shown = client.get(f"/admin/v1/submissions/{submission}", headers=bearer(tokens[arbiter]))
+        assert f"submission {other}" not in " ".join(shown.json()["report"]["warnings"])
+    by_arbiter2_file = (
+        f"this file was also submitted by arbiter2 as submission {same_file['submission_id']} "
+        "(submitted)"
+    )
+    by_arbiter2_name = (
+        f"{named} was also submitted by others: submission {second['submission_id']} "
+        "(submitted) by arbiter2"
+    )
+    seen = client.get(f"/admin/v1/submissions/{first}", headers=bearer(tokens["officer1"]))
+    assert seen.json()["report"]["warnings"] == [by_arbiter2_file, by_arbiter2_name]
+    # An officer's upload: everyone's, at once.
+    by_officer = send(client, tokens["officer1"], SMALL_TRF, standard).json()
+    by_arbiter1_file = f"this file was also submitted by arbiter1 as submission {first} (submitted)"
+    assert by_officer["warnings"] == [by_arbiter1_file, by_arbiter2_file, by_arbiter2_name]
+    # The audit log keeps the uploader's warnings only.
+    log = client.get("/admin/v1/audit?action=submission-upload",
+                     headers=bearer(tokens["officer1"])).json()  # fmt: skip
+    assert log[0]["details"]["warnings"] == []
+
+
+def test_a_report_kept_before_shows_an_arbiter_only_their_own(
+    client: TestClient, tokens: dict[str, str], database_url: str
+) -> None:
+    """A report kept by an earlier version named everyone's submissions: an arbiter reading it
+    now is shown none of another's (an officer still reads it whole)."""
+    standard = "category=fide-standard"
+    first = send(client, tokens["arbiter1"], SMALL_TRF, standard).json()["submission_id"]
+    own = send(client, tokens["arbiter2"], SMALL_TRF, standard).json()["submission_id"]
+    second = send(client, tokens["arbiter2"], SMALL_TRF, standard).json()["submission_id"]
+    kept = [
+        f"this file was already submitted as submission {first} (submitted)",
+        f"this file was already submitted as submission {own} (submitted)",
+        "a tournament named 'Test Open' from 2026-11-02 to 2026-11-08 is already stored: T000001",
+    ]
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            row = session.get(SubmissionRow, int(second))
+            assert row is not None
+            row.report = dict(row.report) | {"warnings": kept}
+    finally:
+        engine.dispose()
+    shown = client.get(f"/admin/v1/submissions/{second}", headers=bearer(tokens["arbiter2"]))
+    assert shown.json()["report"]["warnings"] == kept[1:]
+    seen = client.get(f"/admin/v1/submissions/{second}", headers=bearer(tokens["officer1"]))
+    assert seen.json()["report"]["warnings"][:3] == kept
 
 
 def test_uploads_over_the_limit_are_refused(
