@@ -92,13 +92,13 @@ def list_submissions(
     request: Request, caller: Caller, state: str | None = None
 ) -> list[dict[str, Any]]:
     """Newest first; an arbiter's own only."""
-    with context(request).sessions.begin() as session:
+    with context(request).reads.begin() as session:
         return answered(lambda: service.list_submissions(session, caller, state))
 
 
 def show_submission(request: Request, submission_id: str, caller: Caller) -> dict[str, Any]:
     """One submission with its check report."""
-    with context(request).sessions.begin() as session:
+    with context(request).reads.begin() as session:
         return answered(lambda: service.show_submission(session, submission_id, caller))
 
 
@@ -137,7 +137,7 @@ def audit_log(
     action: str | None = None,
 ) -> list[dict[str, Any]]:
     """The latest entries, newest first; ``actor`` is the user name behind each."""
-    with context(request).sessions.begin() as session:
+    with context(request).reads.begin() as session:
         return audit.entries(session, limit=limit, action=action)
 
 

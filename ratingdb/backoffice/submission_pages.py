@@ -31,7 +31,7 @@ AUDIT_PAGE_ENTRIES = 200
 def submissions_page(request: Request, caller: Caller, state: str | None = None) -> Response:
     chosen = state or None
     try:
-        with context(request).sessions.begin() as session:
+        with context(request).reads.begin() as session:
             rows = service.list_submissions(session, caller, chosen)
     except InputError as error:
         return _page(request, "submissions.html", status=422, rows=[],
@@ -96,7 +96,7 @@ async def _upload(request: Request, caller: Principal, fields: dict[str, str]) -
 def _detail(request: Request, caller: Principal, submission_id: str, status: int = 200,
             error: str | None = None) -> Response:  # fmt: skip
     try:
-        with context(request).sessions.begin() as session:
+        with context(request).reads.begin() as session:
             shown = service.show_submission(session, submission_id, caller)
     except SubmissionNotFound as error_404:
         return _page(request, "not_found.html", status=404, error=error_404.message)
@@ -158,7 +158,7 @@ def audit_page(
     except InputError as error:
         return _page(request, "audit.html", status=422, entries=[], filters=filters,
                      error=service.describe(error), limit=AUDIT_PAGE_ENTRIES)  # fmt: skip
-    with context(request).sessions.begin() as session:
+    with context(request).reads.begin() as session:
         entries = audit.entries(
             session,
             limit=AUDIT_PAGE_ENTRIES,
