@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from ratingdb.cli import backoffice
@@ -51,13 +52,7 @@ def register(commands: Any) -> None:
         "list", parents=[database_options()], help="accounts as JSON lines (never a hash)"
     )
     listing.set_defaults(handler=run_list)
-    disable = actions.add_parser(
-        "disable",
-        parents=writing_options(),
-        help="no more sign-in nor token for the user",
-    )
-    disable.add_argument("username", metavar="USERNAME")
-    disable.set_defaults(handler=run_disable)
+    _on_a_user(actions, "disable", "no more sign-in nor token for the user", run_disable)
     token = actions.add_parser(
         "token", parents=writing_options(), help="a new API token, printed once"
     )
@@ -77,18 +72,9 @@ def register(commands: Any) -> None:
         f"files), full (all the user's role may); default: {DEFAULT_TOKEN_SCOPE}",
     )
     token.set_defaults(handler=run_token)
-    enable = actions.add_parser(
-        "enable", parents=writing_options(), help="a disabled account may sign in again"
-    )
-    enable.add_argument("username", metavar="USERNAME")
-    enable.set_defaults(handler=run_enable)
-    approve = actions.add_parser(
-        "approve",
-        parents=writing_options(),
-        help="approve an account an admin created or reset in the back office",
-    )
-    approve.add_argument("username", metavar="USERNAME")
-    approve.set_defaults(handler=run_approve)
+    _on_a_user(actions, "enable", "a disabled account may sign in again", run_enable)
+    _on_a_user(actions, "approve", "approve an account an admin created or reset in the back "
+               "office", run_approve)  # fmt: skip
     reset = actions.add_parser(
         "reset-password",
         parents=writing_options(),
@@ -110,6 +96,15 @@ def register(commands: Any) -> None:
     revoke.add_argument("--label", help="only the tokens with this label (default: all)")
     revoke.set_defaults(handler=run_revoke)
     backoffice.register(commands)
+
+
+def _on_a_user(
+    actions: Any, name: str, help: str, handler: Callable[[argparse.Namespace], int]
+) -> None:
+    """A writing command on one USERNAME."""
+    command = actions.add_parser(name, parents=writing_options(), help=help)
+    command.add_argument("username", metavar="USERNAME")
+    command.set_defaults(handler=handler)
 
 
 def _read_password(args: argparse.Namespace) -> str:

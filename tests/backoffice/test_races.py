@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 
 from ratingdb.cli import main
 from ratingdb.services import audit
@@ -32,6 +31,7 @@ from tests.corrections import test_merge as merges
 from tests.corrections import test_revision_chain as chain
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
+from tests.support.sql import query
 
 DEADLINE = 120.0
 DIGEST = re.compile(r'name="impact_digest" value="([0-9a-f]{64})"')
@@ -46,15 +46,6 @@ SMALL_TRF = (
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
-
-
-def query(url: str, sql: str) -> list[tuple[Any, ...]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return [tuple(row) for row in connection.execute(text(sql))]
-    finally:
-        engine.dispose()
 
 
 def waiting_on_a_lock(url: str) -> bool:

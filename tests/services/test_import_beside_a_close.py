@@ -27,6 +27,7 @@ from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
 from ratingdb.services.tournaments import import_tournament_file
 from tests.support.files import GAMES_HEADER, LIST_HEADER
+from tests.support.sql import query
 
 DEADLINE = 120.0
 CATEGORY = "fide-standard"
@@ -88,15 +89,6 @@ def _until(condition: Callable[[], bool], what: str) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"waited {DEADLINE} s for {what}"
         time.sleep(0.02)
-
-
-def _query(url: str, sql: str) -> list[tuple[Any, ...]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return [tuple(row) for row in connection.execute(text(sql))]
-    finally:
-        engine.dispose()
 
 
 @pytest.mark.parametrize("first", ["close", "import"])
@@ -162,14 +154,14 @@ def test_a_tournament_imported_beside_the_close_of_its_period_is_rated_or_late(
     assert outcome["close"] == "published", outcome
     imported = outcome["import"]
     assert not isinstance(imported, BaseException), outcome
-    rows = _query(
+    rows = query(
         url,
         "SELECT t.tournament_id, p.list_date, t.late FROM tournaments t "
         "JOIN periods p ON p.id = t.period_id WHERE t.name = 'B'",
     )
     assert len(rows) == 1
     _, list_date, late = rows[0]
-    rated = _query(
+    rated = query(
         url,
         "SELECT count(*) FROM calculations c JOIN rating_lists l ON l.id = c.list_id "
         "WHERE l.list_date = '2026-09-01' AND c.tournament_id = "
