@@ -410,6 +410,23 @@ def test_uploads_over_the_limit_are_refused(
     assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
 
 
+def test_a_tournament_file_over_4_mb_is_refused_before_it_is_read(
+    client: TestClient, tokens: dict[str, str], database_url: str
+) -> None:
+    """Reading a TRF holds about 36 times the file: a tournament file is at most 4 MB (a real
+    one is under 100 KB), whatever the 20 MB a corrected list file may have."""
+    big = SMALL_TRF + b" " * (4 * 1024 * 1024 + 1 - len(SMALL_TRF))
+    answer = send(client, tokens["arbiter1"], big, "category=fide-standard")
+    assert answer.status_code == 422
+    assert "4 MB a tournament file may have" in answer.json()["detail"]
+    assert "field file" in answer.json()["detail"]
+    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+    replaced = client.post("/admin/v1/corrections/tournament/T000001?reason=r&dry_run=true",
+                           content=big, headers=bearer(tokens["officer1"]))  # fmt: skip
+    assert replaced.status_code == 422
+    assert "4 MB a tournament file may have" in replaced.json()["detail"]
+
+
 # --- the pages --------------------------------------------------------------------------------
 
 

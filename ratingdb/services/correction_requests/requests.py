@@ -17,7 +17,11 @@ from ratingdb.formats.games_csv import RESULTS
 from ratingdb.models.correction_preview import REASON_LENGTH
 from ratingdb.rules import Category, Period
 from ratingdb.services.lists import IMPORT_FORMATS
-from ratingdb.services.submissions import MAX_UPLOAD_BYTES, safe_filename
+from ratingdb.services.submissions import (
+    MAX_UPLOAD_BYTES,
+    check_tournament_size,
+    safe_filename,
+)
 from ratingdb.services.tournaments import FORMATS as TOURNAMENT_FORMATS
 
 GAME: Final = CorrectionKind.GAME
@@ -140,6 +144,8 @@ def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
             raise InputError("choose the corrected file", field="file")
         if len(request.content) > MAX_UPLOAD_BYTES:
             raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES} bytes", field="file")
+        if request.kind == TOURNAMENT:
+            check_tournament_size(request.content)
     checked_reason = check_reason(reason)
     filename = None
     if request.kind in WITH_FILE:
