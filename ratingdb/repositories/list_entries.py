@@ -893,10 +893,9 @@ def k_factors(session: Session, list_id: int) -> dict[str, int]:
 
 # --- entries as changes (issue 16, stage (b)): a list's entries through its ancestry -----------
 #
-# Not used by any reader yet: every list still stores every entry. Once a list stores only
-# the entries that differ from its parent's carried forward (and a marker row, rating None,
-# where a player leaves it), a player's entry on a list is their row on the nearest list of
-# its ancestry.
+# A computed list stores only the entries that differ from its parent's carried forward (and a
+# marker row, rating None, where a player leaves it): a player's entry on a list is their row
+# on the nearest list of its ancestry.
 
 
 def ancestry_of(parents: Mapping[int, int | None], list_id: int) -> list[int]:

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.db.chunks import ENTRY
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
 from ratingdb.models import PeriodRow, RatingListRow
@@ -257,7 +258,35 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     recomputed = entries_digest(computation.results)
     if recomputed != rating_list.digest:
         return result(False, "recomputed from its stored inputs, the list differs")
+    # The digest covers an entry up to its K; what the next periods start from (K used, sum
+    # of deltas, rated games, peak) and the statuses of the players off the list are compared
+    # field by field.
+    differs = _first_field_differing(session, rating_list.id, computation)
+    if differs is not None:
+        return result(False, f"recomputed from its stored inputs, {differs}")
+    if _stored_statuses_digest(session, rating_list.id) != _statuses_digest(computation):
+        return result(
+            False, "recomputed from its stored inputs, the players off the list differ"
+        )
     return result(True, f"recomputed identical ({computation.entry_count} entries)")
+
+
+def _first_field_differing(
+    session: Session, list_id: int, computation: Computation
+) -> str | None:
+    """The first player (by id) and field whose stored value differs from the recomputed
+    one, every field of an entry compared; None when all agree."""
+    stored_columns = list_entries.list_columns(session, list_id, ENTRY)
+    stored = {row[0]: row[1:] for row in zip(*stored_columns, strict=True)}
+    fresh = {row[1]: row[2:] for row in entry_rows(computation.results, 0)}
+    for player_id in sorted(set(stored) | set(fresh)):
+        old, new = stored.get(player_id), fresh.get(player_id)
+        if old is None or new is None:
+            return f"player {player_id} is {'not ' if old is None else ''}on the stored list"
+        for field, was, now in zip(ENTRY[1:], old, new, strict=True):
+            if was != now:
+                return f"player {player_id}'s {field} is {was} stored, {now} recomputed"
+    return None
 
 
 def lists_to_verify(

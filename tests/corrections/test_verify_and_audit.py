@@ -269,6 +269,32 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     ]
 
 
+@pytest.mark.parametrize(("column", "by"), [("peak_rating", 7), ("rated_games", 1)])
+def test_verify_compares_the_fields_the_digest_leaves_out(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, by: int
+) -> None:
+    """The digest of a list covers an entry up to its K; the peak rating and the rated games
+    (what the next periods start from: K 10 for good at 2400, the 30-game rule) are compared
+    field by field. Dee's, one up, in both stored forms of the P+1 list."""
+    url = database_url
+    build(capsys, url, tmp_path / "chain")
+    (list_id,) = query(url, "SELECT id FROM rating_lists WHERE category = :c AND list_date = :d",
+                       c=CATEGORY, d=f"{P1}-01")[0]  # fmt: skip
+    before = query(url, f"SELECT {column} FROM list_entries WHERE list_id = :l AND "
+                   "player_id = :p", l=list_id, p=DEE)[0][0]  # fmt: skip
+    alter(url, int(list_id), DEE, column, by)
+    code, lines = verify(capsys, url)
+    assert code == 1
+    expected = (
+        f"recomputed from its stored inputs, player {DEE}'s {column} is {before + by} stored, "
+        f"{before} recomputed"
+    )
+    assert failing(lines)[0] == (CATEGORY, P1, 1, expected)
+    alter(url, int(list_id), DEE, column, -by)
+    code, lines = verify(capsys, url)
+    assert (code, failing(lines)) == (0, [])
+
+
 def test_audit_shows_who_corrected_what_when_and_why(
     database_url: str,
     tmp_path: Path,
