@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-from ratingdb.db.chunks import chunk_rows
+from ratingdb.db.chunk_format_v1 import chunk_rows
 from ratingdb.db.sqlite_rebuild import copy_table, rebuild_sqlite, sqlite
 
 # revision identifiers, used by Alembic.

@@ -28,7 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from alembic import op
 
-from ratingdb.db.chunks import ENTRY, unpack
+from ratingdb.db.chunk_format_v1 import ENTRY, unpack
 from ratingdb.db.sqlite_rebuild import rebuild_sqlite, sqlite
 
 # revision identifiers, used by Alembic.

@@ -265,15 +265,11 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     if differs is not None:
         return result(False, f"recomputed from its stored inputs, {differs}")
     if _stored_statuses_digest(session, rating_list.id) != _statuses_digest(computation):
-        return result(
-            False, "recomputed from its stored inputs, the players off the list differ"
-        )
+        return result(False, "recomputed from its stored inputs, the players off the list differ")
     return result(True, f"recomputed identical ({computation.entry_count} entries)")
 
 
-def _first_field_differing(
-    session: Session, list_id: int, computation: Computation
-) -> str | None:
+def _first_field_differing(session: Session, list_id: int, computation: Computation) -> str | None:
     """The first player (by id) and field whose stored value differs from the recomputed
     one, every field of an entry compared; None when all agree."""
     stored_columns = list_entries.list_columns(session, list_id, ENTRY)

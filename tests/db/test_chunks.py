@@ -1,4 +1,5 @@
-"""The packed column of list_chunks (ratingdb.db.chunks): the layout byte for byte on a
+"""The packed column of list_chunks, format 1 (ratingdb.db.chunk_format_v1, frozen: the
+migrations import it): the layout byte for byte on a
 hand-worked example, every field of every entry back as it went in (a property test over the
 layout's edges: None, negative values, the int32 and int64 bounds, the widest ids), and what
 cannot be packed refused."""
@@ -13,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratingdb.db.chunks import (
+from ratingdb.db.chunk_format_v1 import (
     CHUNK_SIZE,
     ENTRY,
     chunk_rows,

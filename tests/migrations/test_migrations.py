@@ -3,6 +3,9 @@ have a single head. Run on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 from alembic import command
 from alembic.script import ScriptDirectory
 
@@ -43,3 +46,22 @@ def test_upgrade_downgrade_upgrade(database_url: str) -> None:
 def test_upgrade_at_head_changes_nothing(database_url: str) -> None:
     upgrade(database_url)
     assert current_revision(database_url) == head_revision()
+
+
+def test_revisions_import_only_what_the_migrations_own() -> None:
+    """A revision must mean the same whatever the live code becomes: it imports from ratingdb
+    only the frozen chunk format and the SQLite rebuild helper, both written for the
+    migrations (issue 26)."""
+    owned = {"ratingdb.db.chunk_format_v1", "ratingdb.db.sqlite_rebuild"}
+    folder = Path(__file__).resolve().parents[2] / "migrations" / "versions"
+    imported: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ratingdb"):
+                imported.setdefault(path.name, set()).add(node.module or "")
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("ratingdb"):
+                        imported.setdefault(path.name, set()).add(alias.name)
+    assert imported  # the walk does see the imports
+    assert {name: modules - owned for name, modules in imported.items() if modules - owned} == {}
