@@ -99,6 +99,14 @@ class Held:
             assert self.release.wait(DEADLINE), "the test never released the first request"
 
 
+def both_answered(answers: dict[str, Any]) -> tuple[Any, Any]:
+    """The first and the second request's answers, neither of them an exception."""
+    done, late = answers["first"], answers["second"]
+    assert not isinstance(done, BaseException), answers
+    assert not isinstance(late, BaseException), answers
+    return done, late
+
+
 @contextmanager
 def two_at_once(
     url: str, first: Callable[[], Any], second: Callable[[], Any], held: Held
@@ -169,9 +177,7 @@ def test_one_submission_decided_twice_at_once(
         held,
     ) as answers:
         pass
-    done, late = answers["first"], answers["second"]
-    assert not isinstance(done, BaseException), answers
-    assert not isinstance(late, BaseException), answers
+    done, late = both_answered(answers)
     assert done.status_code == 200, done.text
     assert late.status_code == 409, late.text
     assert late.json()["detail"] == f"submission {submission} is already {DECISIONS[first]}"
@@ -226,9 +232,7 @@ def test_two_identical_corrections_at_once(
         url, lambda: correct("officer1"), lambda: correct("officer2"), held
     ) as answers:
         pass
-    done, late = answers["first"], answers["second"]
-    assert not isinstance(done, BaseException), answers
-    assert not isinstance(late, BaseException), answers
+    done, late = both_answered(answers)
     assert done.status_code == 201, done.text
     assert late.status_code == 422, late.text
     assert late.json()["detail"] == refusal
@@ -285,9 +289,7 @@ def test_a_correction_confirmed_twice_at_once(
 
     with two_at_once(url, lambda: confirm(0), lambda: confirm(1), held) as answers:
         pass
-    done, late = answers["first"], answers["second"]
-    assert not isinstance(done, BaseException), answers
-    assert not isinstance(late, BaseException), answers
+    done, late = both_answered(answers)
     assert done.status_code == 303, done.text
     if previews == "one preview":
         assert late.status_code == 409, late.text
@@ -325,9 +327,7 @@ def test_two_identical_tournament_replacements_at_once(
         url, lambda: replace("officer1"), lambda: replace("officer2"), held
     ) as answers:
         pass
-    done, late = answers["first"], answers["second"]
-    assert not isinstance(done, BaseException), answers
-    assert not isinstance(late, BaseException), answers
+    done, late = both_answered(answers)
     assert done.status_code == 201, done.text
     assert late.status_code == 422, late.text
     assert late.json()["detail"] == (
