@@ -371,14 +371,14 @@ def _imported_list_to_replace(
     if period_row is None or period_row.state != PeriodState.PUBLISHED or current is None:
         raise InputError(
             f"{category.value} {period} has no published list to replace; "
-            "import the list without --replace",
+            "import the list as a new one instead",
             field="period",
         )
     if current.source != ListSource.IMPORT:
         raise InputError(
             f"{category.value} {period} was computed by a close from its tournaments, not "
-            "imported: correct its games instead (games correct, tournaments import --replace, "
-            "players merge)",
+            "imported: correct its games instead (a game's result, a corrected tournament file, "
+            "a merge of two players)",
             field="replacement",
         )
     return current

@@ -96,7 +96,7 @@ def _trf_dates(
     if start is None and end is None:
         if forced is None:
             raise InputError(
-                "the file has no dates (no 042, 052 or 132 record): give --period to rate it "
+                "the file has no dates (no 042, 052 or 132 record): give the period to rate it "
                 "on that period's list (its closing date is then used as the dates)",
                 source=trf.source,
                 field="042 start date",

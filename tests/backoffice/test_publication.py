@@ -340,7 +340,7 @@ def test_the_pages_in_approval_mode(
         [held] = close_periods(settings, datetime(2026, 12, 1, 0, 30, tzinfo=UTC), "scheduler")
         ran_until = datetime.now(UTC)
         computed = {f"{moment:%Y-%m-%d %H:%M}" for moment in (ran_from, ran_until)}
-        assert held.state == "awaiting approval"
+        assert held.state == "awaiting-approval"
         clock.now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
         session_id, csrf = users.session("officer1")  # the day's session (12 hours at most)
         client.cookies.set("ratingdb_session", session_id)

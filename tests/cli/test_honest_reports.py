@@ -88,7 +88,7 @@ def test_closing_a_published_period_reports_that_list(
     assert code == 0
     again = json.loads(out)
     assert "fide-standard 2026-09 is already closed" in err
-    assert again["state"] == "already published"
+    assert again["state"] == "already-published"
     assert (again["list_id"], again["entries"], again["rule_version"], again["revision"]) == (
         list_id, 3, rule_version, 1,
     )  # fmt: skip
@@ -107,7 +107,7 @@ def test_closing_an_imported_period_reports_the_imported_list(
     )
     again = ok(capsys, url, "periods", "close", "--category", "fide-standard", "--period",
                "2026-08")  # fmt: skip
-    assert again["state"] == "already published"
+    assert again["state"] == "already-published"
     assert (again["list_id"], again["entries"], again["rule_version"]) == (list_id, 3, rule_version)
 
 
@@ -122,7 +122,7 @@ def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
     code, out, err = cli(capsys, *CLOSE, "--dry-run", url=url)
     assert code == 0, err
     dry = json.loads(out)
-    assert dry["state"] == "dry run"
+    assert dry["state"] == "dry-run"
     assert dry["list_id"] is None
     assert dry["revision"] is None
     assert "dry run: nothing was written" in err

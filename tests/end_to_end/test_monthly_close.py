@@ -183,5 +183,5 @@ def test_a_federation_month_by_month(empty_database_url: str, tmp_path: Path) ->
                module="jobs") == ""  # fmt: skip
     again = json.loads(run("periods", "close", "--category", "fide-standard", "--period",
                            "2026-11", url=url))  # fmt: skip
-    assert again["state"] == "already published"
+    assert again["state"] == "already-published"
     assert table(exported(url, "2026-11")) == table(november)

@@ -81,7 +81,7 @@ def test_the_cut_off_leaves_the_list_awaiting_approval_and_later_periods_wait(
     settings = approval_settings(database_url)
     outcomes = close_periods(settings, AFTER_DECEMBER_CUT_OFF, "scheduler")
     assert [(o.category.value, str(o.period), o.state) for o in outcomes] == [
-        ("fide-standard", "2026-12", "awaiting approval")]  # fmt: skip
+        ("fide-standard", "2026-12", "awaiting-approval")]  # fmt: skip
     held = outcomes[0]
     assert (held.entries, held.games) == (case.EXPECTED_ENTRIES, case.EXPECTED_GAMES)
     # Nothing published; the period holds when and what was computed: the digest a preview
@@ -97,7 +97,7 @@ def test_the_cut_off_leaves_the_list_awaiting_approval_and_later_periods_wait(
                  ) == [("close-awaiting-approval", "scheduler")]  # fmt: skip
     # A month later, 2027-01 is due too, but starts from 2026-12: it waits, nothing is done.
     later = close_periods(settings, AFTER_JANUARY_CUT_OFF, "scheduler")
-    assert [(str(o.period), o.state) for o in later] == [("2026-12", "awaiting approval")]
+    assert [(str(o.period), o.state) for o in later] == [("2026-12", "awaiting-approval")]
     assert len(lists(database_url)) == 1
     assert "2027-01" not in periods(database_url)
     # The officer approves what the preview shows: published, as the officer's close.
@@ -108,7 +108,7 @@ def test_the_cut_off_leaves_the_list_awaiting_approval_and_later_periods_wait(
                  ) == [(shown.digest,)]  # fmt: skip
     # Then the next run computes 2027-01, which waits for its own approval.
     after = close_periods(settings, AFTER_JANUARY_CUT_OFF, "scheduler")
-    assert [(str(o.period), o.state) for o in after] == [("2027-01", "awaiting approval")]
+    assert [(str(o.period), o.state) for o in after] == [("2027-01", "awaiting-approval")]
     assert periods(database_url)["2027-01"][0] == "awaiting-approval"
 
 
@@ -150,7 +150,7 @@ def test_an_approved_list_that_changed_before_the_cut_off_waits_again(
     approve(database_url, approved.digest, BEFORE_CUT_OFF)
     case.add_tournament(database_url, tmp_path, "club.csv", case.LATE_ENTRY)
     outcomes = close_periods(settings, AFTER_DECEMBER_CUT_OFF, "scheduler")
-    assert [(str(o.period), o.state) for o in outcomes] == [("2026-12", "awaiting approval")]
+    assert [(str(o.period), o.state) for o in outcomes] == [("2026-12", "awaiting-approval")]
     assert outcomes[0].digest != approved.digest
     assert len(lists(database_url)) == 1
     state, digest = periods(database_url)["2026-12"]
@@ -174,7 +174,7 @@ def test_the_job_and_periods_status_show_the_waiting_period(
     (line,) = done.stdout.splitlines()
     outcome = json.loads(line)
     assert (outcome["period"], outcome["state"], outcome["entries"]) == (
-        "2026-12", "awaiting approval", case.EXPECTED_ENTRIES)  # fmt: skip
+        "2026-12", "awaiting-approval", case.EXPECTED_ENTRIES)  # fmt: skip
     assert "fide-standard 2026-12 awaits approval" in done.stderr
     assert "later periods of fide-standard wait for it" in done.stderr
     status = json.loads(cli_ok(capsys, "periods", "status", "--category", "fide-standard",
@@ -197,14 +197,14 @@ def test_a_waiting_list_is_computed_again_and_updated_only_when_it_changed(
     before = query(database_url, computed)
     # The next day's run: the same list, nothing written.
     again = close_periods(settings, AFTER_DECEMBER_CUT_OFF, "scheduler")[0]
-    assert (again.state, again.digest) == ("awaiting approval", first.digest)
+    assert (again.state, again.digest) == ("awaiting-approval", first.digest)
     assert query(database_url, computed) == before
     assert query(database_url, held) == [(1,)]
     # A tournament accepted late (after the cut-off, still in 2026-12): the waiting list is
     # the new one, recorded again.
     case.add_tournament(database_url, tmp_path, "club.csv", case.LATE_ENTRY)
     changed = close_periods(settings, AFTER_DECEMBER_CUT_OFF, "scheduler")[0]
-    assert changed.state == "awaiting approval"
+    assert changed.state == "awaiting-approval"
     assert changed.digest != first.digest
     ((computed_at, digest),) = query(database_url, computed)
     assert digest == changed.digest

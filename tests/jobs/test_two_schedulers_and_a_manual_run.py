@@ -215,7 +215,7 @@ def test_two_schedulers_and_a_manual_run_close_each_period_once(
     )  # fmt: skip
     assert published == Counter(dict.fromkeys(due, 1)), published
     outcomes = [json.loads(line) for line in read(tmp_path / "manual.out").splitlines()]
-    assert {o["state"] for o in outcomes} <= {"published", "already published"}, outcomes
+    assert {o["state"] for o in outcomes} <= {"published", "already-published"}, outcomes
     # It closes what was still due when it looked, oldest first (maybe nothing: it may look
     # after the schedulers closed everything).
     periods = [o["period"] for o in outcomes]

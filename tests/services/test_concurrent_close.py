@@ -148,7 +148,7 @@ def test_two_processes_close_the_same_period_once(
     assert [process.exitcode for process in processes] == [0, 0], reports
     assert [code for code, _, _ in reports] == [0, 0], reports
     states = sorted(json.loads(out.splitlines()[-1])["state"] for _, out, _ in reports)
-    assert states == ["already published", "published"], reports
+    assert states == ["already-published", "published"], reports
     assert lists_per_period(database_url) == {"2026-08": 1, "2026-09": 1}
     september = (
         "(SELECT id FROM rating_lists WHERE category = 'fide-standard' "
@@ -170,7 +170,7 @@ def test_two_close_commands_started_together_close_once(database_url: str, tmp_p
     reports = [(p, *p.communicate(timeout=TIMEOUT)) for p in processes]
     assert [p.returncode for p, _, _ in reports] == [0, 0], reports
     states = sorted(json.loads(out.splitlines()[-1])["state"] for _, out, _ in reports)
-    assert states == ["already published", "published"], reports
+    assert states == ["already-published", "published"], reports
     assert lists_per_period(database_url) == {"2026-08": 1, "2026-09": 1}
 
 
@@ -212,7 +212,7 @@ def test_two_catch_up_jobs_at_once_close_each_period_once(
         "2026-12": 1,
     }
     outcomes = [json.loads(line) for _, out, _ in reports for line in out.splitlines()]
-    assert {o["state"] for o in outcomes} <= {"published", "already published"}
+    assert {o["state"] for o in outcomes} <= {"published", "already-published"}
     published = Counter(o["period"] for o in outcomes if o["state"] == "published")
     assert published == {"2026-09": 1, "2026-10": 1, "2026-11": 1, "2026-12": 1}
     assert count(database_url, "SELECT count(*) FROM periods WHERE state <> 'published'") == 0

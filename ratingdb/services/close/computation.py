@@ -23,22 +23,23 @@ STANDARD_SEEDED = frozenset({Category.FIDE_RAPID, Category.FIDE_BLITZ})
 
 
 class CloseState(StrEnum):
-    """What a close did (``state`` in its report)."""
+    """What a close did (``state`` in its report), spelt as the period states are
+    (``awaiting-approval`` is ``periods.state``'s too)."""
 
     PUBLISHED = "published"
     #: The period was published already (by an earlier close, or one that got there first).
-    ALREADY_PUBLISHED = "already published"
+    ALREADY_PUBLISHED = "already-published"
     #: Computed, nothing written.
-    DRY_RUN = "dry run"
+    DRY_RUN = "dry-run"
     #: Computed by the scheduled close of a category published with approval; not published.
-    AWAITING_APPROVAL = "awaiting approval"
+    AWAITING_APPROVAL = "awaiting-approval"
 
 
 @dataclass(frozen=True, slots=True)
 class CloseOutcome:
     category: Category
     period: Period
-    #: ``awaiting approval``: computed by the scheduled close of a category published with
+    #: ``awaiting-approval``: computed by the scheduled close of a category published with
     #: approval, not published (``digest``).
     state: CloseState
     rule_version: str | None = None

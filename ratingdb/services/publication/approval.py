@@ -151,7 +151,7 @@ def scheduled_close(
     """The scheduled close of a period whose cut-off has passed. Automatic: the close. With
     approval: the list is computed; if an officer approved this very list before the cut-off
     it is published, otherwise the period is left ``awaiting-approval`` (when computed, the
-    digest) and nothing is published: the outcome's state is ``awaiting approval``."""
+    digest) and nothing is published: the outcome's state is ``awaiting-approval``."""
     if category not in approval:
         return close_period(session, category, period, now=now, closed_by=actor, track=track)
     approved = {a.digest for a in approvals_of(session, category, period)}
