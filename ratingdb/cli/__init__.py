@@ -79,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     return build_parser()
 
 
+#: The exit status when the output's reader went away: not all of it was delivered.
+EXIT_BROKEN_PIPE = 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(_join_dashed_values(sys.argv[1:] if argv is None else argv))
@@ -94,6 +98,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     try:
         code: int = args.handler(args)
+    except BrokenPipeError:
+        # Whoever read the output stopped (``ratingdb lists export ... | head``): end quietly,
+        # as a Unix tool does, with nothing more written to the closed pipe, not even at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except InputError as error:
         shown = as_typed(error, args.command, getattr(args, "action", None))
         print(f"ratingdb {args.command}: {shown}", file=sys.stderr)

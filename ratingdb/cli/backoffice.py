@@ -43,6 +43,9 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = settings(args)  # before the web stack is imported: bad options fail fast
+    from ratingdb.failures import require_sqlite_file
+
+    require_sqlite_file(config.database_url)  # never an empty file created by a start
     from ratingdb.api.server import backoffice_config, run_server
     from ratingdb.backoffice.app import create_app
 

@@ -80,6 +80,10 @@ def connection_options(parser: argparse.ArgumentParser, command: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = settings(args)  # before the web stack is imported: bad options fail fast
+    from ratingdb.failures import require_sqlite_file
+
+    # SQLite would create an empty file and every page would fail on a missing table.
+    require_sqlite_file(config.read_database_url)
     from ratingdb.api.server import serve
 
     serve(config)
