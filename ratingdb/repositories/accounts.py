@@ -28,6 +28,20 @@ def get_user(session: Session, username: str) -> UserRow | None:
     return session.scalars(select(UserRow).where(UserRow.username == username)).one_or_none()
 
 
+def locked_user(session: Session, username: str) -> UserRow | None:
+    """The user's row, locked until the transaction ends (PostgreSQL; SQLite's writers take
+    turns already) and read afresh: two changes of one account are decided one after the
+    other, the second seeing what the first did."""
+    statement = (
+        select(UserRow)
+        .where(UserRow.username == username)
+        .execution_options(populate_existing=True)
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        statement = statement.with_for_update()
+    return session.scalars(statement).one_or_none()
+
+
 def get_user_by_id(session: Session, user_id: int) -> UserRow | None:
     return session.get(UserRow, user_id)
 

@@ -127,7 +127,8 @@ def check_password(password: str, username: str, field: str = "password") -> Non
 
 
 def _user(session: Session, username: str, field: str = "username") -> UserRow:
-    row = repository.get_user(session, username)
+    """The account a change is about, locked while the change is decided."""
+    row = repository.locked_user(session, username)
     if row is None:
         raise UnknownUserError(username, field)
     return row
@@ -225,9 +226,7 @@ def change_password(
 ) -> None:
     """The caller's own password: the current one checked first. Every other session of the
     caller ends (a thief's included)."""
-    row = repository.get_user_by_id(session, caller.user_id)
-    if row is None:
-        raise UnknownUserError(caller.username)
+    row = _user(session, caller.username)
     if len(current) > passwords.MAX_LENGTH or not passwords.verify(row.password_hash, current):
         raise InputError("is not your current password", field="current_password")
     if new == current:

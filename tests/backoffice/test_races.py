@@ -23,25 +23,18 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from ratingdb.cli import main
+from ratingdb.services import accounts as account_service
 from ratingdb.services import audit
 from ratingdb.services import corrections as correction_service
 from ratingdb.services import submissions as submission_service
 from tests.backoffice.conftest import Accounts
+from tests.backoffice.test_submissions import SMALL_TRF
 from tests.corrections import test_merge as merges
 from tests.corrections import test_revision_chain as chain
-from tests.support.files import TRF_HEADER as HEADER
-from tests.support.files import trf_player as player
 from tests.support.sql import query
 
 DEADLINE = 120.0
 DIGEST = re.compile(r'name="impact_digest" value="([0-9a-f]{64})"')
-SMALL_TRF = (
-    HEADER
-    + player(1, "Alpha, Ann", ["   2 w 1", "   2 b ="], fide_id="1000001")
-    + "\n"
-    + player(2, "Beta, Bob", ["   1 b 0", "   1 w ="], fide_id="1000002")
-    + "\n"
-).encode()
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -338,3 +331,35 @@ def test_two_identical_tournament_replacements_at_once(
     assert query(url, "SELECT actor FROM audit_log WHERE action = 'correction'") == [("officer1",)]
     assert main(["periods", "verify", "--all", "--database-url", url]) == 0
     capsys.readouterr()
+
+
+def test_two_admins_approve_one_account_at_once(
+    client: TestClient, users: Accounts, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An account alice created, approved by bob and carol at the same moment: the account's
+    row is locked while a change is decided, so the second waits, then finds nothing to
+    approve (422); one approval audited, never two."""
+    for name in ("alice", "bob", "carol"):
+        users.add(name, "admin")
+    admins = {name: bearer(users.token(name)) for name in ("alice", "bob", "carol")}
+    created = client.post("/admin/v1/users", headers=admins["alice"],
+                          json={"username": "olga", "role": "officer",
+                                "password": "a long enough password"})  # fmt: skip
+    assert created.status_code == 201, created.text
+    held = Held({"user-approve"})
+    monkeypatch.setattr(account_service, "audit", held)
+
+    def approve(admin: str) -> Any:
+        return client.post("/admin/v1/users/olga/approve", headers=admins[admin])
+
+    with two_at_once(
+        database_url, lambda: approve("bob"), lambda: approve("carol"), held
+    ) as answers:
+        pass
+    done, late = both_answered(answers)
+    assert done.status_code == 200, done.text
+    assert late.status_code == 422, late.text
+    assert late.json()["detail"] == "username: user 'olga' awaits no approval"
+    assert query(database_url, "SELECT actor FROM audit_log WHERE action = 'user-approve'") == [
+        ("bob",)
+    ]
