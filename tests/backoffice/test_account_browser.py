@@ -6,7 +6,6 @@ width (1280) and a phone's (390), on PostgreSQL and SQLite; the pages fit the ph
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,10 +13,14 @@ from typing import Any
 import pytest
 
 from tests.api.test_browser import chromium  # noqa: F401
-from tests.backoffice.test_browser import PASSWORD, appeared, browser, full_screenshot
-from tests.support import forks
+from tests.backoffice.test_browser import (
+    PASSWORD,
+    appeared,
+    backoffice_with,
+    browser,
+    full_screenshot,
+)
 from tests.support.browser import WIDTH_BY_DATABASE, follow
-from tests.support.server import running_server
 
 pytestmark = pytest.mark.slow
 
@@ -27,18 +30,8 @@ OWN = "my very own chess passphrase"
 
 @pytest.fixture
 def backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGDB_")}
-    for name in ("alice", "bob"):
-        added = forks.run(
-            ["users", "add", name, "--role", "admin", "--password-stdin",
-             "--database-url", database_url],
-            stdin=PASSWORD + "\n", env=env,
-        )  # fmt: skip
-        assert added.returncode == 0, added.stderr
-    with running_server(
-        "backoffice", ["--database-url", database_url], env=env,
-        log=tmp_path / "backoffice.log", ready="/login",
-    ) as base:  # fmt: skip
+    """The back office with two admins, alice and bob."""
+    with backoffice_with(database_url, tmp_path, [("alice", "admin"), ("bob", "admin")]) as base:
         yield base
 
 
@@ -85,7 +78,7 @@ def test_four_eyes_and_the_account_page_in_chromium(
             "&#39;", "'"
         )
         assert not driver.find_elements(By.CSS_SELECTOR, "form[action='/users/olga/approve']")
-        assert _fits(driver) or width >= 600  # the users table scrolls on a phone
+        assert _fits(driver)
         # olga cannot sign in yet.
         _sign_in(driver, backoffice, "olga", FIRST)
         assert "awaits another admin" in driver.find_element(By.CSS_SELECTOR, ".error").text
@@ -94,6 +87,14 @@ def test_four_eyes_and_the_account_page_in_chromium(
         driver.get(f"{backoffice}/users")
         approve = driver.find_element(By.CSS_SELECTOR, "form[action='/users/olga/approve'] button")
         follow(driver, approve)
+        assert "awaits another admin" not in driver.page_source
+        assert _fits(driver)  # the users' table scrolls within its box on a phone
+        full_screenshot(driver, tmp_path / f"users-{width}.png", width)
+        driver.get(f"{backoffice}/audit")
+        assert "<th>Through</th>" in driver.page_source
+        assert "user-approve" in driver.page_source
+        assert _fits(driver)
+        full_screenshot(driver, tmp_path / f"audit-{width}.png", width)
         # olga signs in: the account page first, until she chooses her own password.
         _sign_in(driver, backoffice, "olga", FIRST)
         assert driver.current_url.endswith("/account")

@@ -6,7 +6,8 @@ phone's (390), one screenshot each in the test's folder. On SQLite and PostgreSQ
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,14 @@ START_TIMEOUT = 30
 WAIT = 30
 
 
-@pytest.fixture
-def backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
-    """The back office on a free port with an arbiter and an officer; its base URL."""
-    if not TRF_FOLDER.is_dir():
-        pytest.skip(f"the real TRF files are not here: {TRF_FOLDER} (../shared/data/trf)")
+@contextmanager
+def backoffice_with(
+    database_url: str, tmp_path: Path, users: Sequence[tuple[str, str]]
+) -> Iterator[str]:
+    """``ratingdb backoffice`` on a free port, ``users`` (name, role) added first with
+    ``ratingdb users add``; its base URL."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATINGDB_")}
-    for name, role in (("arbiter1", "arbiter"), ("officer1", "officer")):
+    for name, role in users:
         added = forks.run(
             ["users", "add", name, "--role", role, "--password-stdin",
              "--database-url", database_url],
@@ -46,6 +48,17 @@ def backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
         "backoffice", ["--database-url", database_url], env=env,
         log=tmp_path / "backoffice.log", ready="/login",
     ) as base:  # fmt: skip
+        yield base
+
+
+@pytest.fixture
+def backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """The back office on a free port with an arbiter and an officer; its base URL."""
+    if not TRF_FOLDER.is_dir():
+        pytest.skip(f"the real TRF files are not here: {TRF_FOLDER} (../shared/data/trf)")
+    with backoffice_with(
+        database_url, tmp_path, [("arbiter1", "arbiter"), ("officer1", "officer")]
+    ) as base:
         yield base
 
 
