@@ -42,12 +42,15 @@ class Game:
     """One played game from the player's side.
 
     ``opponent_rating`` is the opponent's rating on the list in force at the event's start
-    (None: unrated there, so the game cannot change a rated player's rating).
+    (None: unrated there, so the game cannot change a rated player's rating). ``not_rated``
+    says why a game the category does not rate (its rate of play, say) does not count: it is
+    kept, and explained, but never rated nor pooled toward a first rating.
     """
 
     opponent_rating: int | None
     score: Score
     opponent_id: str | None = None
+    not_rated: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,7 +105,8 @@ def update_pool(
 ) -> PoolUpdate:
     """Add a period's events to an unrated player's pool (A5).
 
-    Only games against rated opponents count; matches with an unrated player are not rated.
+    Only games against rated opponents that the category rates count; matches with an unrated
+    player are not rated.
     Events older than ``pool_months`` periods drop out. An event that would start the pool and
     scores below ``first_event_min_score`` (zero points since 2014) is disregarded.
     """
@@ -123,7 +124,11 @@ def update_pool(
     for index, event in enumerate(events):
         if event.is_match:
             continue
-        games = tuple(game for game in event.games if game.opponent_rating is not None)
+        games = tuple(
+            game
+            for game in event.games
+            if game.opponent_rating is not None and game.not_rated is None
+        )
         if not games:
             continue
         pooled = PooledEvent(period, games, event.event_id)

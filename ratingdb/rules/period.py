@@ -227,7 +227,11 @@ def widest_game(version: RuleVersion, games: Sequence[Game], own: int) -> int:
     widest, index_of_widest = -1, -1
     for index, game in enumerate(games):
         opponent = game.opponent_rating
-        if opponent is not None and not _excluded(version, own, opponent):
+        if (
+            opponent is not None
+            and game.not_rated is None
+            and not _excluded(version, own, opponent)
+        ):
             width = abs(own - opponent)
             if width > widest:
                 widest, index_of_widest = width, index
@@ -257,6 +261,11 @@ def _rate_event(version: RuleVersion, event: Event, own: int) -> EventCalculatio
     rated = 0
     for index, game in enumerate(games):
         opponent = game.opponent_rating
+        if game.not_rated is not None:
+            calculations.append(
+                GameCalculation(game, False, NotRated(game.not_rated), None, None, None, None)
+            )
+            continue
         if opponent is None:
             calculations.append(
                 GameCalculation(game, False, OPPONENT_UNRATED, None, None, None, None)
@@ -344,9 +353,15 @@ def _unrated_event(event: Event, disregarded: bool) -> EventCalculation:
     games = tuple(
         GameCalculation(
             game,
-            rated=game.opponent_rating is not None and not event.is_match and not disregarded,
+            rated=(
+                game.opponent_rating is not None
+                and game.not_rated is None
+                and not event.is_match
+                and not disregarded
+            ),
             not_rated_reason=(
-                OPPONENT_UNRATED if game.opponent_rating is None
+                NotRated(game.not_rated) if game.not_rated is not None
+                else OPPONENT_UNRATED if game.opponent_rating is None
                 else MATCH_WITH_UNRATED if event.is_match
                 else FIRST_EVENT_DISREGARDED if disregarded
                 else None

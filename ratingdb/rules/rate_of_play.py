@@ -240,8 +240,8 @@ def _in_force(rules: tuple[Rule, ...], start: date) -> Rule:
 
 @dataclass(frozen=True, slots=True)
 class Eligibility:
-    """Whether a game is rated for its rate of play; when not, ``code`` (stable, stored) and
-    ``reason`` (shown in the explanation)."""
+    """Whether a game is rated for its rate of play; when not, ``code`` (stable) and ``reason``
+    (the words stored with the game's calculation and shown after "not rated:")."""
 
     rated: bool
     code: str | None = None
@@ -256,6 +256,66 @@ def _minutes(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0")
 
 
+class RateOfPlayCheck:
+    """The rate-of-play rule of one tournament's games: its category, start date and time
+    control, measured once; ``game`` answers for a pair of ratings (standard's bands)."""
+
+    __slots__ = ("_answers", "_category", "_control", "_fast", "_minutes", "_standard", "source")
+
+    def __init__(self, category: Category, start: date, control: TimeControl) -> None:
+        self._category = category
+        self._control = control
+        self._standard: StandardRateOfPlay | None = None
+        self._fast: FastRateOfPlay | None = None
+        if category is Category.FIDE_STANDARD:
+            self._standard = _in_force(STANDARD_RULES, start)
+            self.source = self._standard.source
+        else:
+            self._fast = _in_force(FAST_RULES[category], start)
+            self.source = self._fast.source
+        self._minutes = control.white.minutes_for_60_moves()
+        self._answers: dict[int, Eligibility] = {}
+
+    def game(self, white_rating: int | None = None, black_rating: int | None = None) -> Eligibility:
+        """Whether a game between players of these ratings (the category's list in force at
+        the start; None: unrated) is rated."""
+        control, source = self._control, self.source
+        if not control.same_for_both:
+            return Eligibility(
+                False, "different-playing-times",
+                f"the players had different playing times ({control})", source,
+            )  # fmt: skip
+        minutes = self._minutes
+        if self._standard is None:
+            assert self._fast is not None
+            if self._fast.admits(minutes):
+                return RATED
+            return Eligibility(
+                False, "rate-of-play-outside-category",
+                f"rate of play {_minutes(minutes)} min for 60 moves, {self._category.value} "
+                f"needs {self._fast.describe()}", source,
+            )  # fmt: skip
+        rule = self._standard
+        first = control.white.first_control_moves
+        if first is not None and first < rule.first_control_min_moves:
+            return Eligibility(
+                False, "first-control-too-short",
+                f"the first time control is for {first} moves, fewer than "
+                f"{rule.first_control_min_moves}", source,
+            )  # fmt: skip
+        needed, why = rule.minimum(white_rating, black_rating)
+        if minutes >= needed:
+            return RATED
+        answer = self._answers.get(needed)
+        if answer is None:
+            answer = self._answers[needed] = Eligibility(
+                False, "rate-of-play-too-fast",
+                f"rate of play {_minutes(minutes)} min for 60 moves, below the {needed} min "
+                f"required when {why}", source,
+            )  # fmt: skip
+        return answer
+
+
 def eligibility(
     category: Category,
     start: date,
@@ -266,37 +326,4 @@ def eligibility(
     """Whether ``category`` rates a game of a tournament starting on ``start`` played at
     ``control`` (the players' ratings in the category's rate-of-play bands: the list in force at
     the start; None for an unrated player)."""
-    if category is Category.FIDE_STANDARD:
-        rule = _in_force(STANDARD_RULES, start)
-        source = rule.source
-    else:
-        fast = _in_force(FAST_RULES[category], start)
-        source = fast.source
-    if not control.same_for_both:
-        return Eligibility(False, "different-playing-times",
-                           f"not rated: the players had different playing times ({control})",
-                           source)  # fmt: skip
-    minutes = control.white.minutes_for_60_moves()
-    if category is Category.FIDE_STANDARD:
-        first = control.white.first_control_moves
-        if first is not None and first < rule.first_control_min_moves:
-            return Eligibility(
-                False, "first-control-too-short",
-                f"not rated: the first time control is for {first} moves, fewer than "
-                f"{rule.first_control_min_moves}", source,
-            )  # fmt: skip
-        needed, why = rule.minimum(white_rating, black_rating)
-        if minutes < needed:
-            return Eligibility(
-                False, "rate-of-play-too-fast",
-                f"not rated: rate of play {_minutes(minutes)} min for 60 moves, below the "
-                f"{needed} min required when {why}", source,
-            )  # fmt: skip
-        return RATED
-    if not fast.admits(minutes):
-        return Eligibility(
-            False, "rate-of-play-outside-category",
-            f"not rated in {category.value}: rate of play {_minutes(minutes)} min for 60 "
-            f"moves, the category needs {fast.describe()}", source,
-        )  # fmt: skip
-    return RATED
+    return RateOfPlayCheck(category, start, control).game(white_rating, black_rating)

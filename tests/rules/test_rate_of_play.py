@@ -12,7 +12,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratingdb.rules import Category
+from ratingdb.rules import (
+    Category,
+    Event,
+    Game,
+    Period,
+    PeriodRules,
+    PlayerStatus,
+    Score,
+    rate_player,
+)
 from ratingdb.rules.rate_of_play import (
     ControlPeriod,
     NoRateOfPlayRule,
@@ -112,7 +121,7 @@ def test_standard_refusal_explains_itself() -> None:
     refused = eligibility(STANDARD, NOW, parse_time_control("3600+30"), 2410, 2000)
     assert (refused.rated, refused.code) == (False, "rate-of-play-too-fast")
     assert refused.reason == (
-        "not rated: rate of play 90 min for 60 moves, below the 120 min required when a "
+        "rate of play 90 min for 60 moves, below the 120 min required when a "
         "player is rated 2400 or more"
     )
     assert refused.source is not None
@@ -122,7 +131,7 @@ def test_standard_refusal_explains_itself() -> None:
 def test_a_first_control_under_30_moves_is_not_rated() -> None:
     refused = eligibility(STANDARD, NOW, parse_time_control("20/3600:3600"), 1500, 1500)
     assert (refused.rated, refused.code) == (False, "first-control-too-short")
-    assert refused.reason == "not rated: the first time control is for 20 moves, fewer than 30"
+    assert refused.reason == "the first time control is for 20 moves, fewer than 30"
     assert eligibility(STANDARD, NOW, parse_time_control("30/5400:1800"), 2500, 2500).rated
 
 
@@ -166,8 +175,7 @@ def test_a_fast_refusal_names_the_bounds() -> None:
     refused = eligibility(BLITZ, NOW, parse_time_control("900"))
     assert refused.code == "rate-of-play-outside-category"
     assert refused.reason == (
-        "not rated in fide-blitz: rate of play 15 min for 60 moves, the category needs more "
-        "than 3 and at most 10 minutes"
+        "rate of play 15 min for 60 moves, fide-blitz needs more than 3 and at most 10 minutes"
     )
 
 
@@ -216,3 +224,40 @@ def test_a_2400_player_needs_at_least_what_a_1500_player_needs(
     control = TimeControl(time, time)
     if eligibility(STANDARD, NOW, control, 2400, rating).rated:
         assert eligibility(STANDARD, NOW, control, 1500, 1500).rated
+
+
+# A game not rated for its rate of play, in the period's calculation --------------------------
+
+
+def test_a_game_the_category_does_not_rate_is_explained_not_counted() -> None:
+    """2000 beats two 2000s, once at a rate of play standard does not rate: D 0, PD 0.50, K 20,
+    so +10 for the game rated (not +20); the other is kept with its reason."""
+    rules = PeriodRules.for_period(STANDARD, Period.parse("2026-12"))
+    reason = eligibility(STANDARD, NOW, parse_time_control("1800+30"), 2000, 2000).reason
+    assert reason == (
+        "rate of play 60 min for 60 moves, below the 90 min required when a player is rated "
+        "1800 or more"
+    )
+    event = Event(
+        games=(
+            Game(2000, Score.WIN, "a"),
+            Game(2000, Score.WIN, "b", not_rated=reason),
+        ),
+        rating_used=2000,
+    )
+    status = PlayerStatus(rating=2000, rated_games=100, peak_rating=2000, birth_year=1980)
+    result = rate_player(rules, status, [event])
+    assert (result.k_factor, result.rated_games, result.change) == (20, 1, 10)
+    skipped = result.events[0].games[1]
+    assert (skipped.rated, skipped.not_rated_reason, skipped.expected) == (False, reason, None)
+
+
+def test_a_game_the_category_does_not_rate_is_not_pooled_for_a_first_rating() -> None:
+    rules = PeriodRules.for_period(STANDARD, Period.parse("2026-12"))
+    games = tuple(Game(1800, Score.DRAW, f"o{i}") for i in range(4))
+    event = Event(games=(*games, Game(1800, Score.WIN, "o9", not_rated="too fast")))
+    result = rate_player(rules, PlayerStatus(rating=None), [event])
+    assert result.pool_update is not None
+    assert [len(p.games) for p in result.pool_update.added] == [4]
+    assert [g.rated for g in result.events[0].games] == [True, True, True, True, False]
+    assert result.events[0].games[4].not_rated_reason == "too fast"
