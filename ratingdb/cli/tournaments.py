@@ -52,6 +52,12 @@ def register(commands: Any) -> None:
     load.add_argument(
         "--format", choices=FORMATS, help="default: csv for a .csv file, otherwise trf"
     )
+    load.add_argument(
+        "--time-control",
+        metavar="CODE",
+        help="the rate of play, as TRF26's record 222 writes it (seconds: 5400+30, "
+        "40/6000+30:1800+30), for a file that gives none: it decides which games are rated",
+    )
     load.set_defaults(handler=run_import)
     show = actions.add_parser("show", parents=[database_options()], help="a tournament as JSON")
     show.add_argument("tournament_id", metavar="ID")
@@ -80,7 +86,9 @@ def run_import(args: argparse.Namespace) -> int:
     forced = None if args.period is None else period(args.period)
     person = actor(args)
     with transaction(args) as session:
-        outcome = import_tournament_file(session, args.file, categories, forced, args.format)
+        outcome = import_tournament_file(
+            session, args.file, categories, forced, args.format, args.time_control
+        )
         audit.record(
             session, "tournament-import", person, utc_now(),
             file_digest=audit.file_digest(args.file),

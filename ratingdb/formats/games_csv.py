@@ -1,6 +1,7 @@
 """The games CSV (docs/formats.md §3): one tournament per file.
 
-`tournament,start_date,end_date,round,white_id,black_id,result`
+`tournament,start_date,end_date,round,white_id,black_id,result`, and optionally `time_control`
+(as TRF26's record 222 writes it, e.g. ``5400+30``; the same on every row, or empty).
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from datetime import date
 from pathlib import Path
 
 from ratingdb.errors import InputError
-from ratingdb.formats.csv_input import read_csv
+from ratingdb.formats.csv_input import CsvRow, read_csv
 from ratingdb.formats.text import MAX_NAME_CHARS
+from ratingdb.rules.rate_of_play import parse_time_control
 
 COLUMNS = ("tournament", "start_date", "end_date", "round", "white_id", "black_id", "result")
 #: Played results (rated) and forfeits (stored, never rated).
@@ -41,11 +43,14 @@ class TournamentFile:
     start_date: date
     end_date: date
     games: tuple[GameRow, ...]
+    #: The encoded time control (optional column ``time_control``), None when not given.
+    time_control: str | None = None
 
 
 def read_games_csv(path: Path, *, source: str | None = None) -> TournamentFile:
     name_of_file = source or str(path)
     header: tuple[str, date, date, int] | None = None
+    time_control: str | None = None
     games: list[GameRow] = []
     pairs: dict[tuple[int, frozenset[str]], int] = {}
     busy: dict[tuple[int, str], int] = {}
@@ -53,7 +58,9 @@ def read_games_csv(path: Path, *, source: str | None = None) -> TournamentFile:
         name = row.text("tournament", limit=MAX_NAME_CHARS)
         start = row.iso_date("start_date")
         end = row.iso_date("end_date")
+        control = _time_control(row)
         if header is None:
+            time_control = control
             if end < start:
                 raise row.error(
                     "end_date", f"{end.isoformat()} is before the start date {start.isoformat()}"
@@ -69,6 +76,11 @@ def read_games_csv(path: Path, *, source: str | None = None) -> TournamentFile:
                 raise row.error("start_date", f"differs from line {first} ({header[1]})")
             if end != header[2]:
                 raise row.error("end_date", f"differs from line {first} ({header[2]})")
+            if control != time_control:
+                raise row.error(
+                    "time_control",
+                    f"{control or 'empty'} differs from line {first} ({time_control or 'empty'})",
+                )
         round_number = row.integer("round", low=1, high=MAX_ROUNDS)
         if round_number is None:
             raise row.error("round", "is empty")
@@ -94,4 +106,15 @@ def read_games_csv(path: Path, *, source: str | None = None) -> TournamentFile:
         games.append(GameRow(row.line, round_number, white, black, result))
     if header is None:
         raise InputError("no games in the file", source=name_of_file, line=2)
-    return TournamentFile(name_of_file, header[0], header[1], header[2], tuple(games))
+    return TournamentFile(name_of_file, header[0], header[1], header[2], tuple(games), time_control)
+
+
+def _time_control(row: CsvRow) -> str | None:
+    value = row.text("time_control", required=False)
+    if not value:
+        return None
+    try:
+        parse_time_control(value)
+    except ValueError as error:
+        raise row.error("time_control", str(error)) from None
+    return value

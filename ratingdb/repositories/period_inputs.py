@@ -25,7 +25,8 @@ STREAM_BATCH = 20_000
 
 
 class PeriodGame(NamedTuple):
-    """A played game of the period, with its tournament's start date."""
+    """A played game of the period, with its tournament's start date and encoded time control
+    (TRF26 222; None: not given)."""
 
     id: int
     tournament_id: str
@@ -33,6 +34,7 @@ class PeriodGame(NamedTuple):
     black_id: str
     result: str
     start_date: date
+    time_control: str | None = None
 
 
 def played_games(session: Session, period_id: int, corrections: int) -> list[PeriodGame]:
@@ -44,6 +46,26 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
     strings)."""
     shared: dict[Any, Any] = {}
     same = shared.setdefault
+    rows = session.connection().execute(
+        select(
+            GameRow.id,
+            GameRow.tournament_id,
+            GameRow.white_id,
+            GameRow.black_id,
+            GameRow.result,
+            TournamentRow.start_date,
+            TournamentRow.time_control_code,
+        )
+        .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+        .where(
+            TournamentRow.period_id == period_id,
+            GameRow.rated.is_(True),
+            or_(GameRow.created_by.is_(None), GameRow.created_by <= corrections),
+            or_(GameRow.superseded_by.is_(None), GameRow.superseded_by > corrections),
+        )
+        .order_by(TournamentRow.start_date, TournamentRow.tournament_id, GameRow.round, GameRow.id)
+        .execution_options(yield_per=STREAM_BATCH)
+    )
     return [
         PeriodGame(
             game_id,
@@ -52,28 +74,9 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
             same(black, black),
             same(result, result),
             same(start, start),
+            same(control, control),
         )
-        for game_id, tournament, white, black, result, start in session.connection().execute(
-            select(
-                GameRow.id,
-                GameRow.tournament_id,
-                GameRow.white_id,
-                GameRow.black_id,
-                GameRow.result,
-                TournamentRow.start_date,
-            )
-            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-            .where(
-                TournamentRow.period_id == period_id,
-                GameRow.rated.is_(True),
-                or_(GameRow.created_by.is_(None), GameRow.created_by <= corrections),
-                or_(GameRow.superseded_by.is_(None), GameRow.superseded_by > corrections),
-            )
-            .order_by(
-                TournamentRow.start_date, TournamentRow.tournament_id, GameRow.round, GameRow.id
-            )
-            .execution_options(yield_per=STREAM_BATCH)
-        )
+        for game_id, tournament, white, black, result, start, control in rows
     ]
 
 

@@ -4,6 +4,7 @@ category it counts for."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period, next_period, period_for_end_date, versions_of
+from ratingdb.rules.rate_of_play import parse_time_control
 from ratingdb.services.lists import check_period
 from ratingdb.services.tournament_trf import TournamentDetails, read_trf
 
@@ -77,11 +79,13 @@ def import_tournament_file(
     categories: Sequence[Category],
     period: Period | None,
     file_format: str | None = None,
+    time_control: str | None = None,
 ) -> ImportOutcome:
     """Import one TRF or games CSV as one tournament per category (each with its own period
-    and ratings), all or nothing."""
+    and ratings), all or nothing. ``time_control`` (TRF26 222's form) is the tournament's
+    when the file gives none."""
     check_categories(categories)
-    read = read_tournament(session, path, categories, period, file_format)
+    read = read_tournament(session, path, categories, period, file_format, time_control)
     for category in categories:
         _refuse_duplicate(session, read.digest, category, str(path))
     stored = _store_for_categories(
@@ -126,6 +130,7 @@ def read_tournament(
     categories: Sequence[Category],
     forced: Period | None,
     file_format: str | None = None,
+    time_control: str | None = None,
 ) -> ReadTournament:
     """Read a TRF or games CSV for an import or a replacement (``--replace``)."""
     if format_of(path, file_format) == TournamentFormat.TRF:
@@ -135,7 +140,7 @@ def read_tournament(
             trf.tournament,
             hashlib.sha256(raw).hexdigest(),
             TournamentFormat.TRF,
-            trf.details,
+            with_time_control(trf.details, time_control, str(path)),
             trf.report,
             trf.known,
             trf.created,
@@ -149,9 +154,36 @@ def read_tournament(
         f"{tournament.end_date}: {len(tournament.games)} games, {played} played "
         "(rated candidates)"
     )
+    details = TournamentDetails(time_control_code=tournament.time_control)
     return ReadTournament(
-        tournament, hashlib.sha256(raw).hexdigest(), TournamentFormat.CSV, None, (summary,)
+        tournament,
+        hashlib.sha256(raw).hexdigest(),
+        TournamentFormat.CSV,
+        with_time_control(details, time_control, str(path)),
+        (summary,),
     )
+
+
+def with_time_control(
+    details: TournamentDetails, given: str | None, source: str
+) -> TournamentDetails:
+    """The file's details with the time control given on import: for a file that has none;
+    refused when the file has another (which one decides whether its games are rated)."""
+    if given is None:
+        return details
+    try:
+        parse_time_control(given)
+    except ValueError as error:
+        raise InputError(str(error), field="time_control") from None
+    written = details.time_control_code
+    if written is not None and written != given:
+        raise InputError(
+            f"the file gives the time control {written}, not {given}: correct the file or "
+            "give no time control",
+            source=source,
+            field="time_control",
+        )
+    return dataclasses.replace(details, time_control_code=given)
 
 
 def _read_bytes(path: Path, save_as: str) -> bytes:

@@ -68,6 +68,7 @@ from ratingdb.formats.trf.records import (
     field_at,
     field_text,
 )
+from ratingdb.rules.rate_of_play import parse_time_control
 
 #: The key of a value that may be on one line only.
 _Key = TypeVar("_Key")
@@ -149,7 +150,7 @@ class _Parser(LineReader):
             start_date=start,
             end_date=end,
             time_control=self._header("122"),
-            time_control_code=self._header("222"),
+            time_control_code=self._time_control_code(),
             round_dates=round_dates,
             players=tuple(self.players),
             games=tuple(games),
@@ -215,6 +216,18 @@ class _Parser(LineReader):
     def _header(self, kind: str) -> str | None:
         value = self.headers.get(kind, (0, ""))[1]
         return value or None
+
+    def _time_control_code(self) -> str | None:
+        """TRF26 ``222``, which decides whether the games are rated (their rate of play):
+        refused when it cannot be read, never taken for no time control."""
+        number, value = self.headers.get("222", (0, ""))
+        if not value:
+            return None
+        try:
+            parse_time_control(value)
+        except ValueError as error:
+            raise self.error(str(error), number, 5, "222 encoded time control") from None
+        return value
 
     def _ranks(self) -> dict[int, TrfPlayer]:
         """The players by starting rank: each rank, and each FIDE id, on one line only."""

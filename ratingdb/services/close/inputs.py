@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
+from ratingdb.errors import InputError
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import period_inputs
@@ -29,6 +30,7 @@ from ratingdb.rules import (
     PooledEvent,
     Score,
 )
+from ratingdb.rules.rate_of_play import NoRateOfPlayRule, RateOfPlayCheck, parse_time_control
 from ratingdb.rules.versions import OneTimeAdjustment
 
 #: A played game's result as each side's score.
@@ -72,7 +74,7 @@ def load(
         session, rules, games, lists, previous, statuses, merged, standard_lists
     )
     _add_standard_ratings(session, rules, games, statuses, standard_lists)
-    return statuses, _events(games, ratings_of)
+    return statuses, _events(games, ratings_of, rate_of_play_checks(rules.category, games))
 
 
 def _add_newcomers(
@@ -88,10 +90,60 @@ def _add_newcomers(
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
 
-def _events(games: Sequence[PeriodGame], ratings_of: Mapping[str, Mapping[str, int]]) -> Loaded:
+class TimedGame(Protocol):
+    """What ``rate_of_play_checks`` reads of a game."""
+
+    @property
+    def tournament_id(self) -> str: ...
+    @property
+    def start_date(self) -> date: ...
+    @property
+    def time_control(self) -> str | None: ...
+
+
+def rate_of_play_checks(
+    category: Category, games: Iterable[TimedGame]
+) -> dict[str, RateOfPlayCheck]:
+    """Per tournament of ``games`` that gives a time control, the category's rate-of-play rule
+    in force at its start (none before the category's first rule: rated as then)."""
+    checks: dict[str, RateOfPlayCheck] = {}
+    seen: set[str] = set()
+    for row in games:
+        if row.tournament_id in seen:
+            continue
+        seen.add(row.tournament_id)
+        if row.time_control is None:
+            continue
+        try:
+            control = parse_time_control(row.time_control)
+        except ValueError as error:
+            raise InputError(
+                f"tournament {row.tournament_id}: {error}", field="time_control"
+            ) from None
+        try:
+            checks[row.tournament_id] = RateOfPlayCheck(category, row.start_date, control)
+        except NoRateOfPlayRule:
+            continue
+    return checks
+
+
+def not_rated_for_rate_of_play(
+    check: RateOfPlayCheck | None, white_rating: int | None, black_rating: int | None
+) -> str | None:
+    """Why the game is not rated for its rate of play (the words stored), None if it is."""
+    if check is None:
+        return None
+    return check.game(white_rating, black_rating).reason
+
+
+def _events(
+    games: Sequence[PeriodGame],
+    ratings_of: Mapping[str, Mapping[str, int]],
+    checks: Mapping[str, RateOfPlayCheck],
+) -> Loaded:
     """The games as events: one per player and tournament, in the order played, each game
-    with its opponent's rating used; the game ids and tournament of each event kept to write
-    the calculations."""
+    with its opponent's rating used and, when its rate of play is not rated, why; the game ids
+    and tournament of each event kept to write the calculations."""
     events: dict[str, list[Event]] = {}
     game_ids: dict[tuple[str, int], list[int]] = {}
     tournament_of: dict[tuple[str, int], str] = {}
@@ -101,6 +153,9 @@ def _events(games: Sequence[PeriodGame], ratings_of: Mapping[str, Mapping[str, i
         ratings = ratings_of[row.tournament_id]
         starts[row.tournament_id] = row.start_date
         white_score, black_score = SCORES[row.result]
+        not_rated = not_rated_for_rate_of_play(
+            checks.get(row.tournament_id), ratings.get(row.white_id), ratings.get(row.black_id)
+        )
         for player, opponent, score in (
             (row.white_id, row.black_id, white_score),
             (row.black_id, row.white_id, black_score),
@@ -114,7 +169,7 @@ def _events(games: Sequence[PeriodGame], ratings_of: Mapping[str, Mapping[str, i
                 event = open_event[key] = (at[1], [], [])
                 game_ids[at] = event[2]
                 tournament_of[at] = row.tournament_id
-            event[1].append(Game(ratings.get(opponent), score, opponent))
+            event[1].append(Game(ratings.get(opponent), score, opponent, not_rated))
             event[2].append(row.id)
     for (player, tournament_id), (index, event_games, _) in open_event.items():
         events[player][index] = Event(
