@@ -20,6 +20,7 @@ from ratingdb.rules.expected import expected_function
 from ratingdb.rules.games import Event, Game, PlayerStatus, Score
 from ratingdb.rules.initial import InitialRating, PoolUpdate, initial_rating, update_pool
 from ratingdb.rules.kfactor import KStatus, bounded_k, k_factor
+from ratingdb.rules.rate_of_play import code_of_reason
 from ratingdb.rules.rounding import round_half_away_from_zero
 from ratingdb.rules.versions import CapMode, ExpectedScoreMethod, RuleVersion, version_for_period
 
@@ -62,6 +63,19 @@ OPPONENT_UNRATED = NotRated("opponent unrated")
 EXCLUDED_600 = NotRated("600-point rule: rating difference of 600 or more with a player above 2600")
 MATCH_WITH_UNRATED = NotRated("match with an unrated player")
 FIRST_EVENT_DISREGARDED = NotRated("first event without the minimum score, disregarded")
+
+_CODES = {
+    OPPONENT_UNRATED: "opponent-unrated",
+    EXCLUDED_600: "600-point-rule",
+    MATCH_WITH_UNRATED: "match-with-unrated-player",
+    FIRST_EVENT_DISREGARDED: "first-event-disregarded",
+}
+
+
+def not_rated_code(reason: str) -> str | None:
+    """The stable code of a reason a game did not count, as stored with its calculation
+    (None for words no rule of this version writes)."""
+    return _CODES.get(reason) or code_of_reason(reason)
 
 
 class GameCalculation(NamedTuple):
@@ -382,6 +396,7 @@ __all__ = [
     "PeriodResult",
     "PeriodRules",
     "Score",
+    "not_rated_code",
     "rate_player",
     "widest_game",
 ]

@@ -251,6 +251,22 @@ class Eligibility:
 
 RATED: Final = Eligibility(True)
 
+#: How each reason's words begin, by its code (``code_of_reason`` reads a stored reason back).
+REASON_STARTS: Final = (
+    ("different-playing-times", "the players had different playing times"),
+    ("first-control-too-short", "the first time control is for "),
+    ("rate-of-play-too-fast", "rate of play ", " min required when "),
+    ("rate-of-play-outside-category", "rate of play ", " needs "),
+)
+
+
+def code_of_reason(reason: str) -> str | None:
+    """The code of a rate-of-play reason as stored, None if it is not one."""
+    for code, start, *inside in REASON_STARTS:
+        if reason.startswith(start) and all(part in reason for part in inside):
+            return code
+    return None
+
 
 def _minutes(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else f"{float(value):.2f}".rstrip("0")

@@ -90,11 +90,11 @@ def test_calculation_game_by_game(client: TestClient) -> None:
             {"tournament": c, "round": 1, "opponent": {"player_id": "1006", "name": "Max, M"},
              "rating_used": 1862, "opponent_rating": 2447, "difference": -585,
              "difference_used": -400, "expected": "0.08", "score": "0.5", "delta": "0.42",
-             "rated": True, "reason": None},
+             "rated": True, "reason": None, "reason_code": None},
             {"tournament": c, "round": 2, "opponent": {"player_id": "1005", "name": "Jo, J"},
              "rating_used": 1862, "opponent_rating": 1683, "difference": 179,
              "difference_used": 179, "expected": "0.73", "score": "0.5", "delta": "-0.23",
-             "rated": True, "reason": None},
+             "rated": True, "reason": None, "reason_code": None},
         ],
         "k_factor": 20, "sum_delta": "0.19", "change": 4,
         "rule_version": "fide-standard-2025-10",
@@ -130,6 +130,7 @@ def test_calculation_with_an_unrated_opponent(client: TestClient) -> None:
     assert (game["rated"], game["reason"], game["opponent_rating"], game["delta"]) == (
         False, "opponent unrated", None, None,
     )  # fmt: skip
+    assert game["reason_code"] == "opponent-unrated"
     assert (body["k_factor"], body["sum_delta"], body["change"], body["rating"]) == (
         None, None, 0, 1862,
     )  # fmt: skip

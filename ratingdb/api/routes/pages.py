@@ -27,7 +27,7 @@ from ratingdb.api.caches import Builds
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
 from ratingdb.api.i18n import Reader, reader_of
-from ratingdb.api.reasons import INITIAL_METHODS, NOT_RATED
+from ratingdb.api.reasons import INITIAL_METHODS, reason_words
 from ratingdb.api.routes.lists import etag_matches, etag_of
 from ratingdb.api.routes.players import (
     CACHE_CONTROL_HISTORY,
@@ -109,8 +109,8 @@ def _environment() -> Environment:
     environment.filters["link"] = pass_context(lambda context, path: _reader(context).link(path))
     # A stored reason or method in the reader's language (an unknown one as stored).
     environment.filters["reason"] = pass_context(
-        lambda context, value: (
-            _reader(context).gettext(NOT_RATED[value]) if value in NOT_RATED else value
+        lambda context, value: reason_words(
+            value, _reader(context).gettext, _reader(context).category
         )
     )
     environment.filters["method"] = pass_context(

@@ -17,6 +17,7 @@ from ratingdb.api.schemas.common import (
     optional_decimal,
 )
 from ratingdb.rules import Category
+from ratingdb.rules.period import not_rated_code
 from ratingdb.services import published as svc
 
 
@@ -148,6 +149,11 @@ class GameCalculationOut(Schema):
     delta: DecimalText | None = Field(description="score - expected")
     rated: bool
     reason: str | None = Field(description="why the game did not count")
+    reason_code: str | None = Field(
+        description="the reason's stable code (opponent-unrated, 600-point-rule, "
+        "match-with-unrated-player, first-event-disregarded, different-playing-times, "
+        "first-control-too-short, rate-of-play-too-fast, rate-of-play-outside-category)"
+    )
 
     @classmethod
     def of(cls, game: svc.GameLine) -> GameCalculationOut:
@@ -168,6 +174,7 @@ class GameCalculationOut(Schema):
             delta=optional_decimal(game.delta),
             rated=game.rated,
             reason=game.reason,
+            reason_code=None if game.reason is None else not_rated_code(game.reason),
         )
 
 
