@@ -64,7 +64,7 @@ EXCLUDED_600 = NotRated("600-point rule: rating difference of 600 or more with a
 MATCH_WITH_UNRATED = NotRated("match with an unrated player")
 FIRST_EVENT_DISREGARDED = NotRated("first event without the minimum score, disregarded")
 
-_CODES = {
+_CODES: dict[str, str] = {
     OPPONENT_UNRATED: "opponent-unrated",
     EXCLUDED_600: "600-point-rule",
     MATCH_WITH_UNRATED: "match-with-unrated-player",
