@@ -4,7 +4,7 @@ numbers and dates (Babel).
 The language is ``?lang=en|fr``, else the best of ``Accept-Language``, else English. Messages
 live in gettext catalogues, ``locales/{en,fr}/LC_MESSAGES/messages.po``, compiled in memory when
 this module is imported: the wheel ships the ``.po`` files only, and a catalogue that does not
-parse stops the app at start, not a page later. Updating them: see the README ("Languages").
+parse stops the app at start, not a page later. Updating them: docs/development.md ("Web pages").
 """
 
 from __future__ import annotations

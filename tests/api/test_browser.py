@@ -133,7 +133,7 @@ def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) ->
         driver.quit()
 
 
-#: Where the calculator test leaves its screenshots (look at them: the README says how).
+#: Where the calculator test leaves its screenshots (look at them: docs/development.md says how).
 SCREENSHOTS = os.environ.get("RATINGDB_SCREENSHOTS")
 
 

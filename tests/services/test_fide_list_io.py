@@ -243,7 +243,7 @@ def test_bad_lists_are_refused_and_change_nothing(
 @pytest.mark.slow  # the benchmark script
 def test_the_xml_benchmark_runs_and_ends_with_a_json_line() -> None:
     """benchmarks/fide_xml_import.py at a small size, so that it never rots (figures are
-    measured by hand: README, "Formats")."""
+    measured by hand: benchmarks/README.md)."""
     done = forks.run_benchmark("fide_xml_import.py", "--players", "3000", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout.strip().splitlines()[-1])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-#: The list CSV's header line (README "Input files").
+#: The list CSV's header line (docs/formats.md §2).
 LIST_HEADER = (
     "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
 )

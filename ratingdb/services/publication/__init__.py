@@ -1,6 +1,6 @@
 """Publication: each category's next list previewed as a close now would publish it (the dry
 run), published on an officer's approval, and the scheduled close of a category published with
-approval (README "Back office", "Publication").
+approval (docs/backoffice.md, "Publication").
 
 Each category is published ``automatic`` (the default: the scheduled close publishes its list
 at the cut-off) or with ``approval`` (``Settings.publication_approval``): the scheduled close
