@@ -292,6 +292,12 @@ class RateOfPlayCheck:
         self._minutes = control.white.minutes_for_60_moves()
         self._answers: dict[int, Eligibility] = {}
 
+    @property
+    def bands(self) -> tuple[int, ...]:
+        """The ratings from which a game needs more time (standard: 1800 and 2400 today)."""
+        rule = self._standard
+        return () if rule is None else (rule.middle_rating, rule.high_rating)
+
     def game(self, white_rating: int | None = None, black_rating: int | None = None) -> Eligibility:
         """Whether a game between players of these ratings (the category's list in force at
         the start; None: unrated) is rated."""

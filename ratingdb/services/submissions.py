@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +27,10 @@ from ratingdb.models.submission import FILENAME_LENGTH, REASON_LENGTH
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.rate_of_play import NoRateOfPlayRule, RateOfPlayCheck, parse_time_control
 from ratingdb.services import audit
 from ratingdb.services.accounts import Principal
+from ratingdb.services.tournament_trf import TournamentDetails
 from ratingdb.services.tournaments import (
     FORMATS,
     assign_period,
@@ -220,6 +222,7 @@ def check(
     mismatches = _mismatches(session, read.known, categories[0], tournament.start_date)
     warnings = _warnings(session, read.digest, tournament.name, tournament.start_date,
                          tournament.end_date, submitter_id)  # fmt: skip
+    warnings += rate_of_play_warnings(categories, tournament.start_date, read.details)
     first = planned[0]
     report = {
         "name": tournament.name,
@@ -238,6 +241,41 @@ def check(
     }
     return Checked(report, read.digest, tournament.name, tournament.start_date,
                    tournament.end_date, read.source_format)  # fmt: skip
+
+
+def rate_of_play_warnings(
+    categories: Sequence[Category], start: date, details: TournamentDetails | None
+) -> list[str]:
+    """What the officer must know of the file's rate of play before accepting it: none given
+    (its games cannot be checked), or games the category will not rate (rules.rate_of_play)."""
+    code = None if details is None else details.time_control_code
+    if code is None:
+        written = None if details is None else details.time_control
+        shown = f" (it says {written!r})" if written else ""
+        return [
+            "no encoded time control (TRF26 222 or a time_control column)" + shown + ": the rate "
+            "of play cannot be checked and every played game will be rated; give it on import"
+        ]
+    control = parse_time_control(code)
+    warnings = []
+    for category in categories:
+        try:
+            check = RateOfPlayCheck(category, start, control)
+        except NoRateOfPlayRule:
+            continue
+        lowest = check.game(None, None)
+        if not lowest.rated:
+            warnings.append(f"{category.value}: no game will be rated: {lowest.reason}")
+            continue
+        for rating in check.bands:
+            refused = check.game(rating, None)
+            if not refused.rated:
+                warnings.append(
+                    f"{category.value}: games with a player rated {rating} or more will not be "
+                    f"rated: {refused.reason}"
+                )
+                break
+    return warnings
 
 
 def _warnings(

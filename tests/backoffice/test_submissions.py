@@ -29,8 +29,11 @@ STORED = ("players", "tournaments", "games", "periods")
 CSRF_INPUT = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 #: A small valid TRF: two players with FIDE ids, one game each round.
+#: 90 min + 30 s a move (120 min for 60 moves): a standard rate of play for every rating, so
+#: the report warns of nothing but what a test makes it warn of.
 SMALL_TRF = (
     HEADER
+    + "222 5400+30\n"
     + player(1, "Alpha, Ann", ["   2 w 1", "   2 b ="], fide_id="1000001")
     + "\n"
     + player(2, "Beta, Bob", ["   1 b 0", "   1 w ="], fide_id="1000002")
@@ -99,6 +102,31 @@ REAL_FILES = {
 }
 
 
+#: The files' time controls as written (TRF 122): only the TEC file encodes one (222
+#: 40/6000+30:20/3000+30:1500+30: 100 + 20 + 50 + 10 min for 60 moves, rated), the others are
+#: flagged: their games cannot be checked for their rate of play.
+WRITTEN_TIME_CONTROLS = {
+    "icu_cork_major_2018.trf": "1:30+30sec",
+    "icu_irish_intermediate_2011_latin1.trf": "All moves in 90 minutes, plus 10 seconds per move",
+    "icu_ulster_masters_seniors_2022.trf": "90 mins + 30sec increment",
+    "karl_mala_2005_frankfurt.trf": "40/120, 60",
+    "open_gros_2010_donostia_crlf.trf": "moves/time, increment",
+}
+
+
+def time_control_warnings(name: str) -> list[str]:
+    if name == "tec_grandmommys_cup_trf26_team.trf":
+        return []
+    written = WRITTEN_TIME_CONTROLS.get(name)
+    said = f" (it says {written!r})" if written else ""
+    return [
+        (
+            f"no encoded time control (TRF26 222 or a time_control column){said}: the rate of play "
+            "cannot be checked and every played game will be rated; give it on import"
+        )
+    ]
+
+
 @pytest.mark.parametrize("name", sorted(REAL_FILES))
 def test_each_real_file_is_checked_and_nothing_is_stored(
     client: TestClient, tokens: dict[str, str], database_url: str, folder: Path, name: str
@@ -116,7 +144,7 @@ def test_each_real_file_is_checked_and_nothing_is_stored(
         assert report["players"] == {"matched": 0, "new": players, "mismatches": []}
     if period is not None:
         assert (report["period"], report["late"]) == (period, False)
-    assert report["warnings"] == []
+    assert report["warnings"] == time_control_warnings(name)
     # The check wrote nothing but the submission (and its audit entry).
     assert stored(database_url) == dict.fromkeys(STORED, 0)
     assert query(database_url, "SELECT state, filename FROM submissions") == [("submitted", name)]
@@ -160,12 +188,12 @@ def test_a_second_file_matches_players_and_reports_differences(
 def test_a_broken_file_is_refused_with_line_and_field(
     client: TestClient, tokens: dict[str, str], database_url: str
 ) -> None:
-    # Line 4 (Ann), round 1: a result code TRF does not have (column 99).
+    # Line 5 (Ann), round 1: a result code TRF does not have (column 99).
     broken = SMALL_TRF.replace(b"   2 w 1", b"   2 w Q", 1)
     response = send(client, tokens["arbiter1"], broken, "category=fide-standard&filename=x.trf")
     assert response.status_code == 422, response.text
     assert response.json()["detail"] == (
-        "x.trf, line 4, column 99, field round 1 result: unknown result code 'Q' (TRF: 1 = 0 + - "
+        "x.trf, line 5, column 99, field round 1 result: unknown result code 'Q' (TRF: 1 = 0 + - "
         "W D L H F U Z or blank)"
     )
     assert stored(database_url) == dict.fromkeys(STORED, 0)
@@ -548,3 +576,30 @@ def test_a_games_csv(client: TestClient, tokens: dict[str, str], database_url: s
         "this player first)"
     )
     assert query(database_url, "SELECT count(*) FROM submissions") == [(2,)]
+
+
+@pytest.mark.parametrize(
+    ("category", "control", "warnings"),
+    [
+        # 90 min + 30 s: 120 min for 60 moves, every standard band.
+        ("fide-standard", "5400+30", []),
+        # 60 min + 30 s: 90 min, enough below 2400 only.
+        ("fide-standard", "3600+30",
+         [("fide-standard: games with a player rated 2400 or more will not be rated: rate of play "
+          "90 min for 60 moves, below the 120 min required when a player is rated 2400 or more")]),
+        # 30 min + 30 s: 60 min, enough when both are below 1800.
+        ("fide-standard", "1800+30",
+         [("fide-standard: games with a player rated 1800 or more will not be rated: rate of play "
+          "60 min for 60 moves, below the 90 min required when a player is rated 1800 or more")]),
+        ("fide-rapid", "5400+30",
+         [("fide-rapid: no game will be rated: rate of play 120 min for 60 moves, fide-rapid "
+          "needs more than 10 and less than 60 minutes")]),
+        ("fide-blitz", "180+2", []),
+    ],
+)  # fmt: skip
+def test_the_report_says_which_games_the_rate_of_play_keeps_out(
+    client: TestClient, tokens: dict[str, str], category: str, control: str, warnings: list[str]
+) -> None:
+    content = SMALL_TRF.replace(b"222 5400+30", f"222 {control}".encode())
+    report = send(client, tokens["arbiter1"], content, f"category={category}").json()
+    assert report["warnings"] == warnings
