@@ -33,6 +33,7 @@ from ratingdb.formats.fide_list.rows import (
     TXT_PREFIX,
     XML_TAGS,
     FideListRow,
+    ListNotes,
     xml_line_of,
 )
 from ratingdb.formats.fide_list.txt_reader import iter_fide_txt, read_fide_txt
@@ -60,6 +61,7 @@ __all__ = [
     "FideListRow",
     "FideTxtEntry",
     "FideXmlPlayer",
+    "ListNotes",
     "iter_fide_txt",
     "iter_fide_xml",
     "read_fide_txt",
