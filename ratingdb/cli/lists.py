@@ -107,6 +107,8 @@ def run_import(args: argparse.Namespace) -> int:
             session, "list-import", person, now, file_digest=audit.file_digest(args.file),
             counts=imported.as_json(), details={"file": str(args.file), "format": file_format},
         )  # fmt: skip
+    for note in imported.notes:
+        print(f"note: {note}", file=sys.stderr)
     if imported.k_differs:
         print(
             f"note: {imported.k_differs} players have a K in the file other than the K their "
@@ -142,6 +144,8 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
     if args.dry_run:
         del document["correction_id"], document["list_id"]
     print(json.dumps(document, indent=1))
+    for note in imported.notes:
+        print(f"note: {note}", file=sys.stderr)
     if args.dry_run:
         print("dry run: nothing was written", file=sys.stderr)
     return 0

@@ -62,11 +62,19 @@ def birth_years(session: Session, player_ids: Collection[str]) -> dict[str, int 
     return years
 
 
-def upsert(session: Session, players: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
-    """Insert new players and update the known ones; returns (created, updated)."""
+def upsert(
+    session: Session, players: Sequence[Mapping[str, Any]], *, keep: Collection[str] = ()
+) -> tuple[int, int]:
+    """Insert new players and update the known ones; returns (created, updated). A field in
+    ``keep`` that is empty or None in ``players`` leaves a known player's value as stored (a
+    FIDE list's record without a name or a year of birth)."""
     known = existing_ids(session, [p["player_id"] for p in players])
     new = [dict(p) for p in players if p["player_id"] not in known]
-    changed = [dict(p) for p in players if p["player_id"] in known]
+    changed = [
+        {key: value for key, value in p.items() if key not in keep or value not in ("", None)}
+        for p in players
+        if p["player_id"] in known
+    ]
     bulk_insert(session, PlayerRow, new)
     if changed:
         session.execute(update(PlayerRow), changed)

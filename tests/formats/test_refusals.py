@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from ratingdb.errors import InputError
-from ratingdb.formats.fide_list import iter_fide_txt, iter_fide_xml
+from ratingdb.formats.fide_list import ListNotes, iter_fide_txt, iter_fide_xml
 from ratingdb.formats.games_csv import read_games_csv
 from ratingdb.formats.list_csv import read_list_csv
 from ratingdb.formats.trf import read_trf
@@ -288,10 +288,19 @@ def test_dates_outside_1900_to_2200_are_refused(tmp_path: Path) -> None:
     list_1899 = write(tmp_path, "l.csv", LIST.format(name="Ash", born=1899))
     assert refusal(lambda: read_list_csv(list_1899)).field == "birth_year"
     assert read_list_csv(write(tmp_path, "ok.csv", LIST.format(name="A", born=1900)))[0].birth_year
+    # FIDE's own lists hold such years (a player born in 1792 in the August 2013 rapid list):
+    # the player is read without a year, and a note names the line.
     txt_1899 = write(tmp_path, "l.txt", txt("Ash, Ann", born="1899"))
-    assert refusal(lambda: read_txt(txt_1899)).field == "B-day"
+    notes = ListNotes("l.txt")
+    assert [r.birth_year for r in iter_fide_txt(txt_1899, STANDARD, notes=notes)] == [None]
+    assert notes.lines()[0].startswith("l.txt:2: B-day: FIDE id ")
+    assert "1899 is not a year of birth" in notes.lines()[0]
     xml_1899 = write(tmp_path, "l.xml", xml(xml_player(born="1899")))
-    assert refusal(lambda: read_xml(xml_1899)).field == "birthday"
+    notes = ListNotes("l.xml")
+    assert [r.birth_year for r in iter_fide_xml(xml_1899, STANDARD, notes=notes)] == [None]
+    (note,) = notes.lines()
+    assert note.startswith("l.xml:")
+    assert ": birthday: player #1" in note
     games = write(tmp_path, "g.csv", GAMES.replace("2026-09-1", "1899-12-3").format(name="O"))
     error = refusal(lambda: read_games_csv(games))
     assert error.field == "start_date"

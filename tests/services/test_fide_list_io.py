@@ -250,3 +250,24 @@ def test_the_xml_benchmark_runs_and_ends_with_a_json_line() -> None:
     assert figures["players"] == 3000
     assert figures["entries"] + figures["unrated"] == 3000
     assert figures["peak_rss_mb"] > 0
+
+
+def test_a_fide_record_without_a_name_or_year_keeps_the_stored_ones(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """FIDE's lists have records with an empty name: imported, said on stderr with the line,
+    and a player already stored keeps their name (and year of birth)."""
+    url = database_url
+    known = LIST_HEADER + '1700009,"Known, Kim",IND,M,2011,,1450,,,\n'
+    load(capsys, url, write(tmp_path, "aug.csv", known), "csv", "fide-standard", "2026-08")
+    corpus = ROOT / "tests" / "corpus" / "fide_lists" / "standard_sep26.txt"
+    code, out, err = cli(capsys, "lists", "import", str(corpus), "--category", "fide-standard",
+                         "--period", "2026-09", url=url)  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["entries"] == 3
+    assert f"note: {corpus}:3: Name: FIDE id 1700009 has no name" in err
+    assert f"note: {corpus}:4: B-day: FIDE id 1700010: 1792 is not a year of birth" in err
+    assert query(url, "SELECT player_id, name, birth_year FROM players ORDER BY player_id") == [
+        ("1700001", "Aalto, Anna", 1972), ("1700009", "Known, Kim", 2011),
+        ("1700010", "Old, Otto", None),
+    ]  # fmt: skip

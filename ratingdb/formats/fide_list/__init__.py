@@ -10,8 +10,10 @@ declaration) is refused. FIDE does not document either layout; these follow the 
 cited in B §12.
 
 Both refuse lines over 64 KiB before holding them, control characters in any value (XML: in
-every text and attribute of a player), names over 200 characters and years of birth before 1900
-(text.py).
+every text and attribute of a player) and names over 200 characters (text.py). What FIDE's own
+files hold is read as they are, each lenient reading noted with its line in a ListNotes (rows.py):
+an empty name, a year of birth outside 1900-2100, and in the archived TXT lists names in DOS code
+page 850, birth dates DD.MM.YY, headers not over their columns, no header (docs/formats.md §5.1).
 
 Both are written back (TXT, and single-category XML) so that the reader gives back exactly
 what was written; the one exception is a TXT name longer than its column, cut as FIDE cuts it.
@@ -33,6 +35,7 @@ from ratingdb.formats.fide_list.rows import (
     TXT_PREFIX,
     XML_TAGS,
     FideListRow,
+    ListNotes,
     xml_line_of,
 )
 from ratingdb.formats.fide_list.txt_reader import iter_fide_txt, read_fide_txt
@@ -60,6 +63,7 @@ __all__ = [
     "FideListRow",
     "FideTxtEntry",
     "FideXmlPlayer",
+    "ListNotes",
     "iter_fide_txt",
     "iter_fide_xml",
     "read_fide_txt",

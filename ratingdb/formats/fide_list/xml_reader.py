@@ -13,6 +13,7 @@ from ratingdb.errors import InputError
 from ratingdb.formats.fide_list.rows import (
     XML_TAGS,
     FideListRow,
+    ListNotes,
     birth_year_of,
     count_of,
     federation_code,
@@ -34,10 +35,11 @@ from ratingdb.rules import Category
 
 
 def iter_fide_xml(
-    path: Path, category: Category, *, source: str | None = None
+    path: Path, category: Category, *, source: str | None = None, notes: ListNotes | None = None
 ) -> Iterator[FideListRow]:
     """The players of a FIDE XML list, one at a time: each ``<player>`` element is cleared once
-    read, and the root lets go of it, so memory stays flat whatever the file's size."""
+    read, and the root lets go of it, so memory stays flat whatever the file's size. A player
+    without a name is read, noted in ``notes`` with its line."""
     name = source or str(path)
     if category not in XML_TAGS:
         raise InputError(f"a FIDE list has no {category.value} ratings", field="category")
@@ -46,7 +48,7 @@ def iter_fide_xml(
     except FileNotFoundError:
         raise InputError("no such file", source=name) from None
     with handle:
-        yield from _read_xml(handle, path, category, name)
+        yield from _read_xml(handle, path, category, name, notes or ListNotes(name))
 
 
 #: Bytes of XML without an element ending: more is a value far too long (or not a list).
@@ -57,13 +59,13 @@ _DOCTYPE = b"<!DOCTYPE"
 
 
 def _read_xml(
-    handle: IO[bytes], path: Path, category: Category, source: str
+    handle: IO[bytes], path: Path, category: Category, source: str, notes: ListNotes
 ) -> Iterator[FideListRow]:
     """Feed the parser CHUNK_BYTES at a time (bounded_chunks: no line over 64 KiB), and let go
     of every element once it ends: a player's values are kept in a dict, everything else is
     dropped. Memory is bounded by MAX_XML_PENDING (bytes with no element ending, e.g. a value
     spread over many lines) and MAX_XML_DEPTH."""
-    players = _Players(path, category, source)
+    players = _Players(path, category, source, notes)
     try:
         for chunk in bounded_chunks(handle, source, save_as="UTF-8"):
             yield from players.feed(chunk)
@@ -81,8 +83,9 @@ class _Players:
     """The parser of one file and what it has seen so far: the open elements, the values of
     the player being read, and where it is in the file (for the refusals)."""
 
-    def __init__(self, path: Path, category: Category, source: str) -> None:
+    def __init__(self, path: Path, category: Category, source: str, notes: ListNotes) -> None:
         self.path = path
+        self.notes = notes
         self.category = category
         self.source = source
         self.parser: ET.XMLPullParser[ET.Element] = ET.XMLPullParser(events=("start", "end"))
@@ -151,7 +154,7 @@ class _Players:
             _check_attributes(element, self.path, self.source, self.index)
             values, self.player = self.player, None
             tags = self._tags(values)
-            row = _xml_row(self.path, self.source, self.index, values, tags)
+            row = _xml_row(self.path, self.source, self.index, values, tags, self.notes)
         _let_go(self.stack, element)
         return row
 
@@ -197,7 +200,12 @@ def _xml_error(path: Path, source: str, index: int, tag: str, message: str) -> I
 
 
 def _xml_row(
-    path: Path, source: str, index: int, values: dict[str, str], tags: tuple[str, str, str]
+    path: Path,
+    source: str,
+    index: int,
+    values: dict[str, str],
+    tags: tuple[str, str, str],
+    notes: ListNotes,
 ) -> FideListRow:
     def error(tag: str) -> Fail:
         return lambda message: _xml_error(path, source, index, tag, message)
@@ -205,20 +213,36 @@ def _xml_row(
     fide_id = values.get("fideid", "")
     if not is_digits(fide_id):
         raise error("fideid")(f"must be a FIDE id (digits), got {fide_id!r}")
+    fide_id = fide_id.lstrip("0") or "0"
     name = values.get("name", "")
     if not name:
-        raise error("name")("is empty")
+        notes.add(
+            "an empty name",
+            lambda: xml_line_of(path, index, "name"),
+            f"name: player #{index}, FIDE id {fide_id}, has no name: imported without one (a "
+            "player already stored keeps their name)",
+        )
     check_text(name, error("name"), limit=MAX_NAME_CHARS)
     rating_tag, games_tag, k_tag = tags
     flag = values.get("flag", "")
     return FideListRow(
         line=None,
-        fide_id=fide_id.lstrip("0") or "0",
+        fide_id=fide_id,
         name=name,
         federation=federation_code(values.get("country", "")),
         sex=sex_of(values.get("sex", ""), flag),
         title=title_of(values.get("title", ""), values.get("w_title", "")),
-        birth_year=birth_year_of(values.get("birthday", ""), error("birthday")),
+        birth_year=birth_year_of(
+            values.get("birthday", ""),
+            error("birthday"),
+            None,
+            lambda m: notes.add(
+                "an impossible year of birth",
+                lambda: xml_line_of(path, index, "birthday"),
+                f"birthday: player #{index}, FIDE id {fide_id}: {m}: imported without a year "
+                "(a player already stored keeps theirs)",
+            ),
+        ),
         rating=rating_of(values.get(rating_tag, ""), error(rating_tag)),
         games=count_of(values.get(games_tag, ""), error(games_tag)),
         k_factor=count_of(values.get(k_tag, ""), error(k_tag)) or None,

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
-from ratingdb.formats.fide_list import FideListRow, iter_fide_txt, iter_fide_xml
+from ratingdb.formats.fide_list import FideListRow, ListNotes, iter_fide_txt, iter_fide_xml
 from ratingdb.formats.list_csv import DEFAULT_RATED_GAMES
 from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
@@ -51,11 +51,12 @@ def import_fide_list(
     player rated at or above the floor gets an entry with the games of the month and a K status
     derived from the list's K (derive_status)."""
     check_period(category, period)
+    notes = ListNotes(str(path))
     rows: Iterator[FideListRow] = iter(
         track(
-            iter_fide_txt(path, category)
+            iter_fide_txt(path, category, period=period, notes=notes)
             if file_format == "fide-txt"
-            else iter_fide_xml(path, category),
+            else iter_fide_xml(path, category, notes=notes),
             f"{path.name}: players",
         )
     )
@@ -94,12 +95,14 @@ def import_fide_list(
         created,
         updated,
         k_differs,
+        notes.lines(),
     )
 
 
 def _upsert_players(session: Session, batch: Sequence[FideListRow]) -> tuple[int, int]:
     """The batch's players created or updated (the FIDE list is the authority on names,
-    federations, titles); returns (created, updated)."""
+    federations, titles; a record without a name or a year of birth leaves the stored one);
+    returns (created, updated)."""
     return player_repo.upsert(
         session,
         [
@@ -114,6 +117,7 @@ def _upsert_players(session: Session, batch: Sequence[FideListRow]) -> tuple[int
             }
             for row in batch
         ],
+        keep=("name", "birth_year"),
     )
 
 

@@ -41,6 +41,9 @@ class ImportedList:
     #: Players whose K, derived from the list (see derive_status), differs from the K the list
     #: prints (FIDE formats only).
     k_differs: int = 0
+    #: What the reader read leniently, with the lines (an empty name, a name not in UTF-8, a
+    #: header not over its columns), for stderr.
+    notes: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
