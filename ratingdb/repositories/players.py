@@ -179,6 +179,22 @@ def unidentified(session: Session, player_ids: Collection[str]) -> set[str]:
     return found
 
 
+def without_fide_id(session: Session, player_ids: Collection[str]) -> set[str]:
+    """Of ``player_ids``, the players FIDE does not know: a local id and no FIDE id recorded
+    (any other player id is a FIDE id or was imported as one, from a FIDE-category list)."""
+    local = sorted(p for p in player_ids if is_local_id(p))
+    found: set[str] = set()
+    for chunk in chunks(local):
+        found.update(
+            session.scalars(
+                select(PlayerRow.player_id).where(
+                    one_of(session, PlayerRow.player_id, chunk), PlayerRow.fide_id.is_(None)
+                )
+            )
+        )
+    return found
+
+
 def by_ids(session: Session, player_ids: Collection[str]) -> dict[str, PlayerRow]:
     """Players by player id (a handful: one IN query)."""
     return {

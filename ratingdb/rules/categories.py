@@ -20,6 +20,12 @@ class Category(StrEnum):
     FIDE_BLITZ = "fide-blitz"
     FFE_RAPID = "ffe-rapid"
 
+    @property
+    def needs_fide_id(self) -> bool:
+        """FIDE rates players registered with FIDE only (a FIDE id); a national list rates
+        players known by a national id too."""
+        return self is not Category.FFE_RAPID
+
     @classmethod
     def parse(cls, text: str) -> Category:
         try:

@@ -74,9 +74,12 @@ from ratingdb.services.close import STANDARD_SEEDED, decode_pool, encode_pool, e
 from ratingdb.services.close.computation import previous_list
 from ratingdb.services.close.inputs import (
     SCORES,
+    drop_unrateable,
+    drop_unrateable_ratings,
     merged_records_of,
     ratings_used_by_tournament,
     standard_ratings_wanted,
+    unrateable_players,
     with_merged_records,
 )
 from ratingdb.services.revisions import lists_to_recompute
@@ -217,10 +220,13 @@ def _period(
     games, reached = _games(session, cascade, period_id, current, seeds)
     present = reached | {g.white_id for g in games} | {g.black_id for g in games}
     statuses = _statuses(session, cascade, category, previous, present)
-    _add_newcomers(session, games, statuses)
+    unrateable = unrateable_players(session, category, games, statuses)
+    drop_unrateable(statuses, unrateable)
+    _add_newcomers(session, games, statuses, unrateable)
     ratings_of = _ratings_used(
         session, cascade, rules, games, lists, previous, statuses, standard_lists
     )
+    drop_unrateable_ratings(ratings_of, unrateable)
     computed = {p for p in reached if p in statuses}
     _add_standard_ratings(session, cascade, rules, games, statuses, standard_lists, computed)
     events = _events(games, ratings_of, computed)
@@ -315,12 +321,14 @@ def _statuses(
 
 
 def _add_newcomers(
-    session: Session, games: Sequence[GameOfPeriod], statuses: dict[str, PlayerStatus]
+    session: Session,
+    games: Sequence[GameOfPeriod],
+    statuses: dict[str, PlayerStatus],
+    unrateable: Collection[str],
 ) -> None:
     """As close.inputs._add_newcomers, for the players of ``games``."""
     players = {row.white_id for row in games} | {row.black_id for row in games}
-    newcomers = players - statuses.keys()
-    newcomers -= player_repo.unidentified(session, newcomers)
+    newcomers = players - statuses.keys() - set(unrateable)
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 

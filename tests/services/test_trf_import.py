@@ -356,3 +356,60 @@ def test_bad_files_are_refused_and_change_nothing(
     where = re.escape(str(path)) + (f":{line}" if line else "") + (f":{column}" if column else "")
     assert re.search(rf"{where}: {re.escape(field)}: \S", err), err
     assert counts(database_url) == before
+
+
+def test_fide_lists_rate_fide_ids_only_national_lists_national_ids_too(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27 item 4. Nat has no FIDE id, only a national id (TRF26 NRS): on FIDE's list he
+    is not rated, pools nothing toward a first rating, and his games count for his opponents
+    as games against an unrated player. Anna beats Bob (D -70, PD .40, +.60 x 20 = +12) and
+    draws Nat: +12 only. On the national list the same file pools Nat's game."""
+    for category in ("fide-standard", "ffe-rapid"):
+        baseline = write(tmp_path, f"{category}.csv", list_csv(ANNA, BOB))
+        code, _, err = cli(capsys, "lists", "import", str(baseline), "--category", category,
+                           "--period", "2026-11", url=database_url)  # fmt: skip
+        assert code == 0, err
+    # R1 Alpha-Bob 1-0 (Nat has a pairing bye), R2 Alpha-Nat 1/2 (Bob has one).
+    event = HEADER + "\n".join(
+        [
+            player(1, "Alpha, A", ["   2 w 1", "   3 w ="], fide_id="1001"),
+            player(2, "Bob, B", ["   1 b 0", "0000 - U"], fide_id="1002"),
+            player(3, "Nat, N", ["0000 - U", "   1 b ="], rating=""),
+            nrs(3, "R555", "1600"),
+        ]
+    ) + "\n"  # fmt: skip
+    path = write(tmp_path, "open.trf", event)
+    for category in ("fide-standard", "ffe-rapid"):
+        code, _, err = cli(capsys, "tournaments", "import", str(path), "--category", category,
+                           "--time-control", "900+10" if category == "ffe-rapid" else "5400+30",
+                           url=database_url)  # fmt: skip
+        assert code == 0, err
+        code, _, err = cli(capsys, "periods", "close", "--category", category, "--period",
+                           "2026-12", url=database_url)  # fmt: skip
+        assert code == 0, err
+    (nat,) = query(database_url, "SELECT player_id FROM players WHERE national_id = 'R555'")[0]
+    code, out, _ = cli(capsys, "lists", "export", "--category", "fide-standard", "--period",
+                       "2026-12", "--format", "json", url=database_url)  # fmt: skip
+    entries = {e["player_id"]: (e["rating"], e["change"], e["games"])
+               for e in json.loads(out)["entries"]}  # fmt: skip
+    assert entries == {"1001": (1862, 12, 1), "1002": (1908, -12, 1)}
+    calculations = query(
+        database_url,
+        "SELECT c.player_id, c.opponent_id, c.rated, c.reason, l.category FROM calculations c "
+        "JOIN rating_lists l ON l.id = c.list_id WHERE :p IN (c.player_id, c.opponent_id) "
+        "ORDER BY l.category, c.player_id",
+        p=nat,
+    )
+    assert calculations == [
+        ("1001", nat, False, "opponent unrated", "ffe-rapid"),
+        (nat, "1001", True, None, "ffe-rapid"),
+        ("1001", nat, False, "opponent unrated", "fide-standard"),
+    ]
+    pooled = query(
+        database_url,
+        "SELECT l.category FROM player_status s JOIN rating_lists l ON l.id = s.list_id "
+        "WHERE s.player_id = :p",
+        p=nat,
+    )
+    assert pooled == [("ffe-rapid",)]

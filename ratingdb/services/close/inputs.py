@@ -69,23 +69,60 @@ def load(
     merged = correction_repo.merges(session, corrections)
     statuses = _merge_statuses(_statuses(session, previous), merged)
     games = period_inputs.played_games(session, period_id, corrections)
-    _add_newcomers(session, games, statuses)
+    unrateable = unrateable_players(session, rules.category, games, statuses)
+    drop_unrateable(statuses, unrateable)
+    _add_newcomers(session, games, statuses, unrateable)
     ratings_of = _ratings_used(
         session, rules, games, lists, previous, statuses, merged, standard_lists
     )
+    drop_unrateable_ratings(ratings_of, unrateable)
     _add_standard_ratings(session, rules, games, statuses, standard_lists)
     return statuses, _events(games, ratings_of, rate_of_play_checks(rules.category, games))
 
 
+def unrateable_players(
+    session: Session,
+    category: Category,
+    games: Iterable[TournamentGame],
+    statuses: Collection[str],
+) -> set[str]:
+    """The players of ``games`` and ``statuses`` the category never rates: in FIDE's
+    categories, players without a FIDE id (FIDE rates registered players only, issue 27); in a
+    national list, players known by no id at all (issue 4). Their games are stored and shown,
+    and count as games against an unrated player."""
+    players = {row.white_id for row in games} | {row.black_id for row in games}
+    if category.needs_fide_id:
+        return player_repo.without_fide_id(session, players | set(statuses))
+    return player_repo.unidentified(session, players)
+
+
+def drop_unrateable(statuses: dict[str, PlayerStatus], unrateable: Collection[str]) -> None:
+    """No standing for a player the category does not rate (a list of an earlier version of
+    ratingdb may hold one)."""
+    for player in unrateable:
+        statuses.pop(player, None)
+
+
+def drop_unrateable_ratings(
+    ratings_of: Mapping[str, dict[str, int]], unrateable: Collection[str]
+) -> None:
+    """An older list in force may rate a player the category does not rate: not used."""
+    if unrateable:
+        for ratings in ratings_of.values():
+            for player in unrateable & ratings.keys():
+                del ratings[player]
+
+
 def _add_newcomers(
-    session: Session, games: Sequence[PeriodGame], statuses: dict[str, PlayerStatus]
+    session: Session,
+    games: Sequence[PeriodGame],
+    statuses: dict[str, PlayerStatus],
+    unrateable: Collection[str],
 ) -> None:
     """A status for each player of the games not on the previous list: unrated, with the
-    birth year. Players without any id are stored and shown, never rated (issue 4): no
-    status, no result."""
+    birth year; none for a player the category does not rate (no status, no result)."""
     players = {row.white_id for row in games} | {row.black_id for row in games}
-    newcomers = players - statuses.keys()
-    newcomers -= player_repo.unidentified(session, newcomers)
+    newcomers = players - statuses.keys() - set(unrateable)
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
 
