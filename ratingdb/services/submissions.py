@@ -21,10 +21,12 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import Role, SubmissionState, TournamentFormat
 from ratingdb.errors import InputError
+from ratingdb.formats.games_csv import TournamentFile
 from ratingdb.formats.trf import TrfPlayer
 from ratingdb.models import PlayerRow, SubmissionRow
 from ratingdb.models.submission import FILENAME_LENGTH, REASON_LENGTH
 from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
 from ratingdb.rules.rate_of_play import NoRateOfPlayRule, RateOfPlayCheck, parse_time_control
@@ -41,6 +43,8 @@ from ratingdb.services.tournaments import (
     refuse_unknown_players,
 )
 
+#: The names a warning lists before it says how many more.
+NAMES_SHOWN = 10
 #: The largest upload the back office receives (a corrected FIDE list file included).
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 #: The largest tournament file (TRF or games CSV) checked or stored: the largest real TRF, a
@@ -209,6 +213,7 @@ def check(
             (category, *assign_period(session, category, read.tournament.end_date, forced))
             for category in categories
         ]
+        unregistered = _unregistered(session, read.tournament, categories)
     except InputError as error:
         savepoint.rollback()
         raise _located(error, path, filename) from None
@@ -223,6 +228,14 @@ def check(
     warnings = _warnings(session, read.digest, tournament.name, tournament.start_date,
                          tournament.end_date, submitter_id)  # fmt: skip
     warnings += rate_of_play_warnings(categories, tournament.start_date, read.details)
+    if unregistered:
+        shown = "; ".join(unregistered[:NAMES_SHOWN])
+        more = len(unregistered) - NAMES_SHOWN
+        warnings.append(
+            f"{len(unregistered)} player(s) need a FIDE id before FIDE rating (FIDE's lists "
+            f"leave them out; their games count as against an unrated player): {shown}"
+            + (f"; and {more} more (players export-unregistered lists them)" if more > 0 else "")
+        )
     first = planned[0]
     report = {
         "name": tournament.name,
@@ -241,6 +254,17 @@ def check(
     }
     return Checked(report, read.digest, tournament.name, tournament.start_date,
                    tournament.end_date, read.source_format)  # fmt: skip
+
+
+def _unregistered(
+    session: Session, tournament: TournamentFile, categories: Sequence[Category]
+) -> list[str]:
+    """The file's players a FIDE category will not rate (no FIDE id), by name."""
+    if not any(category.needs_fide_id for category in categories):
+        return []
+    players = {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
+    missing = player_repo.without_fide_id(session, players)
+    return sorted(row.name for row in player_repo.by_ids(session, missing).values())
 
 
 def rate_of_play_warnings(

@@ -127,6 +127,29 @@ def time_control_warnings(name: str) -> list[str]:
     ]
 
 
+def players_without_fide_id(content: bytes) -> list[str]:
+    """Read here by hand (TRF 001 columns, docs/formats.md §4.1): the names of the players
+    whose FIDE id (columns 58-68) is blank, 0 or not digits (the ICU file's N0001) and who
+    met another player at least once (a round with an opponent and a result)."""
+    names = []
+    for line in re.split(r"\r\n|\r|\n", content.decode("latin-1")):
+        if not line.startswith("001"):
+            continue
+        fide_id = line[57:68].strip()
+        rounds = [line[i : i + 8] for i in range(91, len(line), 10)]
+        met = any(r[:4].strip() not in ("", "0000") and r[7:8].strip() for r in rounds)
+        if met and not (fide_id.isdigit() and int(fide_id) > 0):
+            names.append(line[14:47].strip())
+    return names
+
+
+def fide_id_warnings(content: bytes) -> list[str]:
+    names = players_without_fide_id(content)
+    if not names:
+        return []
+    return [f"{len(names)} player(s) need a FIDE id before FIDE rating"]
+
+
 @pytest.mark.parametrize("name", sorted(REAL_FILES))
 def test_each_real_file_is_checked_and_nothing_is_stored(
     client: TestClient, tokens: dict[str, str], database_url: str, folder: Path, name: str
@@ -144,7 +167,12 @@ def test_each_real_file_is_checked_and_nothing_is_stored(
         assert report["players"] == {"matched": 0, "new": players, "mismatches": []}
     if period is not None:
         assert (report["period"], report["late"]) == (period, False)
-    assert report["warnings"] == time_control_warnings(name)
+    warnings = report["warnings"]
+    assert warnings[:1] == time_control_warnings(name)
+    # Each player without a FIDE id is named (the first ten by name, then how many more).
+    assert [w.split(" (")[0] for w in warnings[1:]] == fide_id_warnings(content)
+    for unregistered in sorted(players_without_fide_id(content))[:10]:
+        assert unregistered in warnings[1]
     # The check wrote nothing but the submission (and its audit entry).
     assert stored(database_url) == dict.fromkeys(STORED, 0)
     assert query(database_url, "SELECT state, filename FROM submissions") == [("submitted", name)]
