@@ -8,6 +8,7 @@ token, shown once on its own page.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -35,8 +36,10 @@ from ratingdb.backoffice.security import (
 )
 from ratingdb.enums import Role, TokenScope
 from ratingdb.errors import InputError
+from ratingdb.formats.unregistered_csv import write_unregistered_csv
 from ratingdb.services import accounts, sign_in
 from ratingdb.services.accounts import NotAllowed, Principal, UnknownUserError
+from ratingdb.services.unregistered import unregistered_players
 
 HERE = Path(__file__).resolve().parent
 templates = Jinja2Templates(directory=HERE / "templates")
@@ -136,6 +139,10 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
             ("/account", "Your account: password and API tokens"),
             # Corrections (issue 14)
             ("/corrections", "Corrections"),
+            (
+                "/players/unregistered.csv",
+                "Players who need a FIDE id (CSV for FIDE's registration)",
+            ),
         )
         if caller.role in _roles_of("GET", path)
     ]
@@ -290,6 +297,20 @@ def revoke_own_tokens(request: Request, caller: Caller, fields: Fields) -> Respo
     return _account_page(request, caller, notice=f"{count} token(s) revoked")
 
 
+def unregistered_download(request: Request, caller: Caller) -> Response:
+    """``players export-unregistered`` as a download: every FIDE category's tournaments."""
+    found = context(request)
+    with found.sessions.begin() as session:
+        players = unregistered_players(session, [])
+    out = io.StringIO()
+    write_unregistered_csv(players, out)
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="unregistered-players.csv"'},
+    )
+
+
 def register(app: FastAPI) -> None:
     """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
     for method, path, endpoint in (
@@ -309,5 +330,6 @@ def register(app: FastAPI) -> None:
         ("POST", "/users/{username}/approve", approve_user),
         ("POST", "/users/{username}/password", reset_password),
         ("POST", "/users/{username}/tokens/revoke", revoke_tokens),
+        ("GET", "/players/unregistered.csv", unregistered_download),
     ):
         app.add_api_route(path, endpoint, methods=[method], include_in_schema=False)

@@ -62,6 +62,8 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/submissions/{submission_id}/accept"): frozenset({OFFICER}),
     ("POST", "/submissions/{submission_id}/reject"): frozenset({OFFICER}),
     ("GET", "/audit"): AUDITORS,
+    # Players FIDE's lists leave out (issue 27): what the officer sends to FIDE's registration.
+    ("GET", "/players/unregistered.csv"): frozenset({OFFICER}),
     # JSON API (bearer tokens)
     ("GET", "/admin/v1/openapi.json"): SIGNED_IN,
     ("GET", "/admin/v1/me"): SIGNED_IN,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ratingdb.cli.common import database_options, transaction
@@ -38,6 +40,37 @@ def register_actions(actions: Any) -> None:
     )
     show.add_argument("player_id", metavar="ID")
     show.set_defaults(handler=run_show)
+    unregistered = actions.add_parser(
+        "export-unregistered",
+        parents=[database_options()],
+        help="the players FIDE's lists leave out for want of a FIDE id, as CSV: what FIDE's "
+        "registration asks (name, birth date, sex, federation)",
+    )
+    unregistered.add_argument(
+        "--category",
+        action="append",
+        default=[],
+        help="a FIDE category whose tournaments count (repeat it; default: every FIDE category)",
+    )
+    unregistered.add_argument("--output", type=Path, help="a file instead of stdout")
+    unregistered.set_defaults(handler=run_export_unregistered)
+
+
+def run_export_unregistered(args: argparse.Namespace) -> int:
+    """CSV on stdout (or ``--output``), written once the reading is done."""
+    from ratingdb.cli.common import category
+    from ratingdb.formats.unregistered_csv import write_unregistered_csv
+    from ratingdb.services.unregistered import unregistered_players
+
+    categories = [category(text) for text in args.category]
+    with transaction(args) as session:
+        players = unregistered_players(session, categories)
+    if args.output is None:
+        write_unregistered_csv(players, sys.stdout)
+    else:
+        with args.output.open("w", encoding="utf-8", newline="") as out:
+            write_unregistered_csv(players, out)
+    return 0
 
 
 def player_fields(found: Player) -> dict[str, Any]:

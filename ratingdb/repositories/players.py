@@ -4,15 +4,28 @@ and the local ids of players who have neither."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from datetime import date
 from typing import Any
 
-from sqlalchemy import ColumnElement, String, any_, bindparam, func, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    String,
+    any_,
+    bindparam,
+    distinct,
+    func,
+    select,
+    text,
+    union_all,
+    update,
+)
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ratingdb.db import bulk_insert
-from ratingdb.models import PlayerRow
+from ratingdb.models import GameRow, PlayerRow, TournamentRow
 from ratingdb.models.player import LOCAL_ID_LENGTH, LOCAL_ID_PREFIX, is_local_id
+from ratingdb.rules import Category
 
 #: Parameters per IN (...) query, below every database's limit.
 CHUNK = 5000
@@ -221,3 +234,42 @@ def names(session: Session, player_ids: Collection[str]) -> dict[str, str]:
 def insert_players(session: Session, rows: Sequence[Mapping[str, Any]]) -> int:
     """New players (column -> value, the same columns in every row) in one bulk write."""
     return bulk_insert(session, PlayerRow, rows)
+
+
+def unregistered_with_fide_games(
+    session: Session, categories: Collection[Category]
+) -> list[tuple[PlayerRow, int, date]]:
+    """The players without a FIDE id (a local id, no FIDE id recorded) who have a stored game
+    in a tournament of one of ``categories``: each with how many such tournaments and the end
+    of the latest, by name."""
+    side = union_all(
+        select(GameRow.white_id.label("player_id"), GameRow.tournament_id).where(
+            GameRow.superseded_by.is_(None)
+        ),
+        select(GameRow.black_id.label("player_id"), GameRow.tournament_id).where(
+            GameRow.superseded_by.is_(None)
+        ),
+    ).subquery()
+    played = (
+        select(
+            side.c.player_id,
+            func.count(distinct(side.c.tournament_id)).label("tournaments"),
+            func.max(TournamentRow.end_date).label("last_played"),
+        )
+        .join(TournamentRow, TournamentRow.tournament_id == side.c.tournament_id)
+        .where(TournamentRow.category.in_(list(categories)))
+        .group_by(side.c.player_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(PlayerRow, played.c.tournaments, played.c.last_played)
+        .join(played, played.c.player_id == PlayerRow.player_id)
+        .where(
+            PlayerRow.fide_id.is_(None),
+            PlayerRow.merged_into.is_(None),
+            func.length(PlayerRow.player_id) == LOCAL_ID_LENGTH,
+            PlayerRow.player_id.startswith(LOCAL_ID_PREFIX),
+        )
+        .order_by(PlayerRow.name, PlayerRow.player_id)
+    )
+    return [(player, tournaments, last) for player, tournaments, last in rows]

@@ -81,6 +81,7 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/submissions/{submission_id}/accept"): (OFFICER, 303),
     ("POST", "/submissions/{submission_id}/reject"): (OFFICER, 303),
     ("GET", "/audit"): (AUDITORS, 200),
+    ("GET", "/players/unregistered.csv"): (OFFICER, 200),
     ("GET", "/admin/v1/openapi.json"): (SIGNED_IN, 200),
     ("GET", "/admin/v1/me"): (SIGNED_IN, 200),
     ("POST", "/admin/v1/me/password"): (SIGNED_IN, 200),

@@ -631,3 +631,28 @@ def test_the_report_says_which_games_the_rate_of_play_keeps_out(
     content = SMALL_TRF.replace(b"222 5400+30", f"222 {control}".encode())
     report = send(client, tokens["arbiter1"], content, f"category={category}").json()
     assert report["warnings"] == warnings
+
+
+def test_the_officer_downloads_the_players_who_need_a_fide_id(
+    client: TestClient, tokens: dict[str, str], users: Accounts
+) -> None:
+    """Accepted into FIDE standard: Ann has a FIDE id, Cid none (a local id is made for him).
+    The download names Cid with what FIDE's registration asks; an arbiter may not have it."""
+    content = (
+        HEADER + "222 5400+30\n"
+        + player(1, "Alpha, Ann", ["   2 w 1"], fide_id="1000001") + "\n"
+        + player(2, "Cid, Carl", ["   1 b 0"], birth="1999/12/31") + "\n"
+    ).encode()  # fmt: skip
+    sent = send(client, tokens["officer1"], content, "category=fide-standard&accept=true")
+    assert sent.status_code == 201, sent.text
+    client.cookies.set("ratingdb_session", users.session("officer1")[0])
+    answer = client.get("/players/unregistered.csv")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "text/csv; charset=utf-8"
+    assert "unregistered-players.csv" in answer.headers["content-disposition"]
+    # TRF_HEADER's tournament ends 2026-11-08; trf_player writes sex m and federation FRA.
+    assert answer.text.splitlines()[1:] == [
+        '900000000001,"Cid, Carl",M,1999-12-31,1999,FRA,,,1,2026-11-08'
+    ]
+    client.cookies.set("ratingdb_session", users.session("arbiter1")[0])
+    assert client.get("/players/unregistered.csv").status_code == 403
