@@ -32,7 +32,9 @@ def register(commands: Any) -> None:
     close.add_argument("--dry-run", action="store_true", help="print the result, write nothing")
     close.set_defaults(handler=run_close)
     status = actions.add_parser(
-        "status", parents=[database_options()], help="each period: state, tournaments, games"
+        "status",
+        parents=[database_options()],
+        help="each period: state, tournaments, games, closing date (JSON lines)",
     )
     status.add_argument("--category")
     status.set_defaults(handler=run_status)
@@ -76,6 +78,10 @@ def run_close(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
+    """One JSON line per period, by category then period, as every listing prints; the state
+    spelt as ``periods.state`` holds it (PeriodState: ``open``, ``closing``,
+    ``awaiting-approval``, ``published``)."""
+    from ratingdb.enums import PeriodState
     from ratingdb.repositories import periods as period_repo
     from ratingdb.rules import Period
 
@@ -94,12 +100,13 @@ def run_status(args: argparse.Namespace) -> int:
                 "games": counts.get(row.id, (0, 0))[1],
                 "published_at": None if row.published_at is None else row.published_at.isoformat(),
             }
-            if row.state == "awaiting-approval" and row.computed_at is not None:
+            if row.state == PeriodState.AWAITING_APPROVAL and row.computed_at is not None:
                 # Computed by the scheduled close, waiting for an officer (publication: approval).
                 shown["computed_at"] = row.computed_at.isoformat()
                 shown["computed_digest"] = row.computed_digest
             periods.append(shown)
-    print(json.dumps({"periods": periods}, indent=1))
+    for shown in periods:
+        print(json.dumps(shown, ensure_ascii=False))
     return 0
 
 

@@ -175,9 +175,12 @@ def read_bounded(path: Path, source: str, *, save_as: str) -> bytes:
 
 
 def decode(raw: bytes) -> tuple[str, str]:
-    """The text and the encoding it was read with: UTF-8 (BOM dropped), else Latin-1 (which
-    reads any bytes: what it gives is then checked like any text)."""
+    """The text and the encoding it was read with: UTF-8, else Latin-1 (which reads any bytes:
+    what it gives is then checked like any text). A UTF-8 byte order mark is dropped either
+    way: in front of Latin-1 text (an editor that added it to a file it did not convert) it
+    would otherwise be read as the three letters ``ï»¿``."""
+    raw = raw.removeprefix(codecs.BOM_UTF8)
     try:
-        return raw.decode("utf-8").removeprefix("\ufeff"), "UTF-8"
+        return raw.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError:
         return raw.decode("latin-1"), "Latin-1"

@@ -171,3 +171,35 @@ def test_players_show_of_an_unknown_player_exits_2_naming_it(
     code, out, err = run_cli(capsys, "players", "show", "999999", url=database_url)
     assert (code, out) == (2, "")
     assert err == "ratingdb players: ID: no player 999999\n"
+
+
+def test_periods_status_one_json_line_per_period(
+    stored: dict[str, str], database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As every listing: one JSON line per period, by category then period, the state spelt as
+    everywhere else (``open``, ``published``; ``awaiting-approval``: tests/jobs)."""
+    october = tmp_path / "october.csv"
+    games = games_csv('"Fall Blitz",2026-09-05,2026-09-06,1,1001,1004,1/2-1/2')
+    october.write_text(games, encoding="utf-8")
+    cli_ok(capsys, "tournaments", "import", str(october), "--category", "fide-standard",
+           url=database_url)  # fmt: skip
+    code, out, err = run_cli(capsys, "periods", "status", url=database_url)
+    assert (code, err) == (0, "")
+    found = lines(out)
+    published = [item.pop("published_at") for item in found]
+    assert found == [
+        {"category": "fide-standard", "period": "2026-08", "state": "published",
+         "closing_date": "2026-07-29", "tournaments": 0, "games": 0},
+        {"category": "fide-standard", "period": "2026-09", "state": "published",
+         "closing_date": "2026-08-29", "tournaments": 2, "games": 2},
+        {"category": "fide-standard", "period": "2026-10", "state": "open",
+         "closing_date": "2026-09-28", "tournaments": 1, "games": 1},
+    ]  # fmt: skip
+    assert [moment is None for moment in published] == [False, False, True]
+    assert list(json.loads(out.splitlines()[0])) == [
+        "category", "period", "state", "closing_date", "tournaments", "games", "published_at",
+    ]  # fmt: skip
+    # Another category's periods: none, so nothing at all (not an empty document).
+    code, out, err = run_cli(capsys, "periods", "status", "--category", "fide-rapid",
+                             url=database_url)  # fmt: skip
+    assert (code, out, err) == (0, "", "")

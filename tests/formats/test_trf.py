@@ -3,6 +3,7 @@ and on small made-up files: what it accepts, and how it refuses (file, line, col
 
 from __future__ import annotations
 
+import codecs
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -11,6 +12,8 @@ import pytest
 
 from ratingdb.errors import InputError
 from ratingdb.formats.trf import (
+    DAY_FIRST,
+    YEAR_FIRST,
     PlayerOut,
     RoundOut,
     TrfFile,
@@ -19,6 +22,7 @@ from ratingdb.formats.trf import (
     parse_date,
     parse_trf,
     read_trf,
+    two_digit_orders,
 )
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
@@ -276,6 +280,26 @@ def test_latin1_is_read_when_the_file_is_not_utf8() -> None:
     assert trf.players[0].rating == 1800
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_a_byte_order_mark_is_dropped(encoding: str) -> None:
+    """A UTF-8 byte order mark in front of the first record, the rest UTF-8 or Latin-1 (an
+    editor that added the mark without converting the file): the mark is dropped, the rest
+    read as it would be without it."""
+    raw = codecs.BOM_UTF8 + GOOD.replace("Alpha, A", "Míchél A").encode(encoding)
+    trf = parse_trf(raw, source="t.trf")
+    assert trf.name == "Test Open"  # the 012 record of the first line, not "ï»¿012 ..."
+    assert trf.skipped_records == {}
+    assert trf.players[0].name == "Míchél A"
+    if encoding == "utf-8":
+        assert trf.encoding == "UTF-8"
+        assert not any("UTF-8" in note for note in trf.notes)
+    else:
+        assert trf.encoding == "Latin-1"
+        assert trf.notes[0] == (
+            "read as Latin-1 (not valid UTF-8, despite its UTF-8 byte order mark, dropped)"
+        )
+
+
 def test_short_games_forfeits_and_unfinished_pairings() -> None:
     text = HEADER + "\n".join(
         [
@@ -352,6 +376,109 @@ def test_written_files_read_back() -> None:
 )
 def test_tournament_dates(text: str, expected: date | None) -> None:
     assert parse_date(text) == expected
+
+
+TODAY = date(2026, 12, 4)
+
+
+@pytest.mark.parametrize(
+    ("texts", "known", "today", "expected"),
+    [
+        # Alone, both orders give a date from 1990 to a year after today: ambiguous.
+        (["26.11.02"], [], TODAY, {YEAR_FIRST: date(2026, 11, 2), DAY_FIRST: date(2002, 11, 26)}),
+        (["12.11.10"], [], TODAY, {YEAR_FIRST: date(2012, 11, 10), DAY_FIRST: date(2010, 11, 12)}),
+        # The file's other dates (a four-digit date, 132 round dates) decide.
+        (["26.11.02"], [date(2026, 11, 8)], TODAY, {YEAR_FIRST: date(2026, 11, 2)}),
+        (["02.11.26"], [date(2026, 11, 8)], TODAY, {DAY_FIRST: date(2026, 11, 2)}),
+        (["12.11.10"], [date(2010, 11, 14)], TODAY, {DAY_FIRST: date(2010, 11, 12)}),
+        # A number over 31 is no day; 90 to 99 are 1990 to 1999.
+        (["95.03.12"], [], TODAY, {YEAR_FIRST: date(1995, 3, 12)}),
+        (["12.03.95"], [], TODAY, {DAY_FIRST: date(1995, 3, 12)}),
+        # More than a year after today is not plausible, until it is.
+        (["30.06.15"], [], TODAY, {DAY_FIRST: date(2015, 6, 30)}),
+        (["30.06.15"], [], date(2029, 7, 1),
+         {YEAR_FIRST: date(2030, 6, 15), DAY_FIRST: date(2015, 6, 30)}),
+        # Nothing plausible: 85 is 2085, not 1985; 31 November is no date.
+        (["05.06.85"], [], TODAY, {}),
+        (["31.11.31"], [], TODAY, {}),
+        # Start and end read the same way: the end after the start, at most a year later.
+        (["26.11.02", "26.11.08"], [], TODAY, {YEAR_FIRST: date(2026, 11, 2)}),
+        (["02.11.26", "08.11.26"], [], TODAY, {DAY_FIRST: date(2026, 11, 2)}),
+        (["10.11.12", "09.11.12"], [], TODAY, {}),
+    ],
+)  # fmt: skip
+def test_two_digit_years_are_read_when_one_order_alone_is_plausible(
+    texts: list[str], known: list[date], today: date, expected: dict[str, date]
+) -> None:
+    orders = two_digit_orders(texts, known=known, today=today)
+    plausible = {order: dates[0] for order, dates in orders.items() if isinstance(dates, tuple)}
+    assert plausible == expected
+
+
+def test_why_an_order_is_not_plausible() -> None:
+    orders = two_digit_orders(["05.06.85"], known=[], today=TODAY)
+    assert orders == {
+        YEAR_FIRST: "read YY.MM.DD, '05.06.85' is no date",
+        DAY_FIRST: "read DD.MM.YY, '05.06.85' is 2085-06-05, more than a year after today",
+    }
+    orders = two_digit_orders(["26.11.02"], known=[date(2026, 11, 8)], today=TODAY)
+    assert orders[DAY_FIRST] == (
+        "read DD.MM.YY, '26.11.02' is 2002-11-26, more than a year from the file's other "
+        "dates (2026-11-08 to 2026-11-08)"
+    )
+
+
+def header(start: str, end: str, rounds: str = "") -> str:
+    return f"012 Test Open\n042 {start}\n052 {end}\n" + (f"132 {rounds}\n" if rounds else "")
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "rounds", "dates"),
+    [
+        ("26.11.02", "26.11.08", "", (date(2026, 11, 2), date(2026, 11, 8))),
+        ("02.11.26", "08.11.26", "", (date(2026, 11, 2), date(2026, 11, 8))),
+        ("26/11/02", "", "26/11/02  26/11/03", (date(2026, 11, 2), None)),
+        ("2026/11/02", "08-11-26", "", (date(2026, 11, 2), date(2026, 11, 8))),
+        ("95.03.12", "95.03.19", "", (date(1995, 3, 12), date(1995, 3, 19))),
+    ],
+)
+def test_a_file_with_two_digit_years(
+    start: str, end: str, rounds: str, dates: tuple[date, date | None]
+) -> None:
+    trf = parse(header(start, end, rounds) + player(1, "A", []))
+    assert (trf.start_date, trf.end_date) == dates
+    order = YEAR_FIRST if start.startswith(("26", "95")) else DAY_FIRST
+    first = [start] if start != "2026/11/02" else []
+    assert trf.notes[0] == (
+        f"line 2: 042 {start!r} read as {dates[0].isoformat()} ({order}, the only plausible "
+        "reading of its two-digit year)"
+        if first
+        else f"line 3: 052 {end!r} read as 2026-11-08 (DD.MM.YY, the only plausible reading "
+        "of its two-digit year)"
+    )
+
+
+def test_refuses_an_ambiguous_two_digit_year() -> None:
+    error = refusal(header("12.11.10", "") + player(1, "A", []))
+    assert (error.line, error.column, error.field) == (2, 5, "042 start date")
+    assert error.message == (
+        "'12.11.10' has a two-digit year and reads two ways, 2012-11-10 (YY.MM.DD) or "
+        "2010-11-12 (DD.MM.YY): ambiguous; write the year in four digits"
+    )
+    # The end date read the same way does not tell them apart either.
+    error = refusal(header("12.11.10", "12.11.11") + player(1, "A", []))
+    assert (error.line, error.field) == (2, "042 start date")
+    assert "reads two ways" in error.message
+
+
+def test_refuses_a_two_digit_year_with_no_plausible_reading() -> None:
+    error = refusal(header("2026/11/02", "05.06.85") + player(1, "A", []))
+    assert (error.line, error.column, error.field) == (3, 5, "052 end date")
+    assert error.message == (
+        "'05.06.85' has a two-digit year and no plausible reading (read YY.MM.DD, '05.06.85' "
+        "is no date; read DD.MM.YY, '05.06.85' is 2085-06-05, more than a year after today); "
+        "write the year in four digits"
+    )
 
 
 @pytest.mark.parametrize(

@@ -177,9 +177,9 @@ def test_the_job_and_periods_status_show_the_waiting_period(
         "2026-12", "awaiting-approval", case.EXPECTED_ENTRIES)  # fmt: skip
     assert "fide-standard 2026-12 awaits approval" in done.stderr
     assert "later periods of fide-standard wait for it" in done.stderr
-    status = json.loads(cli_ok(capsys, "periods", "status", "--category", "fide-standard",
-                               url=database_url))  # fmt: skip
-    december = next(p for p in status["periods"] if p["period"] == "2026-12")
+    status = cli_ok(capsys, "periods", "status", "--category", "fide-standard", url=database_url)
+    periods = [json.loads(line) for line in status.splitlines()]  # one JSON line per period
+    december = next(p for p in periods if p["period"] == "2026-12")
     assert december["state"] == "awaiting-approval"
     assert december["computed_digest"] == outcome["digest"]
     assert december["computed_at"].startswith("20")

@@ -10,7 +10,13 @@ The names other modules use are re-exported here: import them from ``ratingdb.fo
 """
 
 from ratingdb.formats.text import decode
-from ratingdb.formats.trf.dates import parse_birth, parse_date
+from ratingdb.formats.trf.dates import (
+    DAY_FIRST,
+    YEAR_FIRST,
+    parse_birth,
+    parse_date,
+    two_digit_orders,
+)
 from ratingdb.formats.trf.reader import parse_trf, read_trf, split_lines
 from ratingdb.formats.trf.records import (
     FIDE_ID,
@@ -29,12 +35,14 @@ from ratingdb.formats.trf.records import (
 from ratingdb.formats.trf.writer import PlayerOut, RoundOut, format_trf
 
 __all__ = [
+    "DAY_FIRST",
     "FIDE_ID",
     "FORFEITS",
     "PLAYED",
     "PSEUDO_PLAYER_NAMES",
     "SAVE_AS",
     "SHORT_GAMES",
+    "YEAR_FIRST",
     "NationalRecord",
     "PlayerOut",
     "RoundOut",
@@ -50,4 +58,5 @@ __all__ = [
     "parse_trf",
     "read_trf",
     "split_lines",
+    "two_digit_orders",
 ]

@@ -1,11 +1,14 @@
 """The dates of a TRF as real files write them: tournament dates in the many formats seen
 (ISO, ``YYYY/MM/DD``, ``DD.MM.YYYY``, ``DD/MM/YYYY``, ``May 29, 2020``, ``29 May 2020`` in
-several languages) and birth dates, whose month and day may be blank or zero."""
+several languages), tournament dates with a two-digit year (``26.11.02``: read only when one
+order alone gives a plausible date, ``two_digit_orders``) and birth dates, whose month and day
+may be blank or zero."""
 
 from __future__ import annotations
 
 import re
-from datetime import date
+from collections.abc import Sequence
+from datetime import date, timedelta
 
 _MONTHS = {
     name: number
@@ -51,6 +54,85 @@ def parse_date(text: str) -> date | None:
     except ValueError:
         return None
     return None
+
+
+#: The two orders a date with a two-digit year may be written in (the month is in the middle).
+YEAR_FIRST = "YY.MM.DD"
+DAY_FIRST = "DD.MM.YY"
+#: A two-digit year is 19YY from 90 to 99 and 20YY otherwise: no date before 1990 is read so.
+TWO_DIGIT_PIVOT = 90
+#: How far after today, and how far from the file's other dates, a two-digit-year date may be
+#: (also the longest a tournament may last, when both its dates have a two-digit year).
+TWO_DIGIT_SLACK = timedelta(days=366)
+
+
+def two_digit_fields(text: str) -> tuple[int, int, int] | None:
+    """The three numbers of a date with a two-digit year (``26.11.02``, ``02/11/26``,
+    ``26-11-02``: two digits each, one separator), None if ``text`` is not of that form."""
+    found = re.fullmatch(r"(\d{2})\s*([-/.])\s*(\d{2})\s*\2\s*(\d{2})", text.strip())
+    return None if found is None else (int(found[1]), int(found[3]), int(found[4]))
+
+
+def two_digit_year(year: int) -> int:
+    return year + (1900 if year >= TWO_DIGIT_PIVOT else 2000)
+
+
+def two_digit_reading(fields: tuple[int, int, int], order: str) -> date | None:
+    """The date ``fields`` give read in ``order`` (YEAR_FIRST or DAY_FIRST), None if none."""
+    first, month, last = fields
+    year, day = (first, last) if order == YEAR_FIRST else (last, first)
+    try:
+        return date(two_digit_year(year), month, day)
+    except ValueError:
+        return None
+
+
+def two_digit_orders(
+    texts: Sequence[str], *, known: Sequence[date], today: date
+) -> dict[str, tuple[date, ...] | str]:
+    """For each order (YEAR_FIRST, DAY_FIRST), the dates it gives ``texts`` (the file's
+    two-digit-year dates, the start before the end: a program writes all its dates the same
+    way), or why it cannot be the order: a text is no date; a date is more than
+    TWO_DIGIT_SLACK after ``today`` or away from the file's ``known`` dates (four-digit
+    dates, 132 round dates); the end is before the start or more than TWO_DIGIT_SLACK
+    after it. The caller reads the dates when exactly one order gives dates."""
+    orders: dict[str, tuple[date, ...] | str] = {}
+    for order in (YEAR_FIRST, DAY_FIRST):
+        dates: list[date] = []
+        why = ""
+        for text in texts:
+            found, why = _plausible(text, order, known, today)
+            if found is None:
+                break
+            dates.append(found)
+        if not why and len(dates) == 2 and dates[1] < dates[0]:
+            why = f"the end {dates[1].isoformat()} is before the start {dates[0].isoformat()}"
+        elif not why and len(dates) == 2 and dates[1] - dates[0] > TWO_DIGIT_SLACK:
+            why = (
+                f"the start {dates[0].isoformat()} and the end {dates[1].isoformat()} are "
+                "more than a year apart"
+            )
+        orders[order] = f"read {order}, {why}" if why else tuple(dates)
+    return orders
+
+
+def _plausible(
+    text: str, order: str, known: Sequence[date], today: date
+) -> tuple[date | None, str]:
+    """The date ``text`` gives read in ``order``, or None and why it is not plausible."""
+    fields = two_digit_fields(text)
+    found = None if fields is None else two_digit_reading(fields, order)
+    shown = repr(text.strip())
+    if found is None:
+        return None, f"{shown} is no date"
+    if found > today + TWO_DIGIT_SLACK:
+        return None, f"{shown} is {found.isoformat()}, more than a year after today"
+    if known and not min(known) - TWO_DIGIT_SLACK <= found <= max(known) + TWO_DIGIT_SLACK:
+        return None, (
+            f"{shown} is {found.isoformat()}, more than a year from the file's other dates "
+            f"({min(known).isoformat()} to {max(known).isoformat()})"
+        )
+    return found, ""
 
 
 def parse_birth(text: str) -> tuple[int, date | None] | None:

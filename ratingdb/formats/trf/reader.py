@@ -2,15 +2,16 @@
 
 Reading is strict where rating depends on it and lenient elsewhere, as real files demand:
 
-- the text is UTF-8, else Latin-1 (UTF-16 and UTF-32 are refused); lines end in LF, CRLF or CR
-  and are at most 64 KiB; columns are characters, 1-based; no line holds a control character
-  (tabs between the fields of a round aside), a line separator or a bidi override, refused with
-  the field it is in; the tournament name and city are at most 200 characters; dates are from
-  1900 to 2200 (text.py);
+- the text is UTF-8, else Latin-1 (a UTF-8 byte order mark dropped; UTF-16 and UTF-32 are
+  refused); lines end in LF, CRLF or CR and are at most 64 KiB; columns are characters,
+  1-based; no line holds a control character (tabs between the fields of a round aside), a
+  line separator or a bidi override, refused with the field it is in; the tournament name and
+  city are at most 200 characters; dates are from 1900 to 2200 (text.py);
 - header records ``012`` name, ``022`` city, ``032`` federation, ``042``/``052`` dates (ISO,
-  ``YYYY/MM/DD``, ``DD.MM.YYYY``, ``DD/MM/YYYY``, ``May 29, 2020`` ...), ``122`` time control and
-  TRF26 ``222`` encoded time control; ``###`` comments, ``XX*``/``BB*`` engine records and every
-  other record are skipped (and counted in the report);
+  ``YYYY/MM/DD``, ``DD.MM.YYYY``, ``DD/MM/YYYY``, ``May 29, 2020`` ..., and ``YY.MM.DD`` or
+  ``DD.MM.YY`` when one order alone is plausible: dates.two_digit_orders), ``122`` time
+  control and TRF26 ``222`` encoded time control; ``###`` comments, ``XX*``/``BB*`` engine
+  records and every other record are skipped (and counted in the report);
 - ``001`` player lines, and TRF26 National Rating Support records (a federation code in columns
   1-3, linked to a player by starting rank: national rating 49-52, national id 58-68);
 - each round field once per game: the two lines of a game must agree (opponents point at each
@@ -27,6 +28,7 @@ never rated; a pairing with no result on either line is skipped; an entry withou
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections import Counter
 from dataclasses import replace
@@ -46,7 +48,12 @@ from ratingdb.formats.text import (
     decode,
     read_bounded,
 )
-from ratingdb.formats.trf.dates import parse_date
+from ratingdb.formats.trf.dates import (
+    parse_date,
+    two_digit_fields,
+    two_digit_orders,
+    two_digit_year,
+)
 from ratingdb.formats.trf.lines import LineReader
 from ratingdb.formats.trf.records import (
     BYE_CODES,
@@ -70,6 +77,8 @@ from ratingdb.formats.trf.records import (
 )
 from ratingdb.rules.rate_of_play import parse_time_control
 
+#: The date headers, and the field each refusal names.
+DATE_HEADERS = {"042": "start date", "052": "end date"}
 #: The key of a value that may be on one line only.
 _Key = TypeVar("_Key")
 
@@ -109,6 +118,7 @@ class _Parser(LineReader):
 
     def __init__(self, raw: bytes, source: str) -> None:
         text, encoding = decode(raw)
+        self.bom = raw.startswith(codecs.BOM_UTF8)
         super().__init__(source, encoding)
         self.text = text
         self.lines, self.line_endings = split_lines(self.text)
@@ -128,7 +138,10 @@ class _Parser(LineReader):
                 source=self.source, line=1, field="001",
             )  # fmt: skip
         if self.encoding != "UTF-8":
-            self.notes.append(f"read as {self.encoding} (not valid UTF-8)")
+            self.notes.append(
+                f"read as {self.encoding} (not valid UTF-8"
+                + (", despite its UTF-8 byte order mark, dropped)" if self.bom else ")")
+            )
         by_rank = self._ranks()
         self._attach_national(by_rank)
         pseudo = {p.rank for p in self.players if p.pseudo}
@@ -394,7 +407,8 @@ class _Parser(LineReader):
             for match in re.finditer(r"(\d{2}|\d{4})/(\d{2})/(\d{2})", line[4:]):
                 year = int(match.group(1))
                 try:
-                    found = date(year + 2000 if year < 100 else year, int(match[2]), int(match[3]))
+                    year = two_digit_year(year) if year < 100 else year
+                    found = date(year, int(match[2]), int(match[3]))
                 except ValueError:
                     self.notes.append(f"line {number}: round date {match[0]!r} ignored")
                     continue
@@ -404,23 +418,30 @@ class _Parser(LineReader):
 
     def _dates(self) -> tuple[date | None, date | None, tuple[date, ...]]:
         round_dates = self._round_dates()
-        dates: list[date | None] = []
-        for kind, label in (("042", "start date"), ("052", "end date")):
+        dates: dict[str, date | None] = {}
+        two_digit: list[str] = []  # the headers whose date has a two-digit year
+        for kind, label in DATE_HEADERS.items():
             if kind not in self.headers or not self.headers[kind][1]:
-                dates.append(None)
+                dates[kind] = None
                 continue
             number, text = self.headers[kind]
             parsed = parse_date(text)
+            if parsed is None and two_digit_fields(text) is not None:
+                two_digit.append(kind)
+                continue
             if parsed is None:
                 raise self.error(
-                    f"not a date (YYYY/MM/DD, DD.MM.YYYY, DD/MM/YYYY or 'May 29, 2020'), "
-                    f"got {text!r}",
+                    f"not a date (YYYY/MM/DD, DD.MM.YYYY, DD/MM/YYYY, YY.MM.DD or "
+                    f"'May 29, 2020'), got {text!r}",
                     number,
                     5,
                     f"{kind} {label}",
                 )
-            dates.append(check_date(parsed, self._fail(number, 5, f"{kind} {label}")))
-        start, end = dates
+            dates[kind] = check_date(parsed, self._fail(number, 5, f"{kind} {label}"))
+        if two_digit:
+            known = [d for d in dates.values() if d is not None] + list(round_dates)
+            dates.update(zip(two_digit, self._two_digit(two_digit, known), strict=True))
+        start, end = dates["042"], dates["052"]
         if start is not None and end is not None and end < start:
             number = self.headers["052"][0]
             raise self.error(
@@ -430,3 +451,37 @@ class _Parser(LineReader):
                 "052 end date",
             )
         return start, end, round_dates
+
+    def _two_digit(self, kinds: list[str], known: list[date]) -> tuple[date, ...]:
+        """The dates of the headers ``kinds``, written with a two-digit year: read, and
+        noted, when one order alone (YY.MM.DD or DD.MM.YY) gives plausible dates
+        (dates.two_digit_orders); refused at the first of them otherwise."""
+        texts = [self.headers[kind][1] for kind in kinds]
+        orders = two_digit_orders(texts, known=known, today=date.today())
+        plausible = {order: found for order, found in orders.items() if isinstance(found, tuple)}
+        number, text = self.headers[kinds[0]]
+        where = (number, 5, f"{kinds[0]} {DATE_HEADERS[kinds[0]]}")
+        if len(plausible) == 2:
+            readings = " or ".join(
+                f"{found[0].isoformat()} ({order})" for order, found in plausible.items()
+            )
+            raise self.error(
+                f"{text!r} has a two-digit year and reads two ways, {readings}: ambiguous; "
+                "write the year in four digits",
+                *where,
+            )
+        if not plausible:
+            raise self.error(
+                f"{text!r} has a two-digit year and no plausible reading ("
+                + "; ".join(str(why) for why in orders.values())
+                + "); write the year in four digits",
+                *where,
+            )
+        ((order, found),) = plausible.items()
+        for kind, value in zip(kinds, found, strict=True):
+            number, text = self.headers[kind]
+            self.notes.append(
+                f"line {number}: {kind} {text!r} read as {value.isoformat()} ({order}, the only "
+                "plausible reading of its two-digit year)"
+            )
+        return found
