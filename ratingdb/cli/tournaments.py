@@ -58,6 +58,12 @@ def register(commands: Any) -> None:
         help="the rate of play, as TRF26's record 222 writes it (seconds: 5400+30, "
         "40/6000+30:1800+30), for a file that gives none: it decides which games are rated",
     )
+    load.add_argument(
+        "--late-reason",
+        metavar="TEXT",
+        help="a rating officer's reason to rate a tournament reported too late for FIDE "
+        "(after the third list after its end: B.02 §9.1); kept in the audit log",
+    )
     load.set_defaults(handler=run_import)
     show = actions.add_parser("show", parents=[database_options()], help="a tournament as JSON")
     show.add_argument("tournament_id", metavar="ID")
@@ -87,15 +93,17 @@ def run_import(args: argparse.Namespace) -> int:
     person = actor(args)
     with transaction(args) as session:
         outcome = import_tournament_file(
-            session, args.file, categories, forced, args.format, args.time_control
-        )
+            session, args.file, categories, forced, args.format, args.time_control,
+            args.late_reason,
+        )  # fmt: skip
         audit.record(
             session, "tournament-import", person, utc_now(),
             file_digest=audit.file_digest(args.file),
             counts={"tournaments": len(outcome.tournaments),
                     "games": sum(t.games for t in outcome.tournaments)},
             details={"file": str(args.file),
-                     "tournaments": [t.as_json() for t in outcome.tournaments]},
+                     "tournaments": [t.as_json() for t in outcome.tournaments]}
+            | ({"late_reason": args.late_reason} if args.late_reason else {}),
         )  # fmt: skip
     for line in outcome.report:
         print(line, file=sys.stderr)

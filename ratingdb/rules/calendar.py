@@ -7,6 +7,7 @@ after a period is found by walking months under the version in force at each.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ratingdb.rules.categories import Category, Period
@@ -78,3 +79,43 @@ def period_for_end_date(category: Category, end_date: date) -> Period:
             return candidate
         candidate = candidate.plus_months(1)
     raise AssertionError(f"no {category.value} list closes after {end_date}")
+
+
+# Late reports ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LateReportRule:
+    """A tournament reported too late for the ``lists``-th list after its end is not rated."""
+
+    effective_from: date  # by the tournament's end date
+    lists: int
+    source: str
+
+
+_B02_9_1 = (
+    'FIDE Handbook B.02 (1 Mar 2024) §9.1 [P, S1]: "If the tournament report is not submitted '
+    "in time to be included in the third rating list after it ends, the tournament will not be "
+    'rated."'
+)
+#: Per category, oldest first. Before 2024-03 FIDE's deadlines were in days (30 days from the
+#: end, 2014-2021, UNCONFIRMED) or "more than one rating period late" (before 2009): not
+#: applied, a federation replaying those years decides (docs/rules.md §12). The national list
+#: has no such rule.
+LATE_REPORT_RULES: dict[Category, tuple[LateReportRule, ...]] = {
+    category: (LateReportRule(date(2024, 3, 1), 3, _B02_9_1),)
+    for category in (Category.FIDE_STANDARD, Category.FIDE_RAPID, Category.FIDE_BLITZ)
+}
+
+
+def last_list_for(category: Category, end_date: date) -> tuple[Period, LateReportRule] | None:
+    """The last list a tournament ending on ``end_date`` may be rated on, with the rule that
+    says so; None when no rule bounds it."""
+    found = [r for r in LATE_REPORT_RULES.get(category, ()) if r.effective_from <= end_date]
+    if not found:
+        return None
+    rule = found[-1]
+    period = period_for_end_date(category, end_date)
+    for _ in range(rule.lists - 1):
+        period = next_period(category, period)
+    return period, rule

@@ -22,12 +22,14 @@ from ratingdb.formats.text import read_bounded
 from ratingdb.formats.trf import SAVE_AS as TRF_SAVE_AS
 from ratingdb.formats.trf import TrfPlayer
 from ratingdb.models import TournamentRow
+from ratingdb.models.submission import REASON_LENGTH
 from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period, next_period, period_for_end_date, versions_of
+from ratingdb.rules.calendar import last_list_for
 from ratingdb.rules.rate_of_play import parse_time_control
 from ratingdb.services.lists import check_period
 from ratingdb.services.tournament_trf import TournamentDetails, read_trf
@@ -80,10 +82,12 @@ def import_tournament_file(
     period: Period | None,
     file_format: str | None = None,
     time_control: str | None = None,
+    late_reason: str | None = None,
 ) -> ImportOutcome:
     """Import one TRF or games CSV as one tournament per category (each with its own period
     and ratings), all or nothing. ``time_control`` (TRF26 222's form) is the tournament's
-    when the file gives none."""
+    when the file gives none; ``late_reason``, a rating officer's reason to rate a tournament
+    reported too late for FIDE (``check_in_time``)."""
     check_categories(categories)
     read = read_tournament(session, path, categories, period, file_format, time_control)
     for category in categories:
@@ -96,6 +100,7 @@ def import_tournament_file(
         digest=read.digest,
         source_format=read.source_format,
         details=read.details,
+        late_reason=late_reason,
     )
     return ImportOutcome(stored, read.report)
 
@@ -228,6 +233,7 @@ def _store_for_categories(
     digest: str,
     source_format: TournamentFormat,
     details: TournamentDetails | None = None,
+    late_reason: str | None = None,
 ) -> tuple[ImportedTournament, ...]:
     # The close locks first, in their global order (repositories.periods), then the stores.
     for category in sorted(categories, key=lambda c: c.value):
@@ -245,6 +251,7 @@ def _store_for_categories(
                 details=details,
                 group_id=stored[0].tournament_id if stored else None,
                 grouped=len(categories) > 1,
+                late_reason=late_reason,
             )
         )
     return tuple(stored)
@@ -261,6 +268,7 @@ def store_tournament(
     details: TournamentDetails | None = None,
     group_id: str | None = None,
     grouped: bool = False,
+    late_reason: str | None = None,
 ) -> ImportedTournament:
     """Store one tournament rated in ``category``. ``grouped``: one of several made from the
     same file; ``group_id`` is the first of them (None: this one is the first)."""
@@ -269,6 +277,7 @@ def store_tournament(
     )
     _refuse_duplicate(session, digest, category, tournament.source)
     period, late = hold_period(session, category, tournament.end_date, forced)
+    check_in_time(category, tournament.end_date, period, late_reason)
     period_row = period_repo.get_or_create_period(session, category, period)
     tournament_id = tournament_repo.next_tournament_id(session)
     details = details or TournamentDetails()
@@ -301,6 +310,38 @@ def store_tournament(
     )
     rated = sum(1 for game in tournament.games if game.played)
     return ImportedTournament(tournament_id, period, late, len(tournament.games), rated)
+
+
+def check_in_time(
+    category: Category, end_date: date, period: Period, late_reason: str | None
+) -> None:
+    """Refuse a tournament rated on a list later than the rules allow after its end (FIDE
+    B.02 §9.1: the third list), unless a rating officer gives a reason (kept in the audit)."""
+    bound = late_bound(category, end_date, period)
+    if bound is None:
+        return
+    if late_reason is not None and late_reason.strip():
+        if len(late_reason) > REASON_LENGTH:
+            raise InputError(f"at most {REASON_LENGTH} characters", field="late_reason")
+        return
+    raise InputError(bound + ": give a reason to rate it anyway", field="late_reason")
+
+
+def late_bound(category: Category, end_date: date, period: Period) -> str | None:
+    """Why a tournament ending on ``end_date`` is too late for ``period``'s list, or None."""
+    found = last_list_for(category, end_date)
+    if found is None or period <= found[0]:
+        return None
+    last, rule = found
+    return (
+        f"the tournament ended on {end_date.isoformat()}: the last {category.value} list it may "
+        f"be rated on is {last} (the {ordinal(rule.lists)} after its end), and the next open "
+        f"list is {period}; FIDE does not rate it ({rule.source.split(' [')[0]})"
+    )
+
+
+def ordinal(number: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(number, f"{number}th")
 
 
 def hold_period(
