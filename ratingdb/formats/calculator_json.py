@@ -26,7 +26,8 @@ from ratingdb.rules import (
 )
 from ratingdb.rules.calculator import CalculatorRequest, CalculatorResult, Mode, SequentialStep
 from ratingdb.rules.calendar import check_list_period
-from ratingdb.rules.initial import InitialRating, as_decimal
+from ratingdb.rules.first_rating import FirstRatingWorking, first_rating_working
+from ratingdb.rules.initial import InitialRating
 from ratingdb.rules.period import EventCalculation, GameCalculation
 
 #: No federation publishes ratings above this; anything larger is a typing error.
@@ -249,25 +250,26 @@ def result_to_json(request: CalculatorRequest, calculated: CalculatorResult) -> 
         "performance": calculated.performance,
         "events": events,
     }
+    working = first_rating_working(result)
     if result.base_rating is None:
         initial = result.initial
         out["initial_rating"] = initial.rating if initial and initial.published else None
         out["reason"] = _initial_reason(result.initial, result.rated_games)
-        out["initial"] = None if initial is None else {
-            "method": initial.method.value,
-            "games": initial.games,
-            "points": _text(as_decimal(initial.points, 1)),
-            "opponents_average": (
-                None if initial.opponents_average is None
-                else _text(as_decimal(initial.opponents_average))
-            ),
-            "p": None if initial.p is None else _text(as_decimal(initial.p)),
-            "dp": initial.dp,
-            "bonus": None if initial.bonus is None else _text(as_decimal(initial.bonus, 1)),
-            "rating": initial.rating,
-            "capped_at": initial.capped_at,
-        }  # fmt: skip
+        out["initial"] = None if working is None else _working_json(working)
+    elif working is not None and calculated.mode is Mode.PERIOD:
+        # Rapid and blitz from 2024-03: a first rating from the standard rating (§7.2.1).
+        out["initial_rating"] = calculated.new_rating
+        out["reason"] = working.reason
+        out["initial"] = _working_json(working)
     return out
+
+
+def _working_json(working: FirstRatingWorking) -> dict[str, Any]:
+    """A first rating's working (rules.first_rating): decimals as strings."""
+    return {
+        name: _text(value) if isinstance(value, Decimal) else value
+        for name, value in working.figures().items()
+    }
 
 
 def _initial_reason(initial: InitialRating | None, games: int) -> str | None:

@@ -59,6 +59,8 @@ PAGES = {
     "calculator with a result": f"/calculator?{CALCULATION}",
     "calculator, first rating": "/calculator?category=fide-standard&period=2026-12"
     "&games=1800:1%0A1650:0.5%0A1700:0%0A1900:0.5%0A1750:1",
+    "calculator, first rating from the standard rating": "/calculator?category=fide-rapid"
+    "&period=2024-03&standard_rating=1850&games=1700:1,1900:0.5,2000:0",
     "calculator with mistakes (422)": "/calculator?category=fide-standard&period=2026-13"
     "&rating=abc&games=1800",
     "not found (404)": "/no-such-page",

@@ -321,13 +321,14 @@ def test_first_rating_when_the_rating_is_empty(client: TestClient) -> None:
                     games="1800:1\n1900:0.5\n1700:0,5\n1750:1\n1650:0")  # fmt: skip
     assert out.summary["initial-games"] == "5"
     assert out.summary["initial-points"] == "3"
-    assert out.summary["initial-average"] == "1771.43"
-    assert out.summary["initial-p"] == "0.57"
+    assert out.summary["initial-average"] == "(8800 + 2 × 1800) / 7 = 1771.43"  # noqa: RUF001
+    assert out.summary["initial-p"] == "(3 + 1) / 7 = 0.57"
     assert out.summary["initial-dp"] == "+50"
-    assert out.summary["first-rating"] == "1821"
+    assert out.summary["initial-unrounded"] == "1821.43"
+    assert out.summary["first-rating"] == "1821 (rounded half up)"
     french = calculate(client, category="fide-standard", period="2026-12", lang="fr",
                        games="1800:1\n1900:0.5\n1700:0,5\n1750:1\n1650:0")  # fmt: skip
-    assert french.summary["initial-average"] == "1771,43"
+    assert french.summary["initial-average"] == "(8800 + 2 × 1800) / 7 = 1771,43"  # noqa: RUF001
 
 
 def test_refusals_next_to_their_fields_with_422(client: TestClient) -> None:
@@ -370,3 +371,45 @@ def test_whatever_is_typed_gives_a_page(client: TestClient) -> None:
         assert response.status_code in (200, 422), query
         assert response.headers["content-type"] == "text/html; charset=utf-8"
         assert "<script>" not in response.text
+
+
+def test_a_first_rating_from_the_standard_rating(client: TestClient) -> None:
+    # Rapid 2024-03 (B.02 rapid/blitz §7.2.1): unrated, standard 1850, no rapid games: K 40.
+    # D +150 -> .70, -50 -> .43, -150 -> .30 (table 8.1.2); sum (1 - .70) + (.5 - .43) +
+    # (0 - .30) = +.07; 40 x .07 = 2.80 -> +3; 1850 + 3 = 1853.
+    query = {"category": "fide-rapid", "period": "2024-03", "standard_rating": "1850",
+             "rated_games": "0", "games": "1700:1\n1900:0.5\n2000:0"}  # fmt: skip
+    out = calculate(client, 200, **query)
+    assert out.column("expected") == ["0.70", "0.43", "0.30"]
+    assert out.summary["initial-method"] == (
+        "the standard rating, as a rated player (FIDE rapid and blitz from March 2024)"
+    )
+    assert out.summary["initial-standard"] == "1850"
+    assert out.summary["sum-delta"] == "+0.07"
+    assert out.summary["k-times-sum"] == "40 × +0.07 = +2.80"  # noqa: RUF001
+    assert out.summary["change"] == "+3 (rounded once, 0.5 away from zero)"
+    assert out.summary["first-rating"] == "1850 + 3 = 1853"
+    assert "new-rating" not in out.summary
+    french = calculate(client, 200, lang="fr", **query)
+    assert french.summary["initial-method"] == (
+        "le classement standard, comme un joueur classé (FIDE rapide et blitz depuis mars 2024)"
+    )
+    assert french.summary["first-rating"] == "1850 + 3 = 1853"
+    # Without the standard rating, the same games are pooled: 3 games, 5 needed.
+    pooled = calculate(client, 200, **{**query, "standard_rating": ""})
+    assert pooled.summary["first-rating"].startswith("none yet: 3 games against rated opponents")
+
+
+def test_the_older_methods_working(client: TestClient) -> None:
+    # Standard 2013-02 (ra_plus_12_5): 1600 to 2000 by 50, 6 points of 9: Ra = 16200 / 9 =
+    # 1800.00; 2 x 6 - 9 = 3 half points above 50 % x 12.5 = +37.5; 1837.50 -> 1838 (half up).
+    games = "\n".join(f"{1550 + 50 * i}:{1 if i <= 6 else 0}" for i in range(1, 10))
+    out = calculate(client, category="fide-standard", period="2013-02", games=games)
+    assert out.summary["initial-average"] == "16200 / 9 = 1800.00"
+    assert out.summary["initial-bonus"] == "3 half points above 50 % × 12.5 = +37.5"  # noqa: RUF001
+    assert out.summary["initial-unrounded"] == "1837.50"
+    assert out.summary["first-rating"] == "1838 (rounded half up)"
+    french = calculate(client, category="fide-standard", period="2013-02", games=games, lang="fr")
+    assert french.summary["initial-bonus"] == (
+        "3 demi-points au-dessus de 50 % × 12,5 = +37,5"  # noqa: RUF001
+    )

@@ -19,11 +19,19 @@ WORKING = {
     "method": "hypothetical_draws_1800",
     "games": 5,
     "points": "3.0",
+    "opponents_total": 9225,
     "opponents_average": "1832.14",
     "p": "0.57",
     "dp": 50,
+    "half_points_above": None,
     "bonus": None,
+    "unrounded": "1882.14",
     "capped_at": None,
+    "standard_rating": None,
+    "standard_list": None,
+    "k_factor": None,
+    "sum_delta": None,
+    "change": None,
     "rating": 1882,
     "reproduced": True,
 }
@@ -41,12 +49,18 @@ def test_first_rating_working_in_the_api(client: TestClient) -> None:
 def test_first_rating_working_in_the_page(client: TestClient) -> None:
     nina = page(client, "/players/1007")
     assert "Method: Ra + dp, with two hypothetical draws against 1800-rated opponents." in nina.text
-    working = "5 games against rated opponents, 3.0 points; opponents’ average Ra 1832.14"  # noqa: RUF001
-    assert working in nina.text
-    assert "p 0.57, dp +50" in nina.text
+    working = (
+        "5 games against rated opponents, 3.0 points, and two hypothetical draws against 1800: "
+        "Ra = (9225 + 3600) / 7 = 1832.14; p = (3.0 + 1) / 7 = 0.57, dp +50; "
+        "Ra + dp = 1882.14, rounded: 1882."
+    )
+    assert working in " ".join(nina.text.split())
     french = page(client, "/players/1007?lang=fr")
-    assert "moyenne des adversaires Ra 1832,14" in french.text
-    assert "p 0,57, dp +50" in french.text
+    assert (
+        "5 parties contre des adversaires classés, 3,0 points, et deux nulles hypothétiques "
+        "contre 1800 : Ra = (9225 + 3600) / 7 = 1832,14 ; p = (3,0 + 1) / 7 = 0,57, dp +50 ; "
+        "Ra + dp = 1882,14, arrondi : 1882."
+    ) in " ".join(french.text.split())
 
 
 def test_world_and_federation_rank_on_the_latest_list(client: TestClient) -> None:

@@ -278,3 +278,81 @@ def test_a_month_without_a_list_exits_2_naming_period(
     assert code == 2
     assert "period: fide-standard has no list in 2009-05" in err
     assert "the lists around it are 2009-04 and 2009-07" in err
+
+
+def _first(category: str, period: str, games: list[tuple[int, float]], **player: Any) -> Any:
+    return {
+        "category": category,
+        "period": period,
+        "player": {"rating": None, **player},
+        "events": [{"games": [{"opponent_rating": o, "score": s} for o, s in games]}],
+    }
+
+
+#: Every first-rating method, worked by hand (docs/rules.md §9; table 8.1.2 for PD, table
+#: 8.1.1 for dp), with the figures of its working.
+FIRST_RATINGS = [
+    # Rapid 2024-03, standard 1850, no rapid games: K 40. D +150 -> .70, -50 -> .43, -150 ->
+    # .30; sum (1 - .70) + (.5 - .43) + (0 - .30) = +.07; 40 x .07 = 2.80 -> +3; 1850 + 3 = 1853.
+    (
+        _first("fide-rapid", "2024-03", [(1700, 1), (1900, 0.5), (2000, 0)],
+               standard_rating=1850, rated_games=0),
+        {"method": "standard_seed", "games": 3, "points": "1.5", "standard_rating": 1850,
+         "k_factor": 40, "sum_delta": "0.07", "change": 3, "rating": 1853},
+    ),
+    # Standard 2025-12, five wins against 2300: Ra = (11500 + 3600) / 7 = 2157.14; p = 6 / 7 =
+    # .857 -> .86 -> dp 309; 2466.14 -> 2466, at most 2200.
+    (
+        _first("fide-standard", "2025-12", [(2300, 1)] * 5),
+        {"method": "hypothetical_draws_1800", "games": 5, "points": "5.0",
+         "opponents_total": 11500, "opponents_average": "2157.14", "p": "0.86", "dp": 309,
+         "unrounded": "2466.14", "capped_at": 2200, "rating": 2200},
+    ),
+    # Blitz 2016-02, 1500 to 1900, 1.5 points: Ra = 8500 / 5 = 1700.00; p .30 -> dp -149;
+    # 1551.00 -> 1551.
+    (
+        _first("fide-blitz", "2016-02", [(1500, 1), (1600, 0.5), (1700, 0), (1800, 0),
+                                         (1900, 0)]),
+        {"method": "ra_plus_20", "games": 5, "points": "1.5", "opponents_total": 8500,
+         "opponents_average": "1700.00", "p": "0.30", "dp": -149, "unrounded": "1551.00",
+         "rating": 1551},
+    ),
+    # Standard 2013-02, 1600 to 2000 by 50, 6 points of 9: Ra = 16200 / 9 = 1800.00; 2 x 6 - 9
+    # = 3 half points above 50 % x 12.5 = +37.5; 1837.50 rounded half up -> 1838.
+    (
+        _first("fide-standard", "2013-02",
+               [(1550 + 50 * i, 1 if i <= 6 else 0) for i in range(1, 10)]),
+        {"method": "ra_plus_12_5", "games": 9, "points": "6.0", "opponents_total": 16200,
+         "opponents_average": "1800.00", "half_points_above": 3, "bonus": "37.5",
+         "unrounded": "1837.50", "rating": 1838},
+    ),
+    # Standard 2016-01 (ra_plus_20), exactly 50 %: 2.5 of 5 against 1800 to 2200, Ra = 10000 / 5
+    # = 2000.00; p .50, dp 0; Ru = Ra = 2000.
+    (
+        _first("fide-standard", "2016-01", [(1800, 1), (1900, 0.5), (2000, 0.5), (2100, 0.5),
+                                            (2200, 0)]),
+        {"method": "ra_plus_20", "games": 5, "points": "2.5", "opponents_total": 10000,
+         "opponents_average": "2000.00", "p": "0.50", "dp": 0, "unrounded": "2000.00",
+         "rating": 2000},
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("payload", "figures"), FIRST_RATINGS)
+def test_each_first_rating_method_gives_its_working(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    payload: Any,
+    figures: dict[str, Any],
+) -> None:
+    code, out, _ = run_calc(monkeypatch, capsys, payload)
+    assert code == 0
+    assert out["initial_rating"] == out["new_rating"] == figures["rating"]
+    working = out["initial"]
+    assert set(working) == {
+        "method", "games", "points", "opponents_total", "opponents_average", "p", "dp",
+        "half_points_above", "bonus", "unrounded", "capped_at", "standard_rating", "k_factor",
+        "sum_delta", "change", "rating",
+    }  # fmt: skip
+    # The method's own figures; every other one is null.
+    assert working == {**dict.fromkeys(working), **figures}

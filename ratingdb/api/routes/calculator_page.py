@@ -35,7 +35,7 @@ from ratingdb.rules import (
     versions_of,
 )
 from ratingdb.rules.calculator import CalculatorResult, Mode
-from ratingdb.rules.initial import as_decimal
+from ratingdb.rules.first_rating import STANDARD_SEED, first_rating_working
 from ratingdb.services import published as svc
 
 router = APIRouter(include_in_schema=False)
@@ -57,6 +57,7 @@ _FIELDS: Final = {
     "player.rated_games": "rated_games",
     "player.birth_year": "birth_year",
     "player.peak_rating": "peak_rating",
+    "player.standard_rating": "standard_rating",
     "mode": "mode",
     "expected": "expected",
 }
@@ -152,7 +153,8 @@ def default_period(category: Category, today: date) -> Period:
 
 
 def read_form(reader: Reader, query: Mapping[str, str], today: date) -> Form:
-    names = ("category", "period", "rating", "k", "rated_games", "birth_year", "peak_rating")
+    names = ("category", "period", "rating", "k", "rated_games", "birth_year", "peak_rating",
+             "standard_rating")  # fmt: skip
     values = {name: _text(query, name) for name in (*names, "games", "expected", "mode")}
     errors: dict[str, str] = {}
     category = Category.FIDE_STANDARD
@@ -182,6 +184,7 @@ def read_form(reader: Reader, query: Mapping[str, str], today: date) -> Form:
     rated_games = _integer(reader, errors, "rated_games", values["rated_games"], 0, 100_000)
     birth_year = _integer(reader, errors, "birth_year", values["birth_year"], 1850, 9999)
     peak = _integer(reader, errors, "peak_rating", values["peak_rating"], 0, 4000)
+    standard = _integer(reader, errors, "standard_rating", values["standard_rating"], 0, 4000)
     if peak is not None and rating is not None and peak < rating:
         errors["peak_rating"] = reader.gettext("The peak cannot be below the rating (%(r)s).") % {
             "r": rating
@@ -197,7 +200,7 @@ def read_form(reader: Reader, query: Mapping[str, str], today: date) -> Form:
         return Form(values, errors, None)
     player: dict[str, Any] = {"rating": rating}
     status = {"k_factor": k, "rated_games": rated_games, "birth_year": birth_year,
-              "peak_rating": peak}  # fmt: skip
+              "peak_rating": peak, "standard_rating": standard}  # fmt: skip
     player |= {key: value for key, value in status.items() if value is not None}
     document: dict[str, Any] = {
         "category": category.value,
@@ -261,25 +264,12 @@ def rows_of(calculated: CalculatorResult) -> list[Row]:
 
 
 def initial_of(calculated: CalculatorResult) -> dict[str, Any] | None:
-    """The first-rating working, its fractions as decimals to show."""
-    initial = calculated.result.initial
-    if initial is None:
+    """A first rating's working (rules.first_rating), its fractions as decimals to show: from
+    the pooled games, or (period mode) from the standard rating in rapid and blitz."""
+    working = first_rating_working(calculated.result)
+    if working is None or (working.method == STANDARD_SEED and calculated.mode is not Mode.PERIOD):
         return None
-    return {
-        "method": initial.method.value,
-        "games": initial.games,
-        "points": as_decimal(initial.points, 1),
-        "average": None
-        if initial.opponents_average is None
-        else as_decimal(initial.opponents_average),
-        "p": None if initial.p is None else as_decimal(initial.p),
-        "dp": initial.dp,
-        "bonus": None if initial.bonus is None else as_decimal(initial.bonus, 1),
-        "rating": initial.rating,
-        "capped_at": initial.capped_at,
-        "published": initial.published,
-        "reason": initial.reason,
-    }
+    return {**working.figures(), "published": working.published, "reason": working.reason}
 
 
 def _version_in_force(category: Category, period_text: str) -> RuleVersion | None:

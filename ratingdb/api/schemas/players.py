@@ -179,20 +179,50 @@ class GameCalculationOut(Schema):
 
 
 class InitialWorkingOut(Schema):
-    """How a first rating was reached (docs/rules.md §9), worked again with the rules core."""
+    """How a first rating was reached (docs/rules.md §9), worked again with the rules core and
+    shown only when it gives the published rating (``reproduced``; otherwise every figure of
+    the working is null)."""
 
-    method: str = Field(description="the rule version's initial-rating method")
-    games: int = Field(description="games against rated opponents in the pool")
+    method: str = Field(
+        description="how the first rating was made: hypothetical_draws_1800, ra_plus_20 or "
+        "ra_plus_12_5 (from the pooled games), standard_seed (rapid and blitz from 2024-03: the "
+        "standard rating + K x sum_delta), unknown (a rule version this ratingdb does not know)"
+    )
+    games: int = Field(description="games counted: pooled against rated opponents, or rated")
     points: DecimalText
+    opponents_total: int | None = Field(
+        None, description="the opponents' ratings summed (without hypothetical opponents)"
+    )
     opponents_average: DecimalText | None = Field(
         description="Ra (with the method's hypothetical opponents), to two decimals"
     )
     p: DecimalText | None = Field(description="the fractional score the table was read with")
     dp: int | None = Field(description="from FIDE table 8.1.1")
+    half_points_above: int | None = Field(
+        None, description="half points above 50 %, which the older methods' bonus counts"
+    )
     bonus: DecimalText | None = Field(description="the half-point bonus of older methods")
+    unrounded: DecimalText | None = Field(
+        None, description="Ra + dp, Ra + bonus or Ra before rounding, to two decimals"
+    )
     capped_at: int | None = Field(description="the version's maximum first rating, when hit")
-    rating: int | None
-    reproduced: bool = Field(description="the working gives the published rating")
+    standard_rating: int | None = Field(
+        None, description="standard_seed: the standard rating the rating started from"
+    )
+    standard_list: PeriodText | None = Field(
+        None, description="standard_seed: the standard list it was read from"
+    )
+    k_factor: int | None = Field(None, description="standard_seed: K applied")
+    sum_delta: DecimalText | None = Field(
+        None, description="standard_seed: the sum of score - expected"
+    )
+    change: int | None = Field(
+        None, description="standard_seed: K x sum_delta, rounded once, half away from zero"
+    )
+    rating: int | None = Field(description="what the working gives (null: no working shown)")
+    reproduced: bool = Field(
+        description="the working gives the published rating (false: it is not shown)"
+    )
 
     @classmethod
     def of(cls, working: svc.InitialWorking | None) -> InitialWorkingOut | None:
