@@ -102,13 +102,18 @@ def show_submission(request: Request, submission_id: str, caller: Caller) -> dic
         return answered(lambda: service.show_submission(session, submission_id, caller))
 
 
-def accept_submission(request: Request, submission_id: str, caller: Caller) -> dict[str, Any]:
-    """Store it as ``ratingdb tournaments import`` does."""
+def accept_submission(
+    request: Request, submission_id: str, caller: Caller, late_reason: str | None = None
+) -> dict[str, Any]:
+    """Store it as ``ratingdb tournaments import`` does; ``late_reason`` (query): why a
+    tournament reported after FIDE's third list is rated anyway."""
     found = context(request)
 
     def work() -> dict[str, Any]:
         with found.sessions.begin() as session:
-            return service.accept_submission(session, submission_id, caller, found.clock())
+            return service.accept_submission(
+                session, submission_id, caller, found.clock(), late_reason
+            )
 
     return answered(work)
 

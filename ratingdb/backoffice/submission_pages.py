@@ -111,7 +111,9 @@ def accept(request: Request, submission_id: str, caller: Caller, fields: Fields)
     found = context(request)
     try:
         with found.sessions.begin() as session:
-            service.accept_submission(session, submission_id, caller, found.clock())
+            service.accept_submission(
+                session, submission_id, caller, found.clock(), fields.get("late_reason")
+            )
     except SubmissionNotFound:
         return _detail(request, caller, submission_id)
     except SubmissionConflict as error:

@@ -39,6 +39,7 @@ from ratingdb.services.tournaments import (
     check_categories,
     format_of,
     import_tournament_file,
+    late_bound,
     read_tournament,
     refuse_unknown_players,
 )
@@ -228,6 +229,11 @@ def check(
     warnings = _warnings(session, read.digest, tournament.name, tournament.start_date,
                          tournament.end_date, submitter_id)  # fmt: skip
     warnings += rate_of_play_warnings(categories, tournament.start_date, read.details)
+    warnings += [
+        f"too late for FIDE: {bound}; an officer accepts it only with a reason"
+        for category, period, _ in planned
+        if (bound := late_bound(category, tournament.end_date, period)) is not None
+    ]
     if unregistered:
         shown = "; ".join(unregistered[:NAMES_SHOWN])
         more = len(unregistered) - NAMES_SHOWN
@@ -520,17 +526,24 @@ def _pending(session: Session, submission_id: str | int, officer: Principal) -> 
 
 
 def accept_submission(
-    session: Session, submission_id: str | int, officer: Principal, now: datetime
+    session: Session,
+    submission_id: str | int,
+    officer: Principal,
+    now: datetime,
+    late_reason: str | None = None,
 ) -> dict[str, Any]:
     """Store the kept file as ``ratingdb tournaments import`` does (the same call, the same
-    audit entry) and mark the submission accepted."""
+    audit entry) and mark the submission accepted. ``late_reason``: the officer's reason to
+    rate a tournament reported too late for FIDE (kept in the audit entry)."""
+    late_reason = (late_reason or "").strip() or None
     row = _pending(session, submission_id, officer)
     categories = [Category(c) for c in row.categories]
     forced = None if row.period is None else Period.parse(row.period)
     with _as_file(row.content, row.filename) as path:
         try:
-            outcome = import_tournament_file(session, path, categories, forced,
-                                             row.source_format)  # fmt: skip
+            outcome = import_tournament_file(
+                session, path, categories, forced, row.source_format, late_reason=late_reason
+            )
         except InputError as error:
             # The file was valid when checked; what is stored since (the same file imported,
             # a list published) now refuses it.
@@ -541,7 +554,8 @@ def accept_submission(
         counts={"tournaments": len(outcome.tournaments),
                 "games": sum(t.games for t in outcome.tournaments)},
         details={"file": row.filename, "submission_id": row.id,
-                 "tournaments": [t.as_json() for t in outcome.tournaments]},
+                 "tournaments": [t.as_json() for t in outcome.tournaments]}
+        | ({"late_reason": late_reason} if late_reason else {}),
     )  # fmt: skip
     row.state = SubmissionState.ACCEPTED
     row.reviewer_id = officer.user_id

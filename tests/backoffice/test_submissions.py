@@ -6,6 +6,7 @@ form, the duplicate warnings, the size limit and the audit log."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.models import SubmissionRow
 from tests.backoffice.conftest import Accounts
 from tests.databases import copy_sqlite
+from tests.services.test_late_reports import publish_until
+from tests.support.files import GAMES_HEADER
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 
@@ -656,3 +659,50 @@ def test_the_officer_downloads_the_players_who_need_a_fide_id(
     ]
     client.cookies.set("ratingdb_session", users.session("arbiter1")[0])
     assert client.get("/players/unregistered.csv").status_code == 403
+
+
+def test_a_report_too_late_for_fide_is_accepted_only_with_a_reason(
+    client: TestClient,
+    tokens: dict[str, str],
+    users: Accounts,
+    database_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Lists to 2026-11 out; a tournament ending 2026-08-12 (third list 2026-11, B.02 §9.1;
+    tests/services/test_late_reports.py works the calendar) is reported: the check report
+    warns, accepting without a reason is refused (409), with one it is stored and audited."""
+    publish_until(database_url, tmp_path, capsys, "2026-11")
+    content = (GAMES_HEADER + "Late Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n").encode()
+    sent = send(client, tokens["officer1"], content, "category=fide-standard&filename=late.csv")
+    assert sent.status_code == 201, sent.text
+    report = sent.json()
+    late = [w for w in report["warnings"] if w.startswith("too late for FIDE")]
+    assert late == [
+        (
+            "too late for FIDE: the tournament ended on 2026-08-12: the last fide-standard list it "
+            "may be rated on is 2026-11 (the third after its end), and the next open list is "
+            "2026-12; FIDE does not rate it (FIDE Handbook B.02 (1 Mar 2024) §9.1); an officer "
+            "accepts it only with a reason"
+        )
+    ]
+    number = report["submission_id"]
+    client.cookies.set("ratingdb_session", users.session("officer1")[0])
+    page = client.get(f"/submissions/{number}")
+    assert 'name="late_reason"' in page.text
+    client.cookies.clear()
+    refused = client.post(f"/admin/v1/submissions/{number}/accept",
+                          headers=bearer(tokens["officer1"]))  # fmt: skip
+    assert refused.status_code == 409
+    assert "give a reason to rate it anyway" in refused.json()["detail"]
+    accepted = client.post(
+        f"/admin/v1/submissions/{number}/accept",
+        params={"late_reason": "report lost by the organiser; resent 2026-11-30"},
+        headers=bearer(tokens["officer1"]),
+    )
+    assert accepted.status_code == 200, accepted.text
+    (details,) = query(
+        database_url, "SELECT details FROM audit_log WHERE action = 'tournament-import'"
+    )[0]
+    details = details if isinstance(details, dict) else json.loads(details)
+    assert details["late_reason"] == "report lost by the organiser; resent 2026-11-30"
