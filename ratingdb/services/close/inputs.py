@@ -1,6 +1,7 @@
 """The inputs of a period's computation, loaded in a few set-based queries: the standing of
 every player on the list the period starts from, the period's games as events per player, and
-the ratings each tournament's players are rated with."""
+the ratings each tournament's players are rated with; or the same inputs of some players only
+(``Among``: an impact preview, services.impact)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import period_inputs
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
-from ratingdb.repositories.period_inputs import PeriodGame
+from ratingdb.repositories.period_inputs import Calculated, EntryRow, PeriodGame, StatusRow
 from ratingdb.rules import (
     Category,
     Event,
@@ -53,6 +54,34 @@ class Loaded:
     game_count: int
 
 
+class ListRows(Protocol):
+    """Where a load of some players reads the rows of published lists (``period_inputs``'
+    ``entries_of`` and ``statuses_of``, or services.impact's: the lists as the cascade would
+    have revised them)."""
+
+    def entries(self, rating_list: RatingListRow, players: Collection[str]) -> dict[str, EntryRow]:
+        """The entries of those of ``players`` on the list."""
+        ...
+
+    def statuses(
+        self, rating_list: RatingListRow, players: Collection[str]
+    ) -> dict[str, StatusRow]:
+        """The statuses of those of ``players`` kept off the list with a history."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Among:
+    """A load of ``players`` only: their events, their statuses and their opponents' (the
+    opponents' events are left out), read as the whole period's load reads them, the games
+    found through ``games`` (as they are now: the load is of the latest correction), the lists'
+    rows read from ``lists``."""
+
+    players: Collection[str]
+    games: Calculated
+    lists: ListRows
+
+
 def load(
     session: Session,
     rules: PeriodRules,
@@ -61,18 +90,24 @@ def load(
     lists: Sequence[RatingListRow],
     corrections: int,
     standard_lists: Sequence[RatingListRow],
+    among: Among | None = None,
 ) -> tuple[dict[str, PlayerStatus], Loaded]:
     """Everything the rules core needs to rate the period, as of the correction
-    ``corrections``: every player's status, and the events."""
+    ``corrections``: every player's status, and the events (``among``: of some players)."""
     merged = correction_repo.merges(session, corrections)
-    statuses = _merge_statuses(_statuses(session, previous), merged)
-    games = period_inputs.played_games(session, period_id, corrections)
+    if among is None:
+        statuses = _merge_statuses(_statuses(session, previous), merged)
+        games = period_inputs.played_games(session, period_id, corrections)
+    else:
+        games = period_inputs.played_games_of(session, period_id, among.players, among.games)
+        statuses = _merge_statuses(_statuses_among(session, among, previous, games, merged), merged)
     _add_newcomers(session, games, statuses)
     ratings_of = _ratings_used(
-        session, rules, games, lists, previous, statuses, merged, standard_lists
+        session, rules, games, lists, previous, statuses, merged, standard_lists, among
     )
-    _add_standard_ratings(session, rules, games, statuses, standard_lists)
-    return statuses, _events(games, ratings_of)
+    _add_standard_ratings(session, rules, games, statuses, standard_lists, among)
+    loaded = _events(games, ratings_of)
+    return statuses, loaded if among is None else _only(loaded, among.players)
 
 
 def _add_newcomers(
@@ -135,6 +170,7 @@ def _ratings_used(
     statuses: Mapping[str, PlayerStatus],
     merged: Mapping[str, str],
     standard_lists: Sequence[RatingListRow],
+    among: Among | None,
 ) -> dict[str, dict[str, int]]:
     """Per tournament, the ratings its players are rated with: the category's list in force at
     the tournament's start (docs/README.md "Words"); in rapid and blitz from 2024-03, a player
@@ -153,7 +189,7 @@ def _ratings_used(
                 if (status := statuses.get(p)) is not None and (rating := status.rating) is not None
             }
         dropped = merged_records_of(merged, needed)
-        ratings = period_inputs.ratings_on(session, rating_list.id, needed | dropped.keys())
+        ratings = _ratings(session, among, rating_list, needed | dropped.keys())
         return with_merged_records(ratings, dropped, needed)
 
     return ratings_used_by_tournament(games, lists, seed_from, ratings_on)
@@ -220,14 +256,26 @@ def _add_standard_ratings(
     games: Sequence[PeriodGame],
     statuses: dict[str, PlayerStatus],
     standard_lists: Sequence[RatingListRow],
+    among: Among | None,
 ) -> None:
     """Rapid and blitz: the standard rating the core needs for the one-time uplift of
     2022-10-01 (every rated player) and for the standard-rating seed from 2024-03 (unrated
     players with games): the standard list in force at the period's start, or at the player's
     first tournament's start for the seed."""
-    for standard_list, needed in standard_ratings_wanted(rules, games, statuses, standard_lists):
-        for player, rating in period_inputs.ratings_on(session, standard_list.id, needed).items():
+    for standard_list, needed in standard_ratings_wanted(
+        rules, games, statuses, standard_lists, among=None if among is None else among.players
+    ):
+        for player, rating in _ratings(session, among, standard_list, needed).items():
             statuses[player] = dataclasses.replace(statuses[player], standard_rating=rating)
+
+
+def _ratings(
+    session: Session, among: Among | None, rating_list: RatingListRow, players: Collection[str]
+) -> dict[str, int]:
+    """The ratings of those of ``players`` on the list (``among``: from its lists' rows)."""
+    if among is None:
+        return period_inputs.ratings_on(session, rating_list.id, players)
+    return {p: int(entry[0]) for p, entry in among.lists.entries(rating_list, players).items()}
 
 
 def standard_ratings_wanted(
@@ -311,6 +359,45 @@ def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, Pla
             pool=decode_pool(pool),
         )  # fmt: skip
     return statuses
+
+
+def _statuses_among(
+    session: Session,
+    among: Among,
+    previous: RatingListRow | None,
+    games: Sequence[PeriodGame],
+    merged: Mapping[str, str],
+) -> dict[str, PlayerStatus]:
+    """As :func:`_statuses`, for ``among``'s players, their opponents in ``games`` and the
+    records merged into them."""
+    if previous is None:
+        return {}
+    players = set(among.players)
+    players.update(row.white_id for row in games)
+    players.update(row.black_id for row in games)
+    players |= merged_records_of(merged, players).keys()
+    entries = among.lists.entries(previous, players)
+    kept = among.lists.statuses(previous, players)
+    years = player_repo.birth_years(session, entries.keys() | kept.keys())
+    statuses = {
+        player_id: PlayerStatus(entry[0], entry[5], entry[6], years[player_id])
+        for player_id, entry in entries.items()
+    }
+    for player_id, (rated_games, peak, pool) in kept.items():
+        statuses[player_id] = PlayerStatus(
+            None, rated_games, peak, years[player_id], pool=decode_pool(pool)
+        )
+    return statuses
+
+
+def _only(loaded: Loaded, players: Collection[str]) -> Loaded:
+    """The events of ``players`` (an opponent's, made of its games with them, are not theirs)."""
+    return Loaded(
+        {p: events for p, events in loaded.events.items() if p in players},
+        {key: ids for key, ids in loaded.game_ids.items() if key[0] in players},
+        {key: t for key, t in loaded.tournament_of.items() if key[0] in players},
+        loaded.game_count,
+    )
 
 
 def decode_pool(pool: Sequence[Mapping[str, Any]]) -> tuple[PooledEvent, ...]:
