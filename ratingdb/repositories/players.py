@@ -62,6 +62,14 @@ def birth_years(session: Session, player_ids: Collection[str]) -> dict[str, int 
     return years
 
 
+def all_birth_years(session: Session) -> dict[str, int | None]:
+    """Every player's birth year (what a list import may change)."""
+    return {
+        row[0]: row[1]
+        for row in session.connection().execute(select(PlayerRow.player_id, PlayerRow.birth_year))
+    }
+
+
 def upsert(session: Session, players: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
     """Insert new players and update the known ones; returns (created, updated)."""
     known = existing_ids(session, [p["player_id"] for p in players])

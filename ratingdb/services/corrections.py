@@ -19,7 +19,6 @@ from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
 from ratingdb.models import CorrectionRow, GameRow, PlayerRow, RatingListRow, TournamentRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import games as game_repo
-from ratingdb.repositories import impact_inputs
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
@@ -314,7 +313,7 @@ def replace_list(
     # Before the list is read: no period may be closed beside this from the old revision.
     _hold_off_closes(session, {category})
     current = _imported_list_to_replace(session, category, period)
-    years_before = impact_inputs.all_birth_years(session) if dry_run else {}
+    years_before = player_repo.all_birth_years(session) if dry_run else {}
     digest = audit.file_digest(path) if path.is_file() else None
     correction = correction_repo.add(
         session, CorrectionKind.LIST_REPLACE, category=category, tournament_id=None, reason=reason,
@@ -335,7 +334,7 @@ def replace_list(
     own = Revision(category, period, current.revision, revised.revision, changed)
     replaced = None
     if dry_run:
-        years_after = impact_inputs.all_birth_years(session)
+        years_after = player_repo.all_birth_years(session)
         replaced = _Replaced(
             category,
             period,
