@@ -197,16 +197,16 @@ def _period(
         seeds |= cascade.changed_on(Category.FIDE_STANDARD, rating_list.list_date)
     if not seeds:
         return None
-    games = Calculated(current.id, cascade.touched(session, current.corrections_applied))
+    calculated = Calculated(current.id, cascade.touched(session, current.corrections_applied))
     reached = set(seeds)
-    for game in period_inputs.played_games_of(session, period_id, seeds, games):
+    for game in period_inputs.played_games_of(session, period_id, seeds, calculated):
         if game.white_id in seeds:
             reached.add(game.black_id)
         if game.black_id in seeds:
             reached.add(game.white_id)
     statuses, loaded = load(
         session, rules, period_id, previous, lists, cascade.corrections, standard_lists,
-        Among(reached, games, _AsRevised(session, cascade)),
+        Among(reached, calculated, _AsRevised(session, cascade)),
     )  # fmt: skip
     results = {
         player: rate_player(rules, statuses[player], loaded.events.get(player, ()))
