@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import CorrectionKind
-from ratingdb.models import CorrectionRow, GameRow
+from ratingdb.models import CorrectionRow, GameRow, TournamentRow
 from ratingdb.repositories.players import chunks
 from ratingdb.rules import Category
 
@@ -54,9 +54,10 @@ def merges(session: Session, up_to: int) -> dict[str, str]:
     return {row["drop"]: row["keep"] for row in rows}
 
 
-def tournaments_corrected_after(session: Session, after: int) -> set[str]:
-    """The tournaments whose games a correction after ``after`` superseded or created: a game
-    or a tournament correction names its tournament, a merge the games it replaced."""
+def tournaments_corrected_after(session: Session, after: int) -> dict[str, int]:
+    """The tournaments whose games a correction after ``after`` superseded or created, with
+    their period's id: a game or a tournament correction names its tournament, a merge the
+    games it replaced."""
     tournaments: set[str] = set()
     merged_games: list[int] = []
     for kind, tournament_id, before in session.execute(
@@ -72,7 +73,15 @@ def tournaments_corrected_after(session: Session, after: int) -> set[str]:
         tournaments.update(
             session.scalars(select(GameRow.tournament_id).where(GameRow.id.in_(chunk)).distinct())
         )
-    return tournaments
+    periods: dict[str, int] = {}
+    for chunk in chunks(sorted(tournaments)):
+        rows = session.execute(
+            select(TournamentRow.tournament_id, TournamentRow.period_id).where(
+                TournamentRow.tournament_id.in_(chunk)
+            )
+        )
+        periods.update((tournament_id, period_id) for tournament_id, period_id in rows)
+    return periods
 
 
 def with_ids(session: Session, ids: Collection[int]) -> Sequence[CorrectionRow]:

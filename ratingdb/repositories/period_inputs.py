@@ -138,8 +138,8 @@ class Calculated:
     """Where some players' games of a period are found without reading the period's (the games
     have no index by player): the calculations of a stored revision of its list (``list_id``),
     which hold, per player, the games it was computed from (their primary key starts with the
-    list and the player); but in the tournaments ``corrected_since`` (a correction touched them
-    after that revision), the games as they are now."""
+    list and the player); but in the tournaments of the period ``corrected_since`` (a correction
+    touched them after that revision), the games as they are now."""
 
     list_id: int
     corrected_since: frozenset[str]

@@ -90,7 +90,8 @@ class Cascade:
     everywhere: set[str]
     revised: dict[tuple[Category, date], dict[str, _Rows]] = field(default_factory=dict)
     seeds: dict[tuple[Category, date], set[str]] = field(default_factory=dict)
-    touched_after: dict[int, frozenset[str]] = field(default_factory=dict)
+    #: correction id -> the tournaments corrected after it, by period id.
+    touched_after: dict[int, dict[int, frozenset[str]]] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -112,13 +113,17 @@ class Cascade:
             set(everywhere) | merged.keys() | set(merged.values()),
         )
 
-    def touched(self, session: Session, after: int) -> frozenset[str]:
-        """The tournaments whose games a correction after ``after`` (up to this one) touched."""
+    def touched(self, session: Session, after: int, period_id: int) -> frozenset[str]:
+        """The tournaments of the period whose games a correction after ``after`` (up to this
+        one) touched."""
         if after not in self.touched_after:
-            self.touched_after[after] = frozenset(
-                correction_repo.tournaments_corrected_after(session, after)
-            )
-        return self.touched_after[after]
+            by_period: dict[int, set[str]] = {}
+            for tournament, period in correction_repo.tournaments_corrected_after(
+                session, after
+            ).items():
+                by_period.setdefault(period, set()).add(tournament)
+            self.touched_after[after] = {p: frozenset(t) for p, t in by_period.items()}
+        return self.touched_after[after].get(period_id, frozenset())
 
     def changed_on(self, category: Category, list_date: date) -> set[str]:
         key = (category, list_date)
@@ -197,7 +202,9 @@ def _period(
         seeds |= cascade.changed_on(Category.FIDE_STANDARD, rating_list.list_date)
     if not seeds:
         return None
-    calculated = Calculated(current.id, cascade.touched(session, current.corrections_applied))
+    calculated = Calculated(
+        current.id, cascade.touched(session, current.corrections_applied, period_id)
+    )
     reached = set(seeds)
     for game in period_inputs.played_games_of(session, period_id, seeds, calculated):
         if game.white_id in seeds:

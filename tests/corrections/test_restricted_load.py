@@ -4,7 +4,8 @@ loading gives them: the same status (standing on the previous list, birth year, 
 rating in rapid and blitz, a merged record's standing passed on), the same events (games,
 scores, opponents' ratings used, their own rating used, start dates), the same game ids and
 tournaments, though their games are found another way (the stored revision's calculations,
-and the tournaments corrected since read as they are now).
+and the tournaments corrected since read as they are now; or every tournament of the period
+read as it is now).
 
 Seeded worlds (tests/corrections/worlds.py) in the eras of the standard seed and the 2022
 uplift, with corrections applied first: some that no revision records (their tournaments'
@@ -54,6 +55,8 @@ def _corrected(session: Session, world: worlds.World, rng: random.Random, tmp_pa
         ("game", worlds.correction(session, world, rng, tmp_path, "game")),
         ("merge", worlds.correction(session, world, rng, tmp_path, "merge")),
         ("tournament", worlds.unchanged_file(session, world, rng, tmp_path)),
+        # Last, a correction no list shows: no revision records it.
+        ("game", worlds.forfeit_changed(session, rng)),
     ):
         worlds.run(session, kind, arguments, dry_run=False)
 
@@ -72,7 +75,7 @@ def test_some_players_loaded_as_the_whole_period(
     _corrected(session, world, rng, tmp_path)
     corrections = correction_repo.latest_id(session)
     merged = correction_repo.merges(session, corrections)
-    compared = corrected_since = 0
+    compared = 0
     for category in world.categories:
         for period in world.periods:
             rules = PeriodRules.for_period(category, period)
@@ -91,33 +94,38 @@ def test_some_players_loaded_as_the_whole_period(
                 if category in STANDARD_SEEDED
                 else []
             )
-            touched = correction_repo.tournaments_corrected_after(
+            corrected = correction_repo.tournaments_corrected_after(
                 session, current.corrections_applied
             )
-            corrected_since += bool(touched)
+            touched = {t for t, period_id in corrected.items() if period_id == period_row.id}
+            # Every tournament of the period read as it is now: right whatever was corrected.
+            everything = {
+                t for t, (c, p, _, _) in world.tournaments.items() if c is category and p == period
+            }
             players = set(rng.sample(world.players, len(world.players) // 4))
             players |= merged.keys() | set(merged.values())
             statuses, loaded = load(
                 session, rules, period_row.id, previous, lists, corrections, standard_lists
             )
-            among = Among(players, Calculated(current.id, frozenset(touched)), StoredLists(session))
-            some_statuses, some = load(
-                session, rules, period_row.id, previous, lists, corrections, standard_lists, among
-            )
-            assert some.events.keys() <= players
-            for player in players:
-                # Only players with a status are rated: the others' games are found through
-                # their rated opponents.
-                if player not in statuses:
-                    assert player not in some_statuses
-                    continue
-                assert some_statuses[player] == statuses[player], (category, period, player)
-                assert some.events.get(player) == loaded.events.get(player), (period, player)
-                compared += player in loaded.events
-            for key, tournament in loaded.tournament_of.items():
-                if key[0] in players:
-                    assert some.tournament_of[key] == tournament
-                    assert some.game_ids[key] == loaded.game_ids[key]
-            assert some.tournament_of.keys() <= loaded.tournament_of.keys()
-    assert compared > 100, compared
-    assert corrected_since, "no list was read with tournaments corrected since"
+            for corrected_since in (touched, everything):
+                games = Calculated(current.id, frozenset(corrected_since))
+                some_statuses, some = load(
+                    session, rules, period_row.id, previous, lists, corrections, standard_lists,
+                    Among(players, games, StoredLists(session)),
+                )  # fmt: skip
+                assert some.events.keys() <= players
+                for player in players:
+                    # Only players with a status are rated: the others' games are found through
+                    # their rated opponents.
+                    if player not in statuses:
+                        assert player not in some_statuses
+                        continue
+                    assert some_statuses[player] == statuses[player], (category, period, player)
+                    assert some.events.get(player) == loaded.events.get(player), (period, player)
+                    compared += player in loaded.events
+                for key, tournament in loaded.tournament_of.items():
+                    if key[0] in players:
+                        assert some.tournament_of[key] == tournament
+                        assert some.game_ids[key] == loaded.game_ids[key]
+                assert some.tournament_of.keys() <= loaded.tournament_of.keys()
+    assert compared > 200, compared
