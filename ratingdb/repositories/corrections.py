@@ -1,5 +1,6 @@
 """Corrections: recording one, the latest id (what a computation of now includes), the merges
-up to a correction, and the corrections behind list revisions."""
+up to a correction, the tournaments corrected after one, and the corrections behind list
+revisions."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import CorrectionKind
-from ratingdb.models import CorrectionRow
+from ratingdb.models import CorrectionRow, GameRow, TournamentRow
+from ratingdb.repositories.players import chunks
 from ratingdb.rules import Category
 
 
@@ -50,6 +52,36 @@ def merges(session: Session, up_to: int) -> dict[str, str]:
         )
     )
     return {row["drop"]: row["keep"] for row in rows}
+
+
+def tournaments_corrected_after(session: Session, after: int) -> dict[str, int]:
+    """The tournaments whose games a correction after ``after`` superseded or created, with
+    their period's id: a game or a tournament correction names its tournament, a merge the
+    games it replaced."""
+    tournaments: set[str] = set()
+    merged_games: list[int] = []
+    for kind, tournament_id, before in session.execute(
+        select(CorrectionRow.kind, CorrectionRow.tournament_id, CorrectionRow.before).where(
+            CorrectionRow.id > after
+        )
+    ):
+        if tournament_id is not None:
+            tournaments.add(tournament_id)
+        if kind == CorrectionKind.MERGE:
+            merged_games.extend(before["game_ids"])
+    for chunk in chunks(sorted(merged_games)):
+        tournaments.update(
+            session.scalars(select(GameRow.tournament_id).where(GameRow.id.in_(chunk)).distinct())
+        )
+    periods: dict[str, int] = {}
+    for chunk in chunks(sorted(tournaments)):
+        rows = session.execute(
+            select(TournamentRow.tournament_id, TournamentRow.period_id).where(
+                TournamentRow.tournament_id.in_(chunk)
+            )
+        )
+        periods.update((tournament_id, period_id) for tournament_id, period_id in rows)
+    return periods
 
 
 def with_ids(session: Session, ids: Collection[int]) -> Sequence[CorrectionRow]:

@@ -1,5 +1,6 @@
 """What a close (and a recalculation, a verification) loads: the period's played games, the
-standing of every player on the list it starts from, and ratings on earlier lists.
+standing of every player on the list it starts from, and ratings on earlier lists; or the same
+rows of some players only (an impact preview, services.impact), one set-based query each.
 
 These bulk reads run on the session's connection and return Core rows: the ORM's result rows
 were a fifth of the load phase of a 500,000-player close (py-spy). The big ones are streamed
@@ -10,15 +11,17 @@ kept."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
 from datetime import date
 from typing import Any, NamedTuple
 
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import GameRow, PlayerRow, PlayerStatusRow, TournamentRow
+from ratingdb.models import CalculationRow, GameRow, PlayerRow, PlayerStatusRow, TournamentRow
 from ratingdb.repositories import list_entries
+from ratingdb.repositories.players import chunks, one_of
 
 #: Rows a streamed read fetches at a time.
 STREAM_BATCH = 20_000
@@ -128,3 +131,110 @@ def statuses_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
 def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
     """The ratings of ``player_ids`` on a list (those who have an entry)."""
     return list_entries.ratings_on(session, list_id, player_ids)
+
+
+# --- some players only -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Calculated:
+    """Where some players' games of a period are found without reading the period's (the games
+    have no index by player): the calculations of a stored revision of its list (``list_id``),
+    which hold, per player, the games it was computed from (their primary key starts with the
+    list and the player); but in the tournaments of the period ``corrected_since`` (a correction
+    touched them after that revision), the games as they are now."""
+
+    list_id: int
+    corrected_since: frozenset[str]
+
+
+_GAME_COLUMNS = (
+    GameRow.id,
+    GameRow.tournament_id,
+    GameRow.white_id,
+    GameRow.black_id,
+    GameRow.result,
+    TournamentRow.start_date,
+    GameRow.round,
+    TournamentRow.time_control_code,
+)
+
+
+def played_games_of(
+    session: Session, period_id: int, player_ids: Collection[str], calculated: Calculated
+) -> list[PeriodGame]:
+    """The current rated games of the period that ``player_ids`` played, in rating order (as
+    :func:`played_games`), found through ``calculated``: the revision's calculations of those
+    players, and the current games of the tournaments corrected since (read through the current
+    games' index: tournament first)."""
+    rows: dict[int, Any] = {}
+    corrected = sorted(calculated.corrected_since)
+    for chunk in chunks(sorted(player_ids)):
+        query = (
+            select(*_GAME_COLUMNS)
+            .select_from(CalculationRow)
+            .join(GameRow, GameRow.id == CalculationRow.game_id)
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .where(
+                CalculationRow.list_id == calculated.list_id,
+                one_of(session, CalculationRow.player_id, chunk),
+            )
+        )
+        if corrected:
+            query = query.where(CalculationRow.tournament_id.not_in(corrected))
+        rows.update((row[0], row) for row in session.connection().execute(query))
+    players = set(player_ids)
+    for chunk in chunks(corrected):
+        rows.update(
+            (row[0], row)
+            for row in session.connection().execute(
+                select(*_GAME_COLUMNS)
+                .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+                .where(
+                    one_of(session, GameRow.tournament_id, chunk),
+                    TournamentRow.period_id == period_id,
+                    GameRow.superseded_by.is_(None),
+                    GameRow.rated.is_(True),
+                )
+            )
+            if row[2] in players or row[3] in players
+        )
+    ordered = sorted(rows.values(), key=lambda row: (row[5], row[1], row[6], row[0]))
+    return [PeriodGame(r[0], r[1], r[2], r[3], r[4], r[5], r[7]) for r in ordered]
+
+
+#: A player's entry on a list as a load reads it (list_entries.resolve's, less k_used and
+#: sum_delta): rating, previous_rating, change, games, k_factor, rated_games, peak_rating.
+EntryRow = tuple[Any, ...]
+#: A player kept off a list with a history: rated_games, peak_rating, pool (as stored: JSON).
+StatusRow = tuple[Any, ...]
+
+
+def entries_of(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, EntryRow]:
+    """The entries of those of ``player_ids`` on the list, resolved through its ancestry."""
+    return {
+        player_id: (*entry[1:6], *entry[8:10])
+        for player_id, entry in list_entries.resolve(session, list_id, player_ids).items()
+    }
+
+
+def statuses_of(
+    session: Session, list_id: int, player_ids: Iterable[str] | None = None
+) -> dict[str, StatusRow]:
+    """The statuses of those of ``player_ids`` (default: of everyone) kept off the list with a
+    history."""
+    query = select(
+        PlayerStatusRow.player_id,
+        PlayerStatusRow.rated_games,
+        PlayerStatusRow.peak_rating,
+        PlayerStatusRow.pool,
+    ).where(PlayerStatusRow.list_id == list_id)
+    if player_ids is None:
+        return {row[0]: tuple(row[1:]) for row in session.connection().execute(query)}
+    found: dict[str, StatusRow] = {}
+    for chunk in chunks(sorted(player_ids)):
+        rows = session.connection().execute(
+            query.where(one_of(session, PlayerStatusRow.player_id, chunk))
+        )
+        found.update((row[0], tuple(row[1:])) for row in rows)
+    return found

@@ -75,6 +75,14 @@ def birth_years(session: Session, player_ids: Collection[str]) -> dict[str, int 
     return years
 
 
+def all_birth_years(session: Session) -> dict[str, int | None]:
+    """Every player's birth year (what a list import may change)."""
+    return {
+        row[0]: row[1]
+        for row in session.connection().execute(select(PlayerRow.player_id, PlayerRow.birth_year))
+    }
+
+
 def upsert(
     session: Session, players: Sequence[Mapping[str, Any]], *, keep: Collection[str] = ()
 ) -> tuple[int, int]:

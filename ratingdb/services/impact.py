@@ -17,18 +17,19 @@ So each period is computed for the *seeds* (the players of changed games in that
 player whose entry or status changed on an earlier list of the cascade, the players of every
 merge) and everyone who played a seed in the period (their expected scores move), reading only
 those players' games, standings and ratings (a few set-based queries per period, whatever the
-number of players), with the rules core exactly as the close calls it (services.close:
-``rate_player`` with the period's rule version, statuses loaded the same way, merged records,
-newcomers, the standard seed). Everyone else's entry is the stored one.
+number of players): the close's own loading (services.close.inputs.load) of those players
+(``Among``), and the rules core's ``rate_player`` with the period's rule version. Everyone
+else's entry is the stored one.
 
 A player's games are found without reading the period's: the stored revision's calculations
 hold, per player, the games it was computed from (their primary key starts with the list and
 the player); only in the tournaments a correction has touched since that revision (its
 ``corrections_applied``), the current game rows are read instead (by tournament, through the
-current games' index). The players whose
-entry or status comes out different are the period's changes; they are the next period's
-seeds, and their new rows stand in for the stored ones when a later period reads that list
-(the revision the cascade would have published).
+current games' index: repositories.period_inputs.played_games_of). The lists are read as the
+cascade would have revised them (``_AsRevised``). The players whose entry or status comes out
+different are the period's changes; they are the next period's seeds, and their new rows stand
+in for the stored ones when a later period reads that list (the revision the cascade would have
+published).
 
 Each period's changes are compared as ``revisions._changed`` compares a whole list (every
 entry column, the statuses of the players off the list), and the cascade stops, or goes
@@ -43,49 +44,25 @@ cascade (``needs_cascade``).
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
-from ratingdb.repositories import impact_inputs
+from ratingdb.repositories import period_inputs
 from ratingdb.repositories import periods as period_repo
-from ratingdb.repositories import players as player_repo
-from ratingdb.repositories.impact_inputs import GameOfPeriod
-from ratingdb.rules import (
-    Category,
-    Event,
-    Game,
-    Period,
-    PeriodResult,
-    PeriodRules,
-    PlayerStatus,
-    rate_player,
-)
-from ratingdb.services.close import STANDARD_SEEDED, decode_pool, encode_pool, entry_rows
+from ratingdb.repositories.period_inputs import Calculated, EntryRow, StatusRow
+from ratingdb.rules import Category, Period, PeriodResult, PeriodRules, rate_player
+from ratingdb.services.close import STANDARD_SEEDED, encode_pool, entry_rows
 from ratingdb.services.close.computation import previous_list
-from ratingdb.services.close.inputs import (
-    SCORES,
-    drop_unrateable,
-    drop_unrateable_ratings,
-    merged_records_of,
-    ratings_used_by_tournament,
-    standard_ratings_wanted,
-    unrateable_players,
-    with_merged_records,
-)
+from ratingdb.services.close.inputs import Among, load
 from ratingdb.services.revisions import lists_to_recompute
 
-Entry = tuple[Any, ...]  # rating, previous, change, games, k, rated games, peak
-Status = tuple[Any, ...]  # rated games, peak, pool (as stored: JSON)
 Change = tuple[str, int | None, int | None]
 
 _JSON = json.JSONEncoder(separators=(",", ":"))
@@ -95,8 +72,8 @@ _JSON = json.JSONEncoder(separators=(",", ":"))
 class _Rows:
     """A player's rows on a list: their entry and their status (None: none)."""
 
-    entry: Entry | None
-    status: Status | None
+    entry: EntryRow | None
+    status: StatusRow | None
 
 
 @dataclass(slots=True)
@@ -105,15 +82,16 @@ class Cascade:
     of the players who changed (``revised``), and players to treat as changed on a list whose
     new revision is written already (a replaced imported list: ``seeds``)."""
 
+    #: The correction (the latest): what the periods are loaded as of.
     corrections: int
-    merged: dict[str, str]
     #: period id -> players of the games the correction superseded or created in it.
     game_players: dict[int, set[str]]
     #: Players to recompute in every period (birth years changed, merged records).
     everywhere: set[str]
     revised: dict[tuple[Category, date], dict[str, _Rows]] = field(default_factory=dict)
     seeds: dict[tuple[Category, date], set[str]] = field(default_factory=dict)
-    touched_after: dict[int, set[str]] = field(default_factory=dict)
+    #: correction id -> the tournaments corrected after it, by period id.
+    touched_after: dict[int, dict[int, frozenset[str]]] = field(default_factory=dict)
 
     @classmethod
     def of(
@@ -131,16 +109,21 @@ class Cascade:
         merged = correction_repo.merges(session, correction_id)
         return cls(
             correction_id,
-            merged,
             {period_id: set(players) for period_id, players in game_players.items()},
             set(everywhere) | merged.keys() | set(merged.values()),
         )
 
-    def touched(self, session: Session, after: int) -> set[str]:
-        """The tournaments whose games a correction after ``after`` (up to this one) touched."""
+    def touched(self, session: Session, after: int, period_id: int) -> frozenset[str]:
+        """The tournaments of the period whose games a correction after ``after`` (up to this
+        one) touched."""
         if after not in self.touched_after:
-            self.touched_after[after] = impact_inputs.touched_tournaments(session, after)
-        return self.touched_after[after]
+            by_period: dict[int, set[str]] = {}
+            for tournament, period in correction_repo.tournaments_corrected_after(
+                session, after
+            ).items():
+                by_period.setdefault(period, set()).add(tournament)
+            self.touched_after[after] = {p: frozenset(t) for p, t in by_period.items()}
+        return self.touched_after[after].get(period_id, frozenset())
 
     def changed_on(self, category: Category, list_date: date) -> set[str]:
         key = (category, list_date)
@@ -217,210 +200,68 @@ def _period(
         seeds |= cascade.changed_on(category, rating_list.list_date)
     for rating_list in standard_lists:
         seeds |= cascade.changed_on(Category.FIDE_STANDARD, rating_list.list_date)
-    games, reached = _games(session, cascade, period_id, current, seeds)
-    present = reached | {g.white_id for g in games} | {g.black_id for g in games}
-    statuses = _statuses(session, cascade, category, previous, present)
-    unrateable = unrateable_players(session, category, games, statuses)
-    drop_unrateable(statuses, unrateable)
-    _add_newcomers(session, games, statuses, unrateable)
-    ratings_of = _ratings_used(
-        session, cascade, rules, games, lists, previous, statuses, standard_lists
+    if not seeds:
+        return None
+    calculated = Calculated(
+        current.id, cascade.touched(session, current.corrections_applied, period_id)
     )
-    drop_unrateable_ratings(ratings_of, unrateable)
-    computed = {p for p in reached if p in statuses}
-    _add_standard_ratings(session, cascade, rules, games, statuses, standard_lists, computed)
-    events = _events(games, ratings_of, computed)
-    results = {p: rate_player(rules, statuses[p], events.get(p, ())) for p in computed}
-    return _compare(session, cascade, current, reached, results)
-
-
-def _games(
-    session: Session,
-    cascade: Cascade,
-    period_id: int,
-    current: RatingListRow,
-    seeds: set[str],
-) -> tuple[list[GameOfPeriod], set[str]]:
-    """The current rated games of the period of the ``seeds`` and of everyone who played one of
-    them (the players reached), in rating order (as period_inputs.played_games orders them).
-
-    Read per player, not per period: the games the stored revision was computed from (its
-    calculations, by their primary key), but in the tournaments a correction since has touched
-    (every game there read as it is now). A player's games differ from those only there."""
-    touched = cascade.touched(session, current.corrections_applied)
-    touched_games = impact_inputs.current_games_of(session, period_id, touched) if touched else []
-
-    def games_of(players: set[str]) -> list[GameOfPeriod]:
-        if not players:
-            return []
-        found = impact_inputs.calculated_games(session, current.id, players, touched)
-        found += [g for g in touched_games if g.white_id in players or g.black_id in players]
-        return found
-
-    games = {g.id: g for g in games_of(seeds)}
     reached = set(seeds)
-    for game in games.values():
+    for game in period_inputs.played_games_of(session, period_id, seeds, calculated):
         if game.white_id in seeds:
             reached.add(game.black_id)
         if game.black_id in seeds:
             reached.add(game.white_id)
-    games.update((g.id, g) for g in games_of(reached - seeds))
-    ordered = sorted(games.values(), key=lambda g: (g.start_date, g.tournament_id, g.round, g.id))
-    return ordered, reached
+    statuses, loaded = load(
+        session, rules, period_id, previous, lists, cascade.corrections, standard_lists,
+        Among(reached, calculated, _AsRevised(session, cascade)),
+    )  # fmt: skip
+    results = {
+        player: rate_player(rules, statuses[player], loaded.events.get(player, ()))
+        for player in reached
+        if player in statuses
+    }
+    return _compare(session, cascade, current, reached, results)
 
 
-def _rows_on(
-    session: Session,
-    cascade: Cascade,
-    rating_list: RatingListRow,
-    players: Collection[str],
-    *,
-    statuses: bool = True,
-) -> tuple[dict[str, Entry], dict[str, Status]]:
-    """The entries (and statuses) of ``players`` on the revision of ``rating_list`` the cascade
-    would have published: the stored rows, or the new rows of those it changed."""
-    revised = cascade.revised.get((Category(rating_list.category), rating_list.list_date), {})
-    stored = [p for p in players if p not in revised]
-    entries = impact_inputs.entries_of(session, rating_list.id, stored) if stored else {}
-    kept = impact_inputs.statuses_of(session, rating_list.id, stored) if stored and statuses else {}
-    for player in players:
-        rows = revised.get(player)
-        if rows is None:
-            continue
-        if rows.entry is not None:
-            entries[player] = rows.entry
-        if rows.status is not None and statuses:
-            kept[player] = rows.status
-    return entries, kept
+class _AsRevised:
+    """The lists as the cascade would have published them (close.inputs.ListRows): the stored
+    rows, or the new rows of the players it changed. The stored entries read are kept: a
+    period reads a list once per tournament rated with it."""
 
+    def __init__(self, session: Session, cascade: Cascade) -> None:
+        self.session = session
+        self.cascade = cascade
+        self.stored: dict[int, dict[str, EntryRow | None]] = {}
 
-def _statuses(
-    session: Session,
-    cascade: Cascade,
-    category: Category,
-    previous: RatingListRow | None,
-    players: Collection[str],
-) -> dict[str, PlayerStatus]:
-    """The standing of ``players`` on the list the period starts from, as the close loads it
-    (close.inputs._statuses, then the merged records)."""
-    statuses: dict[str, PlayerStatus] = {}
-    if previous is not None:
-        entries, kept = _rows_on(session, cascade, previous, players)
-        years = player_repo.birth_years(session, entries.keys() | kept.keys())
-        for player_id, entry in entries.items():
-            statuses[player_id] = PlayerStatus(entry[0], entry[5], entry[6], years[player_id])
-        for player_id, (rated_games, peak, pool) in kept.items():
-            statuses[player_id] = PlayerStatus(
-                None, rated_games, peak, years[player_id], pool=decode_pool(pool)
-            )
-    for drop, keep in cascade.merged.items():
-        status = statuses.pop(drop, None)
-        if status is not None and keep not in statuses:
-            statuses[keep] = status
-    return statuses
+    def _revised(self, rating_list: RatingListRow) -> dict[str, _Rows]:
+        return self.cascade.revised.get((Category(rating_list.category), rating_list.list_date), {})
 
-
-def _add_newcomers(
-    session: Session,
-    games: Sequence[GameOfPeriod],
-    statuses: dict[str, PlayerStatus],
-    unrateable: Collection[str],
-) -> None:
-    """As close.inputs._add_newcomers, for the players of ``games``."""
-    players = {row.white_id for row in games} | {row.black_id for row in games}
-    newcomers = players - statuses.keys() - set(unrateable)
-    for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
-        statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
-
-
-def _ratings_used(
-    session: Session,
-    cascade: Cascade,
-    rules: PeriodRules,
-    games: Sequence[GameOfPeriod],
-    lists: Sequence[RatingListRow],
-    previous: RatingListRow | None,
-    statuses: Mapping[str, PlayerStatus],
-    standard_lists: Sequence[RatingListRow],
-) -> dict[str, dict[str, int]]:
-    """As close.inputs._ratings_used, for the players of ``games``: per tournament, the
-    ratings on the list in force at its start (the previous list's from the statuses), the
-    standard seed in rapid and blitz from 2024-03."""
-    seed_from = standard_lists if rules.version.standard_seed else []
-    on_previous = {p: s.rating for p, s in statuses.items() if s.rating is not None}
-    looked_up: dict[int, dict[str, int | None]] = defaultdict(dict)
-
-    def ratings_on(rating_list: RatingListRow | None, needed: set[str]) -> dict[str, int]:
-        if rating_list is None:
-            return {}
-        if previous is not None and rating_list.id == previous.id:
-            return {p: on_previous[p] for p in needed if p in on_previous}
-        dropped = merged_records_of(cascade.merged, needed)
-        known = looked_up[rating_list.id]
-        missing = (needed | dropped.keys()) - known.keys()
+    def entries(self, rating_list: RatingListRow, players: Collection[str]) -> dict[str, EntryRow]:
+        revised = self._revised(rating_list)
+        known = self.stored.setdefault(rating_list.id, {})
+        missing = [p for p in players if p not in revised and p not in known]
         if missing:
-            entries, _ = _rows_on(session, cascade, rating_list, missing, statuses=False)
-            for player in missing:
-                entry = entries.get(player)
-                known[player] = None if entry is None else int(entry[0])
-        ratings = {p: r for p in needed | dropped.keys() if (r := known[p]) is not None}
-        return with_merged_records(ratings, dropped, needed)
+            found = period_inputs.entries_of(self.session, rating_list.id, missing)
+            known.update((player, found.get(player)) for player in missing)
+        entries: dict[str, EntryRow] = {}
+        for player in players:
+            rows = revised.get(player)
+            entry = known[player] if rows is None else rows.entry
+            if entry is not None:
+                entries[player] = entry
+        return entries
 
-    return ratings_used_by_tournament(games, lists, seed_from, ratings_on)
-
-
-def _add_standard_ratings(
-    session: Session,
-    cascade: Cascade,
-    rules: PeriodRules,
-    games: Sequence[GameOfPeriod],
-    statuses: dict[str, PlayerStatus],
-    standard_lists: Sequence[RatingListRow],
-    computed: Collection[str],
-) -> None:
-    """As close.inputs._add_standard_ratings, for the players ``computed``."""
-    for standard_list, needed in standard_ratings_wanted(
-        rules, games, statuses, standard_lists, among=computed
-    ):
-        entries, _ = _rows_on(session, cascade, standard_list, needed, statuses=False)
-        for player, entry in entries.items():
-            statuses[player] = dataclasses.replace(statuses[player], standard_rating=int(entry[0]))
-
-
-def _events(
-    games: Sequence[GameOfPeriod],
-    ratings_of: Mapping[str, Mapping[str, int]],
-    players: Collection[str],
-) -> dict[str, list[Event]]:
-    """As close.inputs._events, for ``players``: one event per tournament, in the order
-    played, each game with the opponent's rating used."""
-    events: dict[str, list[Event]] = {}
-    open_event: dict[tuple[str, str], tuple[int, list[Game]]] = {}
-    starts: dict[str, date] = {}
-    for row in games:
-        ratings = ratings_of[row.tournament_id]
-        starts[row.tournament_id] = row.start_date
-        white_score, black_score = SCORES[row.result]
-        for player, opponent, score in (
-            (row.white_id, row.black_id, white_score),
-            (row.black_id, row.white_id, black_score),
-        ):
-            if player not in players:
-                continue
-            key = (player, row.tournament_id)
-            if key not in open_event:
-                index = len(events.setdefault(player, []))
-                events[player].append(Event(games=()))
-                open_event[key] = (index, [])
-            open_event[key][1].append(Game(ratings.get(opponent), score, opponent))
-    for (player, tournament_id), (index, event_games) in open_event.items():
-        events[player][index] = Event(
-            games=tuple(event_games),
-            rating_used=ratings_of[tournament_id].get(player),
-            start_date=starts[tournament_id],
-            event_id=tournament_id,
-        )
-    return events
+    def statuses(
+        self, rating_list: RatingListRow, players: Collection[str]
+    ) -> dict[str, StatusRow]:
+        revised = self._revised(rating_list)
+        stored = [p for p in players if p not in revised]
+        kept = period_inputs.statuses_of(self.session, rating_list.id, stored) if stored else {}
+        for player in players:
+            rows = revised.get(player)
+            if rows is not None and rows.status is not None:
+                kept[player] = rows.status
+        return kept
 
 
 # --- the comparison --------------------------------------------------------------------------
@@ -448,8 +289,8 @@ def _compare(
     results: Mapping[str, PeriodResult],
 ) -> tuple[Change, ...] | None:
     """As revisions._changed, for ``players`` (everyone else's rows are the stored ones)."""
-    entries = impact_inputs.entries_of(session, current.id, players)
-    kept = impact_inputs.statuses_of(session, current.id, players)
+    entries = period_inputs.entries_of(session, current.id, players)
+    kept = period_inputs.statuses_of(session, current.id, players)
     changed: list[Change] = []
     revised: dict[str, _Rows] = {}
     statuses_differ = False
@@ -476,7 +317,7 @@ def _compare(
     return tuple(changed)
 
 
-def _as_json(player: str, status: Status | None) -> str | None:
+def _as_json(player: str, status: StatusRow | None) -> str | None:
     """A status row as the statuses' digest encodes it (revisions._stored_statuses_digest)."""
     return None if status is None else _JSON.encode([player, *status])
 
@@ -488,9 +329,7 @@ def changed_players(
     (``entries``: those whose entry does, as revisions.list_changes gives them)."""
     moved = {player for player, _, _ in entries}
     statuses = [
-        impact_inputs.statuses_of(session, rating_list.id, players)
-        for rating_list in (before, after)
-        for players in [impact_inputs.status_players(session, rating_list.id)]
+        period_inputs.statuses_of(session, rating_list.id) for rating_list in (before, after)
     ]
     for player in statuses[0].keys() | statuses[1].keys():
         if _as_json(player, statuses[0].get(player)) != _as_json(player, statuses[1].get(player)):

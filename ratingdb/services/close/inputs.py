@@ -1,6 +1,7 @@
 """The inputs of a period's computation, loaded in a few set-based queries: the standing of
 every player on the list the period starts from, the period's games as events per player, and
-the ratings each tournament's players are rated with."""
+the ratings each tournament's players are rated with; or the same inputs of some players only
+(``Among``: an impact preview, services.impact)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,12 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
-from ratingdb.errors import InputError
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import period_inputs
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
-from ratingdb.repositories.period_inputs import PeriodGame
+from ratingdb.repositories.period_inputs import Calculated, EntryRow, PeriodGame, StatusRow
 from ratingdb.rules import (
     Category,
     Event,
@@ -30,8 +30,15 @@ from ratingdb.rules import (
     PooledEvent,
     Score,
 )
-from ratingdb.rules.rate_of_play import NoRateOfPlayRule, RateOfPlayCheck, parse_time_control
+from ratingdb.rules.rate_of_play import RateOfPlayCheck
 from ratingdb.rules.versions import OneTimeAdjustment
+from ratingdb.services.close.eligibility import (
+    drop_unrateable,
+    drop_unrateable_ratings,
+    not_rated_for_rate_of_play,
+    rate_of_play_checks,
+    unrateable_players,
+)
 
 #: A played game's result as each side's score.
 SCORES = {
@@ -55,6 +62,34 @@ class Loaded:
     game_count: int
 
 
+class ListRows(Protocol):
+    """Where a load of some players reads the rows of published lists (``period_inputs``'
+    ``entries_of`` and ``statuses_of``, or services.impact's: the lists as the cascade would
+    have revised them)."""
+
+    def entries(self, rating_list: RatingListRow, players: Collection[str]) -> dict[str, EntryRow]:
+        """The entries of those of ``players`` on the list."""
+        ...
+
+    def statuses(
+        self, rating_list: RatingListRow, players: Collection[str]
+    ) -> dict[str, StatusRow]:
+        """The statuses of those of ``players`` kept off the list with a history."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Among:
+    """A load of ``players`` only: their events, their statuses and their opponents' (the
+    opponents' events are left out), read as the whole period's load reads them, the games
+    found through ``games`` (as they are now: the load is of the latest correction), the lists'
+    rows read from ``lists``."""
+
+    players: Collection[str]
+    games: Calculated
+    lists: ListRows
+
+
 def load(
     session: Session,
     rules: PeriodRules,
@@ -63,54 +98,27 @@ def load(
     lists: Sequence[RatingListRow],
     corrections: int,
     standard_lists: Sequence[RatingListRow],
+    among: Among | None = None,
 ) -> tuple[dict[str, PlayerStatus], Loaded]:
     """Everything the rules core needs to rate the period, as of the correction
-    ``corrections``: every player's status, and the events."""
+    ``corrections``: every player's status, and the events (``among``: of some players)."""
     merged = correction_repo.merges(session, corrections)
-    statuses = _merge_statuses(_statuses(session, previous), merged)
-    games = period_inputs.played_games(session, period_id, corrections)
+    if among is None:
+        statuses = _merge_statuses(_statuses(session, previous), merged)
+        games = period_inputs.played_games(session, period_id, corrections)
+    else:
+        games = period_inputs.played_games_of(session, period_id, among.players, among.games)
+        statuses = _merge_statuses(_statuses_among(session, among, previous, games, merged), merged)
     unrateable = unrateable_players(session, rules.category, games, statuses)
     drop_unrateable(statuses, unrateable)
     _add_newcomers(session, games, statuses, unrateable)
     ratings_of = _ratings_used(
-        session, rules, games, lists, previous, statuses, merged, standard_lists
+        session, rules, games, lists, previous, statuses, merged, standard_lists, among
     )
     drop_unrateable_ratings(ratings_of, unrateable)
-    _add_standard_ratings(session, rules, games, statuses, standard_lists)
-    return statuses, _events(games, ratings_of, rate_of_play_checks(rules.category, games))
-
-
-def unrateable_players(
-    session: Session,
-    category: Category,
-    games: Iterable[TournamentGame],
-    statuses: Collection[str],
-) -> set[str]:
-    """The players of ``games`` and ``statuses`` the category never rates: in FIDE's
-    categories, players without a FIDE id (FIDE rates registered players only, issue 27); in a
-    national list, players known by no id at all (issue 4). Their games are stored and shown,
-    and count as games against an unrated player."""
-    players = {row.white_id for row in games} | {row.black_id for row in games}
-    if category.needs_fide_id:
-        return player_repo.without_fide_id(session, players | set(statuses))
-    return player_repo.unidentified(session, players)
-
-
-def drop_unrateable(statuses: dict[str, PlayerStatus], unrateable: Collection[str]) -> None:
-    """No standing for a player the category does not rate (a list of an earlier version of
-    ratingdb may hold one)."""
-    for player in unrateable:
-        statuses.pop(player, None)
-
-
-def drop_unrateable_ratings(
-    ratings_of: Mapping[str, dict[str, int]], unrateable: Collection[str]
-) -> None:
-    """An older list in force may rate a player the category does not rate: not used."""
-    if unrateable:
-        for ratings in ratings_of.values():
-            for player in unrateable & ratings.keys():
-                del ratings[player]
+    _add_standard_ratings(session, rules, games, statuses, standard_lists, among)
+    loaded = _events(games, ratings_of, rate_of_play_checks(rules.category, games))
+    return statuses, loaded if among is None else _only(loaded, among.players)
 
 
 def _add_newcomers(
@@ -125,52 +133,6 @@ def _add_newcomers(
     newcomers = players - statuses.keys() - set(unrateable)
     for player_id, birth_year in player_repo.birth_years(session, newcomers).items():
         statuses[player_id] = PlayerStatus(rating=None, birth_year=birth_year)
-
-
-class TimedGame(Protocol):
-    """What ``rate_of_play_checks`` reads of a game."""
-
-    @property
-    def tournament_id(self) -> str: ...
-    @property
-    def start_date(self) -> date: ...
-    @property
-    def time_control(self) -> str | None: ...
-
-
-def rate_of_play_checks(
-    category: Category, games: Iterable[TimedGame]
-) -> dict[str, RateOfPlayCheck]:
-    """Per tournament of ``games`` that gives a time control, the category's rate-of-play rule
-    in force at its start (none before the category's first rule: rated as then)."""
-    checks: dict[str, RateOfPlayCheck] = {}
-    seen: set[str] = set()
-    for row in games:
-        if row.tournament_id in seen:
-            continue
-        seen.add(row.tournament_id)
-        if row.time_control is None:
-            continue
-        try:
-            control = parse_time_control(row.time_control)
-        except ValueError as error:
-            raise InputError(
-                f"tournament {row.tournament_id}: {error}", field="time_control"
-            ) from None
-        try:
-            checks[row.tournament_id] = RateOfPlayCheck(category, row.start_date, control)
-        except NoRateOfPlayRule:
-            continue
-    return checks
-
-
-def not_rated_for_rate_of_play(
-    check: RateOfPlayCheck | None, white_rating: int | None, black_rating: int | None
-) -> str | None:
-    """Why the game is not rated for its rate of play (the words stored), None if it is."""
-    if check is None:
-        return None
-    return check.game(white_rating, black_rating).reason
 
 
 def _events(
@@ -227,6 +189,7 @@ def _ratings_used(
     statuses: Mapping[str, PlayerStatus],
     merged: Mapping[str, str],
     standard_lists: Sequence[RatingListRow],
+    among: Among | None,
 ) -> dict[str, dict[str, int]]:
     """Per tournament, the ratings its players are rated with: the category's list in force at
     the tournament's start (docs/README.md "Words"); in rapid and blitz from 2024-03, a player
@@ -245,7 +208,7 @@ def _ratings_used(
                 if (status := statuses.get(p)) is not None and (rating := status.rating) is not None
             }
         dropped = merged_records_of(merged, needed)
-        ratings = period_inputs.ratings_on(session, rating_list.id, needed | dropped.keys())
+        ratings = _ratings(session, among, rating_list, needed | dropped.keys())
         return with_merged_records(ratings, dropped, needed)
 
     return ratings_used_by_tournament(games, lists, seed_from, ratings_on)
@@ -312,14 +275,26 @@ def _add_standard_ratings(
     games: Sequence[PeriodGame],
     statuses: dict[str, PlayerStatus],
     standard_lists: Sequence[RatingListRow],
+    among: Among | None,
 ) -> None:
     """Rapid and blitz: the standard rating the core needs for the one-time uplift of
     2022-10-01 (every rated player) and for the standard-rating seed from 2024-03 (unrated
     players with games): the standard list in force at the period's start, or at the player's
     first tournament's start for the seed."""
-    for standard_list, needed in standard_ratings_wanted(rules, games, statuses, standard_lists):
-        for player, rating in period_inputs.ratings_on(session, standard_list.id, needed).items():
+    for standard_list, needed in standard_ratings_wanted(
+        rules, games, statuses, standard_lists, among=None if among is None else among.players
+    ):
+        for player, rating in _ratings(session, among, standard_list, needed).items():
             statuses[player] = dataclasses.replace(statuses[player], standard_rating=rating)
+
+
+def _ratings(
+    session: Session, among: Among | None, rating_list: RatingListRow, players: Collection[str]
+) -> dict[str, int]:
+    """The ratings of those of ``players`` on the list (``among``: from its lists' rows)."""
+    if among is None:
+        return period_inputs.ratings_on(session, rating_list.id, players)
+    return {p: int(entry[0]) for p, entry in among.lists.entries(rating_list, players).items()}
 
 
 def standard_ratings_wanted(
@@ -403,6 +378,45 @@ def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, Pla
             pool=decode_pool(pool),
         )  # fmt: skip
     return statuses
+
+
+def _statuses_among(
+    session: Session,
+    among: Among,
+    previous: RatingListRow | None,
+    games: Sequence[PeriodGame],
+    merged: Mapping[str, str],
+) -> dict[str, PlayerStatus]:
+    """As :func:`_statuses`, for ``among``'s players, their opponents in ``games`` and the
+    records merged into them."""
+    if previous is None:
+        return {}
+    players = set(among.players)
+    players.update(row.white_id for row in games)
+    players.update(row.black_id for row in games)
+    players |= merged_records_of(merged, players).keys()
+    entries = among.lists.entries(previous, players)
+    kept = among.lists.statuses(previous, players)
+    years = player_repo.birth_years(session, entries.keys() | kept.keys())
+    statuses = {
+        player_id: PlayerStatus(entry[0], entry[5], entry[6], years[player_id])
+        for player_id, entry in entries.items()
+    }
+    for player_id, (rated_games, peak, pool) in kept.items():
+        statuses[player_id] = PlayerStatus(
+            None, rated_games, peak, years[player_id], pool=decode_pool(pool)
+        )
+    return statuses
+
+
+def _only(loaded: Loaded, players: Collection[str]) -> Loaded:
+    """The events of ``players`` (an opponent's, made of its games with them, are not theirs)."""
+    return Loaded(
+        {p: events for p, events in loaded.events.items() if p in players},
+        {key: ids for key, ids in loaded.game_ids.items() if key[0] in players},
+        {key: t for key, t in loaded.tournament_of.items() if key[0] in players},
+        loaded.game_count,
+    )
 
 
 def decode_pool(pool: Sequence[Mapping[str, Any]]) -> tuple[PooledEvent, ...]:

@@ -1,0 +1,262 @@
+"""Corrections after publication: a game's result, a duplicate player, an imported list. Each
+is recorded (who, when, why, before and after) and replaces rows instead of editing them; a
+correction that touches a published period recomputes it and the later ones
+(services.revisions)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy.orm import Session
+
+from ratingdb.enums import CorrectionKind
+from ratingdb.errors import InputError
+from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
+from ratingdb.models import GameRow, PlayerRow, TournamentRow
+from ratingdb.repositories import corrections as correction_repo
+from ratingdb.repositories import games as game_repo
+from ratingdb.repositories import players as player_repo
+from ratingdb.repositories import tournaments as tournament_repo
+from ratingdb.repositories.games import NewGame
+from ratingdb.services import audit
+from ratingdb.services.corrections.list_replacement import replace_list
+from ratingdb.services.corrections.outcome import CorrectionOutcome, require_reason
+from ratingdb.services.corrections.recomputation import recompute
+from ratingdb.services.progress import Track, no_progress
+from ratingdb.services.tournaments import ReadTournament, read_tournament, refuse_unknown_players
+
+
+def correct_game(
+    session: Session,
+    *,
+    tournament_id: str,
+    round_number: int,
+    white_id: str,
+    black_id: str,
+    result: str,
+    reason: str,
+    actor: str,
+    now: datetime,
+    track: Track = no_progress,
+    dry_run: bool = False,
+) -> CorrectionOutcome:
+    """Replace one game's result; recompute the lists it changes. ``dry_run``: the revisions
+    are computed (services.impact), not written; the caller rolls the correction back."""
+    if result not in RESULTS:
+        raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
+                         field="result")  # fmt: skip
+    require_reason(reason, "a correction")
+    # Two corrections of one game at once: the second waits, then reads the game as the first
+    # left it (its result already the one asked for: refused, nothing written).
+    player_repo.lock_players(session, [white_id, black_id])
+    tournament = tournament_repo.get(session, tournament_id)
+    if tournament is None:
+        raise InputError(f"no tournament {tournament_id}", field="tournament")
+    game = game_repo.current_game(session, tournament_id, round_number, white_id, black_id)
+    if game is None:
+        raise InputError(
+            f"tournament {tournament_id} has no game {white_id} - {black_id} in round "
+            f"{round_number} (white first)",
+            field="white",
+        )
+    if game.result == result:
+        raise InputError(f"the game's result is already {result}", field="result")
+    before = {"game_id": game.id, "result": game.result}
+    correction = correction_repo.add(
+        session, CorrectionKind.GAME, category=tournament.category, tournament_id=tournament_id,
+        reason=reason, actor=actor, now=now, before=before,
+    )  # fmt: skip
+    # The old row leaves the current games before the new one arrives.
+    game_repo.supersede(session, [game.id], correction.id)
+    replacement = game_repo.add_game(
+        session,
+        NewGame(tournament_id, round_number, white_id, black_id, result, result in PLAYED_RESULTS),
+        created_by=correction.id,
+    )
+    correction.after = {"game_id": replacement.id, "result": result}
+    outcome = recompute(
+        session, correction, [tournament], now=now, track=track, dry_run=dry_run,
+        games_changed=[(tournament_id, white_id, black_id)],
+    )  # fmt: skip
+    audit.record(
+        session, "correction", actor, now,
+        counts={"revisions": len(outcome.revisions)},
+        details={"correction_id": correction.id, "kind": correction.kind,
+                 "tournament_id": tournament_id,
+                 "before": before, "after": correction.after, "reason": reason},
+    )  # fmt: skip
+    return outcome
+
+
+def replace_tournament(
+    session: Session,
+    tournament_id: str,
+    path: Path,
+    *,
+    file_format: str | None,
+    reason: str,
+    actor: str,
+    now: datetime,
+    track: Track = no_progress,
+    dry_run: bool = False,
+) -> tuple[CorrectionOutcome, ReadTournament]:
+    """A corrected TRF or games CSV for a stored tournament: its games are replaced (the old
+    rows kept, marked superseded), the lists it changes recomputed. The tournament keeps its
+    id, category and period; its dates must not change (a tournament with other dates may
+    belong to another period: import it as a new one), and a file that gives it as stored
+    (name and games) is refused: nothing to correct. ``dry_run``: as correct_game's."""
+    require_reason(reason, "a correction")
+    tournament = tournament_repo.get(session, tournament_id)
+    if tournament is None:
+        raise InputError(f"no tournament {tournament_id}", field="replacement")
+    read = _read_replacement(session, tournament, path, file_format)
+    new = read.tournament
+    # Read under the import lock (read_tournament took it): a replacement running beside this
+    # one has committed, and what it left is what this one replaces.
+    session.refresh(tournament)
+    old_games = game_repo.current_games_of_tournament(session, tournament_id)
+    if new.name == tournament.name and sorted(
+        (g.round, g.white_id, g.black_id, g.result) for g in old_games
+    ) == sorted((g.round, g.white_id, g.black_id, g.result) for g in new.games):
+        raise InputError(
+            f"the file gives tournament {tournament_id} as it is stored: nothing to correct",
+            source=str(path),
+            field="replacement",
+        )
+    before = {"name": tournament.name, "digest": tournament.source_digest,
+              "game_ids": [g.id for g in old_games]}  # fmt: skip
+    correction = correction_repo.add(
+        session, CorrectionKind.TOURNAMENT, category=tournament.category,
+        tournament_id=tournament_id, reason=reason, actor=actor, now=now, before=before,
+    )  # fmt: skip
+    _replace_games(
+        session,
+        old_games,
+        (NewGame(tournament_id, g.round, g.white_id, g.black_id, g.result, g.played)
+         for g in new.games),
+        correction.id,
+    )  # fmt: skip
+    tournament.name = new.name
+    tournament.source_digest = read.digest
+    correction.after = {"name": new.name, "digest": read.digest, "games": len(new.games)}
+    outcome = recompute(
+        session, correction, [tournament], now=now, track=track, dry_run=dry_run,
+        games_changed=[(tournament_id, g.white_id, g.black_id) for g in old_games]
+        + [(tournament_id, g.white_id, g.black_id) for g in new.games],
+    )  # fmt: skip
+    audit.record(
+        session, "correction", actor, now, file_digest=read.digest,
+        counts={"games_before": len(old_games), "games_after": len(new.games),
+                "revisions": len(outcome.revisions)},
+        details={"correction_id": correction.id, "kind": correction.kind,
+                 "tournament_id": tournament_id, "reason": reason},
+    )  # fmt: skip
+    return outcome, read
+
+
+def _read_replacement(
+    session: Session, tournament: TournamentRow, path: Path, file_format: str | None
+) -> ReadTournament:
+    """The corrected file, read as an import reads it: same dates, every player known."""
+    read = read_tournament(session, path, [tournament.category], None, file_format)
+    new = read.tournament
+    if (new.start_date, new.end_date) != (tournament.start_date, tournament.end_date):
+        raise InputError(
+            f"the corrected file runs {new.start_date} to {new.end_date}, tournament "
+            f"{tournament.tournament_id} {tournament.start_date} to {tournament.end_date}: dates "
+            "cannot change in a replacement; import the file as a new tournament",
+            source=str(path),
+            field="replacement",
+        )
+    refuse_unknown_players(session, new)
+    return read
+
+
+def _replace_games(
+    session: Session, old: Sequence[GameRow], new: Iterable[NewGame], correction_id: int
+) -> None:
+    """The old rows superseded by the correction, then its games stored (one current row per
+    game)."""
+    game_repo.supersede(session, [g.id for g in old], correction_id)
+    game_repo.insert_games(session, new, created_by=correction_id)
+
+
+def merge_players(
+    session: Session, keep: str, drop: str, *, reason: str, actor: str, now: datetime,
+    track: Track = no_progress, dry_run: bool = False,
+) -> CorrectionOutcome:  # fmt: skip
+    """Make two records of one player one: every game of ``drop`` is replaced by the same game
+    with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed.
+    ``dry_run``: as correct_game's."""
+    if keep == drop:
+        raise InputError("a player cannot be merged into himself", field="drop")
+    require_reason(reason, "a merge")
+    # Two merges of the same players (or a merge beside a correction of their games): the second
+    # waits, then reads them as the first left them.
+    player_repo.lock_players(session, [keep, drop])
+    dropped = _players_to_merge(session, keep, drop)
+    games = _games_to_merge(session, keep, drop)
+    correction = correction_repo.add(
+        session, CorrectionKind.MERGE, category=None, tournament_id=None, reason=reason,
+        actor=actor, now=now,
+        before={"keep": keep, "drop": drop, "game_ids": [g.id for g in games]},
+    )  # fmt: skip
+    _replace_games(
+        session,
+        games,
+        (NewGame(g.tournament_id, g.round, keep if g.white_id == drop else g.white_id,
+                 keep if g.black_id == drop else g.black_id, g.result, g.rated)
+         for g in games),
+        correction.id,
+    )  # fmt: skip
+    dropped.merged_into = keep
+    tournaments = tournament_repo.with_ids(session, {g.tournament_id for g in games})
+    correction.after = {"keep": keep, "games": len(games)}
+    outcome = recompute(
+        session, correction, list(tournaments), now=now, track=track, dry_run=dry_run,
+        games_changed=[(g.tournament_id, p, keep) for g in games for p in (g.white_id, g.black_id)],
+    )  # fmt: skip
+    audit.record(
+        session, "merge", actor, now,
+        counts={"games": len(games), "revisions": len(outcome.revisions)},
+        details={"correction_id": correction.id, "keep": keep, "drop": drop, "reason": reason},
+    )  # fmt: skip
+    return outcome
+
+
+def _players_to_merge(session: Session, keep: str, drop: str) -> PlayerRow:
+    """Both players exist and neither is merged already; returns the one dropped."""
+    players = player_repo.by_ids(session, [keep, drop])
+    for player_id, field in ((keep, "keep"), (drop, "drop")):
+        if player_id not in players:
+            raise InputError(f"no player {player_id}", field=field)
+        if players[player_id].merged_into is not None:
+            raise InputError(
+                f"{player_id} is already merged into {players[player_id].merged_into}",
+                field=field,
+            )
+    return players[drop]
+
+
+def _games_to_merge(session: Session, keep: str, drop: str) -> Sequence[GameRow]:
+    """The current games of ``drop``; refused when the two played each other."""
+    games = game_repo.current_games_of_player(session, drop)
+    clash = [g for g in games if keep in (g.white_id, g.black_id)]
+    if clash:
+        raise InputError(
+            f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
+            f"{clash[0].round}): they are two players",
+            field="drop",
+        )
+    return games
+
+
+__all__ = [
+    "CorrectionOutcome",
+    "correct_game",
+    "merge_players",
+    "replace_list",
+    "replace_tournament",
+]
