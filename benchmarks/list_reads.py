@@ -33,7 +33,9 @@ if str(ROOT) not in sys.path:  # run as a script: python benchmarks/list_reads.p
 
 from ratingdb.db import make_engine, make_sessionmaker  # noqa: E402
 from ratingdb.models import PlayerRow, RatingListRow  # noqa: E402
-from ratingdb.repositories import list_entries, period_inputs  # noqa: E402
+from ratingdb.repositories import period_inputs  # noqa: E402
+from ratingdb.repositories.list_storage import changes as list_changes  # noqa: E402
+from ratingdb.repositories.list_storage import chunk_reads  # noqa: E402
 from ratingdb.repositories.published import calculations as published_calculations  # noqa: E402
 from ratingdb.repositories.published import lists as published_lists  # noqa: E402
 from ratingdb.repositories.published import players as published_players  # noqa: E402
@@ -96,7 +98,7 @@ def main() -> None:
         list_id = int(
             session.scalar(select(RatingListRow.id).order_by(RatingListRow.id.desc()).limit(1)) or 0
         )
-        listed = list_entries.entries_by_player(session, list_id)
+        listed = chunk_reads.entries_by_player(session, list_id)
         players = sorted(listed)
         ratings = {player_id: entry[0] for player_id, entry in listed.items()}
         federation_of = dict(
@@ -150,14 +152,14 @@ def main() -> None:
             args.samples,
         ),
         "ratings_on_100": (
-            lambda s, i: list_entries.ratings_on(s, list_id, chosen[i : i + 100]).items(),
+            lambda s, i: list_changes.ratings_on(s, list_id, chosen[i : i + 100]).items(),
             args.samples,
         ),
         "federation_page": (federation_page, args.samples),
         "export": (export, args.whole),
         "digest": (lambda s, _: [stored_digest(s, list_id)], args.whole),
         "entries_by_player": (
-            lambda s, _: list_entries.entries_by_player(s, list_id).items(),
+            lambda s, _: chunk_reads.entries_by_player(s, list_id).items(),
             args.whole,
         ),
         "close_previous_list": (

@@ -19,7 +19,7 @@ from ratingdb.models import (
     PlayerStatusRow,
     TournamentRow,
 )
-from ratingdb.repositories import list_entries
+from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.players import chunks, one_of
 
 
@@ -118,11 +118,11 @@ def entries_of(
     session: Session, list_id: int, player_ids: Iterable[str]
 ) -> dict[str, tuple[Any, ...]]:
     """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak) of
-    those of ``player_ids`` with an entry on the list (list_entries.entries_by_player's
+    those of ``player_ids`` with an entry on the list (chunk_reads.entries_by_player's
     tuples), resolved through the list's ancestry."""
     return {
         player_id: (*entry[1:6], *entry[8:10])
-        for player_id, entry in list_entries.resolve(session, list_id, player_ids).items()
+        for player_id, entry in list_changes.resolve(session, list_id, player_ids).items()
     }
 
 

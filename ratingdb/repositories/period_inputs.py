@@ -17,8 +17,10 @@ from typing import Any, NamedTuple
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from ratingdb.db import raw
 from ratingdb.models import GameRow, PlayerRow, PlayerStatusRow, TournamentRow
-from ratingdb.repositories import list_entries
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import players as list_players
 
 #: Rows a streamed read fetches at a time.
 STREAM_BATCH = 20_000
@@ -84,7 +86,7 @@ def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     list's chunks (the tuples made and chained in C, not passed through a generator one by
     one)."""
     # One statement: no rows where latest_entries hold another list (or the list is empty).
-    held = list_entries.raw_row_batches(
+    held = raw.raw_row_batches(
         session,
         "SELECT l.player_id, l.rating, l.rated_games, l.peak_rating, p.birth_year "
         "FROM latest_lists AS x JOIN latest_entries AS l ON l.category = x.category "
@@ -96,7 +98,7 @@ def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     if first:
         return itertools.chain(first, itertools.chain.from_iterable(held))
     held.close()
-    batches = list_entries.with_players(
+    batches = list_players.with_players(
         session, list_id, ("player_id", "rating", "rated_games", "peak_rating"),
         (PlayerRow.birth_year,),
     )  # fmt: skip
@@ -124,4 +126,4 @@ def statuses_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
 
 def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
     """The ratings of ``player_ids`` on a list (those who have an entry)."""
-    return list_entries.ratings_on(session, list_id, player_ids)
+    return list_changes.ratings_on(session, list_id, player_ids)

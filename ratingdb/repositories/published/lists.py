@@ -27,14 +27,18 @@ from ratingdb.models import (
     PlayerRow,
     RatingListRow,
 )
-from ratingdb.repositories import list_entries as entries_repo
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import chunk_reads
+from ratingdb.repositories.list_storage import latest as list_latest
+from ratingdb.repositories.list_storage import players as list_players
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     AnyRow,
     is_current,
     player_matches,
 )
-from ratingdb.rules import Category
+from ratingdb.rules import Category, carry_forward
+from ratingdb.rules.carry_forward import Entry
 
 
 def _revision_count() -> ColumnElement[int]:
@@ -162,7 +166,7 @@ def every_entry(
     is unused: a chunk batch is 5,000 entries); the caller closes the generator."""
     del yield_per
     fields = (*SHOWN_FIELDS, "player_id")
-    for batch in entries_repo.with_players(session, list_id, fields, PLAYER_COLUMNS[1:]):
+    for batch in list_players.with_players(session, list_id, fields, PLAYER_COLUMNS[1:]):
         yield from zip(*batch, strict=True)
 
 
@@ -201,13 +205,13 @@ def list_entries(
 def _page(
     session: Session, list_id: int, original_list_id: int | None, limit: int, offset: int
 ) -> list[tuple[Any, ...]]:
-    ids, *shown = entries_repo.page_columns(
+    ids, *shown = chunk_reads.page_columns(
         session, list_id, offset, limit, ("player_id", *SHOWN_FIELDS)
     )
-    players = entries_repo.players_by_id(session, ids, PLAYER_COLUMNS[1:])
+    players = list_players.players_by_id(session, ids, PLAYER_COLUMNS[1:])
     with_original = original_list_id is not None and original_list_id != list_id
     original = (
-        entries_repo.ratings_on(session, original_list_id, ids)
+        list_changes.ratings_on(session, original_list_id, ids)
         if with_original and original_list_id is not None
         else dict(zip(ids, shown[0], strict=True))
     )
@@ -286,7 +290,7 @@ class _Kept:
         self,
         ids: list[str],
         ratings: list[int],
-        entries: dict[str, tuple[Any, ...]] | None,
+        entries: dict[str, Entry] | None,
         positions: list[int] | None,
         every_rating: list[int] | None = None,
     ) -> None:
@@ -305,7 +309,7 @@ class _Kept:
         assert self._positions is not None
         places = self._positions[start:stop]
         numbers = sorted({place // CHUNK_SIZE for place in places})
-        decoded = entries_repo.chunk_columns(session, list_id, numbers, SHOWN_FIELDS)
+        decoded = chunk_reads.chunk_columns(session, list_id, numbers, SHOWN_FIELDS)
         return [
             [decoded[place // CHUNK_SIZE][index][place % CHUNK_SIZE] for place in places]
             for index in range(len(SHOWN_FIELDS))
@@ -325,10 +329,10 @@ def _kept(session: Session, list_id: int, wanted: EntryFilter, list_year: int) -
     conditions = _filter_conditions(wanted, list_year)
     keep = _players_matching(session, conditions)
     if len(keep) <= FEW_MATCHING:
-        entries = entries_repo.resolve(session, list_id, keep)
+        entries = list_changes.resolve(session, list_id, keep)
         ordered = sorted(entries.values(), key=list_order)
         return _Kept([e[0] for e in ordered], [e[1] for e in ordered], entries, None)
-    ids, ratings = entries_repo.list_columns(session, list_id, ("player_id", "rating"))
+    ids, ratings = chunk_reads.list_columns(session, list_id, ("player_id", "rating"))
     positions = [index for index, player_id in enumerate(ids) if player_id in keep]
     kept_ids = [ids[index] for index in positions]
     return _Kept(kept_ids, [ratings[index] for index in positions], None, positions, ratings)
@@ -356,7 +360,7 @@ def _latest_kept(conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
 def _ancestry() -> Any:
     """The list ``:list_id`` and the lists it was computed from (``id``, ``parent``,
     ``depth``: 0 for the list), a recursive CTE over rating_lists' parents (as
-    list_entries.resolve walks it)."""
+    list_changes.resolve walks it)."""
     chain = (
         select(
             RatingListRow.id,
@@ -547,12 +551,12 @@ def _latest_page(
     width = len(PLAYER_COLUMNS) + 1  # the page's columns: player_id, rating, the player's
     read = session.connection().execute(statement, parameters).all()
     if not read:
-        return [] if entries_repo.latest_category(session, list_id) is not None else None
+        return [] if list_latest.latest_category(session, list_id) is not None else None
     ordered = sorted(read, key=lambda row: (-row[1], row[0]))
     original = (
         None
         if original_list_id is None
-        else entries_repo.ratings_on(session, original_list_id, [row[0] for row in read])
+        else list_changes.ratings_on(session, original_list_id, [row[0] for row in read])
     )
     shown = [ENTRY.index(name) for name in SHOWN_FIELDS]
     first_at: dict[int, int] = {}
@@ -563,7 +567,7 @@ def _latest_page(
         if entry[1] is None:
             raise LookupError(f"latest_entries hold {player_id}, off list {list_id}")
         if row[width] > 0:
-            entry = entries_repo.carried(entry)
+            entry = carry_forward.carried(entry)
         world, federation = row[-2], row[-1]
         if first_of_federation and ranked:
             federation = first_at.setdefault(rating, at)
@@ -610,11 +614,11 @@ def entries_above(
     one or two the rating falls in entry by entry; for a federation, the ids of the entries
     above counted among the federation's players in the database (one query)."""
     if federation is None:
-        return entries_repo.entries_in_chunks_above(session, list_id, rating) + sum(
-            1 for rated in entries_repo.ratings_across(session, list_id, rating) if rated > rating
+        return chunk_reads.entries_in_chunks_above(session, list_id, rating) + sum(
+            1 for rated in chunk_reads.ratings_across(session, list_id, rating) if rated > rating
         )
-    above = entries_repo.ids_rated_above(session, list_id, rating)
-    return entries_repo.count_of_federation(session, above, federation)
+    above = chunk_reads.ids_rated_above(session, list_id, rating)
+    return list_players.count_of_federation(session, above, federation)
 
 
 def filtered_entries(
@@ -652,7 +656,7 @@ def filtered_entries(
     page_ratings = kept.ratings[offset:stop]
     ratings = kept.every_rating
     if ratings is None and ranked:
-        (ratings,) = entries_repo.list_columns(session, list_id, ("rating",))
+        (ratings,) = chunk_reads.list_columns(session, list_id, ("rating",))
     descending = None if ratings is None else [-rating for rating in ratings]  # for bisect
     federation_ratings: list[int] | None = None
     if wanted.federation is not None and ranked:
@@ -662,9 +666,9 @@ def filtered_entries(
             members = _kept(session, list_id, EntryFilter(federation=wanted.federation), 0)
             federation_ratings = [-rating for rating in members.ratings]
     shown = kept.figures(session, list_id, offset, stop)
-    players = entries_repo.players_by_id(session, page_ids, PLAYER_COLUMNS[1:])
+    players = list_players.players_by_id(session, page_ids, PLAYER_COLUMNS[1:])
     original = (
-        entries_repo.ratings_on(session, original_list_id, page_ids)
+        list_changes.ratings_on(session, original_list_id, page_ids)
         if with_original and original_list_id is not None
         else None
     )
