@@ -37,6 +37,7 @@ from ratingdb.repositories import period_inputs  # noqa: E402
 from ratingdb.repositories.list_storage import changes as list_changes  # noqa: E402
 from ratingdb.repositories.list_storage import chunk_reads  # noqa: E402
 from ratingdb.repositories.published import calculations as published_calculations  # noqa: E402
+from ratingdb.repositories.published import list_pages as published_list_pages  # noqa: E402
 from ratingdb.repositories.published import lists as published_lists  # noqa: E402
 from ratingdb.repositories.published import players as published_players  # noqa: E402
 from ratingdb.repositories.published import ranks  # noqa: E402
@@ -139,7 +140,7 @@ def main() -> None:
         "page_first_10000": (page(top_offsets), args.samples),
         "page_anywhere": (page(any_offsets), args.samples),
         "rank_world": (
-            lambda s, i: [published_lists.entries_above(s, list_id, ratings[chosen[i]])],
+            lambda s, i: [published_list_pages.entries_above(s, list_id, ratings[chosen[i]])],
             args.samples,
         ),
         "ranks_on": (lambda s, i: [ranks.ranks_on(s, list_id, chosen[i])], args.samples),

@@ -14,7 +14,7 @@ from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import players as list_players
 from ratingdb.repositories.published.common import AnyRow, is_current
-from ratingdb.repositories.published.lists import entries_above
+from ratingdb.repositories.published.list_pages import entries_above
 from ratingdb.rules import Category
 
 
