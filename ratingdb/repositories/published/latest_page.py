@@ -1,6 +1,7 @@
 """A filtered page of the list latest_entries hold (each category's latest list, one row per
 player: ratingdb.repositories.list_storage.latest), read there in one statement with its
-players, each entry resolved through the list's ancestry, and the ranks of its ratings."""
+players and the ranks of its ratings, its entries then resolved through the list's ancestry
+(list_storage.changes.resolve)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, bindparam, func, literal, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ratingdb.db.chunks import ENTRY
-from ratingdb.models import LatestEntryRow, LatestListRow, ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.models import LatestEntryRow, LatestListRow, PlayerRow
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.repositories.published.common import PLAYER_COLUMNS, SHOWN_FIELDS
 from ratingdb.repositories.published.entry_filter import EntryFilter, bound_filter
-from ratingdb.rules import carry_forward
 
 
 def _held_category() -> ColumnElement[Any]:
@@ -35,27 +35,6 @@ def _latest_kept(conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
         select(LatestEntryRow.player_id, LatestEntryRow.rating, *PLAYER_COLUMNS[1:])
         .join(PlayerRow, PlayerRow.player_id == LatestEntryRow.player_id)
         .where(LatestEntryRow.category == _held_category(), *conditions)
-    )
-
-
-def _ancestry() -> Any:
-    """The list ``:list_id`` and the lists it was computed from (``id``, ``parent``,
-    ``depth``: 0 for the list), a recursive CTE over rating_lists' parents (as
-    changes.resolve walks it)."""
-    chain = (
-        select(
-            RatingListRow.id,
-            RatingListRow.parent_list_id.label("parent"),
-            literal(0).label("depth"),
-        )
-        .where(RatingListRow.id == bindparam("list_id"))
-        .cte("chain", recursive=True)
-    )
-    parent = aliased(RatingListRow)
-    return chain.union_all(
-        select(parent.id, parent.parent_list_id, chain.c.depth + 1).where(
-            parent.id == chain.c.parent
-        )
     )
 
 
@@ -131,11 +110,9 @@ def _latest_page_statement(
     world: bool,
     federation: bool,
 ) -> Select[Any]:
-    """The page of :func:`_latest_kept` (``:limit`` from ``:offset``, list order) joined to
-    each page player's row on the nearest list of the list's ancestry (a window over their
-    rows there: one row per player), with the world rank's and the federation rank's counts
-    above (``world``, ``federation``) when wanted: one statement (SQLAlchemy caches its
-    compiled form per filter shape)."""
+    """The page of :func:`_latest_kept` (``:limit`` from ``:offset``, list order), with the
+    world rank's and the federation rank's counts above (``world``, ``federation``) when
+    wanted: one statement (SQLAlchemy caches its compiled form per filter shape)."""
     player_id: Any = LatestEntryRow.player_id
     if postgresql:
         player_id = player_id.collate("C")  # list order: code point order of the ids
@@ -146,28 +123,16 @@ def _latest_page_statement(
         .offset(bindparam("offset"))
         .cte("page")
     )
-    chain = _ancestry()
-    fields = [ListEntryRow.__table__.c[name].label(f"e_{name}") for name in ENTRY[1:]]
-    nearness = func.row_number().over(partition_by=page.c.player_id, order_by=chain.c.depth)
-    nearest = (
-        select(*page.c, chain.c.depth, *fields, nearness.label("nearness"))
-        .select_from(
-            page.join(ListEntryRow, ListEntryRow.player_id == page.c.player_id).join(
-                chain, chain.c.id == ListEntryRow.list_id
-            )
-        )
-        .subquery("nearest")
-    )
-    columns: list[Any] = [column for column in nearest.c if column.name != "nearness"]
-    joined: Any = nearest
+    columns: list[Any] = list(page.c)
+    joined: Any = page
     for wanted, name in ((world, "world"), (federation, "federation")):
         if wanted:
             above = _ranks_above(page, name == "federation")
-            joined = joined.join(above, above.c.rating == nearest.c.rating)
+            joined = joined.join(above, above.c.rating == page.c.rating)
             columns.append(above.c.above.label(f"{name}_above"))
         else:
             columns.append(literal(None).label(f"{name}_above"))
-    return select(*columns).select_from(joined).where(nearest.c.nearness == 1)
+    return select(*columns).select_from(joined)
 
 
 def latest_page(
@@ -182,11 +147,11 @@ def latest_page(
     ranked: bool,
 ) -> list[tuple[Any, ...]] | None:
     """filtered_entries of the list latest_entries hold (None: they hold another list): the
-    page read there joined to the players in list order, each entry resolved through the
-    list's ancestry and, ``ranked``, the counts above each rating, in one statement (as main
-    read list_entries: count and page); a federation's first page ranks its rows in the
-    federation by their places. Only an empty page asks whether latest_entries hold the list.
-    Without ``ranked`` the two ranks are None."""
+    page read there joined to the players in list order and, ``ranked``, the counts above
+    each rating, in one statement; then the page's entries resolved through the list's
+    ancestry (list_storage.changes.resolve, one statement). A federation's first page ranks
+    its rows in the federation by their places. Only an empty page asks whether
+    latest_entries hold the list. Without ``ranked`` the two ranks are None."""
     postgresql = session.get_bind().dialect.name == "postgresql"
     first_of_federation = (
         wanted.federation is not None
@@ -217,14 +182,13 @@ def latest_page(
         if original_list_id is None
         else list_changes.ratings_on(session, original_list_id, [row[0] for row in read])
     )
+    entries = list_changes.resolve(session, list_id, [row[0] for row in read])
     shown = [ENTRY.index(name) for name in SHOWN_FIELDS]
     first_at: dict[int, int] = {}
     found: list[tuple[Any, ...]] = []
     for at, row in enumerate(ordered):
         player_id, rating = row[0], int(row[1])
-        entry = carry_forward.nearest_shown(
-            row[width], (player_id, *row[width + 1 : width + len(ENTRY)])
-        )
+        entry = entries.get(player_id)
         if entry is None:
             raise LookupError(f"latest_entries hold {player_id}, off list {list_id}")
         world, federation = row[-2], row[-1]
