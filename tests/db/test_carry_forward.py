@@ -5,10 +5,10 @@ the database resolves a list gives the entries the rule gives, on SQLite and Pos
 
 - changes.resolve and changes.ratings_on (one statement a dialect: the recursive CTE on SQLite,
   the nearest row by the key's backward scan on PostgreSQL);
-- latest.write_latest's resolved source (each list in turn its category's latest);
-- the page of the list latest_entries hold (published.latest_page: a window over the page's
-  players' rows along the ancestry);
-- changes.canonical_rows (the list's own rows over its parent's chunks).
+- changes.canonical_rows (the list's own rows over its parent's chunks);
+- and what is read from the chunks, made here from the rule's entries: latest_entries
+  (latest.write_latest, each list in turn its category's latest) and the page of the list
+  they hold (published.latest_page, its entries resolved by changes.resolve).
 """
 
 from __future__ import annotations
