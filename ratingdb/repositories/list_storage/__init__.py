@@ -10,7 +10,8 @@
   carry-forward rule of ratingdb.rules.carry_forward. The player statuses and calculations
   written with a computed list are there too.
 - ``latest``: latest_entries, a copy of each category's latest list, written by an explicit
-  call of whoever publishes the list (a close, an import), never as a side effect.
+  call of whoever publishes the list (a close, an import), never as a side effect: from an
+  import's rows, a close's changes, or else the list's chunks.
 - ``players``: the players of a list's entries, read in the entries' order.
 
 An entry is a ratingdb.rules.carry_forward.Entry.

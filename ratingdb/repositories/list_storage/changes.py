@@ -4,7 +4,7 @@ the parent's carried forward, a marker row, every field but the player None, whe
 of the parent is not on it). They index the list by player (list_entries' key starts with the
 player id): a player's entry on any list is found by :func:`resolve`, under the carry-forward
 rule (ratingdb.rules.carry_forward), without reading the list's chunks. The chunks are the
-list; these rows can be made again from them and the parent's.
+list; these rows follow from them and the parent's (no command makes them again yet).
 
 Also written here with a computed list: the standing of the players kept off it
 (player_statuses) and every game's calculation. Written in bulk (COPY on PostgreSQL, see
