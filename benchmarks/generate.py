@@ -24,8 +24,9 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
-from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories.list_storage import chunks as list_chunks
+from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, KStatus, Period, k_factor, next_period, version_for_period
 
 FEDERATIONS = ("FRA", "GER", "ESP", "ITA", "ENG", "NED", "POL", "IND", "USA", "RUS", "UKR",
@@ -124,7 +125,8 @@ def build(
     for row in statuses:
         row["list_id"] = rating_list.id
     bulk_insert(session, ListEntryRow, entries)
-    list_entries.write_chunks_of_entries(session, rating_list.id)
+    list_chunks.write_chunks_of_entries(session, rating_list.id)
+    list_latest.write_latest(session, rating_list.id)
     bulk_insert(session, PlayerStatusRow, statuses)
     period_repo.mark_published(session, period_row, now)
 

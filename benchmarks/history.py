@@ -54,8 +54,9 @@ if str(ROOT) not in sys.path:  # run as a script: python benchmarks/history.py
 from benchmarks import api_load  # noqa: E402
 from benchmarks.generate import build, month_of_games  # noqa: E402
 from ratingdb.db import make_engine, make_sessionmaker, upgrade  # noqa: E402
-from ratingdb.repositories import list_entries  # noqa: E402
 from ratingdb.repositories import periods as period_repo  # noqa: E402
+from ratingdb.repositories.list_storage import chunks as list_chunks  # noqa: E402
+from ratingdb.repositories.list_storage import latest as list_latest  # noqa: E402
 from ratingdb.rules import Category, Period, version_for_period  # noqa: E402
 from ratingdb.rules.calendar import closing_date  # noqa: E402
 from ratingdb.services.close import close_period  # noqa: E402
@@ -268,7 +269,8 @@ def copy_list(engine: Engine, period: Period, month: int, seed: int) -> None:
             f'SELECT {_ENTRY_COLUMNS} FROM {COPY_NEXT} ORDER BY rating DESC, player_id COLLATE "C"'
         ).all()
         with Session(bind=connection) as session:
-            list_entries.write_chunks(session, new, [tuple(row) for row in ordered])
+            list_chunks.write_chunks(session, new, [tuple(row) for row in ordered])
+            list_latest.write_latest(session, new)
         connection.exec_driver_sql(f"DROP TABLE {COPY_FULL}")
         connection.exec_driver_sql(f"ALTER TABLE {COPY_NEXT} RENAME TO {COPY_FULL}")
         connection.execute(

@@ -33,8 +33,11 @@ if str(ROOT) not in sys.path:  # run as a script: python benchmarks/list_reads.p
 
 from ratingdb.db import make_engine, make_sessionmaker  # noqa: E402
 from ratingdb.models import PlayerRow, RatingListRow  # noqa: E402
-from ratingdb.repositories import list_entries, period_inputs  # noqa: E402
+from ratingdb.repositories import period_inputs  # noqa: E402
+from ratingdb.repositories.list_storage import changes as list_changes  # noqa: E402
+from ratingdb.repositories.list_storage import chunk_reads  # noqa: E402
 from ratingdb.repositories.published import calculations as published_calculations  # noqa: E402
+from ratingdb.repositories.published import list_pages as published_list_pages  # noqa: E402
 from ratingdb.repositories.published import lists as published_lists  # noqa: E402
 from ratingdb.repositories.published import players as published_players  # noqa: E402
 from ratingdb.repositories.published import ranks  # noqa: E402
@@ -96,7 +99,7 @@ def main() -> None:
         list_id = int(
             session.scalar(select(RatingListRow.id).order_by(RatingListRow.id.desc()).limit(1)) or 0
         )
-        listed = list_entries.entries_by_player(session, list_id)
+        listed = chunk_reads.entries_by_player(session, list_id)
         players = sorted(listed)
         ratings = {player_id: entry[0] for player_id, entry in listed.items()}
         federation_of = dict(
@@ -137,7 +140,7 @@ def main() -> None:
         "page_first_10000": (page(top_offsets), args.samples),
         "page_anywhere": (page(any_offsets), args.samples),
         "rank_world": (
-            lambda s, i: [published_lists.entries_above(s, list_id, ratings[chosen[i]])],
+            lambda s, i: [published_list_pages.entries_above(s, list_id, ratings[chosen[i]])],
             args.samples,
         ),
         "ranks_on": (lambda s, i: [ranks.ranks_on(s, list_id, chosen[i])], args.samples),
@@ -150,14 +153,14 @@ def main() -> None:
             args.samples,
         ),
         "ratings_on_100": (
-            lambda s, i: list_entries.ratings_on(s, list_id, chosen[i : i + 100]).items(),
+            lambda s, i: list_changes.ratings_on(s, list_id, chosen[i : i + 100]).items(),
             args.samples,
         ),
         "federation_page": (federation_page, args.samples),
         "export": (export, args.whole),
         "digest": (lambda s, _: [stored_digest(s, list_id)], args.whole),
         "entries_by_player": (
-            lambda s, _: list_entries.entries_by_player(s, list_id).items(),
+            lambda s, _: chunk_reads.entries_by_player(s, list_id).items(),
             args.whole,
         ),
         "close_previous_list": (

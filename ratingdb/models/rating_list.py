@@ -43,7 +43,7 @@ class RatingListRow(Base):
         CheckConstraint("entry_count >= 0", name="entry_count_not_negative"),
         # What a list's parent must be, guarded here (migration 0013): a list of the same
         # category (the composite key), written before it (a player's entry is read from
-        # their nearest row below the list: repositories.list_entries.resolve).
+        # their nearest row below the list: repositories.list_storage.changes.resolve).
         UniqueConstraint("id", "category"),
         CheckConstraint(
             "parent_list_id IS NULL OR parent_list_id < id", name="parent_written_before"
@@ -90,11 +90,11 @@ def _entry_or_marker() -> str:
 
 class ListEntryRow(Base):
     """A player's entry on a list where it differs from the entry on the list's parent carried
-    forward (repositories.list_entries.carried), or a marker row (every field NULL) where a
+    forward (rules.carry_forward.carried), or a marker row (every field NULL) where a
     player on the parent is not on the list: a computed list stores only its changes (issue
     16, stage (b)); a list without a parent (an import, a category's first) stores every
     entry. A player's entry on a list is their row on the nearest list of its ancestry
-    (repositories.list_entries.resolve); the whole list, in list order, is its chunks.
+    (repositories.list_storage.changes.resolve); the whole list, in list order, is its chunks.
 
     Keyed by player first: a player's history, and a player's rows along an ancestry, are one
     range of the key. Indexed by list too, for the reads of one list's own rows (``periods
@@ -159,8 +159,8 @@ class ListChunkRow(Base):
 class LatestEntryRow(Base):
     """The category's latest list (LatestListRow) as the close starts from it: one row per
     player on it, with the fields a close reads. Rewritten, for the players whose row changes,
-    whenever a list of the category at or after that list is written (repositories.
-    list_entries.write_chunks), so that the next close reads it as one table, not the list's
+    whenever a list of the category at or after that list is published (repositories.
+    list_storage.latest.write_latest), so that the next close reads it as one table, not the list's
     chunks joined to their players."""
 
     __tablename__ = "latest_entries"

@@ -19,8 +19,10 @@ from typing import Any, NamedTuple
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from ratingdb.db import raw
 from ratingdb.models import CalculationRow, GameRow, PlayerRow, PlayerStatusRow, TournamentRow
-from ratingdb.repositories import list_entries
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import players as list_players
 from ratingdb.repositories.players import chunks, one_of
 
 #: Rows a streamed read fetches at a time.
@@ -90,7 +92,7 @@ def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     list's chunks (the tuples made and chained in C, not passed through a generator one by
     one)."""
     # One statement: no rows where latest_entries hold another list (or the list is empty).
-    held = list_entries.raw_row_batches(
+    held = raw.raw_row_batches(
         session,
         "SELECT l.player_id, l.rating, l.rated_games, l.peak_rating, p.birth_year "
         "FROM latest_lists AS x JOIN latest_entries AS l ON l.category = x.category "
@@ -102,7 +104,7 @@ def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     if first:
         return itertools.chain(first, itertools.chain.from_iterable(held))
     held.close()
-    batches = list_entries.with_players(
+    batches = list_players.with_players(
         session, list_id, ("player_id", "rating", "rated_games", "peak_rating"),
         (PlayerRow.birth_year,),
     )  # fmt: skip
@@ -130,7 +132,7 @@ def statuses_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
 
 def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
     """The ratings of ``player_ids`` on a list (those who have an entry)."""
-    return list_entries.ratings_on(session, list_id, player_ids)
+    return list_changes.ratings_on(session, list_id, player_ids)
 
 
 # --- some players only -----------------------------------------------------------------------
@@ -203,7 +205,7 @@ def played_games_of(
     return [PeriodGame(r[0], r[1], r[2], r[3], r[4], r[5], r[7]) for r in ordered]
 
 
-#: A player's entry on a list as a load reads it (list_entries.resolve's, less k_used and
+#: A player's entry on a list as a load reads it (list_changes.resolve's, less k_used and
 #: sum_delta): rating, previous_rating, change, games, k_factor, rated_games, peak_rating.
 EntryRow = tuple[Any, ...]
 #: A player kept off a list with a history: rated_games, peak_rating, pool (as stored: JSON).
@@ -214,7 +216,7 @@ def entries_of(session: Session, list_id: int, player_ids: Iterable[str]) -> dic
     """The entries of those of ``player_ids`` on the list, resolved through its ancestry."""
     return {
         player_id: (*entry[1:6], *entry[8:10])
-        for player_id, entry in list_entries.resolve(session, list_id, player_ids).items()
+        for player_id, entry in list_changes.resolve(session, list_id, player_ids).items()
     }
 
 

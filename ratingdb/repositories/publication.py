@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import CorrectionRow, PublicationPreviewRow
-from ratingdb.repositories import list_entries
+from ratingdb.repositories.list_storage import chunk_reads
 
 
 def find_preview(
@@ -57,7 +57,7 @@ def mark_approved(
 
 def k_factors_on(session: Session, list_id: int) -> dict[str, int]:
     """player id -> the K an entry of the list gives for the next period."""
-    return list_entries.k_factors(session, list_id)
+    return chunk_reads.k_factors(session, list_id)
 
 
 def corrections_between(session: Session, after: int, up_to: int) -> Sequence[CorrectionRow]:

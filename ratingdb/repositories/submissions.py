@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import SubmissionState
 from ratingdb.models import PlayerRow, SubmissionRow, TournamentRow, UserRow
-from ratingdb.repositories import list_entries
+from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules import Category
 
@@ -109,8 +109,8 @@ def submissions_named(
 
 def ratings_on(session: Session, list_id: int, player_ids: Collection[str]) -> dict[str, int]:
     """The players' ratings on one list (those not on it are left out): their entries
-    resolved through the list's ancestry (repositories.list_entries.resolve)."""
-    return list_entries.ratings_on(session, list_id, player_ids)
+    resolved through the list's ancestry (repositories.list_storage.changes.resolve)."""
+    return list_changes.ratings_on(session, list_id, player_ids)
 
 
 def players_by_ids(session: Session, player_ids: Collection[str]) -> dict[str, PlayerRow]:

@@ -21,9 +21,11 @@ from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
 from ratingdb.models import PeriodRow, RatingListRow
 from ratingdb.repositories import corrections as correction_repo
-from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
+from ratingdb.repositories.list_storage import changes as change_rows
+from ratingdb.repositories.list_storage import chunk_reads
+from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, Period, PeriodRules
 from ratingdb.services.close import (
     Computation,
@@ -142,7 +144,7 @@ def _changed(
     """Who moved between the stored revision and the computation (rating, games, K, rated
     games so far, peak: what the next periods start from); None when nothing did, entries and
     the statuses of the players off the list alike."""
-    stored = list_entries.entries_by_player(session, current.id)
+    stored = chunk_reads.entries_by_player(session, current.id)
     fresh = {
         player_id: (rating, previous, change, games, k, rated_games, peak)
         for _, player_id, rating, previous, change, games, k, _, _, rated_games, peak in entry_rows(
@@ -167,8 +169,8 @@ def list_changes(
     entry's every column compared), or None when they hold the same entries and the same
     statuses of the players off the list."""
     old, new = (
-        list_entries.entries_by_player(session, before.id),
-        list_entries.entries_by_player(session, after.id),
+        chunk_reads.entries_by_player(session, before.id),
+        chunk_reads.entries_by_player(session, after.id),
     )
     same_statuses = _stored_statuses_digest(session, before.id) == _stored_statuses_digest(
         session, after.id
@@ -198,7 +200,7 @@ def _statuses_digest(computation: Computation) -> str:
 
 
 def _stored_statuses_digest(session: Session, list_id: int) -> str:
-    return digest_of_sorted(sorted(list_entries.statuses_of(session, list_id)))
+    return digest_of_sorted(sorted(change_rows.statuses_of(session, list_id)))
 
 
 # --- verification ----------------------------------------------------------------------------
@@ -240,7 +242,7 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     stored = {stored_digest(session, rating_list.id), stored_rows_digest(session, rating_list.id)}
     if stored != {rating_list.digest}:
         return result(False, "the stored entries do not match the list's digest")
-    if list_entries.latest_differs(session, rating_list.id):
+    if list_latest.latest_differs(session, rating_list.id):
         return result(False, "the latest entries (latest_entries) do not match the list")
     if rating_list.source != ListSource.CLOSE:
         return result(True, "imported list: the stored entries match the digest")
@@ -272,7 +274,7 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
 def _first_field_differing(session: Session, list_id: int, computation: Computation) -> str | None:
     """The first player (by id) and field whose stored value differs from the recomputed
     one, every field of an entry compared; None when all agree."""
-    stored_columns = list_entries.list_columns(session, list_id, ENTRY)
+    stored_columns = chunk_reads.list_columns(session, list_id, ENTRY)
     stored = {row[0]: row[1:] for row in zip(*stored_columns, strict=True)}
     fresh = {row[1]: row[2:] for row in entry_rows(computation.results, 0)}
     for player_id in sorted(set(stored) | set(fresh)):
@@ -309,11 +311,11 @@ def diff(
     width = len(_ENTRY_FIELDS)
     before = {
         p: e[:width]
-        for p, e in list_entries.entries_by_player(session, rows[from_revision].id).items()
+        for p, e in chunk_reads.entries_by_player(session, rows[from_revision].id).items()
     }
     after = {
         p: e[:width]
-        for p, e in list_entries.entries_by_player(session, rows[to_revision].id).items()
+        for p, e in chunk_reads.entries_by_player(session, rows[to_revision].id).items()
     }
     names = player_repo.names(session, set(before) | set(after)) if before or after else {}
     low, high = sorted((from_revision, to_revision))

@@ -26,7 +26,7 @@ from ratingdb.api import create_app
 from ratingdb.api.routes import downloads, listings
 from ratingdb.cli import main
 from ratingdb.config import Settings
-from ratingdb.repositories.published import lists as list_repo
+from ratingdb.repositories.published import list_pages as list_repo
 from tests.api.conftest import make_client
 from tests.api.test_pages import page
 from tests.support.files import LIST_HEADER

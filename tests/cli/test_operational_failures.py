@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, create_engine, text
 
-import ratingdb.repositories.list_entries as close_module
+import ratingdb.repositories.list_storage.changes as close_module
 from ratingdb.cli import main
 from ratingdb.db import downgrade
 from ratingdb.db.bulk import bulk_insert_rows

@@ -400,7 +400,7 @@ def test_verify_fails_where_the_latest_entries_differ_from_the_latest_list(
 def test_the_database_refuses_a_parent_written_after_its_list_or_of_another_category(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A player's entry is read from their nearest row below the list (list_entries.resolve),
+    """A player's entry is read from their nearest row below the list (changes.resolve),
     which holds while every list's parent was written before it (a smaller id) and is of its
     category: the database guards both (migration 0013), so 2026-10's parent cannot be set
     behind ratingdb's back to the 2026-12 list, nor to another category's list."""

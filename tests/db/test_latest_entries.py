@@ -1,5 +1,5 @@
 """latest_entries: each category's latest list as one row per player, written with every list
-(repositories.list_entries.write_latest) and read by the close's previous list, the rank
+(repositories.list_storage.latest.write_latest) and read by the close's previous list, the rank
 table's counts and (on PostgreSQL) ranks_on when they read that list; any other list is read
 from its chunks, with the same answers. SQLite and PostgreSQL.
 
@@ -32,7 +32,10 @@ from ratingdb.models import (
     ListEntryRow,
     RatingListRow,
 )
-from ratingdb.repositories import list_entries, period_inputs
+from ratingdb.repositories import period_inputs
+from ratingdb.repositories.list_storage import chunk_reads
+from ratingdb.repositories.list_storage import chunks as list_chunks
+from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.repositories.published import ranks
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, ZED, build, correct
 from tests.db.test_vacuum import vacuumed
@@ -87,8 +90,8 @@ def test_the_latest_list_read_from_latest_entries_and_an_older_from_its_chunks(
 ) -> None:
     session = chain
     latest, older = list_id(session, 3), list_id(session, 2)
-    assert list_entries.latest_category(session, latest) == "fide-standard"
-    assert list_entries.latest_category(session, older) is None
+    assert list_latest.latest_category(session, latest) == "fide-standard"
+    assert list_latest.latest_category(session, older) is None
     for found, worked in ((latest, LATEST), (older, REVISION_2)):
         assert sorted(period_inputs.entries_with_birth_years(session, found)) == sorted(
             (player, *fields, 1990) for player, fields in worked.items()
@@ -125,12 +128,12 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
     session = chain
     latest, older = list_id(session, 3), list_id(session, 2)
     # An older list (a cascade's revision of an earlier list) leaves the table alone.
-    assert list_entries.write_latest(session, older) == 0
+    assert list_latest.write_latest(session, older) == 0
     assert stored(session) == LATEST
-    assert list_entries.latest_category(session, older) is None
+    assert list_latest.latest_category(session, older) is None
     # The latest list's entries changed (Ada's fields, Zed gone), then written again: two rows.
     rewrite(session, latest, {ADA: {"rating": 1790, "peak_rating": 1805}, ZED: None})
-    assert list_entries.write_latest(session, latest) == 2
+    assert list_latest.write_latest(session, latest) == 2
     assert stored(session) == {
         **{p: fields for p, fields in LATEST.items() if p != ZED},
         ADA: (1790, 62, 1805),
@@ -140,7 +143,7 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
 
 def entries_of(session: Session, found: int) -> dict[str, tuple[Any, ...]]:
     """player -> (rating, rated_games, peak_rating) of every entry of a list (its chunks)."""
-    ids, *fields = list_entries.list_columns(session, found, list_entries.LATEST_KEYS)
+    ids, *fields = chunk_reads.list_columns(session, found, list_latest.LATEST_KEYS)
     return dict(zip(ids, zip(*fields, strict=True), strict=True))
 
 
@@ -149,7 +152,7 @@ def rewrite(session: Session, found: int, changes: dict[str, dict[str, int] | No
     (None: the player taken off the list): its chunks packed again, and each such player's row
     on the list replaced (by a marker for one taken off)."""
     changed = []
-    for entry in list_entries.whole_list(session, found):
+    for entry in chunk_reads.whole_list(session, found):
         fields = dict(zip(ENTRY, entry, strict=True))
         if entry[0] in changes:
             change = changes[entry[0]]
@@ -165,8 +168,8 @@ def rewrite(session: Session, found: int, changes: dict[str, dict[str, int] | No
             session.execute(insert(ListEntryRow).values(list_id=found, **fields))
         changed.append(tuple(fields[name] for name in ENTRY))
     session.execute(delete(ListChunkRow).where(ListChunkRow.list_id == found))
-    list_entries.insert_chunks(
-        session, list_entries.packed_chunks(found, sorted(changed, key=list_order))
+    list_chunks.insert_chunks(
+        session, list_chunks.packed_chunks(found, sorted(changed, key=list_order))
     )
 
 
@@ -199,16 +202,16 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
     session.execute(update(LatestListRow).values(list_id=parent))
     # Ada's entry and Zed gone given: only their rows rewritten (the others left as they were,
     # though they differ).
-    changes = list_entries.LatestChanges([(ADA, *LATEST[ADA])], [ZED])
-    assert list_entries.write_latest(session, latest, changes) == 2
+    changes = list_latest.LatestChanges([(ADA, *LATEST[ADA])], [ZED])
+    assert list_latest.write_latest(session, latest, changes) == 2
     assert stored(session) == {
         **{p: fields for p, fields in before.items() if p != ZED},
         ADA: LATEST[ADA],
     }
-    assert list_entries.latest_category(session, latest) == "fide-standard"
+    assert list_latest.latest_category(session, latest) == "fide-standard"
     # Holding another list than the parent (here 2026-12 itself), the names are not used.
     session.execute(update(LatestListRow).values(list_id=older))
-    assert list_entries.write_latest(session, latest, changes) == len(LATEST) - 2
+    assert list_latest.write_latest(session, latest, changes) == len(LATEST) - 2
     assert stored(session) == {p: fields for p, fields in LATEST.items() if p != ZED}
     session.rollback()
 
@@ -222,17 +225,17 @@ def test_latest_entries_vacuumed_once_a_rewrite_commits(chain: Session) -> None:
     assert isinstance(engine, Engine)
     latest = list_id(session, 3)
     if engine.dialect.name != "postgresql":
-        assert list_entries.write_latest(session, latest) == 0
+        assert list_latest.write_latest(session, latest) == 0
         assert not session.info
         session.rollback()
         return
     before = vacuumed(engine)
     assert before[0] >= 1  # by the corrections' cascades, through the command line
-    assert list_entries.write_latest(session, latest) == 0
+    assert list_latest.write_latest(session, latest) == 0
     session.commit()
     assert vacuumed(engine) == before
     rewrite(session, latest, {ADA: {"rating": 1790}})
-    assert list_entries.write_latest(session, latest) == 1
+    assert list_latest.write_latest(session, latest) == 1
     assert vacuumed(engine) == before  # not before the commit
     session.commit()
     assert vacuumed(engine) == (before[0] + 1, before[1] + 1)

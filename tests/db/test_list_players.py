@@ -1,5 +1,5 @@
 """The players of a list's entries, read in the order of the entries
-(repositories.list_entries.player_columns, players_by_id, count_of_federation), on both
+(repositories.list_storage.players.player_columns, players_by_id, count_of_federation), on both
 databases: values as stored, None kept apart from '' and a value holding a line break (which
 the PostgreSQL read, joining a text column's values by line breaks, must send another way)."""
 
@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy.orm import Session
 
 from ratingdb.models import PlayerRow
-from ratingdb.repositories import list_entries
-from ratingdb.repositories.list_entries import (
+from ratingdb.repositories.list_storage import players as list_players
+from ratingdb.repositories.list_storage.players import (
     count_of_federation,
     player_columns,
     players_by_id,
@@ -25,9 +25,9 @@ def way(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None
     these few count as many: on PostgreSQL the join of their ids there); most (many, and most
     of the players table: every player's columns joined into one row)."""
     if request.param != "by id":
-        monkeypatch.setattr(list_entries, "FEW_PLAYERS", 0)
+        monkeypatch.setattr(list_players, "FEW_PLAYERS", 0)
         most = request.param == "most"
-        monkeypatch.setattr(list_entries, "_most_players", lambda session, count: most)
+        monkeypatch.setattr(list_players, "_most_players", lambda session, count: most)
 
 
 def add_players(session: Session, *players: PlayerRow) -> None:

@@ -1,4 +1,4 @@
-"""A player's entry on a list through the list's ancestry (repositories.list_entries:
+"""A player's entry on a list through the list's ancestry (repositories.list_storage.changes:
 ancestry, resolve; issue 16's entries stored as changes): their row on the nearest list the
 list was computed from, shown as carried forward when older; a marker row (rating None) where
 they left. Checked on hand-built chains, every expected entry written out by hand.
@@ -26,18 +26,11 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
 from ratingdb.models import PlayerRow
-from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
-from ratingdb.repositories.list_entries import (
-    ENTRY_KEYS,
-    ancestry,
-    ancestry_of,
-    carried,
-    entries_on_lists,
-    resolve,
-    resolved,
-)
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage.changes import ENTRY_KEYS, ancestry, resolve
 from ratingdb.rules import Category, Period
+from ratingdb.rules.carry_forward import ancestry_of, carried, entries_on_lists, resolved
 
 PARENTS: dict[int, int | None] = {1: None, 2: 1, 3: 2, 4: 1, 5: 4, 6: 5}
 MARK = (None,) * 9  # a marker: every field but the player id None
@@ -188,7 +181,7 @@ def build_chain(session: Session) -> dict[int, int]:
         corrections_applied=0,
         parent_list_id=None,
     )
-    list_entries.insert_entries(
+    list_changes.insert_entries(
         session,
         [
             dict(zip(ENTRY_KEYS, (ids[row[0]], DIGITS[row[1]], *row[2:]), strict=True))
@@ -206,7 +199,7 @@ def test_resolve_in_the_database(session: Session) -> None:
         expected = {DIGITS[p]: (DIGITS[p], *e[1:]) for p, e in EXPECTED[number].items()}
         assert resolve(session, ids[number], DIGITS.values()) == expected, number
         ratings = {DIGITS[p]: e[1] for p, e in EXPECTED[number].items()}
-        assert list_entries.ratings_on(session, ids[number], DIGITS.values()) == ratings
+        assert list_changes.ratings_on(session, ids[number], DIGITS.values()) == ratings
     assert resolve(session, ids[6], []) == {}
     with pytest.raises(LookupError, match="no list"):
         ancestry(session, max(ids.values()) + 100)

@@ -28,7 +28,7 @@ from sqlalchemy import inspect
 
 from ratingdb.db import current_revision, downgrade, head_revision, make_engine, upgrade
 from ratingdb.db.chunks import CHUNK_SIZE, unpack
-from ratingdb.repositories.list_entries import ancestry_of, resolved
+from ratingdb.rules.carry_forward import ancestry_of, resolved
 from tests.corrections.test_revision_chain import ADA, BEN, DEE, build, correct
 from tests.support.sql import query, table_names
 
@@ -57,7 +57,7 @@ def chunks(url: str) -> dict[tuple[int, int], tuple[Any, ...]]:
 def entries(url: str) -> dict[int, list[tuple[Any, ...]]]:
     """Every list's entries from list_entries, in list order: at 0011 a computed list stores
     only its changes and markers, each list's entries resolved through its ancestry
-    (repositories.list_entries.resolved)."""
+    (rules.carry_forward.resolved)."""
     rows = query(
         url,
         "SELECT list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, "

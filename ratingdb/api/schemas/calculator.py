@@ -34,15 +34,25 @@ class CalculatorEventOut(Schema):
 
 
 class InitialRatingOut(Schema):
+    """A first rating's working (rules.first_rating.FirstRatingWorking.figures), every figure
+    present and null when it is not a step of the method."""
+
     method: str
     games: int
     points: DecimalText
+    opponents_total: int | None
     opponents_average: DecimalText | None
     p: DecimalText | None
     dp: int | None
+    half_points_above: int | None
     bonus: DecimalText | None
-    rating: int | None
+    unrounded: DecimalText | None
     capped_at: int | None
+    standard_rating: int | None
+    k_factor: int | None
+    sum_delta: DecimalText | None
+    change: int | None
+    rating: int | None
 
 
 class CalculatorOut(Schema):

@@ -17,7 +17,7 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
-from ratingdb.repositories import list_entries as entries_repo
+from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.common import AnyRow, is_current
 
 
@@ -99,7 +99,7 @@ def entry_on(
 ) -> EntryOn | None:
     """The player's entry on a list (None: not on it), with ``original_rating``, the rating on
     ``original_list_id`` (default: the list itself); both resolved through their ancestry."""
-    entry = entries_repo.resolve_one(session, list_id, player_id)
+    entry = list_changes.resolve_one(session, list_id, player_id)
     if entry is None:
         return None
     if original_list_id is None or original_list_id == list_id:
@@ -114,5 +114,5 @@ def entry_on(
 
 def rating_on(session: Session, list_id: int, player_id: str) -> int | None:
     """The player's rating on a list (None: not on it)."""
-    entry = entries_repo.resolve_one(session, list_id, player_id)
+    entry = list_changes.resolve_one(session, list_id, player_id)
     return None if entry is None else entry.rating

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import CalculationRow, GameRow, RatingListRow, TournamentRow
-from ratingdb.repositories import list_entries as entries_repo
+from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.common import is_current
 from ratingdb.rules import Category
 
@@ -68,7 +68,7 @@ def tournament_calculations(session: Session, tournament_id: str) -> list[Calcul
     for row in rows:
         players.setdefault(int(row.list_id), set()).add(row.player_id)
     entries = {
-        list_id: entries_repo.resolve(session, list_id, ids) for list_id, ids in players.items()
+        list_id: list_changes.resolve(session, list_id, ids) for list_id, ids in players.items()
     }
     found: list[CalculationWithEntry] = []
     for row in rows:
@@ -97,4 +97,4 @@ def ratings_in_force(
     )
     if list_id is None or not player_ids:
         return {}
-    return entries_repo.ratings_on(session, list_id, player_ids)
+    return list_changes.ratings_on(session, list_id, player_ids)

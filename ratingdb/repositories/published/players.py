@@ -12,14 +12,14 @@ from sqlalchemy import Select, and_, bindparam, case, select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
-from ratingdb.repositories import list_entries as entries_repo
+from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     AnyRow,
     count_rows,
     player_matches,
 )
-from ratingdb.rules import Category
+from ratingdb.rules import Category, carry_forward
 
 
 def search_players(
@@ -80,7 +80,7 @@ def _lists_with_rows(*, by_category: bool) -> Select[Any]:
         RatingListRow.revision,
         RatingListRow.rule_version,
         RatingListRow.parent_list_id,
-        *(entry[key] for key in entries_repo.ENTRY_KEYS[1:]),
+        *(entry[key] for key in list_changes.ENTRY_KEYS[1:]),
     ).outerjoin(
         ListEntryRow,
         and_(
@@ -122,7 +122,7 @@ def player_entries(
         if key not in shown or shown[key].revision < row.revision:
             shown[key] = row
     found: list[PlayerEntry] = []
-    on_lists = entries_repo.entries_on_lists(parents, rows)
+    on_lists = carry_forward.entries_on_lists(parents, rows)
     for (list_category, list_date), row in sorted(
         shown.items(), key=lambda item: (str(item[0][0].value), item[0][1])
     ):

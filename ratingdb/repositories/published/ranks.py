@@ -8,10 +8,13 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ratingdb.db import raw
 from ratingdb.models import PlayerRow, RatingListRow
-from ratingdb.repositories import list_entries as entries_repo
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import chunk_reads
+from ratingdb.repositories.list_storage import players as list_players
 from ratingdb.repositories.published.common import AnyRow, is_current
-from ratingdb.repositories.published.lists import entries_above
+from ratingdb.repositories.published.list_pages import entries_above
 from ratingdb.rules import Category
 
 
@@ -33,7 +36,7 @@ class OwnEntry(NamedTuple):
 def own_entry(session: Session, list_id: int, player_id: str) -> OwnEntry | None:
     """The player's rating on the list and their federation (``rating``, ``federation``);
     None: not on it. The entry resolved through the list's ancestry."""
-    entry = entries_repo.resolve_one(session, list_id, player_id)
+    entry = list_changes.resolve_one(session, list_id, player_id)
     if entry is None:
         return None
     federation = session.connection().execute(
@@ -63,15 +66,15 @@ def ranks_on(session: Session, list_id: int, player_id: str) -> tuple[int, int |
     if found.federation is None:
         return 1 + entries_above(session, list_id, found.rating), None
     # Both from the ids of the entries above (list order: rating descending).
-    above = entries_repo.ids_rated_above(session, list_id, found.rating)
-    in_federation = entries_repo.count_of_federation(session, above, found.federation)
+    above = chunk_reads.ids_rated_above(session, list_id, found.rating)
+    in_federation = list_players.count_of_federation(session, above, found.federation)
     return 1 + len(above), 1 + in_federation
 
 
 def _latest_own(session: Session, list_id: int, player_id: str) -> list[tuple[Any, ...]]:
     """One statement: whether latest_entries hold the list (no row: they do not), and the
     player's (category, rating, federation) there (rating None: not on the list)."""
-    return entries_repo.raw_rows(
+    return raw.raw_rows(
         session,
         "SELECT x.category, l.rating, p.federation FROM latest_lists AS x "
         "LEFT JOIN latest_entries AS l ON l.category = x.category AND l.player_id = ? "
@@ -87,7 +90,7 @@ def _latest_ranks(
     latest_entries hold for ``category``: both counts in one statement, the world's on the
     index (category, rating, player_id), the federation's that index joined to the players, as
     main counts list_entries."""
-    counts = entries_repo.raw_rows(
+    counts = raw.raw_rows(
         session,
         "SELECT (SELECT count(*) FROM latest_entries AS l "
         "WHERE l.category = ? AND l.rating > ?), "
@@ -107,7 +110,7 @@ def rating_counts(session: Session, list_id: int) -> list[tuple[str | None, int,
     list (the rank table of a category's latest list, as a rule), else from the list's
     chunks."""
     # One statement: no rows where latest_entries hold another list (or the list is empty).
-    rows = entries_repo.raw_rows(
+    rows = raw.raw_rows(
         session,
         "SELECT p.federation, l.rating, count(*) "
         "FROM latest_lists AS x JOIN latest_entries AS l ON l.category = x.category "
@@ -118,7 +121,7 @@ def rating_counts(session: Session, list_id: int) -> list[tuple[str | None, int,
     if rows:
         return rows
     counts: Counter[tuple[str | None, int]] = Counter()
-    for ratings, federations in entries_repo.with_players(
+    for ratings, federations in list_players.with_players(
         session, list_id, ("rating",), (PlayerRow.federation,)
     ):
         counts.update(zip(federations, ratings, strict=True))

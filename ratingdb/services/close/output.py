@@ -1,5 +1,5 @@
 """The output of a computed period: its list, entries, statuses and calculations as rows,
-streamed into the database (repositories.list_entries), and the digest of its entries."""
+streamed into the database (repositories.list_storage), and the digest of its entries."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ from sqlalchemy.orm import Session
 from ratingdb.enums import ListSource
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
-from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import chunk_reads
+from ratingdb.repositories.list_storage import chunks as list_chunks
+from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.lists import DIGEST_SLICE, SortedDigest, digest_of_sorted
@@ -65,7 +68,7 @@ def publish(
     # The entries go to list_entries in player_id order, the digest's, computed on the way:
     # the order its keys are in (COPY in list order cost the server 15-25 % more at 500,000).
     digest = SortedDigest()
-    rows = list_entries.write_computed(
+    rows = list_changes.write_computed(
         session,
         itertools.chain(
             _entries_digested(results, listed, rating_list.id, digest, against),
@@ -79,10 +82,10 @@ def publish(
     rating_list.digest = digest.hexdigest()
     # Then the chunks, each packed as the entries are made again in list order.
     _into_list_order(results, listed)
-    rows += list_entries.insert_chunks(
-        session, list_entries.packed_chunks(rating_list.id, _entries_of(results, listed))
+    rows += list_chunks.insert_chunks(
+        session, list_chunks.packed_chunks(rating_list.id, _entries_of(results, listed))
     )
-    list_entries.write_latest(session, rating_list.id, _changes(session, computation))
+    list_latest.write_latest(session, rating_list.id, _changes(session, computation))
     return rating_list, rows
 
 
@@ -149,7 +152,7 @@ def _against_parent(session: Session, parent_id: int, computation: Computation) 
     against = AgainstParent(merged)
     fields = ("player_id", "rating", "k_factor", "rated_games", "peak_rating")
     unmoved = results.unmoved
-    for batch in list_entries.column_batches(session, parent_id, fields):
+    for batch in chunk_reads.column_batches(session, parent_id, fields):
         for player_id, rating, k_factor, rated_games, peak in zip(*batch, strict=True):
             held = unmoved(player_id)
             if held is not None and player_id not in merged:
@@ -186,7 +189,7 @@ def _markers(list_id: int, against: AgainstParent | None) -> Iterator[tuple[Any,
         yield (list_id, player_id, *_NO_FIELDS)
 
 
-_NO_FIELDS = (None,) * (len(list_entries.ENTRY_KEYS) - 2)
+_NO_FIELDS = (None,) * (len(list_changes.ENTRY_KEYS) - 2)
 
 
 def _entries_digested(
@@ -227,7 +230,7 @@ def _entries_of(
         yield _entry_row(0, player_id, results[player_id])[1:]
 
 
-def _changes(session: Session, computation: Computation) -> list_entries.LatestChanges:
+def _changes(session: Session, computation: Computation) -> list_latest.LatestChanges:
     """The entries that may differ from the ones their players had on the list the period
     starts from, and who may have left it: the players who moved (who played, or whose
     standing moved: the others' results are their statuses as read from that list, made again),
@@ -246,7 +249,7 @@ def _changes(session: Session, computation: Computation) -> list_entries.LatestC
             continue
         row = _entry_row(0, player_id, r)  # the entry as written
         entries.append((player_id, row[2], row[9], row[10]))
-    return list_entries.LatestChanges(entries, gone)
+    return list_latest.LatestChanges(entries, gone)
 
 
 def encode_pool(pool: Sequence[PooledEvent]) -> list[dict[str, Any]]:

@@ -11,7 +11,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.repositories import list_entries
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import chunk_reads
 
 #: Entries encoded at once for a list's digest.
 DIGEST_SLICE = 10_000
@@ -69,9 +70,9 @@ class SortedDigest:
 def stored_digest(session: Session, list_id: int) -> str:
     """list_digest of the stored entries, read back from the list's chunks and sorted by
     player_id (byte order, as Python sorts)."""
-    return digest_of_sorted(list_entries.canonical_entries(session, list_id))
+    return digest_of_sorted(chunk_reads.canonical_entries(session, list_id))
 
 
 def stored_rows_digest(session: Session, list_id: int) -> str:
     """list_digest of the list's rows in list_entries (its other stored form)."""
-    return digest_of_sorted(list_entries.canonical_rows(session, list_id))
+    return digest_of_sorted(list_changes.canonical_rows(session, list_id))

@@ -14,9 +14,11 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import InputError
 from ratingdb.formats.fide_list import FideListRow, ListNotes, iter_fide_txt, iter_fide_xml
 from ratingdb.formats.list_csv import DEFAULT_RATED_GAMES
-from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import chunks as list_chunks
+from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, KStatus, Period, RuleVersion, k_factor, version_for_period
 from ratingdb.rules.kfactor import is_junior
 from ratingdb.services.lists.digest import stored_digest
@@ -77,10 +79,11 @@ def import_fide_list(
         entries, differs = _entries(batch, version, period, rating_list.id)
         unrated += len(batch) - len(entries)
         k_differs += differs
-        rated += list_entries.insert_entries(session, entries)
+        rated += list_changes.insert_entries(session, entries)
     if not rated:
         raise no_entries(str(path), category, unrated, version.floor)
-    list_entries.write_chunks_of_entries(session, rating_list.id)
+    list_chunks.write_chunks_of_entries(session, rating_list.id)
+    list_latest.write_latest(session, rating_list.id)
     rating_list.entry_count = rated
     rating_list.digest = stored_digest(session, rating_list.id)
     if replaces is None:

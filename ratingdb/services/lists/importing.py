@@ -13,9 +13,11 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.formats.list_csv import ListRow, read_list_csv
-from ratingdb.repositories import list_entries
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
+from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage import chunks as list_chunks
+from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, KStatus, Period, RuleVersion, k_factor, version_for_period
 from ratingdb.services.lists.digest import list_digest
 from ratingdb.services.lists.fide import import_fide_list
@@ -105,8 +107,9 @@ def _publish_imported(
     )
     for entry in entries:
         entry["list_id"] = rating_list.id
-    list_entries.insert_entries(session, entries)
-    list_entries.write_chunks_of_entries(session, rating_list.id)
+    list_changes.insert_entries(session, entries)
+    list_chunks.write_chunks_of_entries(session, rating_list.id)
+    list_latest.write_latest(session, rating_list.id)
     _write_statuses(session, rating_list.id, unrated)
     if replaces is None:
         period_repo.mark_published(session, period_row, now)
@@ -142,7 +145,7 @@ def _upsert_players(session: Session, rows: Sequence[ListRow]) -> tuple[int, int
 
 def _write_statuses(session: Session, list_id: int, unrated: Sequence[ListRow]) -> None:
     """The players off the list (no rating, or below the floor), with their history."""
-    list_entries.insert_statuses(
+    list_changes.insert_statuses(
         session,
         [
             {

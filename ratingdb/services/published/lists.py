@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
 from ratingdb.repositories import published as repo
+from ratingdb.repositories.published import entry_filter, list_pages
 from ratingdb.repositories.published import lists as list_repo
 from ratingdb.rules import Category, Period
 from ratingdb.services import revisions as revision_service
@@ -187,8 +188,8 @@ def list_diff(session: Session, before: ListSummary, after: ListSummary) -> dict
 
 # --- the list pages, the archive, the downloads ----------------------------------------------
 
-EntryFilter = list_repo.EntryFilter
-AGE_GROUPS = list_repo.AGE_GROUPS
+EntryFilter = entry_filter.EntryFilter
+AGE_GROUPS = entry_filter.AGE_GROUPS
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,13 +216,13 @@ def ranked_entries(
             if ranked and ranked[-1].entry.rating == entry.rating:
                 rank = ranked[-1].rank
             elif not ranked and offset > 0:
-                rank = list_repo.entries_above(session, summary.list_id, entry.rating) + 1
+                rank = list_pages.entries_above(session, summary.list_id, entry.rating) + 1
             else:
                 rank = offset + index + 1
             ranked.append(RankedEntry(entry, rank, None))
         return total, tuple(ranked)
-    total = list_repo.count_filtered(session, summary.list_id, wanted, year)
-    rows = list_repo.filtered_entries(
+    total = list_pages.count_filtered(session, summary.list_id, wanted, year)
+    rows = list_pages.filtered_entries(
         session,
         summary.list_id,
         original_list_id=summary.original_list_id,

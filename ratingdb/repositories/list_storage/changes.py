@@ -1,0 +1,241 @@
+"""A list's rows in list_entries: for a list without a parent (an import) every entry; for a
+computed list only its changes against its parent (a row where a player's entry differs from
+the parent's carried forward, a marker row, every field but the player None, where a player
+of the parent is not on it). They index the list by player (list_entries' key starts with the
+player id): a player's entry on any list is found by :func:`resolve`, under the carry-forward
+rule (ratingdb.rules.carry_forward), without reading the list's chunks. The chunks are the
+list; these rows follow from them and the parent's (no command makes them again yet).
+
+Also written here with a computed list: the standing of the players kept off it
+(player_statuses) and every game's calculation. Written in bulk (COPY on PostgreSQL, see
+ratingdb.db.bulk)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
+from ratingdb.db.chunks import ENTRY
+from ratingdb.db.raw import raw_rows
+from ratingdb.models import CalculationRow, ListEntryRow, PlayerStatusRow, RatingListRow
+from ratingdb.repositories.list_storage.chunk_reads import list_columns
+from ratingdb.repositories.players import chunks
+from ratingdb.rules.carry_forward import Entry, ancestry_of, carried, nearest_shown
+
+#: The columns of the rows a close writes, in the order of its tuples.
+ENTRY_KEYS = (
+    "list_id", "player_id", "rating", "previous_rating", "change", "games", "k_factor", "k_used",
+    "sum_delta", "rated_games", "peak_rating",
+)  # fmt: skip
+STATUS_KEYS = ("list_id", "player_id", "rated_games", "peak_rating", "pool")
+CALCULATION_KEYS = (
+    "list_id", "player_id", "game_id", "tournament_id", "rating_used", "opponent_id",
+    "opponent_rating_used", "difference", "difference_used", "expected", "score", "delta",
+    "rated", "reason", "rule_version",
+)  # fmt: skip
+
+
+# --- writes --------------------------------------------------------------------------------
+
+
+def write_computed(
+    session: Session,
+    entries: Iterable[Sequence[Any]],
+    statuses: Iterable[Sequence[Any]],
+    calculations: Iterable[Sequence[Any]],
+) -> int:
+    """A computed list's entries, statuses and calculations (tuples of ENTRY_KEYS,
+    STATUS_KEYS, CALCULATION_KEYS), streamed into the database in that order; returns the rows
+    written."""
+    written = bulk_insert_rows(session, ListEntryRow, ENTRY_KEYS, entries)
+    written += bulk_insert_rows(session, PlayerStatusRow, STATUS_KEYS, statuses)
+    written += bulk_insert_rows(session, CalculationRow, CALCULATION_KEYS, calculations)
+    return written
+
+
+def insert_entries(session: Session, entries: Sequence[Mapping[str, Any]]) -> int:
+    """Entries given as column -> value (an imported list)."""
+    return bulk_insert(session, ListEntryRow, entries)
+
+
+def insert_statuses(session: Session, statuses: Sequence[Mapping[str, Any]]) -> int:
+    """Players kept off a list, as column -> value (an imported list's unrated players)."""
+    return bulk_insert(session, PlayerStatusRow, statuses)
+
+
+class Status(NamedTuple):
+    """The standing of a player kept off a list (a row of player_statuses but list_id)."""
+
+    player_id: str
+    rated_games: int
+    peak_rating: int | None
+    pool: Any
+
+
+def statuses_of(session: Session, list_id: int) -> list[Status]:
+    """The players kept off a list."""
+    rows = session.execute(
+        select(
+            PlayerStatusRow.player_id,
+            PlayerStatusRow.rated_games,
+            PlayerStatusRow.peak_rating,
+            PlayerStatusRow.pool,
+        ).where(PlayerStatusRow.list_id == list_id)
+    ).all()
+    return [Status._make(row) for row in rows]
+
+
+# --- reads: a list's entries through its ancestry -------------------------------------------
+
+
+def ancestry(session: Session, list_id: int) -> list[int]:
+    """The list and the lists it was computed from, nearest first (parent_list_id walked up
+    to an imported list or the category's first): the parents of the list's category read
+    in one query."""
+    category = session.scalar(select(RatingListRow.category).where(RatingListRow.id == list_id))
+    if category is None:
+        raise LookupError(f"no list {list_id}")
+    rows = session.connection().execute(
+        select(RatingListRow.id, RatingListRow.parent_list_id).where(
+            RatingListRow.category == category
+        )
+    )
+    return ancestry_of({int(row[0]): row[1] for row in rows}, list_id)
+
+
+#: The rows of some players on a list and the lists it was computed from: the ancestry walked
+#: in the database (a recursive CTE over rating_lists' parents, depth 0 for the list), joined
+#: to the players' rows (list_entries' key starts with the player). ``{players}``: the
+#: condition on e.player_id (placeholders: SQLite's; PostgreSQL reads :data:`_RESOLVE_NEAREST`).
+_RESOLVE = (
+    "WITH RECURSIVE chain(id, parent, depth) AS ("
+    "SELECT id, parent_list_id, 0 FROM rating_lists WHERE id = ? "
+    "UNION ALL SELECT r.id, r.parent_list_id, c.depth + 1 FROM rating_lists AS r "
+    "JOIN chain AS c ON r.id = c.parent) "
+    "SELECT c.depth, e.player_id, {fields} "
+    "FROM list_entries AS e JOIN chain AS c ON c.id = e.list_id WHERE e.player_id {players}"
+)
+#: PostgreSQL's: for each player (an array), only the nearest row read, by a backward scan of
+#: list_entries' key (player_id, list_id) from the list down, stopping at the first row on a
+#: list of the ancestry. Nearest is highest: a list's parent was written before it, so every
+#: list of an ancestry has a smaller id than the lists below it (the close and the corrections
+#: name an existing list as parent; migration 0010 derived parents among earlier ids). Where
+#: :data:`_RESOLVE` reads every row of a player across a long history (a third of 120 lists:
+#: 20 ms for 100 players at 121 lists of 200,000), this reads one or two (3 ms; benchmarks/
+#: README.md, "Years of history").
+_RESOLVE_NEAREST = (
+    "WITH RECURSIVE chain(id, parent) AS ("
+    "SELECT id, parent_list_id FROM rating_lists WHERE id = ? "
+    "UNION ALL SELECT r.id, r.parent_list_id FROM rating_lists AS r "
+    "JOIN chain AS c ON r.id = c.parent) "
+    "SELECT n.* FROM unnest(CAST(? AS text[])) AS p(player_id) CROSS JOIN LATERAL ("
+    "SELECT e.list_id, e.player_id, {fields} FROM list_entries AS e "
+    "WHERE e.player_id = p.player_id AND e.list_id <= ? AND e.list_id IN (SELECT id FROM chain) "
+    "ORDER BY e.list_id DESC LIMIT 1) AS n"
+)
+_ENTRY_FIELDS = (
+    "e.rating, e.previous_rating, e.change, e.games, e.k_factor, e.k_used, e.sum_delta, "
+    "e.rated_games, e.peak_rating"
+)
+
+
+def resolve(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, Entry]:
+    """player_id -> entry on the list of those of ``player_ids`` on it: each one's row on the
+    nearest list of its ancestry, carried forward when older, left out at a marker
+    (ratingdb.rules.carry_forward.nearest_shown). One plain statement for 5,000 players
+    (:func:`_nearest_rows`), the driver's tuples."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    nearest = _nearest_rows(session, list_id, player_ids, _ENTRY_FIELDS)
+    entries: dict[str, Entry] = {}
+    for player_id, (depth, row) in nearest.items():
+        entry = nearest_shown(depth, _typed(row[1:], postgresql))
+        if entry is not None:
+            entries[player_id] = entry
+    return entries
+
+
+def resolve_one(session: Session, list_id: int, player_id: str) -> Entry | None:
+    """The player's entry on the list (None: not on it), resolved through its ancestry."""
+    return resolve(session, list_id, (player_id,)).get(player_id)
+
+
+def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, int]:
+    """The ratings of ``player_ids`` on a list (those who have an entry): as :func:`resolve`
+    (a carried entry keeps the rating; a marker: none), only the rating read."""
+    nearest = _nearest_rows(session, list_id, player_ids, "e.rating")
+    return {player_id: int(row[2]) for player_id, (_, row) in nearest.items() if row[2] is not None}
+
+
+def _nearest_rows(
+    session: Session, list_id: int, player_ids: Iterable[str], fields: str
+) -> dict[str, tuple[int, Any]]:
+    """player_id -> (depth, (depth, player_id, *fields)) of each player's row on the nearest
+    list of the list's ancestry (depth 0: the list; on PostgreSQL 1 for any older list), 5,000
+    players a statement: :data:`_RESOLVE_NEAREST` on PostgreSQL, :data:`_RESOLVE` on SQLite
+    (each player's rows on every list of the ancestry, the nearest kept here)."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    nearest: dict[str, tuple[int, Any]] = {}
+    for part in chunks(sorted(set(player_ids))):
+        if postgresql:
+            sql = _RESOLVE_NEAREST.format(fields=fields)
+            for row in raw_rows(session, sql, (list_id, list(part), list_id)):
+                depth = 0 if row[0] == list_id else 1
+                nearest[row[1]] = (depth, (depth, *row[1:]))
+            continue
+        placeholders = ", ".join("?" * len(part))
+        sql = _RESOLVE.format(fields=fields, players=f"IN ({placeholders})")
+        for row in raw_rows(session, sql, (list_id, *part)):
+            found = nearest.get(row[1])
+            if found is None or row[0] < found[0]:
+                nearest[row[1]] = (row[0], row)
+    return nearest
+
+
+def _typed(entry: Sequence[Any], postgresql: bool) -> tuple[Any, ...]:
+    """An entry read by the driver as the ORM reads it: sum_delta a Decimal of four places
+    (SQLite's driver gives a NUMERIC back as a float)."""
+    delta = entry[7]
+    if delta is None or (postgresql and isinstance(delta, Decimal)):
+        return tuple(entry)
+    return (*entry[:7], Decimal(str(delta)).quantize(_FOUR_PLACES), *entry[8:])
+
+
+_FOUR_PLACES = Decimal("0.0001")
+
+
+def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
+    """(player_id, rating, previous_rating, change, games, k_factor) of every entry, in
+    player_id byte order, as chunk_reads.canonical_entries reads them from the list's chunks,
+    but resolved from the list's own rows in list_entries (the other stored form of the list:
+    ``periods verify`` checks both against the digest) over its parent's entries as the
+    parent's chunks hold them (ratingdb.rules.carry_forward.shown): each list's rows read once
+    (by the list_id index), not its whole ancestry's. The parent's chunks are checked against
+    the parent's digest, and its rows against them, when the parent is verified (``periods
+    verify --all`` checks every list: each ancestry's rows once)."""
+    parent = (
+        session.connection()
+        .execute(select(RatingListRow.parent_list_id).where(RatingListRow.id == list_id))
+        .scalar_one()
+    )
+    entries: dict[str, tuple[Any, ...]] = {}
+    if parent is not None:
+        # Only the six fields read: those carried() makes them from (the other four it passes
+        # through or leaves None, and they are cut off).
+        for six in zip(*list_columns(session, parent, ENTRY[:6]), strict=True):
+            entries[six[0]] = carried((*six, None, None, None, None))[:6]
+    own = session.connection().execute(
+        select(*(ListEntryRow.__table__.c[key] for key in ENTRY[:6])).where(
+            ListEntryRow.list_id == list_id
+        )
+    )
+    for row in own:
+        if row[1] is None:
+            entries.pop(row[0], None)  # a marker: off the list (shown() reads it so)
+        else:
+            entries[row[0]] = tuple(row)
+    return [entries[player_id] for player_id in sorted(entries)]
