@@ -42,6 +42,19 @@ class PeriodGame(NamedTuple):
     time_control: str | None = None
 
 
+#: What a load reads of each game (with its round, which orders a restricted load's games).
+_GAME_COLUMNS = (
+    GameRow.id,
+    GameRow.tournament_id,
+    GameRow.white_id,
+    GameRow.black_id,
+    GameRow.result,
+    TournamentRow.start_date,
+    GameRow.round,
+    TournamentRow.time_control_code,
+)
+
+
 def played_games(session: Session, period_id: int, corrections: int) -> list[PeriodGame]:
     """The rated games of the period's tournaments as they were after the correction
     ``corrections``, in rating order: tournament start, tournament, round, game.
@@ -52,15 +65,7 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
     shared: dict[Any, Any] = {}
     same = shared.setdefault
     rows = session.connection().execute(
-        select(
-            GameRow.id,
-            GameRow.tournament_id,
-            GameRow.white_id,
-            GameRow.black_id,
-            GameRow.result,
-            TournamentRow.start_date,
-            TournamentRow.time_control_code,
-        )
+        select(*_GAME_COLUMNS)
         .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
         .where(
             TournamentRow.period_id == period_id,
@@ -81,7 +86,7 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
             same(start, start),
             same(control, control),
         )
-        for game_id, tournament, white, black, result, start, control in rows
+        for game_id, tournament, white, black, result, start, _, control in rows
     ]
 
 
@@ -148,18 +153,6 @@ class Calculated:
 
     list_id: int
     corrected_since: frozenset[str]
-
-
-_GAME_COLUMNS = (
-    GameRow.id,
-    GameRow.tournament_id,
-    GameRow.white_id,
-    GameRow.black_id,
-    GameRow.result,
-    TournamentRow.start_date,
-    GameRow.round,
-    TournamentRow.time_control_code,
-)
 
 
 def played_games_of(

@@ -187,29 +187,26 @@ def new_local_ids(session: Session, count: int) -> list[str]:
 def unidentified(session: Session, player_ids: Collection[str]) -> set[str]:
     """Of ``player_ids``, the players known by neither a FIDE id nor a national id (a local
     id and no national id): their games are stored and shown, never rated."""
-    local = sorted(p for p in player_ids if is_local_id(p))
-    found: set[str] = set()
-    for chunk in chunks(local):
-        found.update(
-            session.scalars(
-                select(PlayerRow.player_id).where(
-                    one_of(session, PlayerRow.player_id, chunk), PlayerRow.national_id.is_(None)
-                )
-            )
-        )
-    return found
+    return _local_without(session, player_ids, PlayerRow.national_id)
 
 
 def without_fide_id(session: Session, player_ids: Collection[str]) -> set[str]:
     """Of ``player_ids``, the players FIDE does not know: a local id and no FIDE id recorded
     (any other player id is a FIDE id or was imported as one, from a FIDE-category list)."""
+    return _local_without(session, player_ids, PlayerRow.fide_id)
+
+
+def _local_without(
+    session: Session, player_ids: Collection[str], column: InstrumentedAttribute[str | None]
+) -> set[str]:
+    """Of ``player_ids``, those with a local id and nothing in ``column``."""
     local = sorted(p for p in player_ids if is_local_id(p))
     found: set[str] = set()
     for chunk in chunks(local):
         found.update(
             session.scalars(
                 select(PlayerRow.player_id).where(
-                    one_of(session, PlayerRow.player_id, chunk), PlayerRow.fide_id.is_(None)
+                    one_of(session, PlayerRow.player_id, chunk), column.is_(None)
                 )
             )
         )
