@@ -18,7 +18,7 @@ from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
-from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score
+from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score, carry_forward
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.lists import DIGEST_SLICE, SortedDigest, digest_of_sorted
 
@@ -173,8 +173,8 @@ def _against_parent(session: Session, parent_id: int, computation: Computation) 
                 continue
             if player_id not in merged and r.published_rating is not None:
                 against.seen += 1
-            carried = (rating, rating, 0, 0, k_factor, None, None, rated_games, peak)
-            if _entry_row(0, player_id, r)[2:] != carried:
+            parents = (player_id, rating, None, None, None, k_factor, None, None, rated_games, peak)
+            if _entry_row(0, player_id, r)[2:] != carry_forward.carried(parents)[1:]:
                 against.differs.add(player_id)
     against.gone.sort()
     return against
