@@ -103,7 +103,8 @@ def rating_fields(point: HistoryPoint) -> dict[str, Any]:
 
 
 def run_search(args: argparse.Namespace) -> int:
-    """One JSON line per player found, in the API's order (an exact id first, then by name)."""
+    """One JSON line per player found, in the API's order (an exact id first, then by name),
+    with their ratings on the latest lists as ``/v1/players`` gives them."""
     from ratingdb.services.published import search_players
 
     text = args.text.strip()
@@ -114,7 +115,10 @@ def run_search(args: argparse.Namespace) -> int:
     with transaction(args) as session:
         _, found = search_players(session, search=text, limit=args.limit)
     for player in found:
-        print(json.dumps(player_fields(player), ensure_ascii=False))
+        ratings = {
+            r.category.value: {"period": str(r.period), "rating": r.rating} for r in player.ratings
+        }
+        print(json.dumps(player_fields(player) | {"ratings": ratings}, ensure_ascii=False))
     return 0
 
 

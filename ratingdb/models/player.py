@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, Integer, String, func
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from ratingdb.db.types import UtcDateTime
+from ratingdb.formats.names import SEARCH_NAME_LENGTH, search_key
 from ratingdb.models.base import Base
 
 PLAYER_ID_LENGTH = 20
@@ -47,10 +48,17 @@ class PlayerRow(Base):
         CheckConstraint("sex IN ('M', 'F')", name="sex"),
         Index(None, "fide_id", unique=True),
         Index(None, "national_federation", "national_id", unique=True),
+        # The search (repositories.published.common.player_matches): a key's start with LIKE
+        # 'word%'. PostgreSQL compares the pattern's prefix byte by byte, whatever the
+        # database's collation, only with the pattern operator class.
+        Index(None, "search_name", postgresql_ops={"search_name": "varchar_pattern_ops"}),
     )
 
     player_id: Mapped[str] = mapped_column(String(PLAYER_ID_LENGTH), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
+    #: The name as a search compares it (ratingdb.formats.names.search_key): written with the
+    #: name, by the repositories' inserts and updates and by :meth:`_name_set`.
+    search_name: Mapped[str] = mapped_column(String(SEARCH_NAME_LENGTH))
     federation: Mapped[str | None] = mapped_column(String(3))
     sex: Mapped[str | None] = mapped_column(String(1))
     birth_year: Mapped[int | None] = mapped_column(Integer)
@@ -66,3 +74,9 @@ class PlayerRow(Base):
     merged_into: Mapped[str | None] = mapped_column(
         String(PLAYER_ID_LENGTH), ForeignKey("players.player_id")
     )
+
+    @validates("name")
+    def _name_set(self, _key: str, name: str) -> str:
+        """A name set on a row (the ORM) sets its search key too."""
+        self.search_name = search_key(name)
+        return name

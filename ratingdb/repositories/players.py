@@ -23,6 +23,7 @@ from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ratingdb.db import bulk_insert
+from ratingdb.formats.names import search_key
 from ratingdb.models import GameRow, PlayerRow, TournamentRow
 from ratingdb.models.player import LOCAL_ID_LENGTH, LOCAL_ID_PREFIX, is_local_id
 from ratingdb.rules import Category
@@ -83,6 +84,16 @@ def all_birth_years(session: Session) -> dict[str, int | None]:
     }
 
 
+def with_search_name(player: Mapping[str, Any]) -> dict[str, Any]:
+    """A player's columns, with the search key of the name among them (when they hold the
+    name): every insert and update of a name goes through here, so that the two never
+    differ."""
+    row = dict(player)
+    if "name" in row:
+        row["search_name"] = search_key(row["name"])
+    return row
+
+
 def upsert(
     session: Session, players: Sequence[Mapping[str, Any]], *, keep: Collection[str] = ()
 ) -> tuple[int, int]:
@@ -90,9 +101,11 @@ def upsert(
     ``keep`` that is empty or None in ``players`` leaves a known player's value as stored (a
     FIDE list's record without a name or a year of birth)."""
     known = existing_ids(session, [p["player_id"] for p in players])
-    new = [dict(p) for p in players if p["player_id"] not in known]
+    new = [with_search_name(p) for p in players if p["player_id"] not in known]
     changed = [
-        {key: value for key, value in p.items() if key not in keep or value not in ("", None)}
+        with_search_name(
+            {key: value for key, value in p.items() if key not in keep or value not in ("", None)}
+        )
         for p in players
         if p["player_id"] in known
     ]
@@ -238,7 +251,7 @@ def names(session: Session, player_ids: Collection[str]) -> dict[str, str]:
 
 def insert_players(session: Session, rows: Sequence[Mapping[str, Any]]) -> int:
     """New players (column -> value, the same columns in every row) in one bulk write."""
-    return bulk_insert(session, PlayerRow, rows)
+    return bulk_insert(session, PlayerRow, [with_search_name(row) for row in rows])
 
 
 def unregistered_with_fide_games(

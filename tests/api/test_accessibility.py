@@ -40,7 +40,7 @@ CALCULATION = "category=fide-standard&period=2026-12&rating=1850&k=20&games=1800
 #: Every public page, in the states that show something different.
 PAGES = {
     "home": "/",
-    "search": "/?q=a",
+    "search": "/?q=100",
     "list": "/lists/fide-standard/2026-11",
     "list filtered": "/lists/fide-standard/2026-11?federation=FRA&sex=F&age=&title=&q=",
     "list earlier revision": "/lists/fide-standard/2026-09?revision=1",

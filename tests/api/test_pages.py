@@ -66,9 +66,18 @@ def test_home_searches_players(client: TestClient) -> None:
     assert "Players matching “nina”" in parsed.text
     assert "/players/1007" in [a["href"] for a in parsed.all("a")]
     assert (
-        "No player found. Try part of the name, or the start of the id."
-        in page(client, "/?q=zzz").text
+        "No player found. Try the start of the name or of one of its words, or the start of "
+        "the id." in page(client, "/?q=zzz").text
     )
+    # Each player with their rating on each category's latest list, like FIDE's search:
+    # Anna on the fide-standard (2026-11) and ffe-rapid (2026-10) lists, Olga on none.
+    found = page(client, "/?q=%C3%A0NNA")  # "àNNA": accents and case ignored
+    assert "stack found" in [t.get("class") for t in found.all("table")]
+    headers = "Player\nTitle\nFed\nPlayer id\nFIDE standard\nFIDE rapid\nFIDE blitz\nFFE rapid"
+    assert headers in found.text
+    none = "\u2013"  # the dash of an empty cell
+    assert f"Anna, A\n{none}\nFRA\n1001\n1866\n{none}\n{none}\n1700" in found.text
+    assert f"Olga, O\n{none}\nESP\n1008" + f"\n{none}" * 4 in page(client, "/?q=olga").text
     # Whatever is typed gives a page, escaped.
     hostile = page(client, "/?q=%3Cscript%3Ealert(1)%3C/script%3E&offset=-5")
     assert "Players matching “<script>alert(1)</script>”" in hostile.text

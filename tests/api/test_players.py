@@ -28,16 +28,24 @@ def test_search_by_name_or_id(client: TestClient) -> None:
     assert found(q="1003") == (1, ["1003"])
     assert found(q="100", limit=2) == (8, ["1001", "1002"])
     assert found(q="100", limit=2, offset=6) == (8, ["1007", "1008"])
-    assert found(q="o") == (3, ["1002", "1005", "1008"])
+    # Each word starts a word of the name: "o" is Olga's, inside Bob's and Jo's.
+    assert found(q="o") == (1, ["1008"])
+    assert found(q="b") == (1, ["1002"])
     assert found(federation="esp") == (1, ["1008"])
-    assert found(q="a", federation="NOR") == (1, ["1006"])
+    assert found(q="m", federation="NOR") == (1, ["1006"])
+    assert found(q="a", federation="NOR") == (0, [])
     assert found(q="zz") == (0, [])
-    body = get(client, "/v1/players", q="max")
+    # Each player with their rating on each category's latest list, as /v1/players/{id}
+    # gives the latest ones (Anna's below); none for Olga, pooling games for a first rating.
+    body = get(client, "/v1/players", q="anna")
     assert body == {
         "total": 1, "limit": 100, "offset": 0,
-        "players": [{"player_id": "1006", "name": "Max, M", "federation": "NOR", "sex": "M",
-                     "birth_year": 1995, "title": "IM"}],
+        "players": [{"player_id": "1001", "name": "Anna, A", "federation": "FRA", "sex": "F",
+                     "birth_year": 1990, "title": None,
+                     "ratings": {"fide-standard": {"period": "2026-11", "rating": 1866},
+                                 "ffe-rapid": {"period": "2026-10", "rating": 1700}}}],
     }  # fmt: skip
+    assert get(client, "/v1/players", q="olga")["players"][0]["ratings"] == {}
 
 
 def test_a_player_and_their_latest_ratings(client: TestClient) -> None:

@@ -130,13 +130,18 @@ def test_players_search(
 ) -> None:
     code, out, err = run_cli(capsys, "players", "search", "n", url=database_url)
     assert (code, err) == (0, "")
-    # every word matches a part of the name, any case: Anna and Nina (and Dan, "Dan, D"), by name
-    assert [item["player_id"] for item in lines(out)] == ["1001", "1004", "1005"]
-    assert lines(cli_ok(capsys, "players", "search", "ANNA", url=database_url)) == [ANNA]
-    assert lines(cli_ok(capsys, "players", "search", "1005", url=database_url)) == [NINA]
-    out = cli_ok(capsys, "players", "search", "n", "--limit", "1", url=database_url)
-    assert lines(out) == [ANNA]
+    # Each word starts a word of the name (any order, accents and case ignored): "n" starts
+    # Nina's name only (not Anna's nor "Dan, D"); "a" starts Anna's and her initial.
+    assert [item["player_id"] for item in lines(out)] == ["1005"]
+    anna = ANNA | {"ratings": {"fide-standard": {"period": "2026-09", "rating": 1862}}}
+    assert lines(cli_ok(capsys, "players", "search", "ANNA", url=database_url)) == [anna]
+    assert lines(cli_ok(capsys, "players", "search", "a ánnà", url=database_url)) == [anna]
+    nina = NINA | {"ratings": {}}  # unrated
+    assert lines(cli_ok(capsys, "players", "search", "1005", url=database_url)) == [nina]
+    out = cli_ok(capsys, "players", "search", "a", "--limit", "1", url=database_url)
+    assert lines(out) == [anna]
     assert run_cli(capsys, "players", "search", "zed", url=database_url) == (0, "", "")
+    assert run_cli(capsys, "players", "search", "nn", url=database_url) == (0, "", "")
     code, out, err = run_cli(capsys, "players", "search", "n", "--limit", "0", url=database_url)
     assert (code, out) == (2, "")
     assert "--limit" in err

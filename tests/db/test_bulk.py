@@ -42,6 +42,7 @@ def player_rows(ids: range) -> list[dict[str, Any]]:
         {
             "player_id": str(player_id),
             "name": f"Player {player_id}",
+            "search_name": f"player {player_id}",
             "federation": "FRA" if player_id % 2 else None,
             "sex": "F" if player_id % 3 == 0 else "M",
             "birth_year": 1990 + player_id % 20 if player_id % 5 else None,

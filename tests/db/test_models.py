@@ -22,7 +22,7 @@ from ratingdb.models import (
 )
 from tests.db.sample_rows import Graph
 
-PLAYER = {"player_id": "1503014", "name": "Carlsen, Magnus"}
+PLAYER = {"player_id": "1503014", "name": "Carlsen, Magnus", "search_name": "carlsen magnus"}
 PERIOD = {
     "category": "fide-standard",
     "list_date": date(2027, 1, 1),

@@ -164,7 +164,7 @@ async def home(
 
     def page(session: ReadSession) -> HTMLResponse:  # rendered on the worker thread too
         total: int = 0
-        players: tuple[svc.Player, ...] = ()
+        players: tuple[svc.FoundPlayer, ...] = ()
         if search:
             total, players = svc.search_players(
                 session, search=search, limit=SEARCH_PAGE_SIZE, offset=start
@@ -178,6 +178,7 @@ async def home(
                 "players": players,
                 "offset": start,
                 "page_size": SEARCH_PAGE_SIZE,
+                "categories": list(Category),
                 "latest": svc.latest_lists(session, TOP_OF_LIST),
             },
         )

@@ -34,6 +34,7 @@ from ratingdb.api.routes import LOOKUP, READ
 from ratingdb.api.routes.lists import caches_of, etag_matches, etag_of
 from ratingdb.api.schemas import (
     CalculationOut,
+    FoundPlayerOut,
     HistoryOut,
     HistoryPointOut,
     PlayerDetailOut,
@@ -128,8 +129,9 @@ async def players(
     limit: LimitQuery = DEFAULT_LIMIT,
     offset: OffsetQuery = 0,
 ) -> PlayersOut:
-    """Player search by name (every word, any order, any case) or by the start of an id; an
-    exact id comes first, then by name."""
+    """Player search: each word starting a word of the name (any order; accents, case and
+    punctuation ignored), or the start of the player id or FIDE id; an exact id comes first,
+    then by name. Each player with their rating on each category's latest list."""
     search, wanted_federation = search_of(q), federation_of(federation)
     total, found = await read(
         lambda session: svc.search_players(
@@ -137,7 +139,7 @@ async def players(
         )
     )
     return PlayersOut(
-        total=total, limit=limit, offset=offset, players=[PlayerOut.of(p) for p in found]
+        total=total, limit=limit, offset=offset, players=[FoundPlayerOut.found(p) for p in found]
     )
 
 

@@ -38,6 +38,7 @@ from ratingdb.api.schemas.lists import (
 )
 from ratingdb.api.schemas.players import (
     CalculationOut,
+    FoundPlayerOut,
     GameCalculationOut,
     HistoryOut,
     HistoryPointOut,
@@ -66,6 +67,7 @@ __all__ = [
     "DiffEntryOut",
     "DiffOut",
     "ErrorOut",
+    "FoundPlayerOut",
     "GameCalculationOut",
     "HealthDownOut",
     "HealthOut",

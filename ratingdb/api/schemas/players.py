@@ -45,11 +45,37 @@ class PlayerOut(Schema):
         return cls(**cls.fields_of(player))
 
 
+class CurrentRatingOut(Schema):
+    """A player's rating on a category's latest list."""
+
+    period: PeriodText = Field(description="the period of the category's latest list")
+    rating: int
+
+
+class FoundPlayerOut(PlayerOut):
+    """A player a search found."""
+
+    ratings: dict[Category, CurrentRatingOut] = Field(
+        description="the player's rating on each category's latest list, by category; a "
+        "category whose latest list does not rate the player is left out"
+    )
+
+    @classmethod
+    def found(cls, player: svc.FoundPlayer) -> FoundPlayerOut:
+        return cls(
+            **cls.fields_of(player),
+            ratings={
+                r.category: CurrentRatingOut(period=str(r.period), rating=r.rating)
+                for r in player.ratings
+            },
+        )
+
+
 class PlayersOut(Schema):
     total: int
     limit: int
     offset: int
-    players: list[PlayerOut]
+    players: list[FoundPlayerOut]
 
 
 def _point_fields(point: svc.HistoryPoint) -> dict[str, Any]:

@@ -33,7 +33,13 @@ from ratingdb.repositories.published.lists import (
     list_entries,
     list_revisions,
 )
-from ratingdb.repositories.published.players import get_player, player_entries, search_players
+from ratingdb.repositories.published.players import (
+    LatestRating,
+    get_player,
+    player_entries,
+    ratings_on_latest_lists,
+    search_players,
+)
 from ratingdb.repositories.published.schema import Standby, schema_revision, schema_state
 from ratingdb.repositories.published.tournaments import (
     count_period_tournaments,
@@ -48,6 +54,7 @@ from ratingdb.repositories.published.tournaments import (
 __all__ = [
     "PLAYER_COLUMNS",
     "AnyRow",
+    "LatestRating",
     "Standby",
     "count_list_entries",
     "count_period_tournaments",
@@ -67,6 +74,7 @@ __all__ = [
     "player_entries",
     "player_matches",
     "rating_on",
+    "ratings_on_latest_lists",
     "schema_revision",
     "schema_state",
     "search_players",

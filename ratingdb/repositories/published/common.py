@@ -6,9 +6,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeAlias
 
-from sqlalchemy import ColumnElement, Row, Select, and_, exists, false, func, or_, select, true
+from sqlalchemy import (
+    ColumnElement,
+    Row,
+    Select,
+    and_,
+    case,
+    exists,
+    false,
+    func,
+    or_,
+    select,
+    true,
+)
 from sqlalchemy.orm import Session, aliased
 
+from ratingdb.formats.names import search_words
 from ratingdb.models import PlayerRow, RatingListRow
 
 #: A result row of any shape (the columns are named in each query).
@@ -30,21 +43,33 @@ def is_current(upto: int | ColumnElement[int] | None = None) -> ColumnElement[bo
 
 
 def name_matches(words: Sequence[str]) -> ColumnElement[bool]:
-    """Every word occurs in the player's name, ignoring case (SQLite folds ASCII letters only)."""
+    """Every word (normalised as :func:`ratingdb.formats.names.search_words` makes them:
+    letters and digits only, so no LIKE wildcard) starts a word of the player's search key:
+    "kast" and "petra" find "Kastelli, Petra" (key "kastelli petra"), "astel" does not.
+    The start of the key is a prefix LIKE its index serves; a later word's start is not."""
     if not words:
         return true()
-    lowered = func.lower(PlayerRow.name)
-    return and_(*(lowered.contains(word.lower(), autoescape=True) for word in words))
+    key = PlayerRow.search_name
+    return and_(*(or_(key.like(f"{word}%"), key.like(f"% {word}%")) for word in words))
 
 
 def player_matches(text: str) -> ColumnElement[bool]:
-    """A search: a player id starting with ``text`` (when it is digits), or a name holding
-    every word of ``text``."""
-    words = text.replace(",", " ").split()
+    """A search: a player id or FIDE id starting with ``text`` (when it is digits), or a name
+    each word of ``text`` starts a word of, whatever the accents, case, punctuation and
+    order (ratingdb.formats.names)."""
+    words = search_words(text)
     by_name = name_matches(words) if words else false()
-    if text.isdigit():
-        return or_(PlayerRow.player_id.startswith(text, autoescape=True), by_name)
+    if text.isascii() and text.isdigit():
+        return or_(
+            PlayerRow.player_id.like(f"{text}%"), PlayerRow.fide_id.like(f"{text}%"), by_name
+        )
     return by_name
+
+
+def exact_id_first(text: str | None) -> ColumnElement[int]:
+    """0 for the player whose id or FIDE id is ``text``, 1 for the others: a search's order."""
+    wanted = text or ""
+    return case((or_(PlayerRow.player_id == wanted, PlayerRow.fide_id == wanted), 0), else_=1)
 
 
 def count_rows(session: Session, statement: Select[*tuple[Any, ...]]) -> int:

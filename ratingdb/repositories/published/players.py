@@ -8,15 +8,22 @@ from decimal import Decimal
 from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, and_, bindparam, case, select
+from sqlalchemy import Select, and_, bindparam, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import ListEntryRow, PlayerRow, RatingListRow
+from ratingdb.models import (
+    LatestEntryRow,
+    LatestListRow,
+    ListEntryRow,
+    PlayerRow,
+    RatingListRow,
+)
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.common import (
     PLAYER_COLUMNS,
     AnyRow,
     count_rows,
+    exact_id_first,
     player_matches,
 )
 from ratingdb.rules import Category, carry_forward
@@ -32,13 +39,44 @@ def search_players(
     if federation is not None:
         statement = statement.where(PlayerRow.federation == federation)
     total = count_rows(session, statement)
-    exact_first = case((PlayerRow.player_id == (search or ""), 0), else_=1)
     rows = session.execute(
-        statement.order_by(exact_first, PlayerRow.name, PlayerRow.player_id)
+        statement.order_by(exact_id_first(search), PlayerRow.name, PlayerRow.player_id)
         .limit(limit)
         .offset(offset)
     ).all()
     return total, rows
+
+
+class LatestRating(NamedTuple):
+    """A player's rating on a category's latest list."""
+
+    player_id: str
+    category: Category
+    rating: int
+    list_date: date
+
+
+def ratings_on_latest_lists(session: Session, player_ids: Sequence[str]) -> list[LatestRating]:
+    """The players' ratings on each category's latest list (latest_entries, which hold it), in
+    one statement for them all: a player not on a category's latest list has none there. The
+    categories are named so that the key (category, player_id) is probed, not scanned."""
+    if not player_ids:
+        return []
+    rows = session.execute(
+        select(
+            LatestEntryRow.player_id,
+            LatestEntryRow.category,
+            LatestEntryRow.rating,
+            RatingListRow.list_date,
+        )
+        .join(LatestListRow, LatestListRow.category == LatestEntryRow.category)
+        .join(RatingListRow, RatingListRow.id == LatestListRow.list_id)
+        .where(
+            LatestEntryRow.category.in_(list(Category)),
+            LatestEntryRow.player_id.in_(list(player_ids)),
+        )
+    ).all()
+    return [LatestRating(*row) for row in rows]
 
 
 _GET_PLAYER = select(*PLAYER_COLUMNS).where(PlayerRow.player_id == bindparam("player_id"))

@@ -40,6 +40,8 @@ from ratingdb.services.published.lists import (
     published_lists,
 )
 from ratingdb.services.published.players import (
+    CurrentRating,
+    FoundPlayer,
     HistoryPoint,
     Player,
     history,
@@ -67,7 +69,9 @@ __all__ = [
     "CategoryRecord",
     "ComparedEntry",
     "Crosstable",
+    "CurrentRating",
     "EntryFigures",
+    "FoundPlayer",
     "GameLine",
     "Generation",
     "HistoryPoint",

@@ -27,6 +27,23 @@ def _player(row: Any) -> Player:
     return Player(row.player_id, row.name, row.federation, row.sex, row.birth_year, row.title)
 
 
+@dataclass(frozen=True, slots=True)
+class CurrentRating:
+    """A player's rating on a category's latest list."""
+
+    category: Category
+    period: Period
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class FoundPlayer(Player):
+    """A player a search found, with their rating on each category's latest list (in the
+    order of Category; a category whose latest list does not rate them is left out)."""
+
+    ratings: tuple[CurrentRating, ...] = ()
+
+
 def search_players(
     session: Session,
     *,
@@ -34,11 +51,27 @@ def search_players(
     federation: str | None = None,
     limit: int = 100,
     offset: int = 0,
-) -> tuple[int, tuple[Player, ...]]:
+) -> tuple[int, tuple[FoundPlayer, ...]]:
+    """Players matching the filters (total, one page), each with their current ratings: the
+    page's players' ratings read in one statement."""
     total, rows = repo.search_players(
         session, search=search, federation=federation, limit=limit, offset=offset
     )
-    return total, tuple(_player(row) for row in rows)
+    by_player: dict[str, dict[Category, CurrentRating]] = {}
+    for found in repo.ratings_on_latest_lists(session, [row.player_id for row in rows]):
+        by_player.setdefault(found.player_id, {})[found.category] = CurrentRating(
+            found.category, Period.of_list_date(found.list_date), found.rating
+        )
+    players = []
+    for row in rows:
+        ratings = by_player.get(row.player_id, {})
+        players.append(
+            FoundPlayer(
+                row.player_id, row.name, row.federation, row.sex, row.birth_year, row.title,
+                tuple(ratings[c] for c in Category if c in ratings),
+            )
+        )  # fmt: skip
+    return total, tuple(players)
 
 
 def player(session: Session, player_id: str) -> Player:
