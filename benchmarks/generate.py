@@ -19,12 +19,12 @@ from ratingdb.db import bulk_insert
 from ratingdb.models import (
     GameRow,
     ListEntryRow,
-    PlayerRow,
     PlayerStatusRow,
     RatingListRow,
     TournamentRow,
 )
 from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories import players as player_repo
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, KStatus, Period, k_factor, next_period, version_for_period
@@ -105,7 +105,7 @@ def build(
                 "peak_rating": peak,
             }
         )
-    bulk_insert(session, PlayerRow, player_rows)
+    player_repo.insert_players(session, player_rows)
     period_row = period_repo.get_or_create_period(session, category, baseline)
     rating_list = RatingListRow(
         period_id=period_row.id,
