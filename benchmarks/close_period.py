@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 PERIOD = Period(2026, 12)
 ENTRY_COLUMNS = (
     "list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, "
-    "sum_delta, rated_games, peak_rating"
+    "sum_delta, rated_games, peak_rating, last_rated, active"
 )
 CALCULATION_COLUMNS = (
     "list_id, player_id, game_id, tournament_id, rating_used, opponent_id, "

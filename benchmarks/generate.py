@@ -103,6 +103,8 @@ def build(
                 "sum_delta": None,
                 "rated_games": rated_games,
                 "peak_rating": peak,
+                "last_rated": baseline.list_date,
+                "active": True,
             }
         )
     player_repo.insert_players(session, player_rows)

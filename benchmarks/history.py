@@ -58,6 +58,7 @@ from ratingdb.repositories import periods as period_repo  # noqa: E402
 from ratingdb.repositories.list_storage import chunks as list_chunks  # noqa: E402
 from ratingdb.repositories.list_storage import latest as list_latest  # noqa: E402
 from ratingdb.rules import Category, Period, version_for_period  # noqa: E402
+from ratingdb.rules.activity import activity_rule  # noqa: E402
 from ratingdb.rules.calendar import closing_date  # noqa: E402
 from ratingdb.services.close import close_period  # noqa: E402
 from ratingdb.services.lists import stored_digest  # noqa: E402
@@ -174,14 +175,15 @@ COPY_FULL = "_history_copy_full"
 COPY_NEXT = "_history_copy_next"
 _COPY_BASELINE = f"""
 CREATE UNLOGGED TABLE {COPY_FULL} AS
-SELECT player_id, rating, k_factor, rated_games, peak_rating FROM list_entries
-WHERE list_id = :baseline
+SELECT player_id, rating, k_factor, rated_games, peak_rating, last_rated, active
+FROM list_entries WHERE list_id = :baseline
 """
 
 #: One month of a copy-built history, from the list before: a player plays when a hash of
 #: their id and the month says so (--share of them), and then gets 5 to 12 games and a change
 #: of -31 to +32 (not below the floor of the period's rules); the others carry their entry
-#: forward as a close writes it (previous rating = rating, change 0, no games, no K used).
+#: forward as a close writes it (previous rating = rating, change 0, no games, no K used),
+#: inactive once their last rated list is before :earliest (rules.activity).
 _COPY_ENTRIES = f"""
 CREATE UNLOGGED TABLE {COPY_NEXT} AS
 SELECT e.player_id,
@@ -198,7 +200,10 @@ SELECT e.player_id,
        e.rated_games + CASE WHEN h.played THEN h.games ELSE 0 END AS rated_games,
        greatest(e.peak_rating, CASE WHEN h.played THEN e.rating + h.delta ELSE 0 END)
            AS peak_rating,
-       h.played
+       CASE WHEN h.played THEN CAST(:list_date AS date) ELSE e.last_rated END AS last_rated,
+       h.played OR coalesce(e.last_rated >= :earliest, false) AS active,
+       h.played OR e.active <> (h.played OR coalesce(e.last_rated >= :earliest, false))
+           AS changed
 FROM {COPY_FULL} e,
      LATERAL (SELECT hashtext(e.player_id || ':' || :month) AS value) v,
      LATERAL (SELECT (v.value & 1023) < :threshold AS played,
@@ -207,13 +212,13 @@ FROM {COPY_FULL} e,
 """
 _ENTRY_COLUMNS = (
     "player_id, rating, previous_rating, change, games, k_factor, k_used, sum_delta, "
-    "rated_games, peak_rating"
+    "rated_games, peak_rating, last_rated, active"
 )
-#: Only the entries that changed (those who played: 5 games or more) go to list_entries;
-#: nobody leaves a copied list, so there is no marker.
+#: Only the entries that changed (those who played: 5 games or more, and those whose
+#: activity flipped) go to list_entries; nobody leaves a copied list, so there is no marker.
 _COPY_CHANGES = f"""
 INSERT INTO list_entries (list_id, {_ENTRY_COLUMNS})
-SELECT :new, {_ENTRY_COLUMNS} FROM {COPY_NEXT} WHERE played
+SELECT :new, {_ENTRY_COLUMNS} FROM {COPY_NEXT} WHERE changed
 """
 
 
@@ -260,6 +265,11 @@ def copy_list(engine: Engine, period: Period, month: int, seed: int) -> None:
                 "month": f"{seed}:{month}",
                 "threshold": round(1024 * share),
                 "floor": version_for_period(CATEGORY, period).floor,
+                "list_date": period.list_date,
+                # The earliest list whose rated games keep a player active on this one.
+                "earliest": period.plus_months(
+                    1 - activity_rule(CATEGORY, period).months
+                ).list_date,
             },
         )
         connection.execute(text(_COPY_CHANGES), {"new": new})

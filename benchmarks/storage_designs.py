@@ -419,7 +419,8 @@ def full_entries(connection: psycopg.Connection[Any]) -> None:
         with connection.cursor().copy(f"COPY designs.full_entries ({columns}) FROM STDIN") as copy:
             for (value,) in packed:
                 for entry in unpack(bytes(value)):
-                    copy.write_row((list_id, *entry))
+                    # The designs compared store the figures of format 1 (activity aside).
+                    copy.write_row((list_id, *entry[:10]))
 
 
 def sizes(connection: psycopg.Connection[Any]) -> dict[str, dict[str, int]]:

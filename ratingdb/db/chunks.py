@@ -1,10 +1,10 @@
-"""The packed column of ``list_chunks`` as ratingdb writes and reads it now: format 1,
-``ratingdb.db.chunk_format_v1`` (frozen). Live code imports from here; a migration imports the
+"""The packed column of ``list_chunks`` as ratingdb writes and reads it now: format 2,
+``ratingdb.db.chunk_format_v2`` (frozen). Live code imports from here; a migration imports the
 frozen module of the format it means."""
 
 from __future__ import annotations
 
-from ratingdb.db.chunk_format_v1 import (
+from ratingdb.db.chunk_format_v2 import (
     CHUNK_SIZE,
     ENTRY,
     FORMAT,

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     Date,
     ForeignKey,
@@ -75,9 +76,9 @@ class RatingListRow(Base):
 
 
 #: The fields of a list entry that a marker row leaves NULL and an entry row always has.
-ENTRY_REQUIRED = ("rating", "games", "k_factor", "rated_games", "peak_rating")
+ENTRY_REQUIRED = ("rating", "games", "k_factor", "rated_games", "peak_rating", "active")
 #: The fields that may be NULL in an entry row too (a first rating, a period without games).
-ENTRY_OPTIONAL = ("previous_rating", "change", "k_used", "sum_delta")
+ENTRY_OPTIONAL = ("previous_rating", "change", "k_used", "sum_delta", "last_rated")
 
 
 def _entry_or_marker() -> str:
@@ -130,6 +131,11 @@ class ListEntryRow(Base):
     rated_games: Mapped[int | None] = mapped_column(Integer)
     #: Highest published rating so far (2400: permanent K 10; 2300 ends junior K).
     peak_rating: Mapped[int | None] = mapped_column(Integer)
+    #: The list date of the last period that rated games of the player (None: none known; an
+    #: imported list's active player: its own date). Migration 0015.
+    last_rated: Mapped[date | None] = mapped_column(Date)
+    #: Whether the list shows the player active (rules.activity; an imported list's flag).
+    active: Mapped[bool | None] = mapped_column(Boolean)
 
 
 class ListChunkRow(Base):
@@ -142,7 +148,7 @@ class ListChunkRow(Base):
         CheckConstraint("chunk >= 0", name="chunk_not_negative"),
         CheckConstraint("top_rating >= bottom_rating", name="top_not_below_bottom"),
         CheckConstraint("size > 0", name="size_positive"),
-        # ratingdb.db.chunks.CHUNK_SIZE, frozen with the packed format (version 1).
+        # ratingdb.db.chunks.CHUNK_SIZE, frozen with the packed format (versions 1 and 2).
         CheckConstraint("size <= 200", name="size_at_most_chunk_size"),
     )
 
@@ -179,6 +185,8 @@ class LatestEntryRow(Base):
     rating: Mapped[int] = mapped_column(Integer)
     rated_games: Mapped[int] = mapped_column(Integer)
     peak_rating: Mapped[int] = mapped_column(Integer)
+    #: As list_entries.last_rated: the close carries it, and ranks of active players read it.
+    last_rated: Mapped[date | None] = mapped_column(Date)
 
 
 class LatestListRow(Base):

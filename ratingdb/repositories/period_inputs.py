@@ -91,7 +91,8 @@ def played_games(session: Session, period_id: int, corrections: int) -> list[Per
 
 
 def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
-    """(player_id, rating, rated_games, peak_rating, birth_year) of every entry of a list, in
+    """(player_id, rating, rated_games, peak_rating, last_rated, birth_year) of every entry of a
+    list (last_rated a date, or its ISO text as SQLite's driver reads it), in
     no particular order: from latest_entries joined to the players when they hold the list (a
     close of the next period), as the driver's tuples, STREAM_BATCH at a time; else from the
     list's chunks (the tuples made and chained in C, not passed through a generator one by
@@ -99,7 +100,7 @@ def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
     # One statement: no rows where latest_entries hold another list (or the list is empty).
     held = raw.raw_row_batches(
         session,
-        "SELECT l.player_id, l.rating, l.rated_games, l.peak_rating, p.birth_year "
+        "SELECT l.player_id, l.rating, l.rated_games, l.peak_rating, l.last_rated, p.birth_year "
         "FROM latest_lists AS x JOIN latest_entries AS l ON l.category = x.category "
         "JOIN players AS p ON p.player_id = l.player_id WHERE x.list_id = ?",
         (list_id,),
@@ -110,7 +111,7 @@ def entries_with_birth_years(session: Session, list_id: int) -> Iterator[Any]:
         return itertools.chain(first, itertools.chain.from_iterable(held))
     held.close()
     batches = list_players.with_players(
-        session, list_id, ("player_id", "rating", "rated_games", "peak_rating"),
+        session, list_id, ("player_id", "rating", "rated_games", "peak_rating", "last_rated"),
         (PlayerRow.birth_year,),
     )  # fmt: skip
     return itertools.chain.from_iterable(zip(*batch, strict=True) for batch in batches)
@@ -199,7 +200,8 @@ def played_games_of(
 
 
 #: A player's entry on a list as a load reads it (list_changes.resolve's, less k_used and
-#: sum_delta): rating, previous_rating, change, games, k_factor, rated_games, peak_rating.
+#: sum_delta): rating, previous_rating, change, games, k_factor, rated_games, peak_rating,
+#: last_rated.
 EntryRow = tuple[Any, ...]
 #: A player kept off a list with a history: rated_games, peak_rating, pool (as stored: JSON).
 StatusRow = tuple[Any, ...]
@@ -208,7 +210,7 @@ StatusRow = tuple[Any, ...]
 def entries_of(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, EntryRow]:
     """The entries of those of ``player_ids`` on the list, resolved through its ancestry."""
     return {
-        player_id: (*entry[1:6], *entry[8:10])
+        player_id: (*entry[1:6], *entry[8:11])
         for player_id, entry in list_changes.resolve(session, list_id, player_ids).items()
     }
 

@@ -18,6 +18,7 @@ inactive; games rated on a later list make them active on that list.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date
 from typing import Final
@@ -73,3 +74,21 @@ def is_active(category: Category, period: Period, last_rated: Period | None) -> 
     if months < 0:
         raise ValueError(f"games rated on the {last_rated} list are after the {period} list")
     return months < activity_rule(category, period).months
+
+
+@functools.cache
+def earliest_active(category: Category, period: Period) -> int:
+    """The month index (Period.index) of the earliest period whose rated games still make a
+    player active on ``period``'s list: :func:`is_active` as one comparison, for a whole list."""
+    return period.index - activity_rule(category, period).months + 1
+
+
+def active_on(category: Category, period: Period, last_rated: date | None) -> bool:
+    """:func:`is_active` for ``last_rated`` given as the date of that period's list (as list
+    entries hold it)."""
+    if last_rated is None:
+        return False
+    index = last_rated.year * 12 + last_rated.month - 1
+    if index > period.index:
+        raise ValueError(f"games rated on the {last_rated} list are after the {period} list")
+    return index >= earliest_active(category, period)

@@ -21,6 +21,7 @@ Pure: plain data in, plain data out.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -40,14 +41,21 @@ class Entry(NamedTuple):
     sum_delta: Decimal | None
     rated_games: int
     peak_rating: int
+    #: The list date of the last period that rated games of the player (None: none known).
+    last_rated: date | None
+    #: Whether the list shows the player active (rules.activity, or an imported list's flag).
+    active: bool
 
 
 def carried(entry: Sequence[Any]) -> Entry:
     """An entry (the fields of :class:`Entry`) carried forward to a later list, as a close
     writes a player who did not play: the same rating as before (change 0), no games, no K
-    used nor sum of deltas, the same K, rated games and peak."""
-    player_id, rating, _, _, _, k_factor, _, _, rated_games, peak = entry
-    return Entry(player_id, rating, rating, 0, 0, k_factor, None, None, rated_games, peak)
+    used nor sum of deltas, the same K, rated games, peak and activity (a close writes an
+    entry of its own where the player's activity changes)."""
+    player_id, rating, _, _, _, k_factor, _, _, rated_games, peak, last_rated, active = entry
+    return Entry(
+        player_id, rating, rating, 0, 0, k_factor, None, None, rated_games, peak, last_rated, active
+    )
 
 
 def shown(own: Sequence[Any] | None, parents: Entry | None) -> Entry | None:

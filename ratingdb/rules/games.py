@@ -90,7 +90,8 @@ class PlayerStatus:
     ``rating`` None = unrated in the category. ``peak_rating`` is the highest published rating
     (2400 -> permanent K 10; 2300 ends junior K). ``k_factor`` overrides the K rules (the
     calculator, or a list imported with its K). ``standard_rating`` serves the rapid/blitz
-    standard-rating seed and the 2022 uplift.
+    standard-rating seed and the 2022 uplift. ``last_rated``: the last period whose list rated
+    games of the player (None: none known), which says whether they are active (rules.activity).
     """
 
     rating: int | None
@@ -100,3 +101,4 @@ class PlayerStatus:
     k_factor: int | None = None
     standard_rating: int | None = None
     pool: tuple[PooledEvent, ...] = ()
+    last_rated: Period | None = None

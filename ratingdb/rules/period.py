@@ -194,6 +194,7 @@ def _rate_rated(
             k_factor=None,
             standard_rating=status.standard_rating,
             pool=(),
+            last_rated=rules.period if n else status.last_rated,
         )
     )
     if unchanged and not seeded and rules.status_year == rules.period.year:
@@ -340,6 +341,7 @@ def _rate_unrated(
         k_factor=None,
         standard_rating=status.standard_rating,
         pool=pool,
+        last_rated=rules.period if new_rating is not None else status.last_rated,
     )
     return PeriodResult(
         version=version,

@@ -274,7 +274,7 @@ def _new_rows(result: PeriodResult | None) -> _Rows:
         return _Rows(None, None)
     if result.new_rating is not None:
         (row,) = entry_rows({"": result}, 0)
-        return _Rows(tuple(row[2:7]) + tuple(row[9:11]), None)
+        return _Rows(tuple(row[2:7]) + tuple(row[9:12]), None)
     status = result.status
     if status.pool or status.rated_games or status.peak_rating is not None:
         return _Rows(None, (status.rated_games, status.peak_rating, encode_pool(status.pool)))

@@ -142,14 +142,26 @@ def _changed(
     session: Session, current: RatingListRow, computation: Computation
 ) -> tuple[tuple[str, int | None, int | None], ...] | None:
     """Who moved between the stored revision and the computation (rating, games, K, rated
-    games so far, peak: what the next periods start from); None when nothing did, entries and
-    the statuses of the players off the list alike."""
+    games so far, peak, last rated list and activity: what the next periods start from); None
+    when nothing did, entries and the statuses of the players off the list alike."""
     stored = chunk_reads.entries_by_player(session, current.id)
     fresh = {
-        player_id: (rating, previous, change, games, k, rated_games, peak)
-        for _, player_id, rating, previous, change, games, k, _, _, rated_games, peak in entry_rows(
-            computation.results, 0
-        )
+        player_id: (rating, previous, change, games, k, rated_games, peak, last_rated, active)
+        for (
+            _,
+            player_id,
+            rating,
+            previous,
+            change,
+            games,
+            k,
+            _,
+            _,
+            rated_games,
+            peak,
+            last_rated,
+            active,
+        ) in entry_rows(computation.results, 0)
     }
     same_statuses = _stored_statuses_digest(session, current.id) == _statuses_digest(computation)
     if stored == fresh and same_statuses:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import getpass
 import hashlib
 import json
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -158,6 +159,19 @@ def alter(url: str, list_id: int, player_id: str, column: str, by: int) -> None:
     list: its row in list_entries and its chunk (unpacked, changed, packed back in list order)."""
     sql = f"UPDATE list_entries SET {column} = {column} + :by WHERE list_id = :l AND player_id = :p"
     assert execute(url, sql, by=by, l=list_id, p=player_id) == 1
+    _alter_chunk(url, list_id, player_id, column, lambda value: value + by)
+
+
+def replace(url: str, list_id: int, player_id: str, column: str, value: Any) -> None:
+    """Set one field of a player's entry to ``value``, in both stored forms of the list."""
+    sql = f"UPDATE list_entries SET {column} = :v WHERE list_id = :l AND player_id = :p"
+    assert execute(url, sql, v=value, l=list_id, p=player_id) == 1
+    _alter_chunk(url, list_id, player_id, column, lambda _: value)
+
+
+def _alter_chunk(
+    url: str, list_id: int, player_id: str, column: str, change: Callable[[Any], Any]
+) -> None:
     index = ENTRY.index(column)
     for chunk, packed in query(
         url, "SELECT chunk, entries FROM list_chunks WHERE list_id = :l", l=list_id
@@ -167,7 +181,7 @@ def alter(url: str, list_id: int, player_id: str, column: str, by: int) -> None:
             continue
         part = sorted(
             (
-                (*e[:index], e[index] + by, *e[index + 1 :]) if e[0] == player_id else e
+                (*e[:index], change(e[index]), *e[index + 1 :]) if e[0] == player_id else e
                 for e in part
             ),
             key=list_order,
@@ -293,6 +307,36 @@ def test_verify_compares_the_fields_the_digest_leaves_out(
     alter(url, int(list_id), DEE, column, -by)
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
+
+
+@pytest.mark.parametrize(
+    ("column", "tampered", "shown"),
+    [("active", False, "False"), ("last_rated", date(2026, 9, 1), "2026-09-01")],
+)
+def test_verify_compares_each_entrys_activity(
+    database_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    column: str,
+    tampered: Any,
+    shown: str,
+) -> None:
+    """The activity a list shows (issue 27): Dee played T2, rated on the P+1 list, so that list
+    holds her active, last rated on it (2026-10-01). Either field changed in both stored forms
+    is found by verify."""
+    url = database_url
+    build(capsys, url, tmp_path / "chain")
+    (list_id,) = query(url, "SELECT id FROM rating_lists WHERE category = :c AND list_date = :d",
+                       c=CATEGORY, d=f"{P1}-01")[0]  # fmt: skip
+    recomputed = {"active": "True", "last_rated": "2026-10-01"}[column]
+    replace(url, int(list_id), DEE, column, tampered)
+    code, lines = verify(capsys, url)
+    assert code == 1
+    expected = (
+        f"recomputed from its stored inputs, player {DEE}'s {column} is {shown} stored, "
+        f"{recomputed} recomputed"
+    )
+    assert failing(lines)[0] == (CATEGORY, P1, 1, expected)
 
 
 def test_audit_shows_who_corrected_what_when_and_why(

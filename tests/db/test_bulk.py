@@ -109,6 +109,8 @@ def test_bulk_insert_converts_values_like_an_insert(session: Session, graph: Gra
                     "sum_delta": Decimal("0.2500"),
                     "rated_games": 2000,
                     "peak_rating": 2882,
+                    "last_rated": date(2026, 12, 1),
+                    "active": True,
                 }
             ],
         )
@@ -172,6 +174,7 @@ def test_bulk_insert_converts_values_like_an_insert(session: Session, graph: Gra
     assert entry is not None
     assert entry.sum_delta == Decimal("0.2500")
     assert (entry.rating, entry.change, entry.k_used) == (2840, 3, 10)
+    assert (entry.last_rated, entry.active) == (date(2026, 12, 1), True)
 
     status = session.get(PlayerStatusRow, (graph.list_id, black))
     assert status is not None

@@ -36,7 +36,7 @@ from ratingdb.rules.carry_forward import Entry, ancestry_of, entries_on_lists, r
 
 LISTS = 7
 PLAYERS = 14
-MARKER = (None,) * 9
+MARKER = (None,) * 11
 
 
 def _entry(rng: random.Random, player_id: str) -> tuple[Any, ...]:
@@ -54,6 +54,8 @@ def _entry(rng: random.Random, player_id: str) -> tuple[Any, ...]:
         delta,
         rng.randint(0, 300),
         rng.randint(1000, 2900),
+        None if first else date(2024, rng.randint(1, 12), 1),
+        rng.random() < 0.7,
     )
 
 
@@ -170,10 +172,12 @@ def test_the_database_reads_every_list_as_the_rule(session: Session, seed: int) 
                 LatestEntryRow.rating,
                 LatestEntryRow.rated_games,
                 LatestEntryRow.peak_rating,
+                LatestEntryRow.last_rated,
             ).where(LatestEntryRow.category == Category.FIDE_STANDARD)
         ).all()
         assert sorted(tuple(row) for row in held) == sorted(
-            (e.player_id, e.rating, e.rated_games, e.peak_rating) for e in entries.values()
+            (e.player_id, e.rating, e.rated_games, e.peak_rating, e.last_rated)
+            for e in entries.values()
         ), where
         page = latest_page(
             session, list_id, None, EntryFilter(), 0, limit=PLAYERS, offset=0, ranked=False

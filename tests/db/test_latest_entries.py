@@ -37,15 +37,27 @@ from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.repositories.published import ranks
-from tests.corrections.test_revision_chain import ADA, BEN, DEE, ZED, build, correct
+from tests.corrections.test_revision_chain import ADA, BEN, CAL, DEE, EVE, YAN, ZED, build, correct
 from tests.db.test_vacuum import vacuumed
 from tests.migrations.test_0010_list_parents_and_chunks import LATEST
 
+#: The list of the last period that rated games of each player, on revisions 2 and 3 of
+#: 2026-12 alike: the baseline 2026-08 is imported (its players active, counted as rated on it);
+#: T1 is rated on 2026-09 (Ada's two games there forfeits once corrected), T2 on 2026-10 (Ada,
+#: Ben, Cal, Dee), T3 on 2026-11 (Ada, Dee, Eve, Ben, Zed, Yan).
+LAST_RATED = {
+    ADA: date(2026, 11, 1), BEN: date(2026, 11, 1), CAL: date(2026, 10, 1),
+    DEE: date(2026, 11, 1), EVE: date(2026, 11, 1), "2006": date(2026, 9, 1),
+    "2007": date(2026, 9, 1), "2008": date(2026, 9, 1), ZED: date(2026, 11, 1),
+    YAN: date(2026, 11, 1),
+}  # fmt: skip
+#: player -> (rating, rated_games, peak_rating, last_rated) on 2026-12 revision 3.
+LATEST_HELD = {p: (*fields, LAST_RATED[p]) for p, fields in LATEST.items()}
 #: 2026-12 revision 2: LATEST but Ada, Dee (T3's Ada-Dee still 1-0).
 REVISION_2 = {
-    **LATEST,
-    ADA: (1818, 62, 1818),
-    DEE: (1895, 63, 1908),
+    **LATEST_HELD,
+    ADA: (1818, 62, 1818, LAST_RATED[ADA]),
+    DEE: (1895, 63, 1908, LAST_RATED[DEE]),
 }
 
 
@@ -78,9 +90,9 @@ def list_id(session: Session, revision: int) -> int:
     return int(found)
 
 
-def counts(worked: dict[str, tuple[int, int, int]]) -> list[tuple[str | None, int, int]]:
+def counts(worked: dict[str, tuple[Any, ...]]) -> list[tuple[str | None, int, int]]:
     by_rating: dict[int, int] = {}
-    for rating, _, _ in worked.values():
+    for rating, *_ in worked.values():
         by_rating[rating] = by_rating.get(rating, 0) + 1
     return sorted(("FRA", rating, entries) for rating, entries in by_rating.items())
 
@@ -92,10 +104,13 @@ def test_the_latest_list_read_from_latest_entries_and_an_older_from_its_chunks(
     latest, older = list_id(session, 3), list_id(session, 2)
     assert list_latest.latest_category(session, latest) == "fide-standard"
     assert list_latest.latest_category(session, older) is None
-    for found, worked in ((latest, LATEST), (older, REVISION_2)):
-        assert sorted(period_inputs.entries_with_birth_years(session, found)) == sorted(
-            (player, *fields, 1990) for player, fields in worked.items()
-        )
+    for found, worked in ((latest, LATEST_HELD), (older, REVISION_2)):
+        read = [
+            # SQLite's driver reads latest_entries' DATE as its ISO text.
+            (*row[:4], date.fromisoformat(row[4]) if isinstance(row[4], str) else row[4], row[5])
+            for row in period_inputs.entries_with_birth_years(session, found)
+        ]
+        assert sorted(read) == sorted((player, *fields, 1990) for player, fields in worked.items())
         assert sorted(ranks.rating_counts(session, found)) == counts(worked)
     # Ranks: 1 + the entries rated higher, ties sharing a rank; everyone of FRA.
     # Revision 3: Gil, Hal 2200; Fay 2102; Cal 1975; Dee 1915; Ada 1798; Ben 1709; Eve 1601;
@@ -110,16 +125,17 @@ def test_the_latest_list_read_from_latest_entries_and_an_older_from_its_chunks(
     assert ranks.ranks_on(session, latest, "9999") is None
 
 
-def stored(session: Session) -> dict[str, tuple[int, int, int]]:
+def stored(session: Session) -> dict[str, tuple[Any, ...]]:
     rows = session.execute(
         select(
             LatestEntryRow.player_id,
             LatestEntryRow.rating,
             LatestEntryRow.rated_games,
             LatestEntryRow.peak_rating,
+            LatestEntryRow.last_rated,
         )
     )
-    return {row[0]: (row[1], row[2], row[3]) for row in rows}
+    return {row[0]: tuple(row[1:]) for row in rows}
 
 
 def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
@@ -129,20 +145,21 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
     latest, older = list_id(session, 3), list_id(session, 2)
     # An older list (a cascade's revision of an earlier list) leaves the table alone.
     assert list_latest.write_latest(session, older) == 0
-    assert stored(session) == LATEST
+    assert stored(session) == LATEST_HELD
     assert list_latest.latest_category(session, older) is None
     # The latest list's entries changed (Ada's fields, Zed gone), then written again: two rows.
     rewrite(session, latest, {ADA: {"rating": 1790, "peak_rating": 1805}, ZED: None})
     assert list_latest.write_latest(session, latest) == 2
     assert stored(session) == {
-        **{p: fields for p, fields in LATEST.items() if p != ZED},
-        ADA: (1790, 62, 1805),
+        **{p: fields for p, fields in LATEST_HELD.items() if p != ZED},
+        ADA: (1790, 62, 1805, LAST_RATED[ADA]),
     }
     session.rollback()
 
 
 def entries_of(session: Session, found: int) -> dict[str, tuple[Any, ...]]:
-    """player -> (rating, rated_games, peak_rating) of every entry of a list (its chunks)."""
+    """player -> (rating, rated_games, peak_rating, last_rated) of every entry of a list (its
+    chunks)."""
     ids, *fields = chunk_reads.list_columns(session, found, list_latest.LATEST_KEYS)
     return dict(zip(ids, zip(*fields, strict=True), strict=True))
 
@@ -186,7 +203,10 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
     # 2026-12 carries 2026-11 over: the parent's rows made to differ from it, and Zed off it.
     # (Ada's and Zed's rows are all a close would give here; the others' differences too are
     # made up, to show that only the rows given are written.)
-    before = {p: (r - 10, g - 1, peak) for p, (r, g, peak) in entries_of(session, parent).items()}
+    before = {
+        p: (r - 10, g - 1, peak, last)
+        for p, (r, g, peak, last) in entries_of(session, parent).items()
+    }
     rewrite(session, latest, {ZED: None})
     # latest_entries made to hold the parent, as before 2026-12 was closed.
     session.execute(delete(LatestEntryRow))
@@ -194,25 +214,25 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
         insert(LatestEntryRow).values(
             [
                 {"category": "fide-standard", "player_id": p, "rating": r, "rated_games": g,
-                 "peak_rating": peak}
-                for p, (r, g, peak) in before.items()
+                 "peak_rating": peak, "last_rated": last}
+                for p, (r, g, peak, last) in before.items()
             ]
         )
     )  # fmt: skip
     session.execute(update(LatestListRow).values(list_id=parent))
     # Ada's entry and Zed gone given: only their rows rewritten (the others left as they were,
     # though they differ).
-    changes = list_latest.LatestChanges([(ADA, *LATEST[ADA])], [ZED])
+    changes = list_latest.LatestChanges([(ADA, *LATEST_HELD[ADA])], [ZED])
     assert list_latest.write_latest(session, latest, changes) == 2
     assert stored(session) == {
         **{p: fields for p, fields in before.items() if p != ZED},
-        ADA: LATEST[ADA],
+        ADA: LATEST_HELD[ADA],
     }
     assert list_latest.latest_category(session, latest) == "fide-standard"
     # Holding another list than the parent (here 2026-12 itself), the names are not used.
     session.execute(update(LatestListRow).values(list_id=older))
     assert list_latest.write_latest(session, latest, changes) == len(LATEST) - 2
-    assert stored(session) == {p: fields for p, fields in LATEST.items() if p != ZED}
+    assert stored(session) == {p: fields for p, fields in LATEST_HELD.items() if p != ZED}
     session.rollback()
 
 

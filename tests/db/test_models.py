@@ -207,12 +207,15 @@ def test_list_entries_and_status_store_their_numbers(session: Session, graph: Gr
         sum_delta=Decimal("-0.25"),
         rated_games=3000,
         peak_rating=2882,
+        last_rated=None,
+        active=False,
     )
     with session.begin():
         session.add(entry)
     session.expire_all()
     stored = session.scalars(select(ListEntryRow)).one()
     assert (stored.rating, stored.change, stored.sum_delta) == (2810, -3, Decimal("-0.2500"))
+    assert (stored.last_rated, stored.active) == (None, False)
 
 
 def test_instants_are_stored_and_returned_in_utc(session: Session) -> None:

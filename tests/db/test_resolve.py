@@ -33,52 +33,54 @@ from ratingdb.rules import Category, Period
 from ratingdb.rules.carry_forward import ancestry_of, carried, entries_on_lists, resolved
 
 PARENTS: dict[int, int | None] = {1: None, 2: 1, 3: 2, 4: 1, 5: 4, 6: 5}
-MARK = (None,) * 9  # a marker: every field but the player id None
+MARK = (None,) * 11  # a marker: every field but the player id None
 
 # (list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, sum_delta,
-#  rated_games, peak_rating): the stored rows of the chain, changes only.
-A1 = (1, "A", 2000, None, None, 0, 20, None, None, 40, 2010)
-A2 = (2, "A", 2016, 2000, 16, 5, 20, 20, Decimal("0.8000"), 45, 2016)
-A4 = (4, "A", 1990, 2000, -10, 5, 20, 20, Decimal("-0.5000"), 45, 2010)
-B1 = (1, "B", 1450, None, None, 0, 20, None, None, 33, 1480)
+#  rated_games, peak_rating, last_rated, active): the stored rows of the chain, changes only.
+#  Last rated: the imported list's players on it (2026-01), A on 2026-02, C on 2026-03.
+JAN, FEB, MAR = date(2026, 1, 1), date(2026, 2, 1), date(2026, 3, 1)
+A1 = (1, "A", 2000, None, None, 0, 20, None, None, 40, 2010, JAN, True)
+A2 = (2, "A", 2016, 2000, 16, 5, 20, 20, Decimal("0.8000"), 45, 2016, FEB, True)
+A4 = (4, "A", 1990, 2000, -10, 5, 20, 20, Decimal("-0.5000"), 45, 2010, FEB, True)
+B1 = (1, "B", 1450, None, None, 0, 20, None, None, 33, 1480, JAN, True)
 B3 = (3, "B", *MARK)
 B5 = (5, "B", *MARK)
-C1 = (1, "C", 1500, None, None, 0, 20, None, None, 60, 1530)
+C1 = (1, "C", 1500, None, None, 0, 20, None, None, 60, 1530, JAN, True)
 C2 = (2, "C", *MARK)
-C3 = (3, "C", 1510, 1500, 10, 4, 20, 20, Decimal("0.5000"), 64, 1530)
+C3 = (3, "C", 1510, 1500, 10, 4, 20, 20, Decimal("0.5000"), 64, 1530, MAR, True)
 C4 = (4, "C", *MARK)
-C5 = (5, "C", 1490, 1500, -10, 4, 20, 20, Decimal("-0.5000"), 64, 1530)
-D1 = (1, "D", 2100, None, None, 0, 40, None, None, 120, 2150)
-D3 = (3, "D", 2100, 2100, 0, 0, 20, None, None, 120, 2150)
-D5 = (5, "D", 2100, 2100, 0, 0, 20, None, None, 120, 2150)
+C5 = (5, "C", 1490, 1500, -10, 4, 20, 20, Decimal("-0.5000"), 64, 1530, MAR, True)
+D1 = (1, "D", 2100, None, None, 0, 40, None, None, 120, 2150, JAN, True)
+D3 = (3, "D", 2100, 2100, 0, 0, 20, None, None, 120, 2150, JAN, True)
+D5 = (5, "D", 2100, 2100, 0, 0, 20, None, None, 120, 2150, JAN, True)
 ROWS = (A1, A2, A4, B1, B3, B5, C1, C2, C3, C4, C5, D1, D3, D5)
 
 #: Each list's entries, worked by hand from the story above.
 EXPECTED: dict[int, dict[str, tuple[Any, ...]]] = {
     2: {
-        "A": ("A", 2016, 2000, 16, 5, 20, 20, Decimal("0.8000"), 45, 2016),
-        "B": ("B", 1450, 1450, 0, 0, 20, None, None, 33, 1480),
-        "D": ("D", 2100, 2100, 0, 0, 40, None, None, 120, 2150),
+        "A": ("A", 2016, 2000, 16, 5, 20, 20, Decimal("0.8000"), 45, 2016, FEB, True),
+        "B": ("B", 1450, 1450, 0, 0, 20, None, None, 33, 1480, JAN, True),
+        "D": ("D", 2100, 2100, 0, 0, 40, None, None, 120, 2150, JAN, True),
     },
     3: {
-        "A": ("A", 2016, 2016, 0, 0, 20, None, None, 45, 2016),
-        "C": ("C", 1510, 1500, 10, 4, 20, 20, Decimal("0.5000"), 64, 1530),
-        "D": ("D", 2100, 2100, 0, 0, 20, None, None, 120, 2150),
+        "A": ("A", 2016, 2016, 0, 0, 20, None, None, 45, 2016, FEB, True),
+        "C": ("C", 1510, 1500, 10, 4, 20, 20, Decimal("0.5000"), 64, 1530, MAR, True),
+        "D": ("D", 2100, 2100, 0, 0, 20, None, None, 120, 2150, JAN, True),
     },
     4: {
-        "A": ("A", 1990, 2000, -10, 5, 20, 20, Decimal("-0.5000"), 45, 2010),
-        "B": ("B", 1450, 1450, 0, 0, 20, None, None, 33, 1480),
-        "D": ("D", 2100, 2100, 0, 0, 40, None, None, 120, 2150),
+        "A": ("A", 1990, 2000, -10, 5, 20, 20, Decimal("-0.5000"), 45, 2010, FEB, True),
+        "B": ("B", 1450, 1450, 0, 0, 20, None, None, 33, 1480, JAN, True),
+        "D": ("D", 2100, 2100, 0, 0, 40, None, None, 120, 2150, JAN, True),
     },
     5: {
-        "A": ("A", 1990, 1990, 0, 0, 20, None, None, 45, 2010),
-        "C": ("C", 1490, 1500, -10, 4, 20, 20, Decimal("-0.5000"), 64, 1530),
-        "D": ("D", 2100, 2100, 0, 0, 20, None, None, 120, 2150),
+        "A": ("A", 1990, 1990, 0, 0, 20, None, None, 45, 2010, FEB, True),
+        "C": ("C", 1490, 1500, -10, 4, 20, 20, Decimal("-0.5000"), 64, 1530, MAR, True),
+        "D": ("D", 2100, 2100, 0, 0, 20, None, None, 120, 2150, JAN, True),
     },
     6: {
-        "A": ("A", 1990, 1990, 0, 0, 20, None, None, 45, 2010),
-        "C": ("C", 1490, 1490, 0, 0, 20, None, None, 64, 1530),
-        "D": ("D", 2100, 2100, 0, 0, 20, None, None, 120, 2150),
+        "A": ("A", 1990, 1990, 0, 0, 20, None, None, 45, 2010, FEB, True),
+        "C": ("C", 1490, 1490, 0, 0, 20, None, None, 64, 1530, MAR, True),
+        "D": ("D", 2100, 2100, 0, 0, 20, None, None, 120, 2150, JAN, True),
     },
 }
 
@@ -94,7 +96,7 @@ def test_ancestry_walks_the_parents() -> None:
 
 
 def test_carried_is_as_a_close_writes_a_player_without_games() -> None:
-    assert carried(A2[1:]) == ("A", 2016, 2016, 0, 0, 20, None, None, 45, 2016)
+    assert carried(A2[1:]) == ("A", 2016, 2016, 0, 0, 20, None, None, 45, 2016, FEB, True)
 
 
 @pytest.mark.parametrize("list_id", sorted(EXPECTED))

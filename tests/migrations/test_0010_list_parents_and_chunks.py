@@ -19,6 +19,7 @@ import's peak) and every later rating.
 from __future__ import annotations
 
 import json
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -61,13 +62,16 @@ def entries(url: str) -> dict[int, list[tuple[Any, ...]]]:
     rows = query(
         url,
         "SELECT list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, "
-        "sum_delta, rated_games, peak_rating FROM list_entries",
+        "sum_delta, rated_games, peak_rating, last_rated, active FROM list_entries",
     )
     stored: list[tuple[Any, ...]] = []
     for row in rows:
-        # SQLite gives a NUMERIC read by plain SQL back as a float.
+        # SQLite gives a NUMERIC read by plain SQL back as a float, a DATE as text and a
+        # BOOLEAN as an integer.
         delta = None if row[8] is None else Decimal(str(row[8])).quantize(Decimal("0.0001"))
-        stored.append((*row[:8], delta, *row[9:]))
+        last_rated = date.fromisoformat(row[11]) if isinstance(row[11], str) else row[11]
+        active = None if row[12] is None else bool(row[12])
+        stored.append((*row[:8], delta, *row[9:11], last_rated, active))
     parents = dict(query(url, "SELECT id, parent_list_id FROM rating_lists"))
     by_list: dict[int, list[tuple[Any, ...]]] = {}
     for list_id in parents:

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from ratingdb.db import current_revision, downgrade, head_revision, upgrade
-from ratingdb.db.chunks import chunk_rows, list_order
+from ratingdb.db.chunk_format_v1 import chunk_rows, list_order  # the format at 0010
 from tests.migrations.test_0005_list_replace_kind import run
 from tests.support.sql import query
 

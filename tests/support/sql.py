@@ -29,7 +29,7 @@ def table_names(url: str) -> set[str]:
 #: The fields of a list entry, in the order of ratingdb.db.chunks.ENTRY.
 ENTRY_FIELDS = (
     "player_id", "rating", "previous_rating", "change", "games", "k_factor", "k_used",
-    "sum_delta", "rated_games", "peak_rating",
+    "sum_delta", "rated_games", "peak_rating", "last_rated", "active",
 )  # fmt: skip
 
 

@@ -68,6 +68,12 @@ def federation_code(text: str) -> str | None:
     return text.upper() if re.fullmatch(r"[A-Za-z]{3}", text) else None
 
 
+def is_inactive_flag(flag: str | None) -> bool:
+    """Whether FIDE's Flag column says inactive: ``i`` or ``wi`` (``w`` alone: a woman,
+    active). In FIDE's combined list the flag is the standard list's."""
+    return flag is not None and "I" in flag.upper()
+
+
 def sex_of(text: str, flag: str) -> str | None:
     value = text.upper()
     if value in ("M", "F"):

@@ -13,6 +13,7 @@ ratingdb.db.bulk)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -30,7 +31,7 @@ from ratingdb.rules.carry_forward import Entry, ancestry_of, carried, nearest_sh
 #: The columns of the rows a close writes, in the order of its tuples.
 ENTRY_KEYS = (
     "list_id", "player_id", "rating", "previous_rating", "change", "games", "k_factor", "k_used",
-    "sum_delta", "rated_games", "peak_rating",
+    "sum_delta", "rated_games", "peak_rating", "last_rated", "active",
 )  # fmt: skip
 STATUS_KEYS = ("list_id", "player_id", "rated_games", "peak_rating", "pool")
 CALCULATION_KEYS = (
@@ -140,7 +141,7 @@ _RESOLVE_NEAREST = (
 )
 _ENTRY_FIELDS = (
     "e.rating, e.previous_rating, e.change, e.games, e.k_factor, e.k_used, e.sum_delta, "
-    "e.rated_games, e.peak_rating"
+    "e.rated_games, e.peak_rating, e.last_rated, e.active"
 )
 
 
@@ -197,15 +198,24 @@ def _nearest_rows(
 
 
 def _typed(entry: Sequence[Any], postgresql: bool) -> tuple[Any, ...]:
-    """An entry read by the driver as the ORM reads it: sum_delta a Decimal of four places
-    (SQLite's driver gives a NUMERIC back as a float)."""
-    delta = entry[7]
-    if delta is None or (postgresql and isinstance(delta, Decimal)):
+    """An entry read by the driver as the ORM reads it: sum_delta a Decimal of four places,
+    last_rated a date, active a bool (SQLite's driver gives a NUMERIC back as a float, a DATE
+    as text and a BOOLEAN as 0 or 1)."""
+    if postgresql:
         return tuple(entry)
-    return (*entry[:7], Decimal(str(delta)).quantize(_FOUR_PLACES), *entry[8:])
+    delta, last_rated, active = entry[7], entry[10], entry[11]
+    if delta is not None:
+        delta = Decimal(str(delta)).quantize(_FOUR_PLACES)
+    if isinstance(last_rated, str):
+        last_rated = date.fromisoformat(last_rated)
+    if active is not None:
+        active = bool(active)
+    return (*entry[:7], delta, *entry[8:10], last_rated, active)
 
 
 _FOUR_PLACES = Decimal("0.0001")
+#: The fields after the six canonical ones, which carried() passes through or leaves None.
+_UNREAD = (None,) * (len(ENTRY) - 6)
 
 
 def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
@@ -227,7 +237,7 @@ def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
         # Only the six fields read: those carried() makes them from (the other four it passes
         # through or leaves None, and they are cut off).
         for six in zip(*list_columns(session, parent, ENTRY[:6]), strict=True):
-            entries[six[0]] = carried((*six, None, None, None, None))[:6]
+            entries[six[0]] = carried((*six, *_UNREAD))[:6]
     own = session.connection().execute(
         select(*(ListEntryRow.__table__.c[key] for key in ENTRY[:6])).where(
             ListEntryRow.list_id == list_id

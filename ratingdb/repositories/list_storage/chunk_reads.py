@@ -109,12 +109,12 @@ def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:
 
 #: The fields of entries_by_player's values.
 BY_PLAYER = ("rating", "previous_rating", "change", "games", "k_factor", "rated_games",
-             "peak_rating")  # fmt: skip
+             "peak_rating", "last_rated", "active")  # fmt: skip
 
 
 def entries_by_player(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
-    """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak),
-    the fields BY_PLAYER, read from the list's chunks."""
+    """player_id -> (rating, previous_rating, change, games, k_factor, rated_games, peak,
+    last_rated, active), the fields BY_PLAYER, read from the list's chunks."""
     ids, *values = list_columns(session, list_id, ("player_id", *BY_PLAYER))
     return dict(zip(ids, zip(*values, strict=True), strict=True))
 

@@ -1,12 +1,13 @@
 """latest_entries: a copy of each category's latest list (player_id, rating, rated_games,
-peak_rating of every entry), which the list pages filter and rank and the next close reads as
-one table, and latest_lists: which list they hold. Written by an explicit call of whoever
-publishes a list (:func:`write_latest`: the close, an import), never as a side effect of
+peak_rating, last_rated of every entry), which the list pages filter and rank and the next
+close reads as one table, and latest_lists: which list they hold. Written by an explicit call
+of whoever publishes a list (:func:`write_latest`: the close, an import), never as a side effect of
 writing one; they follow the list's chunks and can be written again from them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import NamedTuple
 
 from sqlalchemy import delete, insert, select, text, update
@@ -19,29 +20,34 @@ from ratingdb.repositories.list_storage.chunk_reads import column_batches, list_
 from ratingdb.repositories.players import chunks, one_of
 
 #: The columns of latest_entries but category.
-LATEST_KEYS = ("player_id", "rating", "rated_games", "peak_rating")
+LATEST_KEYS = ("player_id", "rating", "rated_games", "peak_rating", "last_rated")
 
 
 class LatestChanges(NamedTuple):
     """What a close knows of its list against the list it started from (its parent): the only
     players whose entries may differ. ``entries``: (player_id, rating, rated_games,
-    peak_rating) of those on the list; ``gone``: the ids of those not on it."""
+    peak_rating, last_rated) of those on the list; ``gone``: the ids of those not on it."""
 
-    entries: Sequence[tuple[str, int, int, int]]
+    entries: Sequence[tuple[str, int, int, int, date | None]]
     gone: Sequence[str]
 
 
 #: The upsert of latest_entries: a row inserted, or its player's row updated where a field
 #: differs (no row written for an entry that did not change). ``{source}``: a SELECT of
-#: (player_id, rating, rated_games, peak_rating) with a WHERE clause (SQLite's upsert needs it).
+#: (player_id, rating, rated_games, peak_rating, last_rated) with a WHERE clause (SQLite's
+#: upsert needs it).
 _UPSERT_LATEST = (
-    "INSERT INTO latest_entries (category, player_id, rating, rated_games, peak_rating) "
-    "SELECT :category, s.player_id, s.rating, s.rated_games, s.peak_rating FROM {source} "
+    "INSERT INTO latest_entries (category, player_id, rating, rated_games, peak_rating, "
+    "last_rated) "
+    "SELECT :category, s.player_id, s.rating, s.rated_games, s.peak_rating, s.last_rated "
+    "FROM {source} "
     "ON CONFLICT (category, player_id) DO UPDATE SET rating = excluded.rating, "
-    "rated_games = excluded.rated_games, peak_rating = excluded.peak_rating "
+    "rated_games = excluded.rated_games, peak_rating = excluded.peak_rating, "
+    "last_rated = excluded.last_rated "
     "WHERE latest_entries.rating <> excluded.rating "
     "OR latest_entries.rated_games <> excluded.rated_games "
-    "OR latest_entries.peak_rating <> excluded.peak_rating"
+    "OR latest_entries.peak_rating <> excluded.peak_rating "
+    "OR latest_entries.last_rated IS DISTINCT FROM excluded.last_rated"
 )
 #: Every entry of a list without a parent (which stores them all), as the upsert's source.
 _LIST_SOURCE = "list_entries AS s WHERE s.list_id = :list_id"
@@ -56,13 +62,15 @@ _DELETE_GONE = (
 #: Entries sent as the upsert's source (PostgreSQL: arrays, one parameter each).
 _ARRAY_SOURCE = (
     "unnest(CAST(:ids AS text[]), CAST(:ratings AS integer[]), CAST(:games AS integer[]), "
-    "CAST(:peaks AS integer[])) AS s(player_id, rating, rated_games, peak_rating) WHERE true"
+    "CAST(:peaks AS integer[]), CAST(:lasts AS date[])) "
+    "AS s(player_id, rating, rated_games, peak_rating, last_rated) WHERE true"
 )
 #: The upsert of one entry, its placeholders the driver's (SQLite: a statement per entry, in
-#: one executemany of plain tuples: (category, player_id, rating, rated_games, peak_rating)).
+#: one executemany of plain tuples: (category, player_id, rating, rated_games, peak_rating,
+#: last_rated as ISO text)).
 _UPSERT_ONE = _UPSERT_LATEST.replace(":category", "?").format(
-    source="(SELECT ? AS player_id, ? AS rating, ? AS rated_games, ? AS peak_rating) AS s "
-    "WHERE true"
+    source="(SELECT ? AS player_id, ? AS rating, ? AS rated_games, ? AS peak_rating, "
+    "? AS last_rated) AS s WHERE true"
 )
 
 
@@ -135,26 +143,31 @@ def _write_from_chunks(session: Session, category: str, list_id: int) -> int:
     return written + _delete(session, category, [p for (p,) in held if p not in listed])
 
 
-def _upsert(session: Session, category: str, entries: Sequence[tuple[str, int, int, int]]) -> int:
-    """``entries`` (player_id, rating, rated_games, peak_rating) upserted: only the rows that
-    differ written. On PostgreSQL CHUNK players a statement (arrays); on SQLite one
+def _upsert(
+    session: Session, category: str, entries: Sequence[tuple[str, int, int, int, date | None]]
+) -> int:
+    """``entries`` (player_id, rating, rated_games, peak_rating, last_rated) upserted: only the
+    rows that differ written. On PostgreSQL CHUNK players a statement (arrays); on SQLite one
     executemany (SQLite runs the statement per row in C)."""
     connection = session.connection()
     written = 0
     if session.get_bind().dialect.name == "postgresql":
         upsert = text(_UPSERT_LATEST.format(source=_ARRAY_SOURCE))
         for part in chunks(entries):
-            ids, ratings, games, peaks = (list(column) for column in zip(*part, strict=True))
+            ids, ratings, games, peaks, lasts = (list(c) for c in zip(*part, strict=True))
             found = connection.execute(
                 upsert,
                 {"category": category, "ids": ids, "ratings": ratings, "games": games,
-                 "peaks": peaks},
+                 "peaks": peaks, "lasts": lasts},
             )  # fmt: skip
             written += max(0, found.rowcount)
     elif entries:
         # The driver's executemany, straight: SQLAlchemy would build each entry's parameters
         # (6 us an entry).
-        rows = [(category, *entry) for entry in entries]
+        rows = [
+            (category, *entry[:4], None if entry[4] is None else entry[4].isoformat())
+            for entry in entries
+        ]
         written += max(0, connection.exec_driver_sql(_UPSERT_ONE, rows).rowcount)
     return written
 
@@ -184,7 +197,7 @@ def latest_category(session: Session, list_id: int) -> str | None:
 
 def latest_differs(session: Session, list_id: int) -> bool:
     """Whether latest_entries, holding the list, differ from its chunks (player_id, rating,
-    rated_games, peak_rating of every entry); False where they hold another list."""
+    rated_games, peak_rating, last_rated of every entry); False where they hold another list."""
     category = latest_category(session, list_id)
     if category is None:
         return False

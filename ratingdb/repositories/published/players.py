@@ -104,6 +104,8 @@ class PlayerEntry(NamedTuple):
     k_used: int | None
     sum_delta: Decimal | None
     original_rating: int | None
+    last_rated: date | None
+    active: bool
 
 
 @cache
@@ -169,12 +171,13 @@ def player_entries(
             continue
         original_id = originals.get((list_category, list_date))
         original = None if original_id is None else on_lists.get(original_id)
-        _, rating, previous, change, games, k_factor, k_used, sum_delta, rated, peak = entry
+        (_, rating, previous, change, games, k_factor, k_used, sum_delta, rated, peak,
+         last_rated, active) = entry  # fmt: skip
         found.append(
             PlayerEntry(
                 int(row.id), list_category, list_date, int(row.revision), row.rule_version,
                 rating, previous, change, games, k_factor, rated, peak, k_used, sum_delta,
-                None if original is None else original[1],
+                None if original is None else original[1], last_rated, active,
             )
         )  # fmt: skip
     return found

@@ -363,12 +363,21 @@ def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, Pla
     # and column as the driver makes them: a third of the statuses' memory.
     shared: dict[Any, Any] = {}
     same = shared.setdefault
-    for player_id, rating, rated_games, peak, birth_year in period_inputs.entries_with_birth_years(
-        session, previous.id
-    ):
+    periods: dict[Any, Period | None] = {None: None}
+    for (
+        player_id,
+        rating,
+        rated_games,
+        peak,
+        last_rated,
+        birth_year,
+    ) in period_inputs.entries_with_birth_years(session, previous.id):
+        last = periods.get(last_rated, _UNSEEN)
+        if last is _UNSEEN:
+            last = periods[last_rated] = _period_of(last_rated)
         statuses[player_id] = PlayerStatus(
             same(rating, rating), same(rated_games, rated_games), same(peak, peak),
-            same(birth_year, birth_year),
+            same(birth_year, birth_year), last_rated=last,
         )  # fmt: skip
     for player_id, rated_games, peak, pool, birth_year in period_inputs.statuses_with_birth_years(
         session, previous.id
@@ -399,7 +408,9 @@ def _statuses_among(
     kept = among.lists.statuses(previous, players)
     years = player_repo.birth_years(session, entries.keys() | kept.keys())
     statuses = {
-        player_id: PlayerStatus(entry[0], entry[5], entry[6], years[player_id])
+        player_id: PlayerStatus(
+            entry[0], entry[5], entry[6], years[player_id], last_rated=_period_of(entry[7])
+        )
         for player_id, entry in entries.items()
     }
     for player_id, (rated_games, peak, pool) in kept.items():
@@ -417,6 +428,18 @@ def _only(loaded: Loaded, players: Collection[str]) -> Loaded:
         {key: t for key, t in loaded.tournament_of.items() if key[0] in players},
         loaded.game_count,
     )
+
+
+_UNSEEN: Any = object()
+
+
+def _period_of(last_rated: date | str | None) -> Period | None:
+    """The period of a last_rated list date (as the driver reads it: SQLite's gives text)."""
+    if last_rated is None:
+        return None
+    if isinstance(last_rated, str):
+        last_rated = date.fromisoformat(last_rated)
+    return Period.of_list_date(last_rated)
 
 
 def decode_pool(pool: Sequence[Mapping[str, Any]]) -> tuple[PooledEvent, ...]:

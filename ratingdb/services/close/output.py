@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
@@ -18,7 +18,7 @@ from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
-from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score, carry_forward
+from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score, activity, carry_forward
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.lists import DIGEST_SLICE, SortedDigest, digest_of_sorted
 
@@ -150,21 +150,27 @@ def _against_parent(session: Session, parent_id: int, computation: Computation) 
         for player_id in pair
     }
     against = AgainstParent(merged)
-    fields = ("player_id", "rating", "k_factor", "rated_games", "peak_rating")
+    fields = ("player_id", "rating", "k_factor", "rated_games", "peak_rating", "last_rated",
+              "active")  # fmt: skip
     unmoved = results.unmoved
+    earliest = activity.earliest_active(computation.rules.category, computation.rules.period)
     for batch in chunk_reads.column_batches(session, parent_id, fields):
-        for player_id, rating, k_factor, rated_games, peak in zip(*batch, strict=True):
+        for player_id, rating, k_factor, rated_games, peak, last_rated, active in zip(
+            *batch, strict=True
+        ):
             held = unmoved(player_id)
             if held is not None and player_id not in merged:
                 # Its entry made as _entry_row makes it: the same rating as the base, change 0,
-                # no game (no K used nor sum), the K after the list, the status' games and peak.
+                # no game (no K used nor sum), the K after the list, the status' games, peak
+                # and last rated list, active as that list makes it now.
                 status, next_k = held
                 against.seen += 1
-                if (status.rating, next_k, status.rated_games) != (
-                    rating,
-                    k_factor,
-                    rated_games,
-                ) or (status.rating if status.peak_rating is None else status.peak_rating) != peak:
+                if (
+                    (status.rating, next_k, status.rated_games) != (rating, k_factor, rated_games)
+                    or (status.rating if status.peak_rating is None else status.peak_rating) != peak
+                    or (status.last_rated is not None and status.last_rated.index >= earliest)
+                    != active
+                ):
                     against.differs.add(player_id)
                 continue
             r = results.get(player_id)
@@ -173,7 +179,8 @@ def _against_parent(session: Session, parent_id: int, computation: Computation) 
                 continue
             if player_id not in merged and r.published_rating is not None:
                 against.seen += 1
-            parents = (player_id, rating, None, None, None, k_factor, None, None, rated_games, peak)
+            parents = (player_id, rating, None, None, None, k_factor, None, None, rated_games, peak,
+                       last_rated, active)  # fmt: skip
             if _entry_row(0, player_id, r)[2:] != carry_forward.carried(parents)[1:]:
                 against.differs.add(player_id)
     against.gone.sort()
@@ -240,7 +247,7 @@ def _changes(session: Session, computation: Computation) -> list_latest.LatestCh
     players = [player_id for player_id, _ in results.moved()]
     for drop, keep in correction_repo.merges(session, computation.corrections).items():
         players += (drop, keep)
-    entries: list[tuple[str, int, int, int]] = []
+    entries: list[tuple[str, int, int, int, date | None]] = []
     gone: list[str] = []
     for player_id in dict.fromkeys(players):
         r = results.get(player_id)
@@ -248,7 +255,7 @@ def _changes(session: Session, computation: Computation) -> list_latest.LatestCh
             gone.append(player_id)
             continue
         row = _entry_row(0, player_id, r)  # the entry as written
-        entries.append((player_id, row[2], row[9], row[10]))
+        entries.append((player_id, row[2], row[9], row[10], row[11]))
     return list_latest.LatestChanges(entries, gone)
 
 
@@ -280,6 +287,7 @@ def entry_rows(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tu
 def _entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]:
     on_previous_list = r.published_rating is not None
     peak = r.status.peak_rating
+    last_rated = r.status.last_rated
     return (
         list_id,
         player_id,
@@ -292,6 +300,9 @@ def _entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]
         r.sum_delta if r.rated_games and on_previous_list else None,
         r.status.rated_games,
         r.new_rating if peak is None else peak,
+        None if last_rated is None else last_rated.list_date,
+        last_rated is not None
+        and last_rated.index >= activity.earliest_active(r.version.category, r.period),
     )
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.formats.fide_list import FideListRow, ListNotes, iter_fide_txt, iter_fide_xml
+from ratingdb.formats.fide_list.rows import is_inactive_flag
 from ratingdb.formats.list_csv import DEFAULT_RATED_GAMES
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
@@ -146,6 +147,8 @@ def _entries(
                 k_factor=k,
                 rated_games=rated_games,
                 peak_rating=peak,
+                list_date=period.list_date,
+                active=not is_inactive_flag(row.flag),
             )
         )
     return entries, k_differs

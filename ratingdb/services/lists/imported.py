@@ -4,7 +4,7 @@ published, its list row, and the entries of an imported list."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -133,9 +133,14 @@ def imported_entry(
     k_factor: int,
     rated_games: int,
     peak_rating: int,
+    list_date: date,
+    active: bool,
 ) -> dict[str, Any]:
     """An entry of an imported list (column -> value): no previous rating, change, K used or
-    sum of changes, as nothing was computed for it."""
+    sum of changes, as nothing was computed for it. Its activity is the list's (a FIDE list's
+    flag; active when the file says nothing): an active player counts as last rated on this
+    list (the file does not say when: at the latest, docs/rules.md §10.1), an inactive one as
+    never (not known)."""
     return {
         "list_id": list_id,
         "player_id": player_id,
@@ -148,4 +153,6 @@ def imported_entry(
         "sum_delta": None,
         "rated_games": rated_games,
         "peak_rating": peak_rating,
+        "last_rated": list_date if active else None,
+        "active": active,
     }
