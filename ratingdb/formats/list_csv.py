@@ -1,6 +1,9 @@
 """The list CSV (docs/formats.md §2): a published list, in and out.
 
-`player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor`
+`player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor,active`
+
+``active`` (``1`` active, ``0`` inactive: issue 27) is written by every export and optional on
+import (absent or empty: active), as ``k_factor`` is written and ignored on import.
 
 Text cells are written spreadsheet-safe and read back with that escape undone (formats.cells).
 """
@@ -36,7 +39,10 @@ COLUMNS = (
     "rated_games",
     "peak_rating",
     "k_factor",
+    "active",
 )
+#: The columns an import needs (k_factor and active are optional).
+REQUIRED = COLUMNS[:-2]
 #: "rated_games" when the column is empty: an established player (contract).
 DEFAULT_RATED_GAMES = 30
 MAX_RATING = 4000
@@ -56,12 +62,14 @@ class ListRow:
     rating: int | None
     rated_games: int
     peak_rating: int | None
+    #: The player's activity on the list (the file's active column; active when it is empty).
+    active: bool = True
 
 
 def read_list_csv(path: Path, *, source: str | None = None) -> list[ListRow]:
     rows: list[ListRow] = []
     seen: dict[str, int] = {}
-    for row in read_csv(path, COLUMNS[:-1], source=source):
+    for row in read_csv(path, REQUIRED, source=source):
         parsed = _parse(row)
         if parsed.player_id in seen:
             raise row.error(
@@ -101,7 +109,15 @@ def _parse(row: CsvRow) -> ListRow:
         rating=rating,
         rated_games=DEFAULT_RATED_GAMES if rated_games is None else rated_games,
         peak_rating=peak,
+        active=_active(row),
     )
+
+
+def _active(row: CsvRow) -> bool:
+    value = row.text("active", required=False)
+    if value not in ("", "0", "1"):
+        raise row.error("active", f"must be 1 (active), 0 (inactive) or empty, got {value!r}")
+    return value != "0"
 
 
 class ListCsvEntry(WrittenPlayer, Protocol):
@@ -116,6 +132,8 @@ class ListCsvEntry(WrittenPlayer, Protocol):
     def peak_rating(self) -> int: ...
     @property
     def k_factor(self) -> int: ...
+    @property
+    def active(self) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +151,7 @@ class ExportEntry:
     rated_games: int
     peak_rating: int
     k_factor: int
+    active: bool = True
 
 
 def write_list_csv(entries: Iterable[ListCsvEntry]) -> str:
@@ -166,6 +185,7 @@ def write_list_csv_to(entries: Iterable[ListCsvEntry], out: IO[str]) -> None:
                 e.rated_games,
                 e.peak_rating,
                 e.k_factor,
+                int(e.active),
             ]
         )
 

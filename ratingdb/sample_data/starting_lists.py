@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ratingdb.formats.fide_list import FideTxtEntry, FideXmlPlayer, write_fide_txt, write_fide_xml
+from ratingdb.formats.fide_list.rows import fide_flag
 from ratingdb.formats.list_csv import ExportEntry, write_list_csv
 from ratingdb.rules import Category, Period
 from ratingdb.sample_data.people import FEDERATION, Person, k_of
@@ -45,6 +46,12 @@ def write_lists(
     ]
 
 
+def _standard_active(p: Person, games: Games) -> bool:
+    """Whether FIDE's standard list shows the player active: two in three of those without
+    games this month (by number) are inactive, flagged ``i`` or ``wi`` as FIDE does."""
+    return games[(p.number, Category.FIDE_STANDARD)] > 0 or p.number % 3 == 1
+
+
 def _standard_txt(people: Sequence[Person], period: Period, games: Games) -> str:
     def txt_entry(p: Person) -> FideTxtEntry:
         rating = p.ratings[Category.FIDE_STANDARD]
@@ -53,7 +60,7 @@ def _standard_txt(people: Sequence[Person], period: Period, games: Games) -> str
             str(p.fide_id), p.name, FEDERATION, p.sex, p.title, rating,
             games[(p.number, Category.FIDE_STANDARD)] if rated else None,
             k_of(p, Category.FIDE_STANDARD, period) if rated else None,
-            p.birth.year,
+            p.birth.year, _standard_active(p, games),
         )  # fmt: skip
 
     text = io.StringIO()
@@ -78,6 +85,8 @@ def _combined_xml(people: Sequence[Person], period: Period, games: Games) -> str
                 standard=triple(p, Category.FIDE_STANDARD),
                 rapid=triple(p, Category.FIDE_RAPID),
                 blitz=triple(p, Category.FIDE_BLITZ),
+                # In FIDE's combined download, the flag is the standard list's.
+                flag=fide_flag(p.sex, _standard_active(p, games)) or None,
             )
             for p in people
         ),

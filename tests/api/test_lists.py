@@ -69,7 +69,7 @@ def test_a_list_as_published(client: TestClient, period: str, expected: list[Any
     assert first == {
         "player_id": "1006", "name": "Max, M", "federation": "NOR", "rating": expected[0][1],
         "previous_rating": expected[0][2], "change": expected[0][3], "games": expected[0][4],
-        "k_factor": 10, "original_rating": expected[0][1],
+        "k_factor": 10, "active": True, "original_rating": expected[0][1],
     }  # fmt: skip
     # Never corrected: every original rating is the rating.
     assert all(e["original_rating"] == e["rating"] for e in body["entries"])

@@ -56,10 +56,12 @@ def test_a_player_and_their_latest_ratings(client: TestClient) -> None:
         "ratings": [
             {"category": "fide-standard", "period": "2026-11", "list_date": "2026-11-01",
              "revision": 1, "rating": 1866, "original_rating": 1866, "previous_rating": 1862,
-             "change": 4, "games": 2, "k_factor": 20, "rated_games": 63, "peak_rating": 1866},
+             "change": 4, "games": 2, "k_factor": 20, "active": True, "rated_games": 63,
+             "peak_rating": 1866},
             {"category": "ffe-rapid", "period": "2026-10", "list_date": "2026-10-01",
              "revision": 1, "rating": 1700, "original_rating": 1700, "previous_rating": None,
-             "change": None, "games": 0, "k_factor": 20, "rated_games": 40, "peak_rating": 1700},
+             "change": None, "games": 0, "k_factor": 20, "active": True, "rated_games": 40,
+             "peak_rating": 1700},
         ],
     }  # fmt: skip
     assert get(client, "/v1/players/1008")["ratings"] == []  # pooled, not rated yet

@@ -100,7 +100,7 @@ def test_revised_entries_name_their_original_rating(corrected_client: TestClient
     body = get(corrected_client, "/v1/lists/fide-standard/2026-11", q="anna")
     assert body["entries"] == [
         {"player_id": "1001", "name": "Anna, A", "federation": "FRA", "rating": 1846,
-         "previous_rating": 1842, "change": 4, "games": 2, "k_factor": 20,
+         "previous_rating": 1842, "change": 4, "games": 2, "k_factor": 20, "active": True,
          "original_rating": 1866},
     ]  # fmt: skip
     # Filters and pages apply to the revision asked for.

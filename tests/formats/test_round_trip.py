@@ -36,6 +36,7 @@ from ratingdb.formats.fide_list import (
     write_fide_txt,
     write_fide_xml_list,
 )
+from ratingdb.formats.fide_list.rows import is_inactive_flag
 from ratingdb.formats.list_csv import ExportEntry, read_list_csv, write_list_csv
 from ratingdb.formats.trf import PSEUDO_PLAYER_NAMES, PlayerOut, format_trf, parse_trf
 from ratingdb.rules import Category, Period
@@ -115,6 +116,7 @@ def export_entries(draw: st.DrawFn) -> ExportEntry:
         rated_games=draw(st.integers(0, 1_000_000)),
         peak_rating=draw(st.integers(rating, 4000)),
         k_factor=draw(st.integers(1, 99)),
+        active=draw(st.booleans()),
     )
 
 
@@ -125,16 +127,17 @@ def test_list_csv_reads_back_exactly(tmp_path: Path, entries: list[ExportEntry])
     rows = read_list_csv(write(tmp_path, "list.csv", text))
     assert [
         ExportEntry(r.player_id, r.name, r.federation, r.sex, r.birth_year, r.title,
-                    r.rating or 0, r.rated_games, r.peak_rating or 0, 0)
+                    r.rating or 0, r.rated_games, r.peak_rating or 0, 0, r.active)
         for r in rows
     ] == [
         ExportEntry(e.player_id, e.name, e.federation, e.sex, e.birth_year, e.title, e.rating,
-                    e.rated_games, e.peak_rating, 0)
+                    e.rated_games, e.peak_rating, 0, e.active)
         for e in entries
     ]  # fmt: skip
     # k_factor is not read by the importer (contract): it is in the file, as written.
     cells = list(csv.reader(io.StringIO(text, newline="")))
-    assert [row[-1] for row in cells[1:]] == [str(e.k_factor) for e in entries]
+    assert [row[-2] for row in cells[1:]] == [str(e.k_factor) for e in entries]
+    assert [row[-1] for row in cells[1:]] == ["1" if e.active else "0" for e in entries]
 
 
 # --- FIDE TXT and XML ---------------------------------------------------------------------------
@@ -161,6 +164,7 @@ def fide_entries(
         games=None if rating is None else draw(optional_games(max_games)),
         k_factor=None if rating is None else draw(OPTIONAL_K),
         birth_year=draw(BIRTH_YEARS),
+        active=draw(st.booleans()),
     )
 
 
@@ -168,7 +172,7 @@ def as_entries(path: Path, category: Category) -> list[FideTxtEntry]:
     reader = iter_fide_xml if path.suffix == ".xml" else iter_fide_txt
     return [
         FideTxtEntry(r.fide_id, r.name, r.federation, r.sex, r.title, r.rating, r.games,
-                     r.k_factor, r.birth_year)
+                     r.k_factor, r.birth_year, not is_inactive_flag(r.flag))
         for r in reader(path, category)
     ]  # fmt: skip
 
@@ -191,7 +195,7 @@ def test_fide_txt_reads_back_exactly(
     write_fide_txt(entries, category, out)
     lines = out.getvalue().split("\n")
     assert len(lines) == len(entries) + 2  # header, one line per player, the final newline
-    assert all(len(line) <= 130 for line in lines[1:])  # B-day at 126: nothing ran on
+    assert all(len(line) <= 134 for line in lines[1:])  # Flag at 132: nothing ran on
     assert as_entries(write(tmp_path, "list.txt", out.getvalue()), category) == entries
 
 
@@ -234,6 +238,7 @@ def published_entries(draw: st.DrawFn) -> ListEntry:
         k_factor=draw(st.integers(1, 99)),
         rated_games=draw(st.integers(0, 10_000)),
         peak_rating=draw(st.integers(rating, 4000)),
+        active=draw(st.booleans()),
     )
 
 
@@ -255,7 +260,7 @@ def test_list_json_reads_back_exactly(category: Category, entries: list[ListEntr
     assert document["entries"] == [
         {"player_id": e.player_id, "name": e.name, "federation": e.federation,
          "rating": e.rating, "previous_rating": e.previous_rating, "change": e.change,
-         "games": e.games, "k_factor": e.k_factor}
+         "games": e.games, "k_factor": e.k_factor, "active": e.active}
         for e in entries
     ]  # fmt: skip
 
@@ -445,9 +450,9 @@ def test_the_list_csv_writes_formulas_as_text(tmp_path: Path) -> None:
     ]  # fmt: skip
     text = write_list_csv(entries)
     assert text.splitlines()[1:] == [
-        '1001,"\'=HYPERLINK(""http://evil.example"",""Click"")",FRA,M,1990,\'-,2000,40,2100,20',
-        "1002,''=already quoted,,F,,'@GM,1500,3,1500,40",
-        '1003,"\'t Hooft, Gerard",NED,,,,1800,30,1800,20',
+        '1001,"\'=HYPERLINK(""http://evil.example"",""Click"")",FRA,M,1990,\'-,2000,40,2100,20,1',
+        "1002,''=already quoted,,F,,'@GM,1500,3,1500,40,1",
+        '1003,"\'t Hooft, Gerard",NED,,,,1800,30,1800,20,1',
     ]
     rows = read_list_csv(write(tmp_path, "list.csv", text))
     assert [(r.name, r.title) for r in rows] == [

@@ -43,3 +43,10 @@ ORIGINAL_RATING = (
     "the rating on the original list (revision 1), given even when equal; "
     "null only when the player was not on the original list"
 )
+
+
+#: What an entry's "active" says (docs/rules.md §10.1).
+ACTIVE = (
+    "active on that list: rated games within the rule's months (12; FIDE 24 from the "
+    "November 2020 list), or the imported list's flag"
+)

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
-from ratingdb.api.schemas.common import ORIGINAL_RATING, PeriodText, Schema
+from ratingdb.api.schemas.common import ACTIVE, ORIGINAL_RATING, PeriodText, Schema
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
 
@@ -56,6 +56,7 @@ class ListEntryOut(Schema):
     change: int | None = Field(description="null for a first rating")
     games: int = Field(description="games rated in the period")
     k_factor: int = Field(description="the K the next period starts from")
+    active: bool = Field(description=ACTIVE)
     original_rating: int | None = Field(description=ORIGINAL_RATING)
 
     @staticmethod
@@ -69,6 +70,7 @@ class ListEntryOut(Schema):
             "change": entry.change,
             "games": entry.games,
             "k_factor": entry.k_factor,
+            "active": entry.active,
             "original_rating": entry.original_rating,
         }
 

@@ -10,6 +10,7 @@ from pydantic import Field
 
 from ratingdb.api.formatting import decimal_text
 from ratingdb.api.schemas.common import (
+    ACTIVE,
     ORIGINAL_RATING,
     DecimalText,
     PeriodText,
@@ -90,6 +91,7 @@ def _point_fields(point: svc.HistoryPoint) -> dict[str, Any]:
         "change": point.change,
         "games": point.games,
         "k_factor": point.k_factor,
+        "active": point.active,
     }
 
 
@@ -106,6 +108,7 @@ class RatingOut(Schema):
     change: int | None
     games: int
     k_factor: int
+    active: bool = Field(description=ACTIVE)
     rated_games: int = Field(description="rated games in the category so far")
     peak_rating: int
 
@@ -135,6 +138,7 @@ class HistoryPointOut(Schema):
     change: int | None
     games: int
     k_factor: int
+    active: bool = Field(description=ACTIVE)
 
     @classmethod
     def of(cls, point: svc.HistoryPoint) -> HistoryPointOut:

@@ -74,6 +74,12 @@ def is_inactive_flag(flag: str | None) -> bool:
     return flag is not None and "I" in flag.upper()
 
 
+def fide_flag(sex: str | None, active: bool) -> str:
+    """FIDE's Flag column as FIDE writes it: ``w`` for a woman, ``i`` for an inactive player,
+    ``wi`` for both, empty for an active man (or a player whose sex is not known)."""
+    return ("w" if sex == "F" else "") + ("" if active else "i")
+
+
 def sex_of(text: str, flag: str) -> str | None:
     value = text.upper()
     if value in ("M", "F"):

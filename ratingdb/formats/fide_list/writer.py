@@ -14,7 +14,13 @@ from xml.sax.saxutils import escape
 
 from ratingdb.errors import InputError
 from ratingdb.formats.cells import WrittenPlayer, cannot_write, checked_text
-from ratingdb.formats.fide_list.rows import MAX_RATING, MIN_RATING, TITLES, TXT_PREFIX
+from ratingdb.formats.fide_list.rows import (
+    MAX_RATING,
+    MIN_RATING,
+    TITLES,
+    TXT_PREFIX,
+    fide_flag,
+)
 from ratingdb.formats.text import MAX_BIRTH_YEAR, MAX_NAME_CHARS, MIN_DATE
 from ratingdb.rules import Category
 
@@ -29,6 +35,8 @@ class FideEntry(WrittenPlayer, Protocol):
     def games(self) -> int | None: ...
     @property
     def k_factor(self) -> int | None: ...
+    @property
+    def active(self) -> bool: ...  # written in the Flag column (i, wi), as FIDE does
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +53,7 @@ class FideTxtEntry:
     games: int | None
     k_factor: int | None
     birth_year: int | None
+    active: bool = True
 
 
 #: The single-list layout of FIDE's TXT files (B §12.1), 0-based start and width. Each cell
@@ -171,7 +180,7 @@ def write_fide_txt(entries: Iterable[FideEntry], category: Category, out: IO[str
             "" if e.games is None else str(e.games),
             "" if e.k_factor is None else str(e.k_factor),
             "" if e.birth_year is None else str(e.birth_year),
-            "",
+            fide_flag(e.sex, e.active),
         ]
         out.write(_row(cells) + "\n")
 
@@ -199,7 +208,7 @@ def write_fide_xml_list(entries: Iterable[FideEntry], out: IO[str]) -> None:
             _check_entry(e, _XML_FIELDS)
             yield FideXmlPlayer(
                 e.player_id, e.name, e.federation, e.sex, e.title, e.birth_year,
-                standard=(e.rating, e.games, e.k_factor),
+                standard=(e.rating, e.games, e.k_factor), flag=fide_flag(e.sex, e.active),
             )  # fmt: skip
 
     write_fide_xml(players(), out, combined=False)

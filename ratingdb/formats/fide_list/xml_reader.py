@@ -225,6 +225,10 @@ def _xml_row(
     check_text(name, error("name"), limit=MAX_NAME_CHARS)
     rating_tag, games_tag, k_tag = tags
     flag = values.get("flag", "")
+    if tags != XML_TAGS[Category.FIDE_STANDARD]:
+        # FIDE's combined download: its flag says the standard list's activity; the rapid and
+        # blitz lists' own is not in the file (a woman's "w" stands).
+        flag = flag.replace("i", "").replace("I", "")
     return FideListRow(
         line=None,
         fide_id=fide_id,

@@ -92,6 +92,7 @@ class EntryOn(NamedTuple):
     k_used: int | None
     sum_delta: Decimal | None
     original_rating: int | None
+    active: bool
 
 
 def entry_on(
@@ -109,6 +110,7 @@ def entry_on(
     return EntryOn(
         entry.rating, entry.previous_rating, entry.change, entry.games, entry.k_factor,
         entry.rated_games, entry.peak_rating, entry.k_used, entry.sum_delta, original,
+        entry.active,
     )  # fmt: skip
 
 

@@ -91,4 +91,4 @@ PLAYER_COLUMNS = (
 #: What a published list shows of an entry (its exports, the API's page), as fields of a packed
 #: entry (ratingdb.db.chunks.ENTRY).
 SHOWN_FIELDS = ("rating", "previous_rating", "change", "games", "k_factor", "rated_games",
-                "peak_rating")  # fmt: skip
+                "peak_rating", "active")  # fmt: skip

@@ -57,6 +57,7 @@ def list_json(published: PublishedList) -> str:
                 "change": e.change,
                 "games": e.games,
                 "k_factor": e.k_factor,
+                "active": e.active,
             }
             for e in published.entries
         ],

@@ -178,5 +178,5 @@ def _entry(row: ListRow, version: RuleVersion, period: Period) -> dict[str, Any]
         rated_games=row.rated_games,
         peak_rating=row.peak_rating if row.peak_rating is not None else row.rating,
         list_date=period.list_date,
-        active=True,
+        active=row.active,
     )

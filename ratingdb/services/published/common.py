@@ -24,6 +24,8 @@ class EntryFigures:
     k_factor: int  # the K the next period starts from
     rated_games: int  # rated games in the category so far
     peak_rating: int
+    #: Active on the list (rules.activity; an imported list's flag): ranks count active players.
+    active: bool
 
 
 FIGURES = tuple(field.name for field in fields(EntryFigures))
