@@ -65,13 +65,15 @@ def test_first_rating_working_in_the_page(client: TestClient) -> None:
 
 def test_world_and_federation_rank_on_the_latest_list(client: TestClient) -> None:
     assert (
-        "Rank on the 2026-11 list: 4 in the world, 2 in FRA" in page(client, "/players/1001").text
+        "Rank among the active players of the 2026-11 list: 4, 2 in FRA"
+        in page(client, "/players/1001").text
     )
     assert (
-        "Rank on the 2026-11 list: 5 in the world, 3 in FRA" in page(client, "/players/1007").text
+        "Rank among the active players of the 2026-11 list: 5, 3 in FRA"
+        in page(client, "/players/1007").text
     )
     french = page(client, "/players/1001?lang=fr")
-    assert "Rang sur la liste de 2026-11 : 4 au monde, 2 en FRA" in french.text
+    assert "Rang parmi les joueurs actifs de la liste 2026-11 : 4, 2 en FRA" in french.text
 
 
 def test_chart_axes_titled_and_one_list_a_point(client: TestClient) -> None:

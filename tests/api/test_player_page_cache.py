@@ -15,6 +15,7 @@ The scenario's 2026-11 list (tests/api/test_player_page.py): Anna 4th in the wor
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -82,7 +83,7 @@ def get(client: TestClient, path: str, language: str | None = None,
 
 def rank_text(player_id: str) -> str:
     world, federation = RANKS[player_id]
-    text = f"Rank on the 2026-08 list: {world} in the world"
+    text = f"Rank among the active players of the 2026-08 list: {world}"
     return text if federation is None else f"{text}, {federation} in {FEDERATIONS[player_id]}"
 
 
@@ -118,11 +119,12 @@ def test_ranks_with_ties_from_the_table_and_counted(ties_url: str) -> None:
     try:
         with read_only_session(engine) as session:
             latest = svc.find_list(session, Category.FIDE_STANDARD, Period.parse("2026-08"))
-            table = svc.rank_table(session, latest.list_id)
+            # Imported 2026-08: every player active, counted as rated on the list itself.
+            table = svc.rank_table(session, latest.list_id, date(2026, 8, 1))
             for player_id, expected in RANKS.items():
                 counted = svc.latest_ranks(session, player_id, (Category.FIDE_STANDARD,))
                 tabled = svc.latest_ranks(
-                    session, player_id, (Category.FIDE_STANDARD,), lambda _: table
+                    session, player_id, (Category.FIDE_STANDARD,), lambda _, __: table
                 )
                 for found in (counted, tabled):
                     rank = found[Category.FIDE_STANDARD]
@@ -201,9 +203,9 @@ def test_a_cached_player_page_is_the_page_rendered_without_a_cache(scenario_url:
                 etags.add(expected.headers["etag"])
         assert len(etags) == len(cache_of(app)) == 4 * len(PLAYERS)
         anna = get(client, "/players/1001")
-        assert "Rank on the 2026-11 list: 4 in the world, 2 in FRA" in anna.text
+        assert "Rank among the active players of the 2026-11 list: 4, 2 in FRA" in anna.text
         assert (
-            "Rang sur la liste de 2026-11 : 4 au monde, 2 en FRA"
+            "Rang parmi les joueurs actifs de la liste 2026-11 : 4, 2 en FRA"
             in get(client, "/players/1001", "fr").text
         )
         for sent in (anna.headers["etag"], "*"):
@@ -225,14 +227,14 @@ def test_a_correction_renders_the_player_page_afresh(database_url: str, tmp_path
     app.state.generations = ListLookups(ttl_seconds=1.0, clock=clock)
     with TestClient(app) as client:
         before = get(client, "/players/1001")
-        assert "Rank on the 2026-11 list: 4 in the world, 2 in FRA" in before.text
+        assert "Rank among the active players of the 2026-11 list: 4, 2 in FRA" in before.text
         scenario.correct(database_url)
         assert get(client, "/players/1001").content == before.content  # within the second
         clock.now += 1.0
         after = get(client, "/players/1001")
         assert after.headers["etag"] != before.headers["etag"]
         # Revision 2 of 2026-11: Max 2443, Dan 1994, Bob 1920, Nina 1852, Anna 1846: 5th, 3rd.
-        assert "Rank on the 2026-11 list: 5 in the world, 3 in FRA" in after.text
+        assert "Rank among the active players of the 2026-11 list: 5, 3 in FRA" in after.text
         with TestClient(create_app(settings(database_url), page_cache_bytes=0)) as plain:
             for player_id in PLAYERS:
                 for language in ("en", "fr"):

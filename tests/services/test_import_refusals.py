@@ -165,6 +165,8 @@ BAD_LISTS = {
     "rating not a number": ('1002,"Bob, B",FRA,M,1985,,19x0,60,,\n', "rating"),
     "rating negative": ('1002,"Bob, B",FRA,M,1985,,-5,60,,\n', "rating"),
     "rating too high": ('1002,"Bob, B",FRA,M,1985,,9000,60,,\n', "rating"),
+    # A FIDE list holds FIDE ids only: a local id (9 and 11 digits) is refused (issue 27).
+    "local id on a FIDE list": ('900000000017,"Loc, L",FRA,M,1985,,1920,60,,\n', "player_id"),
 }
 
 

@@ -39,6 +39,7 @@ from ratingdb.services.published.lists import (
     EntryFilter,
     ListSummary,
     RankedEntry,
+    active_players,
     ranked_entries,
 )
 
@@ -208,8 +209,11 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
         wanted = read_filter(reader, query)
         page = _number(reader, query, "page", MAX_PAGE, 1) or 1
         revision = _number(reader, query, "revision", MAX_REVISION, None)
+        every_player = _number(reader, query, "inactive", 1, None) == 1
     except BadQuery as error:
         return _bad_query(request, str(error))
+    if not every_player:  # FIDE's rankings: the active players, unless asked for everyone
+        wanted = active_players(wanted, wanted_category, wanted_period)
     size = LIST_PAGE_SIZE
     pages_cache, lookups = caches_of(request)
     lookup = (wanted_category, wanted_period, revision)
@@ -262,6 +266,8 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
                 "page": page,
                 "pages": pages,
                 "filters": wanted,
+                "every_player": every_player,
+                "every_player_link": _toggle_inactive(query, every_player),
                 "asked_revision": revision,
                 "links": _page_links(query, page, pages),
                 "downloads": downloads_of(summary, revision),
@@ -275,6 +281,13 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
         return response
 
     return await read(render)
+
+
+def _toggle_inactive(query: Mapping[str, str], every_player: bool) -> str:
+    """The same page's address showing the inactive players too, or the active ones only
+    (from the first page: the pages differ)."""
+    kept = [(k, v) for k, v in query.items() if k not in ("page", "inactive") and v != ""]
+    return "?" + urlencode(kept if every_player else [*kept, ("inactive", "1")])
 
 
 def _page_links(query: Mapping[str, str], page: int, pages: int) -> dict[str, str | None]:
@@ -362,8 +375,10 @@ async def top_page(request: Request, read: ReaderDep, category: str) -> HTMLResp
             return _not_found(request, message)
         summary = latest[0]
         tops: list[tuple[str, EntryFilter, tuple[RankedEntry, ...]]] = [
-            (name, kept, ranked_entries(session, summary, kept, limit=TOP_SIZE, offset=0)[1])
+            (name, kept, ranked_entries(session, summary, active, limit=TOP_SIZE, offset=0)[1])
             for name, kept in TOP_LISTS
+            # Active players, as FIDE's top lists.
+            for active in (active_players(kept, summary.category, summary.period),)
         ]
         return page_response(
             request, "top.html", {"reader": reader, "summary": summary, "tops": tops}

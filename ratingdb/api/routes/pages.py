@@ -14,6 +14,7 @@ kept as long as a page: ``ratingdb.api.caches.Builds``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -244,8 +245,8 @@ def _player_page(
         return _not_found(request, reader.gettext("No player %(id)s.") % {"id": player_id})
     tables = rank_tables_of(request)
 
-    def table_of(list_id: int) -> svc.RankTable | None:
-        return tables.get(list_id, lambda: svc.rank_table(session, list_id))
+    def table_of(list_id: int, since: date) -> svc.RankTable | None:
+        return tables.get(list_id, lambda: svc.rank_table(session, list_id, since))
 
     ranks = svc.latest_ranks(
         session, player_id, tuple(c.category for c in record.categories), table_of
@@ -257,6 +258,7 @@ def _player_page(
             "latest": item.points[-1] if item.points else None,
             "chart": step_chart([(p.period, p.rating) for p in item.points]),
             "rank": ranks.get(item.category),
+            "inactive_since": svc.inactive_since(item.points),
             "calculations": item.calculations,
             "calculated": {str(calc.period) for calc in item.calculations},
         }

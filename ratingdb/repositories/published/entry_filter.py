@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from sqlalchemy import ColumnElement, and_, bindparam, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import PlayerRow
+from ratingdb.models import LatestEntryRow, PlayerRow
 from ratingdb.repositories.published.common import player_matches
 
 #: The age groups of the list pages, from the birth year against the list's year (FIDE's way:
@@ -28,11 +29,20 @@ class EntryFilter:
     title: str | None = None
     age: str | None = None  # one of AGE_GROUPS
     search: str | None = None
+    #: Only the players active on the list: last rated on this list date or later (the
+    #: list's rules.activity.earliest_active); their ranks are then among active players.
+    active_since: date | None = None
 
     @property
     def is_empty(self) -> bool:
-        return all(value is None for value in (self.federation, self.sex, self.title,
-                                               self.age, self.search))  # fmt: skip
+        values = (self.federation, self.sex, self.title, self.age, self.search,
+                  self.active_since)  # fmt: skip
+        return all(value is None for value in values)
+
+    def keeps(self, last_rated: date | None) -> bool:
+        """Whether the activity part of the filter keeps an entry last rated then."""
+        since = self.active_since
+        return since is None or (last_rated is not None and last_rated >= since)
 
 
 def _age_condition(age: str, list_year: int) -> ColumnElement[bool]:
@@ -66,13 +76,16 @@ def filter_conditions(wanted: EntryFilter, list_year: int) -> list[ColumnElement
 def bound_filter(
     wanted: EntryFilter, list_year: int
 ) -> tuple[tuple[Any, ...] | None, list[ColumnElement[bool]], dict[str, Any]]:
-    """The filter's conditions for a statement built once per shape: (the shape, or None
-    with a search (its words shape the statement: the conditions hold their values), the
-    conditions, their parameters ``f_*``)."""
-    if wanted.search is not None:
-        return None, filter_conditions(wanted, list_year), {}
-    conditions: list[ColumnElement[bool]] = []
+    """The filter's conditions on latest_entries and the players for a statement built once
+    per shape: (the shape, or None with a search (its words shape the statement: the
+    conditions hold their values), the conditions, their parameters ``f_*``)."""
+    active = [] if wanted.active_since is None else [latest_active()]
     parameters: dict[str, Any] = {}
+    if wanted.active_since is not None:
+        parameters["f_active_since"] = wanted.active_since
+    if wanted.search is not None:
+        return None, [*filter_conditions(wanted, list_year), *active], parameters
+    conditions: list[ColumnElement[bool]] = list(active)
     for name, column in (
         ("federation", PlayerRow.federation),
         ("sex", PlayerRow.sex),
@@ -94,8 +107,13 @@ def bound_filter(
     elif wanted.age is not None:
         raise ValueError(f"unknown age group {wanted.age!r} (one of {', '.join(AGE_GROUPS)})")
     shape = (wanted.federation is not None, wanted.sex is not None, wanted.title is not None,
-             wanted.age)  # fmt: skip
+             wanted.age, wanted.active_since is not None)  # fmt: skip
     return shape, conditions, parameters
+
+
+def latest_active() -> ColumnElement[bool]:
+    """latest_entries' players active on their list (``:f_active_since``: EntryFilter)."""
+    return LatestEntryRow.last_rated >= bindparam("f_active_since")
 
 
 def players_matching(session: Session, conditions: Sequence[ColumnElement[bool]]) -> set[str]:

@@ -16,7 +16,7 @@ from ratingdb.models import LatestEntryRow, LatestListRow, PlayerRow
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.repositories.published.common import PLAYER_COLUMNS, SHOWN_FIELDS
-from ratingdb.repositories.published.entry_filter import EntryFilter, bound_filter
+from ratingdb.repositories.published.entry_filter import EntryFilter, bound_filter, latest_active
 
 
 def _held_category() -> ColumnElement[Any]:
@@ -38,9 +38,10 @@ def _latest_kept(conditions: Sequence[ColumnElement[bool]]) -> Select[Any]:
     )
 
 
-def _ranks_above(page: Any, federation: bool) -> Any:
+def _ranks_above(page: Any, federation: bool, active: bool) -> Any:
     """Per rating of the page (``rating``, ``above``): how many entries of the held
-    latest_entries (of the federation ``:rank_federation``'s players) are rated above it,
+    latest_entries (of the federation ``:rank_federation``'s players; ``active``: of the
+    players active on the list) are rated above it,
     counted in the page's rating range per rating and above it in one count, summed by a
     window over the ratings (the index (category, rating, player_id) read once over the
     range)."""
@@ -51,6 +52,8 @@ def _ranks_above(page: Any, federation: bool) -> Any:
             .select_from(LatestEntryRow)
             .where(LatestEntryRow.category == _held_category())
         )
+        if active:
+            statement = statement.where(latest_active())
         if federation:
             statement = statement.join(
                 PlayerRow, PlayerRow.player_id == LatestEntryRow.player_id
@@ -109,6 +112,7 @@ def _latest_page_statement(
     postgresql: bool,
     world: bool,
     federation: bool,
+    active: bool,
 ) -> Select[Any]:
     """The page of :func:`_latest_kept` (``:limit`` from ``:offset``, list order), with the
     world rank's and the federation rank's counts above (``world``, ``federation``) when
@@ -127,7 +131,7 @@ def _latest_page_statement(
     joined: Any = page
     for wanted, name in ((world, "world"), (federation, "federation")):
         if wanted:
-            above = _ranks_above(page, name == "federation")
+            above = _ranks_above(page, name == "federation", active)
             joined = joined.join(above, above.c.rating == page.c.rating)
             columns.append(above.c.above.label(f"{name}_above"))
         else:
@@ -156,14 +160,18 @@ def latest_page(
     first_of_federation = (
         wanted.federation is not None
         and offset == 0
-        and wanted == EntryFilter(federation=wanted.federation)
+        and wanted == EntryFilter(federation=wanted.federation, active_since=wanted.active_since)
     )
     rank_federation = ranked and wanted.federation is not None and not first_of_federation
     shape, conditions, parameters = bound_filter(wanted, list_year)
     statement = _built(
         None if shape is None else ("page", shape, postgresql, ranked, rank_federation),
         lambda: _latest_page_statement(
-            conditions, postgresql, world=ranked, federation=rank_federation
+            conditions,
+            postgresql,
+            world=ranked,
+            federation=rank_federation,
+            active=wanted.active_since is not None,
         ),
     )
     parameters |= {

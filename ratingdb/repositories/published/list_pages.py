@@ -76,15 +76,34 @@ def _kept(session: Session, list_id: int, wanted: EntryFilter, list_year: int) -
     through the list's ancestry; else the list's ids and ratings decoded from its chunks and
     filtered here."""
     conditions = filter_conditions(wanted, list_year)
+    keeps = wanted.keeps
+    if not conditions:  # activity alone: the whole list read
+        ids, ratings, lasts = chunk_reads.list_columns(
+            session, list_id, ("player_id", "rating", "last_rated")
+        )
+        positions = [index for index, last in enumerate(lasts) if keeps(last)]
+        kept_ratings = [ratings[index] for index in positions]
+        return _Kept([ids[i] for i in positions], kept_ratings, None, positions, kept_ratings)
     keep = players_matching(session, conditions)
     if len(keep) <= FEW_MATCHING:
         entries = list_changes.resolve(session, list_id, keep)
-        ordered = sorted(entries.values(), key=list_order)
+        ordered = sorted((e for e in entries.values() if keeps(e.last_rated)), key=list_order)
         return _Kept([e[0] for e in ordered], [e[1] for e in ordered], entries, None)
-    ids, ratings = chunk_reads.list_columns(session, list_id, ("player_id", "rating"))
-    positions = [index for index, player_id in enumerate(ids) if player_id in keep]
+    ids, ratings, lasts = chunk_reads.list_columns(
+        session, list_id, ("player_id", "rating", "last_rated")
+    )
+    positions = [
+        index for index, player_id in enumerate(ids) if player_id in keep and keeps(lasts[index])
+    ]
     kept_ids = [ids[index] for index in positions]
-    return _Kept(kept_ids, [ratings[index] for index in positions], None, positions, ratings)
+    every = ratings if wanted.active_since is None else _universe(ratings, lasts, wanted)
+    return _Kept(kept_ids, [ratings[index] for index in positions], None, positions, every)
+
+
+def _universe(ratings: list[int], lasts: list[Any], wanted: EntryFilter) -> list[int]:
+    """The ratings of the entries the ranks count (those active on the list, with
+    ``wanted.active_since``), in list order."""
+    return [rating for rating, last in zip(ratings, lasts, strict=True) if wanted.keeps(last)]
 
 
 def count_filtered(session: Session, list_id: int, wanted: EntryFilter, list_year: int) -> int:
@@ -148,14 +167,16 @@ def filtered_entries(
     page_ratings = kept.ratings[offset:stop]
     ratings = kept.every_rating
     if ratings is None and ranked:
-        (ratings,) = chunk_reads.list_columns(session, list_id, ("rating",))
+        every, lasts = chunk_reads.list_columns(session, list_id, ("rating", "last_rated"))
+        ratings = _universe(every, lasts, wanted)
     descending = None if ratings is None else [-rating for rating in ratings]  # for bisect
     federation_ratings: list[int] | None = None
     if wanted.federation is not None and ranked:
-        if wanted == EntryFilter(federation=wanted.federation):
+        members_only = EntryFilter(federation=wanted.federation, active_since=wanted.active_since)
+        if wanted == members_only:
             federation_ratings = [-rating for rating in kept.ratings]
         else:
-            members = _kept(session, list_id, EntryFilter(federation=wanted.federation), 0)
+            members = _kept(session, list_id, members_only, 0)
             federation_ratings = [-rating for rating in members.ratings]
     shown = kept.figures(session, list_id, offset, stop)
     players = list_players.players_by_id(session, page_ids, PLAYER_COLUMNS[1:])

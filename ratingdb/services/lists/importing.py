@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.formats.list_csv import ListRow, read_list_csv
+from ratingdb.models.player import is_local_id
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories.list_storage import changes as list_changes
@@ -47,9 +48,26 @@ def import_list_csv(
     """Load a list CSV as the published list of ``period``: the category's starting point."""
     check_period(category, period)
     rows = read_list_csv(path)
+    if category.needs_fide_id:
+        _refuse_local_ids(rows, category, str(path))
     return _publish_imported(
         session, rows, category, period, now, source=str(path), replaces=replaces
     )
+
+
+def _refuse_local_ids(rows: Sequence[ListRow], category: Category, source: str) -> None:
+    """A FIDE list holds FIDE ids only (issue 27): a list CSV of a FIDE category is read as
+    FIDE's players, and a local id (a player met without a FIDE id) has no place in it."""
+    for row in rows:
+        if is_local_id(row.player_id):
+            raise InputError(
+                f"{row.player_id} is a local id (a player without a FIDE id): a "
+                f"{category.value} list holds FIDE ids only; register the player with FIDE "
+                "(`ratingdb players export-unregistered`) or leave them out",
+                field="player_id",
+                source=source,
+                line=row.line,
+            )
 
 
 def import_list_file(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -16,7 +16,7 @@ from ratingdb.errors import InputError
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import entry_filter, list_pages
 from ratingdb.repositories.published import lists as list_repo
-from ratingdb.rules import Category, Period
+from ratingdb.rules import Category, Period, activity
 from ratingdb.services import revisions as revision_service
 from ratingdb.services.published.common import EntryFigures, NotFound
 
@@ -200,6 +200,15 @@ class RankedEntry:
     entry: ComparedEntry
     rank: int
     federation_rank: int | None
+
+
+def active_players(
+    wanted: entry_filter.EntryFilter, category: Category, period: Period
+) -> entry_filter.EntryFilter:
+    """``wanted`` keeping only the players active on the category's list of ``period``
+    (rules.activity), ranked among them: FIDE's rankings count active players."""
+    earliest = activity.earliest_active(category, period)
+    return replace(wanted, active_since=date(earliest // 12, earliest % 12 + 1, 1))
 
 
 def ranked_entries(

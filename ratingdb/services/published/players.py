@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -110,6 +111,17 @@ def point_on(
         original_rating=entry.original_rating,
         **figures_of(entry),
     )
+
+
+def inactive_since(points: Sequence[HistoryPoint]) -> Period | None:
+    """The first list of the run of lists, up to the player's latest, that show them
+    inactive; None when the latest shows them active (or there is none)."""
+    since = None
+    for point in reversed(points):
+        if point.active:
+            break
+        since = point.period
+    return since
 
 
 def history_point(row: Any) -> HistoryPoint:

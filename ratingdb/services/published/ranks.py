@@ -1,7 +1,9 @@
 """A player's world and federation rank on each category's latest list (the player page).
 
 A rank is 1 + the entries of the list rated higher (ties share a rank), in the world and among
-the players of the same federation (the players' federations as they are now). Counted in the
+the players of the same federation (the players' federations as they are now), counting the
+players active on the list only, as FIDE's rankings do (rules.activity): an inactive player
+has no rank. Counted in the
 database for each page, that is two counts over the whole list (~90 ms at 500,000 entries);
 a :class:`RankTable` holds, once per list, how many entries have each rating in the world and
 in each federation, and answers any player's ranks by bisection.
@@ -13,11 +15,12 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import date
 
 from sqlalchemy.orm import Session
 
 from ratingdb.repositories.published import ranks as repo
-from ratingdb.rules import Category, Period
+from ratingdb.rules import Category, Period, activity
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +90,22 @@ class RankTable:
         return world, 1 + (0 if counts is None else counts.rated_higher(rating))
 
 
-def rank_table(session: Session, list_id: int) -> RankTable:
-    """The list's :class:`RankTable`: one grouped read of its entries."""
-    return RankTable.of(list_id, repo.rating_counts(session, list_id))
+def active_since(category: Category, period: Period) -> date:
+    """The earliest list date whose rated games keep a player active on the list of
+    ``period`` (rules.activity): the ranks count the players last rated then or later."""
+    earliest = activity.earliest_active(category, period)
+    return date(earliest // 12, earliest % 12 + 1, 1)
 
 
-#: Where :func:`latest_ranks` may find a list's table: list id -> the table, or None to count
-#: in the database instead.
-TableOf = Callable[[int], RankTable | None]
+def rank_table(session: Session, list_id: int, since: date) -> RankTable:
+    """The list's :class:`RankTable` of its active players (last rated on ``since`` or
+    later: :func:`active_since`): one grouped read of its entries."""
+    return RankTable.of(list_id, repo.rating_counts(session, list_id, since))
+
+
+#: Where :func:`latest_ranks` may find a list's table: (list id, its active_since) -> the
+#: table, or None to count in the database instead.
+TableOf = Callable[[int, date], RankTable | None]
 
 
 def latest_ranks(
@@ -110,12 +121,15 @@ def latest_ranks(
         latest = repo.latest_list(session, category)
         if latest is None:
             continue
-        table = None if table_of is None else table_of(latest.id)
+        period = Period.of_list_date(latest.list_date)
+        since = active_since(category, period)
+        table = None if table_of is None else table_of(latest.id, since)
         if table is None:
-            ranks = repo.ranks_on(session, latest.id, player_id)
+            ranks = repo.ranks_on(session, latest.id, player_id, since)
         else:
             own = repo.own_entry(session, latest.id, player_id)
-            ranks = None if own is None else table.ranks(own.rating, own.federation)
+            active = own is not None and own.last_rated is not None and own.last_rated >= since
+            ranks = table.ranks(own.rating, own.federation) if own and active else None
         if ranks is not None:
-            found[category] = Rank(category, Period.of_list_date(latest.list_date), *ranks)
+            found[category] = Rank(category, period, *ranks)
     return found
