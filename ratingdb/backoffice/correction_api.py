@@ -53,6 +53,12 @@ class PlayerMerge(BaseModel):
     keep: str | None = Field(None, description="the player id kept")
     drop: str | None = Field(None, description="the duplicate's player id, merged into keep")
     reason: str | None = Field(None, description=REASON)
+    override: str | None = Field(
+        None,
+        description="why two records that may be two people (a round both played, another "
+        "sex or birth year) are one all the same: without it such a merge is refused (422 "
+        "naming each conflict); recorded with the correction and in the audit log",
+    )
     dry_run: bool = Field(False, description=DRY_RUN)
 
 
@@ -118,7 +124,10 @@ async def merge_players(
     dry_run: bool | None = None,
 ) -> JSONResponse:
     """Merge a duplicate player into the one kept; the lists it changes are recomputed."""
-    wanted = CorrectionRequest(service.MERGE, {"keep": body.keep or "", "drop": body.drop or ""})
+    inputs = {"keep": body.keep or "", "drop": body.drop or ""}
+    if body.override is not None:
+        inputs["override"] = body.override
+    wanted = CorrectionRequest(service.MERGE, inputs)
     return await _run(request, caller, wanted, body.reason, _dry_run(dry_run, body.dry_run))
 
 

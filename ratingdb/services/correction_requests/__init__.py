@@ -59,6 +59,7 @@ from ratingdb.services.correction_requests.running import (
     dry_run,
     impact_digest,
 )
+from ratingdb.services.corrections.merges import MergeConflicts
 from ratingdb.services.tournaments import FORMATS as TOURNAMENT_FORMATS
 
 __all__ = [
@@ -76,6 +77,7 @@ __all__ = [
     "WITH_FILE",
     "Confirmation",
     "CorrectionRequest",
+    "MergeConflicts",
     "PreviewConflict",
     "PreviewNotFound",
     "Ran",
