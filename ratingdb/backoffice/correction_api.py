@@ -4,10 +4,12 @@ replaced by a corrected file. The same services as ``ratingdb games correct``, `
 import --replace``, ``players merge`` and ``lists import --replace``, with the token's user as
 the audit actor.
 
-Every request needs a ``reason``. ``dry_run`` (the query's ``?dry_run=true`` or the JSON body's
-``"dry_run": true``) answers 200 with the impact and writes nothing; otherwise the correction
-is applied and answered 201. Bad input 422 ``{"detail": "... field F: what is wrong"}`` with
-nothing stored; a file over the upload limit 413.
+Every request needs a ``reason``; a merge of two records that may be two people also an
+``override`` (its reason), else 422 naming each conflict. ``dry_run`` (the query's
+``?dry_run=true`` or the JSON body's ``"dry_run": true``) answers 200 with the impact and
+writes nothing; otherwise the correction is applied and answered 201. Bad input 422
+``{"detail": "... field F: what is wrong"}`` with nothing stored; a file over the upload limit
+413.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ and the uploaded file are kept server-side (``services.correction_requests``), t
 carries only the preview's id (in its address) and the digest of the impact it shows, and the
 correction is applied only if its impact is still that one.
 
+A merge of two records that may be two people (a round both played, another sex or birth
+year) is refused with both records side by side and the conflicts, and a box to tick with the
+reason to merge them all the same (the override, kept with the preview's request); the impact
+page shows both records and the conflicts again before Confirm.
+
 Plain forms with their CSRF token, no JavaScript; the two file forms are multipart/form-data
 (``policy.UPLOADS``, bounded by the upload limit), the others urlencoded. Every change answers
 with a redirect (reloading a page never repeats it); a refused request shows the form again
