@@ -4,10 +4,12 @@ replaced by a corrected file. The same services as ``ratingdb games correct``, `
 import --replace``, ``players merge`` and ``lists import --replace``, with the token's user as
 the audit actor.
 
-Every request needs a ``reason``. ``dry_run`` (the query's ``?dry_run=true`` or the JSON body's
-``"dry_run": true``) answers 200 with the impact and writes nothing; otherwise the correction
-is applied and answered 201. Bad input 422 ``{"detail": "... field F: what is wrong"}`` with
-nothing stored; a file over the upload limit 413.
+Every request needs a ``reason``; a merge of two records that may be two people also an
+``override`` (its reason), else 422 naming each conflict. ``dry_run`` (the query's
+``?dry_run=true`` or the JSON body's ``"dry_run": true``) answers 200 with the impact and
+writes nothing; otherwise the correction is applied and answered 201. Bad input 422
+``{"detail": "... field F: what is wrong"}`` with nothing stored; a file over the upload limit
+413.
 """
 
 from __future__ import annotations
@@ -53,6 +55,12 @@ class PlayerMerge(BaseModel):
     keep: str | None = Field(None, description="the player id kept")
     drop: str | None = Field(None, description="the duplicate's player id, merged into keep")
     reason: str | None = Field(None, description=REASON)
+    override: str | None = Field(
+        None,
+        description="why two records that may be two people (a round both played, another "
+        "sex or birth year) are one all the same: without it such a merge is refused (422 "
+        "naming each conflict); recorded with the correction and in the audit log",
+    )
     dry_run: bool = Field(False, description=DRY_RUN)
 
 
@@ -118,7 +126,10 @@ async def merge_players(
     dry_run: bool | None = None,
 ) -> JSONResponse:
     """Merge a duplicate player into the one kept; the lists it changes are recomputed."""
-    wanted = CorrectionRequest(service.MERGE, {"keep": body.keep or "", "drop": body.drop or ""})
+    inputs = {"keep": body.keep or "", "drop": body.drop or ""}
+    if body.override is not None:
+        inputs["override"] = body.override
+    wanted = CorrectionRequest(service.MERGE, inputs)
     return await _run(request, caller, wanted, body.reason, _dry_run(dry_run, body.dry_run))
 
 

@@ -7,6 +7,11 @@ and the uploaded file are kept server-side (``services.correction_requests``), t
 carries only the preview's id (in its address) and the digest of the impact it shows, and the
 correction is applied only if its impact is still that one.
 
+A merge of two records that may be two people (a round both played, another sex or birth
+year) is refused with both records side by side and the conflicts, and a box to tick with the
+reason to merge them all the same (the override, kept with the preview's request); the impact
+page shows both records and the conflicts again before Confirm.
+
 Plain forms with their CSRF token, no JavaScript; the two file forms are multipart/form-data
 (``policy.UPLOADS``, bounded by the upload limit), the others urlencoded. Every change answers
 with a redirect (reloading a page never repeats it); a refused request shows the form again
@@ -32,6 +37,7 @@ from ratingdb.services import correction_requests as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests import (
     CorrectionRequest,
+    MergeConflicts,
     PreviewConflict,
     PreviewNotFound,
 )
@@ -41,6 +47,8 @@ Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
 #: Changes listed per revision on the impact page (the API's dry run lists them all).
 SHOWN_CHANGES = 200
+#: The merge form's box "merge them all the same" (its reason: the field ``override``).
+OVERRIDE_TICKED = "override_ticked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +57,7 @@ class Input:
 
     name: str
     label: str
-    kind: str = "text"  # text, number, select, file
+    kind: str = "text"  # text, number, select, file, override (a checkbox and its reason)
     choices: tuple[tuple[str, str], ...] = ()  # (value, label) of a select
     hint: str = ""
     required: bool = True
@@ -98,7 +106,9 @@ FORMS: dict[str, Form] = {
              "Two records of one person become one: every game of the duplicate is moved to "
              "the record kept (as <code>ratingdb players merge KEEP DROP</code>).",
              (Input("keep", "Player id to keep"),
-              Input("drop", "Duplicate player id (merged into the one kept)"))),
+              Input("drop", "Duplicate player id (merged into the one kept)"),
+              Input("override", "Why they are one person all the same", kind="override",
+                    required=False))),
         Form("list", service.LIST, "Replace an imported list",
              "A corrected file for a list published by an import becomes that list's next "
              "revision; the later lists are recomputed (as <code>ratingdb lists import FILE "
@@ -124,17 +134,32 @@ def corrections_page(request: Request, caller: Caller) -> HTMLResponse:
                  titles=TITLES)  # fmt: skip
 
 
+def _inputs(values: dict[str, str]) -> dict[str, str]:
+    """The request's fields from the form's: a merge's override only when its box is ticked
+    (its reason then required by the service); a reason without the box ticked is refused."""
+    inputs = {name: value for name, value in values.items()
+              if name not in ("reason", "override", OVERRIDE_TICKED)}  # fmt: skip
+    if values.get(OVERRIDE_TICKED):
+        inputs["override"] = values.get("override", "")
+    elif values.get("override", "").strip():
+        raise InputError("tick the box to merge them all the same, or leave its reason empty",
+                         field="override")  # fmt: skip
+    return inputs
+
+
 def _form_page(
     request: Request,
     form: Form,
     status: int = 200,
     values: dict[str, str] | None = None,
     error: InputError | None = None,
+    comparison: dict[str, Any] | None = None,
 ) -> HTMLResponse:
     return _page(
         request, "correction_form.html", status=status, form=form, values=values or {},
         error=None if error is None else describe(error),
         error_field=None if error is None else service.form_field(error),
+        comparison=comparison, override_ticked=OVERRIDE_TICKED,
     )  # fmt: skip
 
 
@@ -150,6 +175,8 @@ def _send_form(form: Form) -> Callable[[Request, Caller, Fields], Awaitable[Resp
     async def send(request: Request, caller: Caller, fields: Fields) -> Response:
         values = {field.name: fields.get(field.name, "") for field in form.inputs
                   if field.kind != "file"}  # fmt: skip
+        if any(field.kind == "override" for field in form.inputs):
+            values[OVERRIDE_TICKED] = fields.get(OVERRIDE_TICKED, "")
         values["reason"] = fields.get("reason", "")
         if not form.upload:
             return await _preview(request, caller, form, values)
@@ -173,7 +200,10 @@ async def _preview(request: Request, caller: Principal, form: Form,
     sent = await uploads.form_file(request) if form.upload else None
     if sent is not None:
         content, filename = sent
-    inputs = {name: value for name, value in values.items() if name != "reason"}
+    try:
+        inputs = _inputs(values)
+    except InputError as error:
+        return _form_page(request, form, 422, values, error)
     wanted = CorrectionRequest(form.kind, inputs, content, filename)
     found = context(request)
 
@@ -183,6 +213,8 @@ async def _preview(request: Request, caller: Principal, form: Form,
 
     try:
         preview_id = await run_in_threadpool(work)
+    except MergeConflicts as refused:  # both records and their conflicts shown with the form
+        return _form_page(request, form, 422, values, refused, refused.comparison.as_json())
     except InputError as error:
         return _form_page(request, form, 422, values, error)
     return RedirectResponse(f"/corrections/previews/{preview_id}", status_code=303)

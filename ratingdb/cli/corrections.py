@@ -46,6 +46,12 @@ def register(commands: Any) -> None:
     merge.add_argument("keep", metavar="KEEP")
     merge.add_argument("drop", metavar="DROP")
     merge.add_argument("--reason", required=True)
+    merge.add_argument(
+        "--override",
+        metavar="REASON",
+        help="merge all the same two records that may be two people (a round both played, "
+        "another sex or birth year), for this reason (audited)",
+    )
     merge.add_argument("--dry-run", action="store_true", help="print the impact, write nothing")
     merge.set_defaults(handler=run_merge)
     player_reads.register_actions(player_actions)  # search, show
@@ -106,7 +112,7 @@ def run_merge(args: argparse.Namespace) -> int:
     with transaction(args) as session:
         outcome = merge_players(
             session, args.keep, args.drop, reason=args.reason, actor=person, now=utc_now(),
-            track=terminal_progress, dry_run=args.dry_run,
+            track=terminal_progress, dry_run=args.dry_run, override=args.override,
         )  # fmt: skip
         if args.dry_run:
             session.rollback()

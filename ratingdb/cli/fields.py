@@ -33,7 +33,12 @@ OPTIONS: dict[tuple[str, str], dict[str, str]] = {
         "result": "--result",
         "reason": "--reason",
     },
-    ("players", "merge"): {"keep": "KEEP", "drop": "DROP", "reason": "--reason"},
+    ("players", "merge"): {
+        "keep": "KEEP",
+        "drop": "DROP",
+        "reason": "--reason",
+        "override": "--override",
+    },
     ("users", "add"): {"username": "USERNAME", "role": "--role"},
     ("users", "disable"): {"username": "USERNAME"},
     ("users", "token"): {"username": "USERNAME", "label": "--label", "days": "--days"},

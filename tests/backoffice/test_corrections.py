@@ -263,7 +263,16 @@ def test_two_players_merged_through_the_api_as_on_the_command_line(
     assert answer.status_code == 200, answer.text
     impact = answer.json()
     assert impact_of(impact) == MERGE_IMPACT
-    assert impact["summary"] == {"games": 2, "keep_name": "Ivo, I", "drop_name": "Ivo, I"}
+    summary = impact["summary"]
+    shown = ("games", "keep_name", "drop_name", "conflicts", "override")
+    assert {k: summary[k] for k in shown} == {
+        "games": 2, "keep_name": "Ivo, I", "drop_name": "Ivo, I", "conflicts": [],
+        "override": None,
+    }  # fmt: skip
+    # Both records side by side (issue 28): Ivo's 2 games (M1, M3), 3099's 2 (M2).
+    assert [(r["player_id"], r["games"]) for r in summary["players"].values()] == [
+        (merges.IVO, 2), (merges.DUP, 2),
+    ]  # fmt: skip
     assert snapshot(url) == before
 
     answer = client.post("/admin/v1/corrections/merge", json=body, headers=officer)

@@ -238,6 +238,66 @@ def test_two_identical_corrections_at_once(
     capsys.readouterr()
 
 
+@pytest.mark.parametrize(
+    ("second", "refusal"),
+    [
+        # 3099 merged into Ivo and into Jan at once (neither pair conflicts).
+        ({"keep": merges.JAN, "drop": merges.DUP},
+         f"field drop: {merges.DUP} is already merged into {merges.IVO}"),
+        # 3099 merged into Ivo while Jan is merged into 3099.
+        ({"keep": merges.DUP, "drop": merges.JAN},
+         f"field keep: {merges.DUP} is already merged into {merges.IVO}"),
+    ],
+    ids=["one duplicate into two players", "the duplicate kept by the other"],
+)  # fmt: skip
+def test_two_merges_of_the_same_player_at_once(
+    client: TestClient,
+    tokens: dict[str, str],
+    database_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    second: dict[str, str],
+    refusal: str,
+) -> None:
+    """Issue 28: the second merge waits for the first (the players' rows locked), then finds
+    3099 merged already and says so (422, never a 500): one merge, its games all moved once,
+    none lost, the lists verified."""
+    url = database_url
+    chain.build(capsys, url, tmp_path / "db", tournaments=merges.chain(merges.DUP),
+                players=merges.PLAYERS, periods=merges.PERIODS)  # fmt: skip
+    games = query(url, "SELECT count(*) FROM games WHERE superseded_by IS NULL")
+    held = Held({"merge"})
+    monkeypatch.setattr(correction_service, "audit", held)
+
+    def merge(officer: str, body: dict[str, str]) -> Any:
+        return client.post("/admin/v1/corrections/merge", json=body | {"reason": "one person"},
+                           headers=bearer(tokens[officer]))  # fmt: skip
+
+    first = {"keep": merges.IVO, "drop": merges.DUP}
+    with two_at_once(
+        url, lambda: merge("officer1", first), lambda: merge("officer2", second), held
+    ) as answers:
+        pass
+    done, late = both_answered(answers)
+    assert done.status_code == 201, done.text
+    assert late.status_code == 422, late.text
+    assert late.json()["detail"] == refusal
+    assert query(url, "SELECT kind, actor FROM corrections") == [("merge", "officer1")]
+    assert query(url, "SELECT actor FROM audit_log WHERE action = 'merge'") == [("officer1",)]
+    merged = query(url, "SELECT player_id, merged_into FROM players WHERE merged_into IS NOT NULL")
+    assert merged == [(merges.DUP, merges.IVO)]
+    # 3099's two games moved to Ivo once: as many current games as before, none of 3099.
+    assert query(url, "SELECT count(*) FROM games WHERE superseded_by IS NULL") == games
+    assert query(
+        url,
+        "SELECT count(*) FROM games WHERE superseded_by IS NULL AND :d IN (white_id, black_id)",
+        d=merges.DUP,
+    ) == [(0,)]
+    assert main(["periods", "verify", "--all", "--database-url", url]) == 0
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("previews", ["one preview", "two previews"])
 def test_a_correction_confirmed_twice_at_once(
     app: FastAPI,

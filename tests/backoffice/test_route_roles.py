@@ -376,7 +376,9 @@ def _correction_call(
         if path == "/admin/v1/corrections/game":
             return client.post(f"{url}?dry_run=true", json=_game_fields(users), headers=headers)
         if path == "/admin/v1/corrections/merge":
-            body = {"keep": "1003", "drop": "1004", "reason": "walk", "dry_run": True}
+            # Gus (1980) and Dan (1975): another birth year, merged all the same (issue 28).
+            body = {"keep": "1003", "drop": "1004", "reason": "walk", "dry_run": True,
+                    "override": "walk"}  # fmt: skip
             return client.post(url, json=body, headers=headers)
         if path == "/admin/v1/corrections/list":
             query = "?category=fide-standard&period=2026-08&reason=walk&dry_run=true"
@@ -387,7 +389,8 @@ def _correction_call(
     if path == "/corrections/game":
         return client.post(url, data=form | _game_fields(users), headers=headers)
     if path == "/corrections/merge":
-        form |= {"keep": "1003", "drop": "1004", "reason": "walk"}
+        form |= {"keep": "1003", "drop": "1004", "reason": "walk", "override_ticked": "on",
+                 "override": "walk"}  # fmt: skip
         return client.post(url, data=form, headers=headers)
     if path == "/corrections/tournament":
         form |= {"tournament": _correction_data(users)["tournament"], "reason": "walk"}

@@ -134,7 +134,8 @@ def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
     commands = [
         ("games", "correct", "--tournament", tournament_id, "--round", "1", "--white", "1001",
          "--black", "1002", "--result", "0-1", "--reason", "scoresheet", "--dry-run"),
-        ("players", "merge", "1001", "1003", "--reason", "one person", "--dry-run"),
+        ("players", "merge", "1001", "1003", "--reason", "one person",
+         "--override", "another sex and birth year, merged all the same", "--dry-run"),
         ("tournaments", "import", str(files["corrected"]), "--replace", tournament_id,
          "--reason", "scoresheet", "--dry-run"),
     ]  # fmt: skip
@@ -181,7 +182,8 @@ def test_the_audit_log_names_the_actor_given(
        "--actor", "Ada Arbiter")  # fmt: skip
     ok(capsys, url, "tournaments", "import", str(files["corrected"]), "--replace", tournament_id,
        "--reason", "second scoresheet", "--actor", "Bea")  # fmt: skip
-    ok(capsys, url, "players", "merge", "1001", "1003", "--reason", "one person")
+    ok(capsys, url, "players", "merge", "1001", "1003", "--reason", "one person",
+       "--override", "another sex and birth year, merged all the same")  # fmt: skip
     assert actors(url) == [
         ("list-import", "Ada Arbiter"),
         ("tournament-import", "Ravi Rating Officer"),

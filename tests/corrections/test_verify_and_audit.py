@@ -131,7 +131,9 @@ def test_verify_after_a_chain_of_corrections_and_a_merge(
     assert entries(url, P, 3) == entries(url, P, 1)
     assert entries(url, P1, 3) == entries(url, P1, 1)
     # Gil and Zed never met: a merge of two rated records, recomputed from P.
-    code, _, err = cli(capsys, "players", "merge", GIL, ZED, "--reason", "one person", url=url)
+    # (Both played round 1 of T1: merged with an override.)
+    merged = ("--reason", "one person", "--override", "both in round 1 of T1, one person")
+    code, _, err = cli(capsys, "players", "merge", GIL, ZED, *merged, url=url)
     assert code == 0, err
     assert latest_revisions(url) == {P: 4, P1: 4, P2: 5, "2026-12": 5}
 
@@ -355,7 +357,8 @@ def test_audit_shows_who_corrected_what_when_and_why(
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-", "Ben never came")
     assert code == 0, err
     correction_id = json.loads(out)["correction_id"]
-    code, out, err = cli(capsys, "players", "merge", GIL, ZED, "--reason", "one person", url=url)
+    code, out, err = cli(capsys, "players", "merge", GIL, ZED, "--reason", "one person",
+                         "--override", "one person all the same", url=url)  # fmt: skip
     assert code == 0, err
     merge_id = json.loads(out)["correction_id"]
     finished = datetime.now(UTC)
@@ -388,6 +391,11 @@ def test_audit_shows_who_corrected_what_when_and_why(
         "keep": GIL,
         "drop": ZED,
         "reason": "one person",
+        # Gil and Zed both played round 1 of T1 (against other players): the override audited.
+        "override": "one person all the same",
+        "conflicts": [
+            {"kind": "same_round", "tournament_id": ids["T1"], "tournament": "T1", "rounds": [1]}
+        ],
     }
     assert merge_entry["counts"]["games"] == 2  # Zed-Yan in T1 and in T3
 

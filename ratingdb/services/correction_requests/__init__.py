@@ -15,9 +15,11 @@ new impact for the officer to read and confirm again. A preview belongs to the o
 it (nobody else may confirm it), is applied once, and expires after ``PREVIEW_LIFETIME``.
 
 Errors name the request's fields (``tournament``, ``round``, ``white``, ``black``,
-``result``, ``keep``, ``drop``, ``category``, ``period``, ``format``, ``file``, ``reason``),
-not the command line's options; an error in a file names the uploaded file, its line and
-column.
+``result``, ``keep``, ``drop``, ``override``, ``category``, ``period``, ``format``, ``file``,
+``reason``), not the command line's options; an error in a file names the uploaded file, its
+line and column. A merge refused for its conflicts raises ``MergeConflicts``, which carries both
+records and the conflicts for the form to show; a merge's impact shows them too
+(``services.corrections.merges``).
 
 ``requests`` checks a request, ``running`` runs it (for real or as a dry run) and reports its
 impact, ``previews`` keeps it for the web pages until it is confirmed.
@@ -59,6 +61,7 @@ from ratingdb.services.correction_requests.running import (
     dry_run,
     impact_digest,
 )
+from ratingdb.services.corrections.merges import MergeConflicts
 from ratingdb.services.tournaments import FORMATS as TOURNAMENT_FORMATS
 
 __all__ = [
@@ -76,6 +79,7 @@ __all__ = [
     "WITH_FILE",
     "Confirmation",
     "CorrectionRequest",
+    "MergeConflicts",
     "PreviewConflict",
     "PreviewNotFound",
     "Ran",

@@ -29,7 +29,8 @@ TOURNAMENT: Final = CorrectionKind.TOURNAMENT
 MERGE: Final = CorrectionKind.MERGE
 LIST: Final = CorrectionKind.LIST_REPLACE
 KINDS: Final = (GAME, TOURNAMENT, MERGE, LIST)
-#: The request's fields of each kind (besides ``reason``; ``file`` is the upload).
+#: The request's fields of each kind (besides ``reason``; ``file`` is the upload; a merge's
+#: ``override``, the reason to merge two records that may be two people, when given).
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
     GAME: ("tournament", "round", "white", "black", "result"),
     TOURNAMENT: ("tournament", "format"),
@@ -126,6 +127,9 @@ def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
         if values["result"] not in RESULTS:
             raise InputError(f"must be one of {', '.join(RESULT_CHOICES)}; got "
                              f"{values['result']!r}", field="result")  # fmt: skip
+    if request.kind == MERGE and request.inputs.get("override") is not None:
+        # An override given (even blank: the merge service refuses it, naming the field).
+        values["override"] = str(request.inputs["override"])
     if request.kind == LIST:
         try:
             values["category"] = Category.parse(values["category"]).value

@@ -36,6 +36,7 @@ from ratingdb.services.corrections import (
     replace_list,
     replace_tournament,
 )
+from ratingdb.services.corrections.merges import MergeConflicts
 
 
 def _run(
@@ -63,7 +64,10 @@ def _run(
             else:
                 outcome = merge_players(session, values["keep"], values["drop"],
                                         reason=checked.reason, actor=actor, now=now,
-                                        dry_run=dry_run)  # fmt: skip
+                                        dry_run=dry_run,
+                                        override=values.get("override"))  # fmt: skip
+        except MergeConflicts:
+            raise  # with both records and their conflicts, for the form to show
         except InputError as error:
             raise _located(checked.kind, error, None, None) from None
         extra = {}
@@ -121,8 +125,9 @@ def _impact(
                    "games_before": len(before["game_ids"]), "games_after": after["games"],
                    "file_digest": extra["file_digest"], "notes": extra["notes"]}  # fmt: skip
     elif checked.kind == MERGE:
+        # With both records as they were, their conflicts and the override (merges).
         summary = {"games": after["games"], "keep_name": names.get(values["keep"]),
-                   "drop_name": names.get(values["drop"])}  # fmt: skip
+                   "drop_name": names.get(values["drop"]), **outcome.extra}  # fmt: skip
     else:
         summary = {"entries_before": before["entries"], "revision_before": before["revision"]}
         summary |= extra

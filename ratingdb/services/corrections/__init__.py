@@ -6,6 +6,7 @@ correction that touches a published period recomputes it and the later ones
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -14,13 +15,14 @@ from sqlalchemy.orm import Session
 from ratingdb.enums import CorrectionKind
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import PLAYED_RESULTS, RESULTS
-from ratingdb.models import GameRow, PlayerRow, TournamentRow
+from ratingdb.models import GameRow, TournamentRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.services import audit
+from ratingdb.services.corrections import merges
 from ratingdb.services.corrections.list_replacement import replace_list
 from ratingdb.services.corrections.outcome import CorrectionOutcome, require_reason
 from ratingdb.services.corrections.recomputation import recompute
@@ -185,19 +187,25 @@ def _replace_games(
 
 def merge_players(
     session: Session, keep: str, drop: str, *, reason: str, actor: str, now: datetime,
-    track: Track = no_progress, dry_run: bool = False,
+    track: Track = no_progress, dry_run: bool = False, override: str | None = None,
 ) -> CorrectionOutcome:  # fmt: skip
     """Make two records of one player one: every game of ``drop`` is replaced by the same game
     with ``keep``, ``drop`` is marked merged, and the lists from its first game are recomputed.
-    ``dry_run``: as correct_game's."""
+    Refused when the two may be two people (``merges``: a round both played, another sex or
+    birth year) unless ``override`` gives the reason to merge them all the same; the override
+    and the conflicts it overrode are kept with the correction and audited. ``dry_run``: as
+    correct_game's."""
     if keep == drop:
         raise InputError("a player cannot be merged into himself", field="drop")
     require_reason(reason, "a merge")
     # Two merges of the same players (or a merge beside a correction of their games): the second
     # waits, then reads them as the first left them.
     player_repo.lock_players(session, [keep, drop])
-    dropped = _players_to_merge(session, keep, drop)
-    games = _games_to_merge(session, keep, drop)
+    comparison = merges.compare(session, keep, drop)
+    overridden = merges.check_override(comparison, override)
+    dropped = player_repo.by_ids(session, [drop])[drop]
+    games = game_repo.current_games_of_player(session, drop)
+    conflicts = [conflict.as_json() for conflict in comparison.conflicts]
     correction = correction_repo.add(
         session, CorrectionKind.MERGE, category=None, tournament_id=None, reason=reason,
         actor=actor, now=now,
@@ -213,7 +221,8 @@ def merge_players(
     )  # fmt: skip
     dropped.merged_into = keep
     tournaments = tournament_repo.with_ids(session, {g.tournament_id for g in games})
-    correction.after = {"keep": keep, "games": len(games)}
+    overrode = {} if overridden is None else {"override": overridden, "conflicts": conflicts}
+    correction.after = {"keep": keep, "games": len(games), **overrode}
     outcome = recompute(
         session, correction, list(tournaments), now=now, track=track, dry_run=dry_run,
         games_changed=[(g.tournament_id, p, keep) for g in games for p in (g.white_id, g.black_id)],
@@ -221,42 +230,17 @@ def merge_players(
     audit.record(
         session, "merge", actor, now,
         counts={"games": len(games), "revisions": len(outcome.revisions)},
-        details={"correction_id": correction.id, "keep": keep, "drop": drop, "reason": reason},
+        details={"correction_id": correction.id, "keep": keep, "drop": drop, "reason": reason,
+                 **overrode},
     )  # fmt: skip
-    return outcome
-
-
-def _players_to_merge(session: Session, keep: str, drop: str) -> PlayerRow:
-    """Both players exist and neither is merged already; returns the one dropped."""
-    players = player_repo.by_ids(session, [keep, drop])
-    for player_id, field in ((keep, "keep"), (drop, "drop")):
-        if player_id not in players:
-            raise InputError(f"no player {player_id}", field=field)
-        if players[player_id].merged_into is not None:
-            raise InputError(
-                f"{player_id} is already merged into {players[player_id].merged_into}",
-                field=field,
-            )
-    return players[drop]
-
-
-def _games_to_merge(session: Session, keep: str, drop: str) -> Sequence[GameRow]:
-    """The current games of ``drop``; refused when the two played each other."""
-    games = game_repo.current_games_of_player(session, drop)
-    clash = [g for g in games if keep in (g.white_id, g.black_id)]
-    if clash:
-        raise InputError(
-            f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
-            f"{clash[0].round}): they are two players",
-            field="drop",
-        )
-    return games
+    return replace(outcome, extra=comparison.as_json() | {"override": overridden})
 
 
 __all__ = [
     "CorrectionOutcome",
     "correct_game",
     "merge_players",
+    "merges",
     "replace_list",
     "replace_tournament",
 ]

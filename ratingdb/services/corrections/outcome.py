@@ -3,7 +3,7 @@ published, the open periods it changed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ratingdb.enums import CorrectionKind
@@ -17,6 +17,9 @@ class CorrectionOutcome:
     kind: CorrectionKind
     revisions: tuple[Revision, ...]
     pending: tuple[str, ...]  # "category period" of open periods the correction changes
+    #: What the kind of correction reports besides (a merge: both records, their conflicts and
+    #: the override), as JSON.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -24,7 +27,7 @@ class CorrectionOutcome:
             "kind": self.kind,
             "revisions": [revision.as_json() for revision in self.revisions],
             "open_periods_changed": list(self.pending),
-        }
+        } | self.extra
 
 
 def require_reason(reason: str, what: str) -> None:
