@@ -30,7 +30,7 @@ GRANT USAGE ON SCHEMA public TO :"reader";
 -- granted one by one as the migrations left them, with no default privilege: a table a later
 -- migration adds is unreadable (the API fails loudly) until this script runs again, which
 -- compose's `roles` service does after every `migrate`; it never leaks silently.
-\set back_office_tables 'users,api_tokens,web_sessions,sign_in_attempts,submissions,audit_log,correction_previews,publication_previews,sign_in_throttles,known_devices'
+\set back_office_tables 'users,api_tokens,web_sessions,sign_in_attempts,submissions,audit_log,correction_previews,publication_previews,sign_in_throttles,known_devices,publication_modes'
 ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE SELECT ON TABLES FROM :"reader";
 SELECT format('REVOKE ALL ON TABLE %I FROM %I', tablename, :'reader')
 FROM pg_tables

@@ -18,7 +18,7 @@ from ratingdb.rules import Category
 from ratingdb.services.catch_up import due_periods
 from ratingdb.services.close import CloseOutcome
 from ratingdb.services.progress import terminal_progress
-from ratingdb.services.publication import scheduled_close
+from ratingdb.services.publication import approval_categories, scheduled_close
 
 NAME = "close-periods"
 log = logging.getLogger("jobs.close_periods")
@@ -35,6 +35,8 @@ def close_periods(settings: Settings, now: datetime, actor: str) -> list[CloseOu
         for category in Category:
             with factory.begin() as session:
                 due = due_periods(session, category, now.date())
+                # The mode as stored now (an admin's choice) and as the setting forces it.
+                approval = approval_categories(session, settings.publication_approval)
             for period in due:
                 with factory.begin() as session:
                     outcome = scheduled_close(
@@ -43,7 +45,7 @@ def close_periods(settings: Settings, now: datetime, actor: str) -> list[CloseOu
                         period,
                         now=datetime.now(UTC),
                         actor=actor,
-                        approval=settings.publication_approval,
+                        approval=approval,
                         track=terminal_progress,
                     )
                 outcomes.append(outcome)

@@ -28,6 +28,7 @@ from ratingdb.backoffice import (
     pages,
     policy,
     publication_api,
+    publication_modes,
     publication_pages,
     submission_api,
     submission_pages,
@@ -126,6 +127,7 @@ def create_app(
     # Publication (issue 14)
     publication_pages.register(app)
     publication_api.register(app)
+    publication_modes.register(app)
     app.add_exception_handler(SignInRequired, _to_login)
     app.add_exception_handler(PasswordChangeRequired, _to_account)
     app.add_exception_handler(InputError, _input_error)

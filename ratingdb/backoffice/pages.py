@@ -136,6 +136,7 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
             ("/submissions", "Submissions"),
             ("/audit", "Audit log"),
             ("/users", "Users"),
+            ("/settings/publication", "Publication modes: automatic or with approval"),
             ("/account", "Your account: password and API tokens"),
             # Corrections (issue 14)
             ("/corrections", "Corrections"),

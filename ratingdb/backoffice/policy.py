@@ -106,6 +106,11 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/publication/{category}/{period}/approve"): PUBLISHERS,
     ("GET", "/admin/v1/periods/{category}/{period}/preview"): PUBLISHERS,
     ("POST", "/admin/v1/periods/{category}/{period}/approve"): PUBLISHERS,
+    # Each category's publication mode (issue 28 item 6): admins set it, audited.
+    ("GET", "/settings/publication"): frozenset({ADMIN}),
+    ("POST", "/settings/publication/{category}"): frozenset({ADMIN}),
+    ("GET", "/admin/v1/publication/modes"): frozenset({ADMIN}),
+    ("POST", "/admin/v1/publication/modes/{category}"): frozenset({ADMIN}),
 }
 
 #: Web forms that carry a file (multipart/form-data, bounded by the upload limit); every

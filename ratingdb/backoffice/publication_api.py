@@ -14,6 +14,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.orm import Session
 
 from ratingdb.backoffice.api import TAGS, Caller, body_of, documented
 from ratingdb.backoffice.security import context
@@ -32,10 +33,17 @@ class Approve(BaseModel):
     digest: str
 
 
-def approval_categories(request: Request) -> tuple[Category, ...]:
-    """The categories published with approval (``Settings.publication_approval``)."""
+def configured_approval(request: Request) -> tuple[Category, ...]:
+    """The categories the server's setting puts under approval
+    (``Settings.publication_approval``); the database may add others."""
     categories: tuple[Category, ...] = request.app.state.publication_approval
     return categories
+
+
+def approval_categories(request: Request, session: Session) -> tuple[Category, ...]:
+    """The categories published with approval now: the setting's and those an admin chose
+    (read at each request: a change reaches every process at once)."""
+    return service.approval_categories(session, configured_approval(request))
 
 
 def conflict_body(error: PublicationConflict) -> dict[str, Any]:
@@ -68,7 +76,7 @@ def preview_period(
             wanted = service.parse_category(category)
             shown = service.preview(
                 session, wanted, service.parse_period(wanted, period), now=found.clock(),
-                viewer=caller.username, approval=approval_categories(request),
+                viewer=caller.username, approval=approval_categories(request, session),
             )  # fmt: skip
         return shown.as_json()
 
@@ -92,7 +100,8 @@ def approve_period(
             wanted = service.parse_category(category)
             done = service.approve(
                 session, wanted, service.parse_period(wanted, period), body.digest,
-                now=found.clock(), user=caller.username, approval=approval_categories(request),
+                now=found.clock(), user=caller.username,
+                approval=approval_categories(request, session),
             )  # fmt: skip
         return done.as_json()
 

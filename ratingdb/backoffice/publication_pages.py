@@ -28,7 +28,9 @@ CHANGES_SHOWN = 1000
 def publication_page(request: Request, caller: Caller) -> Response:
     found = context(request)
     with found.sessions.begin() as session:
-        rows = service.next_periods(session, found.clock().date(), approval_categories(request))
+        rows = service.next_periods(
+            session, found.clock().date(), approval_categories(request, session)
+        )
     return _page(request, "publication.html", rows=rows)
 
 
@@ -48,7 +50,7 @@ def _preview_page(
             wanted = service.parse_category(category)
             shown = service.preview(
                 session, wanted, service.parse_period(wanted, period), now=found.clock(),
-                viewer=caller.username, approval=approval_categories(request),
+                viewer=caller.username, approval=approval_categories(request, session),
             )  # fmt: skip
     except AlreadyPublished as published:
         return _page(request, "publication_preview.html", status=status, preview=None,
@@ -77,7 +79,7 @@ def approve(
             chosen = service.parse_period(wanted, period)
             service.approve(
                 session, wanted, chosen, fields.get("digest", ""), now=found.clock(),
-                user=caller.username, approval=approval_categories(request),
+                user=caller.username, approval=approval_categories(request, session),
             )  # fmt: skip
     except ListChanged as changed:
         return _preview_page(request, caller, category, period, status=409,

@@ -16,7 +16,7 @@ from ratingdb.models.correction_preview import CorrectionPreviewRow
 from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
-from ratingdb.models.publication import PublicationPreviewRow
+from ratingdb.models.publication import PublicationModeRow, PublicationPreviewRow
 from ratingdb.models.rating_list import (
     LatestEntryRow,
     LatestListRow,
@@ -44,6 +44,7 @@ __all__ = [
     "PeriodRow",
     "PlayerRow",
     "PlayerStatusRow",
+    "PublicationModeRow",
     "PublicationPreviewRow",
     "RatingListRow",
     "SignInAttemptRow",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, Date, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, CheckConstraint, Date, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.db.types import UtcDateTime
@@ -57,3 +57,25 @@ class PublicationPreviewRow(Base):
     #: An approval given before the cut-off, for the scheduled close to publish this list.
     approved_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
     approved_by: Mapped[str | None] = mapped_column(String(USERNAME_LENGTH))
+
+
+class PublicationModeRow(Base):
+    """A category's publication mode as an admin chose it (issue 28 item 6): ``approval`` True,
+    the scheduled close waits for an officer's approval; False, it publishes at the cut-off. A
+    category without a row is published automatically, unless the server's configuration
+    (``RATINGDB_PUBLICATION_APPROVAL``) puts it under approval. Read by every process at each
+    use, so a change reaches the scheduler and every back office at once."""
+
+    __tablename__ = "publication_modes"
+    __table_args__ = (
+        category_check(),
+        CheckConstraint("reason <> ''", name="reason_given"),
+        CheckConstraint("changed_by <> ''", name="changed_by_given"),
+    )
+
+    category: Mapped[str] = mapped_column(String(CATEGORY_LENGTH), primary_key=True)
+    approval: Mapped[bool] = mapped_column(Boolean)
+    changed_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    changed_by: Mapped[str] = mapped_column(String(USERNAME_LENGTH))
+    #: Why the admin changed it (also in the audit log).
+    reason: Mapped[str] = mapped_column(String(500))

@@ -11,6 +11,8 @@ BACK_OFFICE_TABLES = frozenset(
     | {"correction_previews"}
     # Lists previewed and approved for publication (who previewed and approved them).
     | {"publication_previews"}
+    # Each category's publication mode, as admins chose it (who, when, why).
+    | {"publication_modes"}
     # Sign-in throttling and the browsers users signed in from.
     | {"sign_in_throttles", "known_devices"}
 )

@@ -8,9 +8,11 @@ from collections.abc import Sequence
 from datetime import date, datetime
 
 from sqlalchemy import select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
-from ratingdb.models import CorrectionRow, PublicationPreviewRow
+from ratingdb.models import CorrectionRow, PublicationModeRow, PublicationPreviewRow
 from ratingdb.repositories.list_storage import chunk_reads
 
 
@@ -67,3 +69,35 @@ def corrections_between(session: Session, after: int, up_to: int) -> Sequence[Co
         .where(CorrectionRow.id > after, CorrectionRow.id <= up_to)
         .order_by(CorrectionRow.id)
     ).all()
+
+
+def stored_modes(session: Session) -> list[PublicationModeRow]:
+    """Every category's mode an admin chose (a category never set has no row)."""
+    return list(session.scalars(select(PublicationModeRow).order_by(PublicationModeRow.category)))
+
+
+def store_mode(
+    session: Session, category: str, *, approval: bool, at: datetime, by: str, reason: str
+) -> bool | None:
+    """The category's mode written, one writer at a time (two admins at once: the second waits
+    for the first's commit on the row, then writes over it); returns the mode it had (None:
+    never set). The first row is inserted with ON CONFLICT DO NOTHING, so that two first
+    writers do not collide on the key."""
+    values = {"category": category, "approval": approval, "changed_at": at, "changed_by": by,
+              "reason": reason}  # fmt: skip
+    insert = postgresql_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    created = session.connection().execute(
+        insert(PublicationModeRow)
+        .values(**values)
+        .on_conflict_do_nothing()
+        .returning(PublicationModeRow.category)
+    )
+    if created.first() is not None:
+        return None
+    row = session.scalars(
+        select(PublicationModeRow).where(PublicationModeRow.category == category).with_for_update()
+    ).one()
+    before = row.approval
+    row.approval, row.changed_at, row.changed_by, row.reason = approval, at, by, reason
+    session.flush()
+    return before

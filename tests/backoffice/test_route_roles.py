@@ -123,6 +123,11 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/publication/{category}/{period}/approve"): (OFFICER, 303),
     ("GET", "/admin/v1/periods/{category}/{period}/preview"): (OFFICER, 200),
     ("POST", "/admin/v1/periods/{category}/{period}/approve"): (OFFICER, 200),
+    # Publication modes (issue 28 item 6): admins only.
+    ("GET", "/settings/publication"): (ADMIN, 200),
+    ("POST", "/settings/publication/{category}"): (ADMIN, 303),
+    ("GET", "/admin/v1/publication/modes"): (ADMIN, 200),
+    ("POST", "/admin/v1/publication/modes/{category}"): (ADMIN, 200),
 }
 
 #: Publication routes: the period each walks, in categories nothing else of the walk writes to
@@ -206,6 +211,8 @@ def _target(users: Accounts, path: str) -> str:
     url = path.replace("{username}", target)
     if path in PUBLICATION_TARGETS:
         url = url.replace("{category}/{period}", PUBLICATION_TARGETS[path])
+    # A mode change: fide-standard, which no publication route of the walk targets.
+    url = url.replace("{category}", "fide-standard")
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
     if path.startswith(("/corrections", "/admin/v1/corrections")):
@@ -248,6 +255,8 @@ def _call(
             body = {"reason": "walk"}
         elif path.endswith("/approve") and "/users/" not in path:
             body = {"digest": _previewed_digest(users.engine, users.clock, url)}
+        elif path.startswith("/admin/v1/publication/modes/"):
+            body = {"mode": "approval", "reason": "walk"}
         if cookie is not None:
             client.cookies.set("ratingdb_session", cookie[0])
         if path == "/admin/v1/submissions":
@@ -272,6 +281,8 @@ def _call(
         form |= {"reason": "walk"}
     elif path.endswith("/approve") and "/users/" not in path:
         form |= {"digest": _previewed_digest(users.engine, users.clock, url)}
+    elif path.startswith("/settings/publication/"):
+        form |= {"mode": "approval", "reason": "walk"}
     if cookie is not None:
         client.cookies.set("ratingdb_session", cookie[0])
     if path == "/submissions":

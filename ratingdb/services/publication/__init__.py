@@ -19,6 +19,13 @@ computed from and the entries that change, to explain a difference later.
 """
 
 from ratingdb.services.publication.approval import approve, scheduled_close
+from ratingdb.services.publication.modes import (
+    MODES,
+    CategoryMode,
+    approval_categories,
+    category_modes,
+    set_mode,
+)
 from ratingdb.services.publication.preview import (
     next_periods,
     parse_category,
@@ -45,20 +52,25 @@ __all__ = [
     "APPROVAL",
     "AUTOMATIC",
     "AWAITING_APPROVAL",
+    "MODES",
     "AlreadyPublished",
     "Approval",
     "Approved",
+    "CategoryMode",
     "Change",
     "IncludedTournament",
     "ListChanged",
     "NextPeriod",
     "Preview",
     "PublicationConflict",
+    "approval_categories",
     "approve",
+    "category_modes",
     "mode_of",
     "next_periods",
     "parse_category",
     "parse_period",
     "preview",
     "scheduled_close",
+    "set_mode",
 ]
