@@ -169,8 +169,8 @@ def test_the_page_and_the_api_for_admins_only(
         json={"mode": "sometimes", "reason": "x"},
     )
     assert unknown.status_code == 422  # fmt: skip
-    officer = {"Authorization": f"Bearer {users.token('officer1')}"}
-    assert client.get("/admin/v1/publication/modes", headers=officer).status_code == 403
+    officer_bearer = {"Authorization": f"Bearer {users.token('officer1')}"}
+    assert client.get("/admin/v1/publication/modes", headers=officer_bearer).status_code == 403
 
 
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
