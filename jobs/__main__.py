@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -23,6 +22,7 @@ from ratingdb.errors import InputError
 
 if TYPE_CHECKING:
     from ratingdb.config import Settings
+    from ratingdb.observability import logs
 
 ACTOR_VARIABLE = defaults.variable("actor")
 #: jobs.close_periods.NAME and jobs.expire_previews.NAME, without importing the jobs to build
@@ -65,7 +65,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--now", help="the time to act as of (ISO 8601; default: now)")
     commands.add_parser("scheduler", parents=[common], help="run the scheduler in the foreground")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     prefix = f"python -m jobs {args.command}"
     try:
         return _run(args)
@@ -107,6 +106,7 @@ def _run(args: argparse.Namespace) -> int:
     settings = Settings.from_env(
         os.environ, database_url=args.database_url, actor=args.actor, debug=args.debug
     )
+    logs.configure(settings.log_format)
     if args.command == "list":
         now = datetime.now(UTC)
         for name in scheduled_jobs(settings, actor="nobody: the jobs are only listed"):
