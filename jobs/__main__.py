@@ -22,7 +22,6 @@ from ratingdb.errors import InputError
 
 if TYPE_CHECKING:
     from ratingdb.config import Settings
-    from ratingdb.observability import logs
 
 ACTOR_VARIABLE = defaults.variable("actor")
 #: jobs.close_periods.NAME and jobs.expire_previews.NAME, without importing the jobs to build
@@ -102,6 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     from jobs.close_periods import close_periods
     from jobs.scheduler import DAILY, run_scheduler, scheduled_jobs
     from ratingdb.config import Settings
+    from ratingdb.observability import logs
 
     settings = Settings.from_env(
         os.environ, database_url=args.database_url, actor=args.actor, debug=args.debug

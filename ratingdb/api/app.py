@@ -206,7 +206,7 @@ def create_app(
     errors.install(app)
     #: /metrics: this app's requests and this process (docs/operations.md, "Metrics and logs").
     registry = metrics.app_registry() if settings.metrics else None
-    app.include_router(http_metrics.router(registry))
+    http_metrics.add_route(app, registry)
     for router in (
         health.router,
         catalog.router,

@@ -122,7 +122,7 @@ def create_app(
     registry = metrics.app_registry(work=True) if settings.metrics else None
     if registry is not None:
         metrics.listen_to_services()
-    app.include_router(http_metrics.router(registry))
+    http_metrics.add_route(app, registry)
     pages.register(app)
     submission_pages.register(app)
     api.register(app)

@@ -3,15 +3,15 @@
 ``install(app, registry)`` adds :class:`RequestMetrics` (outermost, so that a request is timed
 with every other middleware, and a HEAD counted as a HEAD), :class:`RouteLabel` (innermost,
 where the router has left the route it picked) and the figures they keep to ``registry``.
-``router(registry)`` serves the registry at ``/metrics``; with ``RATINGDB_METRICS=0`` the apps
-serve it as a 404 and count nothing.
+``add_route(app, registry)`` serves the registry at ``/metrics``; with ``RATINGDB_METRICS=0``
+the apps serve it as a 404 and count nothing.
 """
 
 from __future__ import annotations
 
 import time
 
-from fastapi import APIRouter, FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException
 from fastapi.responses import Response
 from prometheus_client import CollectorRegistry, Counter, Histogram
 from starlette.middleware import Middleware
@@ -127,12 +127,10 @@ def install(app: FastAPI, registry: CollectorRegistry) -> None:
     app.user_middleware.append(Middleware(RouteLabel))
 
 
-def router(registry: CollectorRegistry | None) -> APIRouter:
+def add_route(app: FastAPI, registry: CollectorRegistry | None) -> None:
     """``GET /metrics``: ``registry`` in Prometheus' text format, never cached; None (metrics
-    turned off): 404."""
-    routes = APIRouter()
+    turned off): 404. Not in the app's OpenAPI."""
 
-    @routes.get(PATH, include_in_schema=False)
     async def metrics() -> Response:
         if registry is None:
             raise HTTPException(404, "metrics are turned off (RATINGDB_METRICS=0)")
@@ -142,4 +140,4 @@ def router(registry: CollectorRegistry | None) -> APIRouter:
             headers={"Cache-Control": "no-store"},
         )
 
-    return routes
+    app.get(PATH, include_in_schema=False)(metrics)
