@@ -41,6 +41,7 @@ def test_requests_are_counted_by_route_template(fresh: TestClient) -> None:
     assert fresh.head("/v1/players/1001").status_code == 200
     assert fresh.get("/no/such/page/1001").status_code == 404
     assert fresh.post("/v1/players/1001").status_code == 405
+    assert fresh.get("/static/ratingdb.css").status_code == 200
 
     text = fresh.get("/metrics").text
     assert value(text, REQUESTS, method="GET", route=PLAYER, status="200") == len(players)
@@ -48,12 +49,13 @@ def test_requests_are_counted_by_route_template(fresh: TestClient) -> None:
     assert value(text, REQUESTS, method="HEAD", route=PLAYER, status="200") == 1
     assert value(text, REQUESTS, method="POST", route=PLAYER, status="405") == 1
     assert value(text, REQUESTS, method="GET", route="unmatched", status="404") == 1
+    assert value(text, REQUESTS, method="GET", route="/static", status="200") == 1
     # Timed once each: three found, one not.
     assert value(text, SECONDS_COUNT, method="GET", route=PLAYER) == len(players) + 1
     # The first scrape counted, as any request (the second is answered before it is counted).
     assert value(text, REQUESTS, method="GET", route="/metrics", status="200") == 1
     # Nothing the requests chose: no player id, no path.
-    for chosen in ("1001", "9999999", "/no/such"):
+    for chosen in ("1001", "9999999", "/no/such", "ratingdb.css"):
         assert chosen not in text
 
 
