@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -65,7 +64,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     run.add_argument("--now", help="the time to act as of (ISO 8601; default: now)")
     commands.add_parser("scheduler", parents=[common], help="run the scheduler in the foreground")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     prefix = f"python -m jobs {args.command}"
     try:
         return _run(args)
@@ -103,10 +101,12 @@ def _run(args: argparse.Namespace) -> int:
     from jobs.close_periods import close_periods
     from jobs.scheduler import DAILY, run_scheduler, scheduled_jobs
     from ratingdb.config import Settings
+    from ratingdb.observability import logs
 
     settings = Settings.from_env(
         os.environ, database_url=args.database_url, actor=args.actor, debug=args.debug
     )
+    logs.configure(settings.log_format)
     if args.command == "list":
         now = datetime.now(UTC)
         for name in scheduled_jobs(settings, actor="nobody: the jobs are only listed"):

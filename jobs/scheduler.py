@@ -12,9 +12,11 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 from types import FrameType
+from wsgiref.simple_server import WSGIServer
 
 from apscheduler.events import (
     EVENT_JOB_ERROR,
+    EVENT_JOB_EXECUTED,
     EVENT_JOB_MAX_INSTANCES,
     EVENT_JOB_MISSED,
     JobEvent,
@@ -23,9 +25,11 @@ from apscheduler.events import (
 from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from apscheduler.triggers.cron import CronTrigger
+from prometheus_client import start_http_server
 
 from ratingdb.config import Settings
 from ratingdb.failures import require_ready_database
+from ratingdb.observability import metrics
 
 #: Each day shortly after midnight UTC: a closing date "has passed" once its day is over.
 DAILY = CronTrigger(hour=0, minute=15, timezone=UTC)
@@ -42,7 +46,26 @@ def build_scheduler(jobs: dict[str, Callable[[], object]]) -> BlockingScheduler:
         # next_run_time=now: the catch-up run at start, then every day.
         scheduler.add_job(job, DAILY, id=name, name=name, next_run_time=datetime.now(UTC))
     report_job_problems(scheduler)
+    count_runs(scheduler, tuple(jobs))
     return scheduler
+
+
+def count_runs(scheduler: BaseScheduler, names: tuple[str, ...]) -> None:
+    """Each run that ends, fails, is missed or skipped, in the scheduler's metrics
+    (``ratingdb_scheduler_*``), the series of ``names`` at 0 from the start."""
+    metrics.scheduler_jobs(names)
+
+    def count(event: JobEvent) -> None:
+        if event.code == EVENT_JOB_EXECUTED:
+            metrics.job_ended(event.job_id, failed=False)
+        elif event.code == EVENT_JOB_ERROR:
+            metrics.job_ended(event.job_id, failed=True)
+        else:
+            metrics.job_missed(event.job_id)
+
+    scheduler.add_listener(
+        count, EVENT_JOB_EXECUTED | EVENT_JOB_ERROR | EVENT_JOB_MISSED | EVENT_JOB_MAX_INSTANCES
+    )
 
 
 def report_job_problems(scheduler: BaseScheduler) -> None:
@@ -75,6 +98,7 @@ def run_scheduler(settings: Settings, actor: str) -> None:
     run until SIGTERM or SIGINT, which let a running close finish before the process exits."""
     require_ready_database(settings.database_url)
     scheduler = build_scheduler(scheduled_jobs(settings, actor))
+    exposed = _serve_metrics(settings)
     stopping: list[threading.Thread] = []
 
     def stop(signum: int, _frame: FrameType | None) -> None:
@@ -95,7 +119,28 @@ def run_scheduler(settings: Settings, actor: str) -> None:
             stopper.join()
         for number, handler in previous.items():
             signal.signal(number, handler)
+        if exposed is not None:
+            exposed.shutdown()
+            exposed.server_close()
     log.info("scheduler stopped")
+
+
+def _serve_metrics(settings: Settings) -> WSGIServer | None:
+    """The scheduler's ``/metrics`` (its runs, failures, closes and this process), on
+    ``scheduler_metrics_host:scheduler_metrics_port`` in a thread of its own; port 0: none."""
+    if not settings.scheduler_metrics_port:
+        return None
+    metrics.listen_to_services()
+    registry = metrics.app_registry(work=True, scheduler=True)
+    server, _ = start_http_server(
+        settings.scheduler_metrics_port, addr=settings.scheduler_metrics_host, registry=registry
+    )
+    log.info(
+        "metrics on http://%s:%d/metrics",
+        settings.scheduler_metrics_host,
+        server.server_port,
+    )
+    return server
 
 
 def scheduled_jobs(settings: Settings, actor: str) -> dict[str, Callable[[], object]]:

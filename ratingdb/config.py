@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, BeforeValidator, PrivateAttr, ValidationError, model_validator
@@ -195,6 +195,7 @@ def _trusted_proxies(value: object) -> object:
     return ",".join(networks)
 
 
+LogFormat = Literal["text", "json"]
 DatabaseUrl = Annotated[str, AfterValidator(_normalized_database_url)]
 Port = Annotated[int, _within(0, 65535)]
 Seconds = Annotated[int, _within(1, 3600)]
@@ -283,6 +284,14 @@ class Settings(BaseSettings):
     publication_approval: Annotated[
         tuple[Category, ...], NoDecode, BeforeValidator(_categories)
     ] = defaults.PUBLICATION_APPROVAL
+
+    #: ``/metrics`` on the API and the back office (off: 404, nothing counted).
+    metrics: bool = defaults.METRICS
+    #: The logs of ``serve``, ``backoffice`` and ``python -m jobs``: text, or JSON lines.
+    log_format: LogFormat = defaults.LOG_FORMAT
+    #: The scheduler's own ``/metrics`` (its runs and failures, its closes); port 0: none.
+    scheduler_metrics_host: str = defaults.SCHEDULER_METRICS_HOST
+    scheduler_metrics_port: Port = defaults.SCHEDULER_METRICS_PORT
 
     #: The settings given by a command-line option (to name the option, not the variable).
     _options: frozenset[str] = PrivateAttr(default=frozenset())

@@ -7,6 +7,8 @@ them when a command runs.
 
 from __future__ import annotations
 
+from typing import Literal
+
 #: Every setting is read from the environment variable of this prefix and the setting's name in
 #: capitals: ``serve_port`` from ``RATINGDB_SERVE_PORT``.
 ENV_PREFIX = "RATINGDB_"
@@ -60,6 +62,15 @@ BACKOFFICE_TRUSTED_PROXIES = ""
 #: The categories whose scheduled close waits for an officer's approval (none: every category
 #: is published automatically at its cut-off).
 PUBLICATION_APPROVAL: tuple[()] = ()
+
+#: ``/metrics`` on the API and the back office, in Prometheus' text format (off: a 404, and
+#: nothing counted).
+METRICS = True
+#: The logs of the servers and the scheduler: ``text`` or ``json`` (one JSON object a line).
+LOG_FORMAT: Literal["text", "json"] = "text"
+#: Where the scheduler serves its own ``/metrics``; port 0: it serves none.
+SCHEDULER_METRICS_HOST = "127.0.0.1"
+SCHEDULER_METRICS_PORT = 0
 
 #: The command-line option that overrides each setting given one (the others come from the
 #: environment only). ``serve_host`` and ``serve_port`` are also ``ratingdb demo``'s.

@@ -46,6 +46,8 @@ from ratingdb.api.routes import (
 from ratingdb.config import Settings
 from ratingdb.db import head_revision, make_read_only_engine
 from ratingdb.db.engine import make_read_only_async_engine
+from ratingdb.observability import http as http_metrics
+from ratingdb.observability import metrics
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -202,6 +204,9 @@ def create_app(
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)
+    #: /metrics: this app's requests and this process (docs/operations.md, "Metrics and logs").
+    registry = metrics.app_registry() if settings.metrics else None
+    http_metrics.add_route(app, registry)
     for router in (
         health.router,
         catalog.router,
@@ -221,4 +226,6 @@ def create_app(
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(HeadAsGet)
     app.add_middleware(NoSniff)
+    if registry is not None:
+        http_metrics.install(app, registry)
     return app

@@ -19,6 +19,7 @@ from uvicorn.supervisors import Multiprocess
 from ratingdb.api.app import create_app
 from ratingdb.api.protocol import HttpLimits, LimitedConfig
 from ratingdb.config import Settings
+from ratingdb.observability.logs import uvicorn_log_config
 
 logger = logging.getLogger("uvicorn.error")
 #: uvicorn's exit status when the server could not start (the port taken, say).
@@ -104,7 +105,7 @@ def uvicorn_config(app: Any, settings: Settings, config_class: type[C], **option
     return limited_config(
         app, config_class, limits=limits, host=settings.serve_host, port=settings.serve_port,
         access_log=settings.serve_access_log, trusted_proxies=settings.serve_trusted_proxies,
-        **options,
+        **_logging(settings), **options,
     )  # fmt: skip
 
 
@@ -122,8 +123,14 @@ def backoffice_config(app: Any, settings: Settings) -> LimitedConfig:
     return limited_config(
         app, LimitedConfig, limits=limits, host=settings.backoffice_host,
         port=settings.backoffice_port, access_log=True,
-        trusted_proxies=settings.backoffice_trusted_proxies,
+        trusted_proxies=settings.backoffice_trusted_proxies, **_logging(settings),
     )  # fmt: skip
+
+
+def _logging(settings: Settings) -> dict[str, Any]:
+    """uvicorn's logging in ``settings.log_format``: its own configuration for text."""
+    config = uvicorn_log_config(settings.log_format)
+    return {} if config is None else {"log_config": config}
 
 
 def limited_config(

@@ -44,6 +44,8 @@ from ratingdb.backoffice.security import (
 from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.errors import InputError
+from ratingdb.observability import http as http_metrics
+from ratingdb.observability import metrics
 from ratingdb.services.accounts import NotAllowed, UnknownUserError
 from ratingdb.services.passwords import HashingBusy
 
@@ -117,6 +119,11 @@ def create_app(
     app.state.publication_approval = settings.publication_approval
     # Uploads read and checked at once (``uploads.slot``).
     app.state.upload_slots = uploads.UploadSlots(settings.backoffice_upload_concurrency)
+    # /metrics: requests, the closes and cascades this process ran (approvals, corrections).
+    registry = metrics.app_registry(work=True) if settings.metrics else None
+    if registry is not None:
+        metrics.listen_to_services()
+    http_metrics.add_route(app, registry)
     pages.register(app)
     submission_pages.register(app)
     api.register(app)
@@ -137,6 +144,8 @@ def create_app(
     app.add_exception_handler(ClientDisconnect, _client_gone)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
     app.add_middleware(uploads.ClosingForms)
+    if registry is not None:
+        http_metrics.install(app, registry)
     policy.check_policy_covers(route_keys(app))
     return app
 

@@ -42,6 +42,9 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("GET", "/login"): PUBLIC,
     ("POST", "/login"): PUBLIC,
     ("GET", "/style.css"): PUBLIC,
+    # Prometheus' scrape: counts by route template, status and category, nothing of anyone
+    # (docs/operations.md, "Metrics and logs"); a 404 with RATINGDB_METRICS=0.
+    ("GET", "/metrics"): PUBLIC,
     ("POST", "/logout"): SIGNED_IN,
     ("GET", "/"): SIGNED_IN,
     ("GET", "/account"): SIGNED_IN,

@@ -9,6 +9,7 @@ original list) stays as it was.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -27,6 +28,7 @@ from ratingdb.repositories.list_storage import changes as change_rows
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, Period, PeriodRules
+from ratingdb.services import events
 from ratingdb.services.close import (
     Computation,
     compute,
@@ -115,7 +117,9 @@ def recalculate(
     changes it; it is passed over (a replaced imported list, the periods after it), where a
     tournament correction refuses it. A dry run computes what this would publish without it
     (services.impact)."""
+    started = time.perf_counter()
     revisions: list[Revision] = []
+    computed = entries = rows = 0
     for period, current, period_row in lists_to_recompute(
         session, category, first, skip_imported=skip_imported
     ):
@@ -124,16 +128,25 @@ def recalculate(
             session, rules, period_row.id, _lists_before(session, category, period),
             corrections=cause, track=track,
         )  # fmt: skip
+        computed += 1
         changed = _changed(session, current, computation)
         if changed is None:
             if through_all:
                 continue
             break
-        rating_list, _ = publish(
+        rating_list, written = publish(
             session, computation, revision=current.revision + 1, now=now, cause=cause
         )
+        entries += computation.entry_count
+        rows += written
         revisions.append(
             Revision(category, period, current.revision, rating_list.revision, changed)
+        )
+    if computed:  # a category with no published list to recompute is no cascade
+        events.tell(
+            events.ListsWritten(
+                "cascade", category, time.perf_counter() - started, len(revisions), entries, rows
+            )
         )
     return revisions
 

@@ -61,6 +61,8 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("GET", "/login"): (EVERYONE, 200),
     ("POST", "/login"): (EVERYONE, 303),
     ("GET", "/style.css"): (EVERYONE, 200),
+    # Prometheus' scrape: counts only (docs/operations.md, "Metrics and logs").
+    ("GET", "/metrics"): (EVERYONE, 200),
     ("POST", "/logout"): (SIGNED_IN, 303),
     ("GET", "/"): (SIGNED_IN, 200),
     ("GET", "/account"): (SIGNED_IN, 200),

@@ -84,6 +84,8 @@ def test_settings_come_back_whole_from_their_variables() -> None:
         backoffice_timeout_request_body=8, backoffice_limit_connections=9,
         backoffice_upload_concurrency=3, backoffice_trusted_proxies="172.16.0.0/12",
         debug=True, publication_approval="ffe-rapid,fide-standard",
+        metrics=False, log_format="json", scheduler_metrics_host="0.0.0.0",
+        scheduler_metrics_port=9102,
     )  # fmt: skip
     variables = given.environment()
     assert variables["RATINGDB_DATABASE_URL"] == "postgresql+psycopg://writer:secret@primary/db"
@@ -123,6 +125,24 @@ def test_the_workers_configuration_is_built_from_the_environment(
     assert isinstance(copy, WorkerConfig)
     assert (copy.limits.max_headers, copy.timeout_keep_alive, copy.access_log) == (8, 3, False)
     assert copy.factory is True
+
+
+def test_the_servers_log_json_lines_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``RATINGDB_LOG_FORMAT=json``: every worker's uvicorn logs through the JSON formatter, its
+    access log too; text (the default) keeps uvicorn's own configuration."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    from ratingdb.api.server import worker_config
+
+    monkeypatch.setenv("RATINGDB_SERVE_WORKERS", "2")
+    assert worker_config().log_config == LOGGING_CONFIG
+    monkeypatch.setenv("RATINGDB_LOG_FORMAT", "json")
+    config = pickle.loads(pickle.dumps(worker_config()))
+    assert isinstance(config.log_config, dict)
+    formatters = config.log_config["formatters"]
+    assert formatters == {"json": {"()": "ratingdb.observability.logs.JsonFormatter"}}
+    handlers = config.log_config["handlers"]
+    assert {handlers[name]["formatter"] for name in ("default", "access")} == {"json"}
 
 
 def test_publication_approval_lists_categories_and_refuses_unknown_ones(

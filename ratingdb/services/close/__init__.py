@@ -21,7 +21,7 @@ from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Category, Period, PeriodRules
 from ratingdb.rules.calendar import NotAListPeriod
 from ratingdb.rules.versions import NoRuleVersion
-from ratingdb.services import audit
+from ratingdb.services import audit, events
 from ratingdb.services.close.computation import (
     STANDARD_SEEDED,
     CloseOutcome,
@@ -68,6 +68,7 @@ def close_period(
         # Another closer got there first (its transaction has committed: the lock waited).
         return _already_published(session, category, period)
 
+    started = time.perf_counter()
     with _collector_paused():
         outcome = _close(session, rules, period_row, now=now, dry_run=dry_run, track=track,
                          before_publishing=before_publishing)  # fmt: skip
@@ -78,6 +79,10 @@ def close_period(
                     "first_ratings": outcome.first_ratings, "rows": outcome.rows_written},
             details={"category": category.value, "period": str(period),
                      "list_id": outcome.list_id, "rule_version": outcome.rule_version},
+        )  # fmt: skip
+        events.tell(
+            events.ListsWritten("close", category, time.perf_counter() - started, 1,
+                                outcome.entries, outcome.rows_written)
         )  # fmt: skip
     return outcome
 
