@@ -158,7 +158,7 @@ def test_a_short_listing_whose_reader_went_away_ends_quietly(
     assert (code, errors) == (1, "")
 
 
-def test_the_jobs_list_whose_reader_went_away_ends_quietly(tmp_path: Path) -> None:
+def test_the_jobs_list_whose_reader_went_away_ends_quietly() -> None:
     code, errors = with_reader_gone(["-m", "jobs", "list"])
     assert code == 1
     assert "BrokenPipe" not in errors, errors
