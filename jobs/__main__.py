@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ratingdb import defaults, origin
 from ratingdb.enums import AuditChannel
 from ratingdb.errors import InputError
+from ratingdb.output import delivered, reader_gone
 
 if TYPE_CHECKING:
     from ratingdb.config import Settings
@@ -66,7 +67,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     prefix = f"python -m jobs {args.command}"
     try:
-        return _run(args)
+        return delivered(_run(args))
+    except BrokenPipeError:
+        return reader_gone()  # ``python -m jobs list | head -1``: quietly (ratingdb.output)
     except InputError as error:
         print(f"{prefix}: {error}", file=sys.stderr)
         return 2

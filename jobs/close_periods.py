@@ -51,7 +51,7 @@ def close_periods(settings: Settings, now: datetime, actor: str) -> list[CloseOu
                 outcomes.append(outcome)
                 if outcome.awaiting_approval:
                     log.info(
-                        "%s %s awaits approval (publication: approval): %d entries, %d games, "
+                        "%s %s is awaiting-approval (publication: approval): %d entries, %d games, "
                         "digest %s; nothing published, and the later periods of %s wait for it",
                         category.value,
                         period,
@@ -62,7 +62,7 @@ def close_periods(settings: Settings, now: datetime, actor: str) -> list[CloseOu
                     )
                     break
                 if outcome.already_published:
-                    log.info("%s %s is already closed", category.value, period)
+                    log.info("%s %s is already published", category.value, period)
                 else:
                     log.info(
                         "%s %s published: %d entries, %d games",

@@ -28,6 +28,7 @@ from ratingdb.defaults import debug_enabled
 DEBUG_VARIABLE = "RATINGDB_DEBUG"
 EXIT_FAILURE = 1
 UPGRADE = "run `ratingdb db upgrade`"
+DEMO = "`ratingdb demo`"
 
 
 class OperationalFailure(Exception):
@@ -57,9 +58,10 @@ def shown(url: str) -> str:
     return parsed.render_as_string(hide_password=True)
 
 
-def require_sqlite_file(url: str) -> None:
+def require_sqlite_file(url: str, setting: str = "--database-url") -> None:
     """A SQLite database that does not exist yet is not created by a command that expects one
-    (SQLite would create an empty file, and the command would then fail on a missing table)."""
+    (SQLite would create an empty file, and the command would then fail on a missing table).
+    ``setting``: where the URL came from, for the message."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or parsed.query.get("uri"):
         return
@@ -67,9 +69,14 @@ def require_sqlite_file(url: str) -> None:
         return
     if not Path(parsed.database).exists():
         raise OperationalFailure(
-            f"there is no database at {parsed.database}: {UPGRADE} to create it, or give the "
-            "right --database-url"
+            f"there is no database at {parsed.database}: {UPGRADE} to create it ({DEMO} "
+            f"creates one holding the sample federation), or give the right {setting}"
         )
+
+
+def not_set_up(url: str) -> OperationalFailure:
+    """A database that answers but was never migrated (an empty SQLite file, say)."""
+    return OperationalFailure(f"the database at {shown(url)} is not set up: {UPGRADE}")
 
 
 def require_latest_schema(connection: Connection, url: str) -> None:
@@ -80,7 +87,7 @@ def require_latest_schema(connection: Connection, url: str) -> None:
     if current == head:
         return
     if current is None:
-        raise OperationalFailure(f"the database at {shown(url)} is not set up: {UPGRADE}")
+        raise not_set_up(url)
     try:
         scripts.get_revision(current)
     except CommandError:
@@ -102,6 +109,24 @@ def require_ready_database(url: str) -> None:
     try:
         with engine.connect() as connection:
             require_latest_schema(connection, url)
+    finally:
+        engine.dispose()
+
+
+def require_database_to_serve(url: str, setting: str, *, latest: bool) -> None:
+    """What a server checks once before it listens, so that it never starts on no database:
+    the database exists (no SQLite file is created), answers, and has been set up. ``latest``
+    (the back office, a writer, as the scheduler): at this ratingdb's schema. Otherwise (the
+    read-only API) any revision will do: a replica still replaying a migration is served, and
+    ``/health`` answers 503 naming the revision until it is at the latest."""
+    require_sqlite_file(url, setting)
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            if latest:
+                require_latest_schema(connection, url)
+            elif MigrationContext.configure(connection).get_current_revision() is None:
+                raise not_set_up(url)
     finally:
         engine.dispose()
 
@@ -186,7 +211,8 @@ def _postgresql(error: DBAPIError, orig: psycopg.Error, where: str) -> str | Non
     if isinstance(orig, psycopg.OperationalError) and error.statement is None:
         return (
             f"cannot reach {where} ({message}): check that the server is running and that "
-            "the host, port and database name are right"
+            "the host, port and database name are right (a database not created yet: create "
+            f"it, e.g. with PostgreSQL's createdb, then {UPGRADE})"
         )
     if lost or isinstance(orig, psycopg.OperationalError):
         return (

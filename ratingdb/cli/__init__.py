@@ -22,6 +22,7 @@ from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tou
 from ratingdb.cli.fields import as_typed
 from ratingdb.enums import AuditChannel
 from ratingdb.errors import InputError
+from ratingdb.output import delivered, reader_gone
 
 EXIT_BAD_INPUT = 2
 
@@ -79,10 +80,6 @@ def _parser() -> argparse.ArgumentParser:
     return build_parser()
 
 
-#: The exit status when the output's reader went away: not all of it was delivered.
-EXIT_BROKEN_PIPE = 1
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(_join_dashed_values(sys.argv[1:] if argv is None else argv))
@@ -90,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     before = origin.current_process()
     origin.set_process(origin.Origin(AuditChannel.CLI, origin.operating_system_user()))
     try:
-        return _run(args)
+        return delivered(_run(args))
     finally:
         origin.set_process(before)
 
@@ -100,9 +97,8 @@ def _run(args: argparse.Namespace) -> int:
         code: int = args.handler(args)
     except BrokenPipeError:
         # Whoever read the output stopped (``ratingdb lists export ... | head``): end quietly,
-        # as a Unix tool does, with nothing more written to the closed pipe, not even at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_BROKEN_PIPE
+        # as a Unix tool does (ratingdb.output).
+        return reader_gone()
     except InputError as error:
         shown = as_typed(error, args.command, getattr(args, "action", None))
         print(f"ratingdb {args.command}: {shown}", file=sys.stderr)

@@ -43,9 +43,11 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = settings(args)  # before the web stack is imported: bad options fail fast
-    from ratingdb.failures import require_sqlite_file
+    from ratingdb.failures import require_database_to_serve
 
-    require_sqlite_file(config.database_url)  # never an empty file created by a start
+    # Never on no database (nor an empty SQLite file created by the start), and, as a writer,
+    # only at this ratingdb's schema, as every command and the scheduler.
+    require_database_to_serve(config.database_url, "--database-url", latest=True)
     from ratingdb.api.server import backoffice_config, run_server
     from ratingdb.backoffice.app import create_app
 

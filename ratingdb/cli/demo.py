@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         say(f"no period to close at {now:%Y-%m-%d %H:%M} UTC")
     waiting = [f"{o.category.value} {o.period}" for o in closed if o.awaiting_approval]
     if waiting:  # RATINGDB_PUBLICATION_APPROVAL: approve them in the back office
-        say(f"awaiting approval in the back office: {', '.join(waiting)}")
+        say(f"awaiting-approval (approve in the back office): {', '.join(waiting)}")
     base = f"http://{_host_for_url(config.serve_host)}:{config.serve_port}"
     say(f"API: {base}/v1/ (OpenAPI: {base}/openapi.json, docs: {base}/docs)")
     say(f"web page: {base}/")

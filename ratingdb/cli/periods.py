@@ -70,7 +70,7 @@ def run_close(args: argparse.Namespace) -> int:
         if args.dry_run:
             session.rollback()
     if outcome.already_published:
-        print(f"{wanted_category.value} {wanted_period} is already closed", file=sys.stderr)
+        print(f"{wanted_category.value} {wanted_period} is already published", file=sys.stderr)
     elif args.dry_run:
         print("dry run: nothing was written", file=sys.stderr)
     print(json.dumps(outcome.as_json()))

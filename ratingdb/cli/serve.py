@@ -80,10 +80,12 @@ def connection_options(parser: argparse.ArgumentParser, command: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = settings(args)  # before the web stack is imported: bad options fail fast
-    from ratingdb.failures import require_sqlite_file
+    from ratingdb.failures import require_database_to_serve
 
-    # SQLite would create an empty file and every page would fail on a missing table.
-    require_sqlite_file(config.read_database_url)
+    # Never on no database: SQLite would create an empty file, and every page would fail.
+    separate = config.read_database_url != config.database_url
+    setting = "RATINGDB_READ_DATABASE_URL" if separate else "--database-url"
+    require_database_to_serve(config.read_database_url, setting, latest=False)
     from ratingdb.api.server import serve
 
     serve(config)

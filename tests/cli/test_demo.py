@@ -120,7 +120,9 @@ def test_demo_honours_the_publication_mode(tmp_path: Path) -> None:
         "demo: closed 18 periods: fide-rapid 2026-07..2026-12; fide-blitz 2026-07..2026-12; "
         "ffe-rapid 2026-07..2026-12"
     ) in done.stdout
-    assert "demo: awaiting approval in the back office: fide-standard 2026-07" in done.stdout
+    assert (
+        "demo: awaiting-approval (approve in the back office): fide-standard 2026-07" in done.stdout
+    )
     url = f"sqlite:///{tmp_path / 'ratingdb.sqlite3'}"
     assert query(url, "SELECT list_date, state FROM periods WHERE category = 'fide-standard' "
                  "AND state <> 'published'")[0][1] == "awaiting-approval"  # fmt: skip

@@ -87,7 +87,7 @@ def test_closing_a_published_period_reports_that_list(
     code, out, err = cli(capsys, *CLOSE, url=url)
     assert code == 0
     again = json.loads(out)
-    assert "fide-standard 2026-09 is already closed" in err
+    assert "fide-standard 2026-09 is already published" in err
     assert again["state"] == "already-published"
     assert (again["list_id"], again["entries"], again["rule_version"], again["revision"]) == (
         list_id, 3, rule_version, 1,

@@ -24,6 +24,7 @@ from ratingdb.cli import main
 from ratingdb.db import downgrade
 from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.db.migrate import head_revision
+from ratingdb.failures import OperationalFailure, require_database_to_serve
 from tests.support import forks
 
 UPGRADE = "run `ratingdb db upgrade`"
@@ -87,8 +88,9 @@ def test_a_missing_sqlite_file_is_not_created(
     path = tmp_path / "absent.sqlite3"
     line = fails(capsys, "periods", "status", "--database-url", f"sqlite:///{path}")
     assert line == (
-        f"ratingdb periods: there is no database at {path}: {UPGRADE} to create it, or give "
-        "the right --database-url\n"
+        f"ratingdb periods: there is no database at {path}: {UPGRADE} to create it "
+        "(`ratingdb demo` creates one holding the sample federation), or give the right "
+        "--database-url\n"
     )
     assert not path.exists()
 
@@ -113,6 +115,20 @@ def test_a_database_at_an_older_schema_says_run_db_upgrade(
     assert main(import_list(list_file(tmp_path), database_url)) == 0
 
 
+def test_the_api_starts_on_an_older_schema_not_on_none(database_url: str) -> None:
+    """``ratingdb serve``'s check before it listens (tests/cli/test_quiet_ends.py runs it): a
+    replica still replaying a migration is served, and /health answers 503 naming the revision
+    (tests/api/test_health.py); a database never set up is refused. The back office's check,
+    a writer's, refuses the older schema too."""
+    downgrade(database_url, "0003")
+    require_database_to_serve(database_url, "--database-url", latest=False)  # no exception
+    with pytest.raises(OperationalFailure, match="at schema revision 0003, this ratingdb needs"):
+        require_database_to_serve(database_url, "--database-url", latest=True)
+    downgrade(database_url, "base")
+    with pytest.raises(OperationalFailure, match=r"is not set up: run `ratingdb db upgrade`$"):
+        require_database_to_serve(database_url, "--database-url", latest=False)
+
+
 # --- database unreachable ----------------------------------------------------------------
 
 
@@ -122,7 +138,9 @@ def test_an_unreachable_postgresql_says_so(host: str, capsys: pytest.CaptureFixt
     line = fails(capsys, "periods", "status", "--database-url", url)
     assert line.startswith("ratingdb periods: cannot reach the database at postgresql+psycopg://")
     assert line.endswith(
-        "check that the server is running and that the host, port and database name are right\n"
+        "check that the server is running and that the host, port and database name are right "
+        f"(a database not created yet: create it, e.g. with PostgreSQL's createdb, then {UPGRADE})"
+        "\n"
     )
     assert ("Connection refused" in line) or ("failed to resolve host" in line), line
 

@@ -175,7 +175,7 @@ def test_the_job_and_periods_status_show_the_waiting_period(
     outcome = json.loads(line)
     assert (outcome["period"], outcome["state"], outcome["entries"]) == (
         "2026-12", "awaiting-approval", case.EXPECTED_ENTRIES)  # fmt: skip
-    assert "fide-standard 2026-12 awaits approval" in done.stderr
+    assert "fide-standard 2026-12 is awaiting-approval" in done.stderr
     assert "later periods of fide-standard wait for it" in done.stderr
     status = cli_ok(capsys, "periods", "status", "--category", "fide-standard", url=database_url)
     periods = [json.loads(line) for line in status.splitlines()]  # one JSON line per period

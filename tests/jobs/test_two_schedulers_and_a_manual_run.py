@@ -48,7 +48,7 @@ TOURNAMENTS = {
 }
 BASELINE = Period(2026, 6)
 STD = Category.FIDE_STANDARD
-POLITE = re.compile(r" jobs\.close_periods fide-standard \d{4}-\d{2} is already closed$")
+POLITE = re.compile(r" jobs\.close_periods fide-standard \d{4}-\d{2} is already published$")
 PUBLISHED = re.compile(r" jobs\.close_periods fide-standard (\d{4}-\d{2}) published: ")
 EXECUTED = 'Job "close-periods'
 
@@ -196,7 +196,7 @@ def test_two_schedulers_and_a_manual_run_close_each_period_once(
     assert lists == {str(BASELINE): 1, **dict.fromkeys(due, 1)}, lists
     assert {p: states[p] for p in due} == dict.fromkeys(due, "published")
 
-    # No process logged an error; "already closed" only in the polite form.
+    # No process logged an error; "already published" only in the polite form.
     for name, log in logs.items():
         for marker in ("Traceback", "ERROR", "Error", "raised an exception", "exception"):
             assert marker not in log, f"{name} logged {marker!r}:\n{log}"
