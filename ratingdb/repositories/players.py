@@ -291,3 +291,16 @@ def unregistered_with_fide_games(
         .order_by(PlayerRow.name, PlayerRow.player_id)
     )
     return [(player, tournaments, last) for player, tournaments, last in rows]
+
+
+def fide_ids_of_local_players(session: Session) -> dict[str, str]:
+    """Local id -> FIDE id of the players met without a FIDE id whose FIDE id was recorded
+    later (a handful): a FIDE list written out names them by their FIDE id."""
+    rows = session.execute(
+        select(PlayerRow.player_id, PlayerRow.fide_id).where(
+            PlayerRow.fide_id.is_not(None),
+            func.length(PlayerRow.player_id) == LOCAL_ID_LENGTH,
+            PlayerRow.player_id.startswith(LOCAL_ID_PREFIX),
+        )
+    )
+    return {player_id: fide_id for player_id, fide_id in rows if fide_id is not None}

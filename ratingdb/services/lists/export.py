@@ -5,6 +5,8 @@ TXT or FIDE XML, an entry at a time as it is read (the reading: services.publish
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING
 
 from ratingdb.errors import InputError
@@ -12,7 +14,7 @@ from ratingdb.formats.fide_list import XML_TAGS, write_fide_txt, write_fide_xml_
 from ratingdb.formats.list_csv import write_list_csv_to
 
 if TYPE_CHECKING:  # the read side imports this module's package (revisions, digests)
-    from ratingdb.services.published.lists import PublishedList
+    from ratingdb.services.published.lists import ListEntry, PublishedList
 
 EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
 
@@ -27,7 +29,7 @@ def write_published(published: PublishedList, file_format: str, out: IO[str]) ->
     elif file_format == "csv":
         write_list_csv_to(published.entries, out)
     elif file_format == "fide-txt":
-        write_fide_txt(published.entries, published.category, out)
+        write_fide_txt(_by_fide_id(published), published.category, out)
     elif file_format == "fide-xml":
         if published.category not in XML_TAGS:
             raise InputError(
@@ -35,9 +37,18 @@ def write_published(published: PublishedList, file_format: str, out: IO[str]) ->
                 "(fide-txt, csv and json hold every category)",
                 field="format",
             )
-        write_fide_xml_list(published.entries, out)
+        write_fide_xml_list(_by_fide_id(published), out)
     else:
         raise InputError(f"must be one of {', '.join(EXPORT_FORMATS)}", field="format")
+
+
+def _by_fide_id(published: PublishedList) -> Iterator[ListEntry]:
+    """The entries as FIDE's layouts name them: a player met without a FIDE id and known by
+    one since, by that FIDE id (issue 27: a FIDE list holds FIDE ids only)."""
+    ids = published.fide_ids
+    for entry in published.entries:
+        fide_id = ids.get(entry.player_id)
+        yield entry if fide_id is None else replace(entry, player_id=fide_id)
 
 
 def list_json(published: PublishedList) -> str:

@@ -3,9 +3,9 @@ differences between two revisions, and a whole list as the exports read it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
+from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import entry_filter, list_pages
 from ratingdb.repositories.published import lists as list_repo
@@ -264,6 +265,9 @@ class PublishedList:
     #: A tuple; from ``streamed_list`` and ``exported_revision`` an iterator, read once as it
     #: goes.
     entries: Iterable[ListEntry]
+    #: Local id -> FIDE id of the players of a FIDE list met without a FIDE id and known by one
+    #: since: FIDE's layouts name them by their FIDE id.
+    fide_ids: Mapping[str, str] = field(default_factory=dict)
 
 
 def published_list(session: Session, category: Category, period: Period) -> PublishedList:
@@ -312,6 +316,9 @@ def exported_revision(session: Session, summary: ListSummary) -> Iterator[Publis
 
 @contextmanager
 def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
+    fide_ids = (
+        player_repo.fide_ids_of_local_players(session) if summary.category.needs_fide_id else {}
+    )
     rows = list_repo.every_entry(session, summary.list_id, yield_per=EXPORT_BATCH)
     try:
         yield PublishedList(
@@ -322,6 +329,7 @@ def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]
             summary.published_at,
             # Positional: the query's columns are the dataclass's fields, in order.
             (ListEntry(*row) for row in rows),
+            fide_ids,
         )
     finally:
         rows.close()
