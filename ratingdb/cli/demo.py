@@ -89,6 +89,19 @@ def run(args: argparse.Namespace) -> int:
     waiting = [f"{o.category.value} {o.period}" for o in closed if o.awaiting_approval]
     if waiting:  # RATINGDB_PUBLICATION_APPROVAL: approve them in the back office
         say(f"awaiting-approval (approve in the back office): {', '.join(waiting)}")
+    with transaction(args) as session:
+        created = _demo_accounts(session, now, person)
+    office = f"http://{_host_for_url(config.backoffice_host)}:{config.backoffice_port}"
+    if created:
+        say(
+            "back office (demo accounts, for trying it only: never in production): run "
+            f"`ratingdb backoffice --database-url {_shown(config.database_url)}`, then sign in "
+            f"at {office}/login as "
+            + ", ".join(f"{name} ({role}) with password {word!r}" for name, role, word in created)
+        )
+    else:
+        say(f"back office: `ratingdb backoffice`, then {office}/login with the demo accounts "
+            "(their passwords were printed when they were created)")  # fmt: skip
     base = f"http://{_host_for_url(config.serve_host)}:{config.serve_port}"
     say(f"API: {base}/v1/ (OpenAPI: {base}/openapi.json, docs: {base}/docs)")
     say(f"web page: {base}/")
@@ -106,6 +119,27 @@ def run(args: argparse.Namespace) -> int:
     say(f"serving on {base} (Ctrl-C stops)")
     serve(config)
     return 0
+
+
+#: The demo's back-office accounts: one of each role.
+DEMO_ACCOUNTS = (("arbiter1", "arbiter"), ("officer1", "officer"), ("admin1", "admin"))
+
+
+def _demo_accounts(session: Session, now: datetime, person: str) -> list[tuple[str, str, str]]:
+    """One account of each role (DEMO_ACCOUNTS) with a fresh random password, unless the
+    database has accounts already; (user, role, password) of those created, to print."""
+    import secrets
+
+    from ratingdb.services import accounts
+
+    if accounts.list_users(session):
+        return []
+    created = []
+    for username, role in DEMO_ACCOUNTS:
+        password = "demo-" + secrets.token_urlsafe(12)
+        accounts.add_user(session, username, role, password, by=None, actor=person, now=now)
+        created.append((username, role, password))
+    return created
 
 
 def say(text: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ import pytest
 from ratingdb.db import head_revision
 from ratingdb.sample_data import folder, load_manifest
 from ratingdb.sample_data.generate import generate
+from ratingdb.services import passwords
 from tests.databases import free_port
 from tests.support import forks
 from tests.support.sql import query
@@ -89,11 +91,20 @@ def test_demo_on_sqlite_in_an_empty_folder(tmp_path: Path) -> None:
     assert "demo: web page: http://127.0.0.1:8000/" in done.stdout
     url = f"sqlite:///{tmp_path / 'ratingdb.sqlite3'}"
     check_loaded_and_closed(url)
-    # Again: nothing loaded twice, nothing left to close.
+    # Demo accounts, one of each role, their passwords printed (issue 28 item 9).
+    printed = re.findall(r"(\w+) \((\w+)\) with password '([^']+)'", done.stdout)
+    assert [(name, role) for name, role, _ in printed] == [
+        ("arbiter1", "arbiter"), ("officer1", "officer"), ("admin1", "admin"),
+    ]  # fmt: skip
+    stored = dict(query(url, "SELECT username, password_hash FROM users"))
+    assert all(passwords.verify(stored[name], word) for name, _, word in printed)
+    # Again: nothing loaded twice, nothing left to close, no account made nor printed.
     again = demo(tmp_path, "--no-serve", "--now", NOW)
     assert again.returncode == 0, again.stderr
     assert "the sample federation (RUR) is already loaded" in again.stdout
     assert "no period to close" in again.stdout
+    assert "with password" not in again.stdout
+    assert query(url, "SELECT count(*) FROM users") == [(3,)]
     check_loaded_and_closed(url)
 
 
