@@ -17,7 +17,7 @@ from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.enums import SubmissionState
 from ratingdb.errors import InputError
 from ratingdb.rules import Category
-from ratingdb.services import audit
+from ratingdb.services import audit, audit_words
 from ratingdb.services import submissions as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.submissions import SubmissionConflict, SubmissionNotFound, Upload
@@ -169,7 +169,12 @@ def audit_page(
             since=None if first is None else datetime.combine(first, time(), UTC),
             until=None if last is None else datetime.combine(last + timedelta(days=1), time(), UTC),
         )
-    return _page(request, "audit.html", entries=entries, filters=filters, error=None,
+    shown = [
+        {**e, "what": audit_words.action_words(e["action"]),
+         "words": audit_words.entry_words(e["counts"], e["details"])}
+        for e in entries
+    ]  # fmt: skip
+    return _page(request, "audit.html", entries=shown, filters=filters, error=None,
                  limit=AUDIT_PAGE_ENTRIES)  # fmt: skip
 
 

@@ -282,6 +282,10 @@ def test_the_audit_page_shows_the_channel(client: TestClient, users: Accounts) -
     page = client.get("/audit").text
     assert "<th>Through</th>" in page
     assert "sign-in" in page
+    # In words (issue 28 item 9): what was done, and the details as phrases, no Python dict.
+    assert "account created <small>(user-add)</small>" in page
+    assert "username: olga; role: officer; awaiting approval: no" in page
+    assert "{" not in page.split("<tbody>")[1]
 
 
 # SQLite: a writer holding the lock ---------------------------------------------------------
