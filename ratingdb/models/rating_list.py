@@ -18,6 +18,7 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     Numeric,
+    SmallInteger,
     String,
     UniqueConstraint,
 )
@@ -28,6 +29,11 @@ from ratingdb.enums import ListSource
 from ratingdb.models.base import Base, category_check, category_column, enum_check, enum_column
 from ratingdb.models.player import PLAYER_ID_LENGTH
 from ratingdb.rules.categories import Category
+
+#: How the digest of a list written now is computed (services.lists.digest): version 2 covers
+#: each entry's activity flag, version 1 (lists written before migration 0017) does not.
+DIGEST_VERSION = 2
+DIGEST_VERSIONS = (1, 2)
 
 
 class RatingListRow(Base):
@@ -42,6 +48,7 @@ class RatingListRow(Base):
         enum_check("source", ListSource),
         CheckConstraint("revision >= 1", name="revision_positive"),
         CheckConstraint("entry_count >= 0", name="entry_count_not_negative"),
+        CheckConstraint("digest_version IN (1, 2)", name="digest_version_known"),
         # What a list's parent must be, guarded here (migration 0013): a list of the same
         # category (the composite key), written before it (a player's entry is read from
         # their nearest row below the list: repositories.list_storage.changes.resolve).
@@ -66,6 +73,9 @@ class RatingListRow(Base):
     entry_count: Mapped[int] = mapped_column(Integer)
     #: SHA-256 (hex) of the list's canonical export, to show it never changed.
     digest: Mapped[str | None] = mapped_column(String(64))
+    #: What ``digest`` covers (DIGEST_VERSIONS; services.lists.digest): a list keeps the
+    #: version it was published with (1 for those before migration 0017).
+    digest_version: Mapped[int] = mapped_column(SmallInteger, server_default="1")
     #: The correction this revision was published for (None for the original list).
     cause_correction_id: Mapped[int | None] = mapped_column(ForeignKey("corrections.id"))
     #: The last correction included in its inputs (0: none): what it is verified against.

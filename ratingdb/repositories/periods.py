@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource, PeriodState
 from ratingdb.models import GameRow, PeriodRow, RatingListRow, TournamentRow
+from ratingdb.models.rating_list import DIGEST_VERSION
 from ratingdb.rules import Category, Period, closing_date
 from ratingdb.rules.calendar import next_period
 
@@ -271,6 +272,7 @@ def add_list(
         published_at=published_at,
         entry_count=entry_count,
         digest=digest,
+        digest_version=DIGEST_VERSION,
         cause_correction_id=cause_correction_id,
         corrections_applied=corrections_applied,
         parent_list_id=parent_list_id,

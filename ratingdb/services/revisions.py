@@ -264,7 +264,11 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
     def result(ok: bool, detail: str) -> Verification:
         return Verification(category, period, rating_list.revision, rating_list.source, ok, detail)
 
-    stored = {stored_digest(session, rating_list.id), stored_rows_digest(session, rating_list.id)}
+    version = rating_list.digest_version
+    stored = {
+        stored_digest(session, rating_list.id, version),
+        stored_rows_digest(session, rating_list.id, version),
+    }
     if stored != {rating_list.digest}:
         return result(False, "the stored entries do not match the list's digest")
     if list_latest.latest_differs(session, rating_list.id):
@@ -282,7 +286,7 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
         session, rules, rating_list.period_id, lists,
         corrections=rating_list.corrections_applied, written_before=rating_list.id,
     )  # fmt: skip
-    recomputed = entries_digest(computation.results)
+    recomputed = entries_digest(computation.results, version)
     if recomputed != rating_list.digest:
         return result(False, "recomputed from its stored inputs, the list differs")
     # The digest covers an entry up to its K; what the next periods start from (K used, sum

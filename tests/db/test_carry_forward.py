@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.db.chunks import list_order
+from ratingdb.db.chunks import ENTRY, list_order
 from ratingdb.enums import ListSource
 from ratingdb.models import LatestEntryRow, PlayerRow
 from ratingdb.repositories import periods as period_repo
@@ -163,6 +163,14 @@ def test_the_database_reads_every_list_as_the_rule(session: Session, seed: int) 
         assert changes.canonical_rows(session, list_id) == sorted(e[:6] for e in entries.values())
         assert changes.canonical_rows(session, list_id) == chunk_reads.canonical_entries(
             session, list_id
+        )
+        # The fields of a version 2 digest: the six and the activity flag, carried forward.
+        v2 = (*ENTRY[:6], "active")
+        assert changes.canonical_rows(session, list_id, v2) == sorted(
+            (*e[:6], e.active) for e in entries.values()
+        )
+        assert changes.canonical_rows(session, list_id, v2) == chunk_reads.canonical_entries(
+            session, list_id, v2
         )
         # latest_entries written from the list (resolved in the database), then its page.
         latest.write_latest(session, list_id)

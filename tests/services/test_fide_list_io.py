@@ -76,10 +76,13 @@ def test_the_standard_txt_list(
     # The streamed digest is list_digest of the entries.
     entries = [
         {"player_id": e["player_id"], "rating": e["rating"], "previous_rating": None,
-         "change": None, "games": e["games"], "k_factor": e["k_factor"]}
+         "change": None, "games": e["games"], "k_factor": e["k_factor"], "active": e["active"]}
         for e in document["entries"]
     ]  # fmt: skip
-    assert query(url, "SELECT digest FROM rating_lists") == [(list_digest(entries),)]
+    # Version 2 (migration 0017): the activity flag too.
+    assert query(url, "SELECT digest, digest_version FROM rating_lists") == [
+        (list_digest(entries), 2)
+    ]
 
 
 def test_k_status_derived_from_the_k_column(

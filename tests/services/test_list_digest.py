@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratingdb.services.lists import DIGEST_SLICE, digest_of_sorted
+from ratingdb.services.lists import DIGEST_SLICE, DIGEST_VERSION, digest_of_sorted, list_digest
 
 
 def by_definition(entries: list[tuple[Any, ...]]) -> str:
@@ -47,3 +47,23 @@ def test_a_known_digest() -> None:
     assert digest_of_sorted([("1001", 1800, None, None, 0, 20)]) == (
         "347934d4bae0340dd7a46e7142053a108f46a90b4ef87b88a6d6434769a865c0"
     )
+
+
+def test_a_known_version_2_digest() -> None:
+    """Version 2 (lists written since migration 0017) adds the activity flag, a JSON boolean:
+    the same entry active and inactive gives two digests, each as sha256sum gives it."""
+    entry = {"player_id": "1001", "rating": 1800, "previous_rating": None, "change": None,
+             "games": 0, "k_factor": 20}  # fmt: skip
+    # printf '%s' '[["1001",1800,null,null,0,20,false]]' | sha256sum
+    assert list_digest([{**entry, "active": False}]) == (
+        "a173cfeea5730ee80a2a5023deeefc08a4eb187e169f2e27374c1c81d5a0c7e9"
+    )
+    # printf '%s' '[["1001",1800,null,null,0,20,true]]' | sha256sum
+    assert list_digest([{**entry, "active": True}], version=2) == (
+        "2425617a329f7db00bee4bbacc7b9beb319f1e7aecae7f8a7207ca59916c2e13"
+    )
+    # Version 1 leaves the flag out: the known digest above.
+    assert list_digest([{**entry, "active": True}], version=1) == (
+        "347934d4bae0340dd7a46e7142053a108f46a90b4ef87b88a6d6434769a865c0"
+    )
+    assert DIGEST_VERSION == 2

@@ -214,38 +214,66 @@ def _typed(entry: Sequence[Any], postgresql: bool) -> tuple[Any, ...]:
 
 
 _FOUR_PLACES = Decimal("0.0001")
-#: The fields after the six canonical ones, which carried() passes through or leaves None.
-_UNREAD = (None,) * (len(ENTRY) - 6)
 
 
-def canonical_rows(session: Session, list_id: int) -> list[tuple[Any, ...]]:
-    """(player_id, rating, previous_rating, change, games, k_factor) of every entry, in
-    player_id byte order, as chunk_reads.canonical_entries reads them from the list's chunks,
-    but resolved from the list's own rows in list_entries (the other stored form of the list:
-    ``periods verify`` checks both against the digest) over its parent's entries as the
-    parent's chunks hold them (ratingdb.rules.carry_forward.shown): each list's rows read once
-    (by the list_id index), not its whole ancestry's. The parent's chunks are checked against
-    the parent's digest, and its rows against them, when the parent is verified (``periods
-    verify --all`` checks every list: each ancestry's rows once)."""
+def _typed_fields(row: tuple[Any, ...], fields: Sequence[str], postgresql: bool) -> tuple[Any, ...]:
+    """A row of ``fields`` as the ORM reads them (SQLite's driver: a BOOLEAN as 0 or 1, a DATE
+    as text, a NUMERIC as a float)."""
+    if postgresql:
+        return row
+    typed = list(row)
+    for index, name in enumerate(fields):
+        value = typed[index]
+        if value is None:
+            continue
+        if name == "active":
+            typed[index] = bool(value)
+        elif name == "last_rated" and isinstance(value, str):
+            typed[index] = date.fromisoformat(value)
+        elif name == "sum_delta":
+            typed[index] = Decimal(str(value)).quantize(_FOUR_PLACES)
+    return tuple(typed)
+
+
+def canonical_rows(
+    session: Session, list_id: int, fields: Sequence[str] = ENTRY[:6]
+) -> list[tuple[Any, ...]]:
+    """``fields`` (names of ENTRY, player_id first; a digest's: the first six, and
+    ``active``) of every entry, in player_id byte order, as chunk_reads.canonical_entries reads
+    them from the list's chunks, but resolved from the list's own rows in list_entries (the
+    other stored form of the list: ``periods verify`` checks both against the digest) over its
+    parent's entries as the parent's chunks hold them (ratingdb.rules.carry_forward.shown):
+    each list's rows read once (by the list_id index), not its whole ancestry's. The parent's
+    chunks are checked against the parent's digest, and its rows against them, when the parent
+    is verified (``periods verify --all`` checks every list: each ancestry's rows once)."""
+    if fields[0] != "player_id":
+        raise ValueError(f"canonical rows start with the player id, not {fields[0]!r}")
     parent = (
         session.connection()
         .execute(select(RatingListRow.parent_list_id).where(RatingListRow.id == list_id))
         .scalar_one()
     )
     entries: dict[str, tuple[Any, ...]] = {}
+    at = [ENTRY.index(name) for name in fields]
     if parent is not None:
-        # Only the six fields read: those carried() makes them from (the other four it passes
-        # through or leaves None, and they are cut off).
-        for six in zip(*list_columns(session, parent, ENTRY[:6]), strict=True):
-            entries[six[0]] = carried((*six, *_UNREAD))[:6]
+        # Only the fields asked for read, and placed where an entry has them; carried() makes
+        # the entry carried forward (the other fields it passes through or leaves None).
+        read = [ENTRY.index(name) for name in dict.fromkeys((*ENTRY[:6], *fields))]
+        for values in zip(*list_columns(session, parent, [ENTRY[i] for i in read]), strict=True):
+            entry: list[Any] = [None] * len(ENTRY)
+            for index, value in zip(read, values, strict=True):
+                entry[index] = value
+            shown = carried(entry)
+            entries[shown[0]] = tuple(shown[i] for i in at)
     own = session.connection().execute(
-        select(*(ListEntryRow.__table__.c[key] for key in ENTRY[:6])).where(
+        select(*(ListEntryRow.__table__.c[key] for key in fields)).where(
             ListEntryRow.list_id == list_id
         )
     )
+    postgresql = session.get_bind().dialect.name == "postgresql"
     for row in own:
         if row[1] is None:
             entries.pop(row[0], None)  # a marker: off the list (shown() reads it so)
         else:
-            entries[row[0]] = tuple(row)
+            entries[row[0]] = _typed_fields(tuple(row), fields, postgresql)
     return [entries[player_id] for player_id in sorted(entries)]

@@ -100,11 +100,12 @@ def whole_list(session: Session, list_id: int) -> Iterator[Entry]:
         yield from map(Entry._make, zip(*batch, strict=True))
 
 
-def canonical_entries(session: Session, list_id: int) -> list[tuple[Any, ...]]:
-    """(player_id, rating, previous_rating, change, games, k_factor) of every entry, in
-    player_id byte order (as Python sorts): what a list's digest is computed from. Read from
-    the list's chunks."""
-    return sorted(zip(*list_columns(session, list_id, ENTRY[:6]), strict=True))
+def canonical_entries(
+    session: Session, list_id: int, fields: Sequence[str] = ENTRY[:6]
+) -> list[tuple[Any, ...]]:
+    """``fields`` (player_id first) of every entry, in player_id byte order (as Python
+    sorts): what a list's digest is computed from. Read from the list's chunks."""
+    return sorted(zip(*list_columns(session, list_id, fields), strict=True))
 
 
 #: The fields of entries_by_player's values.

@@ -20,7 +20,7 @@ from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score, activity, carry_forward
 from ratingdb.services.close.inputs import Loaded
-from ratingdb.services.lists import DIGEST_SLICE, SortedDigest, digest_of_sorted
+from ratingdb.services.lists import DIGEST_SLICE, DIGEST_VERSION, SortedDigest, digest_of_sorted
 
 if TYPE_CHECKING:
     from ratingdb.services.close.computation import Computation
@@ -216,7 +216,7 @@ def _entries_digested(
         rows = [
             _entry_row(list_id, player_id, r) for player_id, r in zip(part, results_of, strict=True)
         ]
-        digest.update([row[1:7] for row in rows])
+        digest.update([_digested(row) for row in rows])
         if against is None:
             yield from rows
             continue
@@ -306,20 +306,29 @@ def _entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]
     )
 
 
-def entries_digest(results: Mapping[str, PeriodResult]) -> str:
+def _digested(row: tuple[Any, ...], version: int = DIGEST_VERSION) -> tuple[Any, ...]:
+    """The fields of an entry row (_entry_row) a digest of ``version`` covers
+    (services.lists.digest.DIGEST_FIELDS): from the player id to the K, and (version 2) the
+    activity flag."""
+    return row[1:7] if version == 1 else (*row[1:7], row[12])
+
+
+def entries_digest(results: Mapping[str, PeriodResult], version: int = DIGEST_VERSION) -> str:
     """The digest of the list's canonical content (as services.lists.list_digest computes it
-    for an imported list)."""
+    for an imported list), in digest ``version``."""
     # Sorted by player id alone (each player once, so the order of the whole tuples): only the
     # ids are held sorted, each entry made as it is encoded (a sorted list of two million
     # tuples was the close's peak of memory).
-    return digest_of_sorted(_canonical(results, _listed(results)))
+    return digest_of_sorted(_canonical(results, _listed(results), version))
 
 
-def _canonical(results: Mapping[str, PeriodResult], listed: list[str]) -> Iterator[tuple[Any, ...]]:
-    """(player_id, rating, previous_rating, change, games, k_factor) of each player of
-    ``listed``: the entry's row as written, from its player id to its K."""
+def _canonical(
+    results: Mapping[str, PeriodResult], listed: list[str], version: int
+) -> Iterator[tuple[Any, ...]]:
+    """The fields of digest ``version`` of each player of ``listed``: the entry's row as
+    written."""
     for player_id in listed:
-        yield _entry_row(0, player_id, results[player_id])[1:7]
+        yield _digested(_entry_row(0, player_id, results[player_id]), version)
 
 
 def _statuses_to_keep(results: PeriodResults, list_id: int) -> Iterator[tuple[Any, ...]]:

@@ -8,7 +8,9 @@ FIDE download, TXT or XML), its digest, and exporting a published list.
   ``services.published.lists``).
 """
 
+from ratingdb.models.rating_list import DIGEST_VERSION
 from ratingdb.services.lists.digest import (
+    DIGEST_FIELDS,
     DIGEST_SLICE,
     SortedDigest,
     digest_of_sorted,
@@ -22,7 +24,9 @@ from ratingdb.services.lists.imported import ImportedList, Replacement, check_pe
 from ratingdb.services.lists.importing import IMPORT_FORMATS, import_list_csv, import_list_file
 
 __all__ = [
+    "DIGEST_FIELDS",
     "DIGEST_SLICE",
+    "DIGEST_VERSION",
     "EXPORT_FORMATS",
     "FIDE_BATCH",
     "IMPORT_FORMATS",
