@@ -23,6 +23,7 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
+from ratingdb.models.rating_list import DIGEST_VERSION
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories.list_storage import chunks as list_chunks
@@ -119,6 +120,7 @@ def build(
         published_at=now,
         entry_count=len(entries),
         digest=None,
+        digest_version=DIGEST_VERSION,
     )
     session.add(rating_list)
     session.flush()

@@ -165,7 +165,7 @@ def seal_baseline(session: Session, baseline: Period) -> None:
     found = period_repo.list_for(session, CATEGORY, baseline)
     if found is None:
         raise AssertionError(f"no baseline list {baseline}")
-    found.digest = stored_digest(session, found.id)
+    found.digest = stored_digest(session, found.id, found.digest_version)
 
 
 #: The whole list a copy-built month starts from (every entry, as its chunks hold it): a
