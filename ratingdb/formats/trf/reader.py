@@ -32,7 +32,6 @@ import codecs
 import re
 from collections import Counter
 from dataclasses import replace
-from datetime import date
 from fractions import Fraction
 from io import BytesIO
 from pathlib import Path
@@ -43,18 +42,11 @@ from ratingdb.formats.numbers import is_digits
 from ratingdb.formats.text import (
     MAX_NAME_CHARS,
     bounded_chunks,
-    check_date,
     check_text,
     decode,
     read_bounded,
 )
-from ratingdb.formats.trf.dates import (
-    parse_date,
-    two_digit_fields,
-    two_digit_orders,
-    two_digit_year,
-)
-from ratingdb.formats.trf.lines import LineReader
+from ratingdb.formats.trf.header_dates import HeaderDates
 from ratingdb.formats.trf.records import (
     BYE_CODES,
     FIDE_ID,
@@ -77,8 +69,6 @@ from ratingdb.formats.trf.records import (
 )
 from ratingdb.rules.rate_of_play import parse_time_control
 
-#: The date headers, and the field each refusal names.
-DATE_HEADERS = {"042": "start date", "052": "end date"}
 #: The key of a value that may be on one line only.
 _Key = TypeVar("_Key")
 
@@ -113,7 +103,7 @@ def parse_trf(raw: bytes, *, source: str) -> TrfFile:
         raise error.located(source) from None
 
 
-class _Parser(LineReader):
+class _Parser(HeaderDates):
     """Reads one file: every line, then what the lines say about each other."""
 
     def __init__(self, raw: bytes, source: str) -> None:
@@ -397,91 +387,3 @@ class _Parser(LineReader):
                     f"line {player.line}: #{player.rank} declares {player.points} points, "
                     f"the results give {float(total):g}"
                 )
-
-    def _round_dates(self) -> tuple[date, ...]:
-        """The dates of the ``132`` record; one that is no date is noted and ignored."""
-        round_dates: list[date] = []
-        if "132" in self.headers:
-            number = self.headers["132"][0]
-            line = self.lines[number - 1]
-            for match in re.finditer(r"(\d{2}|\d{4})/(\d{2})/(\d{2})", line[4:]):
-                year = int(match.group(1))
-                try:
-                    year = two_digit_year(year) if year < 100 else year
-                    found = date(year, int(match[2]), int(match[3]))
-                except ValueError:
-                    self.notes.append(f"line {number}: round date {match[0]!r} ignored")
-                    continue
-                where = self._fail(number, match.start() + 5, "132 round dates")
-                round_dates.append(check_date(found, where))
-        return tuple(round_dates)
-
-    def _dates(self) -> tuple[date | None, date | None, tuple[date, ...]]:
-        round_dates = self._round_dates()
-        dates: dict[str, date | None] = {}
-        two_digit: list[str] = []  # the headers whose date has a two-digit year
-        for kind, label in DATE_HEADERS.items():
-            if kind not in self.headers or not self.headers[kind][1]:
-                dates[kind] = None
-                continue
-            number, text = self.headers[kind]
-            parsed = parse_date(text)
-            if parsed is None and two_digit_fields(text) is not None:
-                two_digit.append(kind)
-                continue
-            if parsed is None:
-                raise self.error(
-                    f"not a date (YYYY/MM/DD, DD.MM.YYYY, DD/MM/YYYY, YY.MM.DD or "
-                    f"'May 29, 2020'), got {text!r}",
-                    number,
-                    5,
-                    f"{kind} {label}",
-                )
-            dates[kind] = check_date(parsed, self._fail(number, 5, f"{kind} {label}"))
-        if two_digit:
-            known = [d for d in dates.values() if d is not None] + list(round_dates)
-            dates.update(zip(two_digit, self._two_digit(two_digit, known), strict=True))
-        start, end = dates["042"], dates["052"]
-        if start is not None and end is not None and end < start:
-            number = self.headers["052"][0]
-            raise self.error(
-                f"{end.isoformat()} is before the start date {start.isoformat()}",
-                number,
-                5,
-                "052 end date",
-            )
-        return start, end, round_dates
-
-    def _two_digit(self, kinds: list[str], known: list[date]) -> tuple[date, ...]:
-        """The dates of the headers ``kinds``, written with a two-digit year: read, and
-        noted, when one order alone (YY.MM.DD or DD.MM.YY) gives plausible dates
-        (dates.two_digit_orders); refused at the first of them otherwise."""
-        texts = [self.headers[kind][1] for kind in kinds]
-        orders = two_digit_orders(texts, known=known, today=date.today())
-        plausible = {order: found for order, found in orders.items() if isinstance(found, tuple)}
-        number, text = self.headers[kinds[0]]
-        where = (number, 5, f"{kinds[0]} {DATE_HEADERS[kinds[0]]}")
-        if len(plausible) == 2:
-            readings = " or ".join(
-                f"{found[0].isoformat()} ({order})" for order, found in plausible.items()
-            )
-            raise self.error(
-                f"{text!r} has a two-digit year and reads two ways, {readings}: ambiguous; "
-                "write the year in four digits",
-                *where,
-            )
-        if not plausible:
-            raise self.error(
-                f"{text!r} has a two-digit year and no plausible reading ("
-                + "; ".join(str(why) for why in orders.values())
-                + "); write the year in four digits",
-                *where,
-            )
-        ((order, found),) = plausible.items()
-        for kind, value in zip(kinds, found, strict=True):
-            number, text = self.headers[kind]
-            self.notes.append(
-                f"line {number}: {kind} {text!r} read as {value.isoformat()} ({order}, the only "
-                "plausible reading of its two-digit year)"
-            )
-        return found

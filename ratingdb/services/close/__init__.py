@@ -31,8 +31,8 @@ from ratingdb.services.close.computation import (
     compute,
     latest_correction,
 )
-from ratingdb.services.close.inputs import decode_pool
 from ratingdb.services.close.output import encode_pool, entries_digest, entry_rows, publish
+from ratingdb.services.close.statuses import decode_pool
 from ratingdb.services.progress import Track, no_progress
 
 

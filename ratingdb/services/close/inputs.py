@@ -10,7 +10,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
 from sqlalchemy.orm import Session
 
@@ -24,10 +24,8 @@ from ratingdb.rules import (
     Category,
     Event,
     Game,
-    Period,
     PeriodRules,
     PlayerStatus,
-    PooledEvent,
     Score,
 )
 from ratingdb.rules.rate_of_play import RateOfPlayCheck
@@ -39,6 +37,7 @@ from ratingdb.services.close.eligibility import (
     rate_of_play_checks,
     unrateable_players,
 )
+from ratingdb.services.close.statuses import decode_pool, merge_statuses, period_of, statuses_of
 
 #: A played game's result as each side's score.
 SCORES = {
@@ -104,11 +103,11 @@ def load(
     ``corrections``: every player's status, and the events (``among``: of some players)."""
     merged = correction_repo.merges(session, corrections)
     if among is None:
-        statuses = _merge_statuses(_statuses(session, previous), merged)
+        statuses = merge_statuses(statuses_of(session, previous), merged)
         games = period_inputs.played_games(session, period_id, corrections)
     else:
         games = period_inputs.played_games_of(session, period_id, among.players, among.games)
-        statuses = _merge_statuses(_statuses_among(session, among, previous, games, merged), merged)
+        statuses = merge_statuses(_statuses_among(session, among, previous, games, merged), merged)
     unrateable = unrateable_players(session, rules.category, games, statuses)
     drop_unrateable(statuses, unrateable)
     _add_newcomers(session, games, statuses, unrateable)
@@ -342,53 +341,6 @@ def standard_ratings_wanted(
     return list(by_list.values())
 
 
-def _merge_statuses(
-    statuses: dict[str, PlayerStatus], merged: Mapping[str, str]
-) -> dict[str, PlayerStatus]:
-    """A merged record's standing passes to the player kept, unless that one has its own."""
-    for drop, keep in merged.items():
-        status = statuses.pop(drop, None)
-        if status is not None and keep not in statuses:
-            statuses[keep] = status
-    return statuses
-
-
-def _statuses(session: Session, previous: RatingListRow | None) -> dict[str, PlayerStatus]:
-    """The standing of every player on the list the period starts from: its entries, and the
-    players kept off it with a history."""
-    statuses: dict[str, PlayerStatus] = {}
-    if previous is None:
-        return statuses
-    # One int object per value (a few thousand ratings, counts and years), not one per player
-    # and column as the driver makes them: a third of the statuses' memory.
-    shared: dict[Any, Any] = {}
-    same = shared.setdefault
-    periods: dict[Any, Period | None] = {None: None}
-    for (
-        player_id,
-        rating,
-        rated_games,
-        peak,
-        last_rated,
-        birth_year,
-    ) in period_inputs.entries_with_birth_years(session, previous.id):
-        last = periods.get(last_rated, _UNSEEN)
-        if last is _UNSEEN:
-            last = periods[last_rated] = _period_of(last_rated)
-        statuses[player_id] = PlayerStatus(
-            same(rating, rating), same(rated_games, rated_games), same(peak, peak),
-            same(birth_year, birth_year), last_rated=last,
-        )  # fmt: skip
-    for player_id, rated_games, peak, pool, birth_year in period_inputs.statuses_with_birth_years(
-        session, previous.id
-    ):
-        statuses[player_id] = PlayerStatus(
-            None, same(rated_games, rated_games), same(peak, peak), same(birth_year, birth_year),
-            pool=decode_pool(pool),
-        )  # fmt: skip
-    return statuses
-
-
 def _statuses_among(
     session: Session,
     among: Among,
@@ -396,7 +348,7 @@ def _statuses_among(
     games: Sequence[PeriodGame],
     merged: Mapping[str, str],
 ) -> dict[str, PlayerStatus]:
-    """As :func:`_statuses`, for ``among``'s players, their opponents in ``games`` and the
+    """As statuses.statuses_of, for ``among``'s players, their opponents in ``games`` and the
     records merged into them."""
     if previous is None:
         return {}
@@ -409,7 +361,7 @@ def _statuses_among(
     years = player_repo.birth_years(session, entries.keys() | kept.keys())
     statuses = {
         player_id: PlayerStatus(
-            entry[0], entry[5], entry[6], years[player_id], last_rated=_period_of(entry[7])
+            entry[0], entry[5], entry[6], years[player_id], last_rated=period_of(entry[7])
         )
         for player_id, entry in entries.items()
     }
@@ -427,30 +379,4 @@ def _only(loaded: Loaded, players: Collection[str]) -> Loaded:
         {key: ids for key, ids in loaded.game_ids.items() if key[0] in players},
         {key: t for key, t in loaded.tournament_of.items() if key[0] in players},
         loaded.game_count,
-    )
-
-
-_UNSEEN: Any = object()
-
-
-def _period_of(last_rated: date | str | None) -> Period | None:
-    """The period of a last_rated list date (as the driver reads it: SQLite's gives text)."""
-    if last_rated is None:
-        return None
-    if isinstance(last_rated, str):
-        last_rated = date.fromisoformat(last_rated)
-    return Period.of_list_date(last_rated)
-
-
-def decode_pool(pool: Sequence[Mapping[str, Any]]) -> tuple[PooledEvent, ...]:
-    return tuple(
-        PooledEvent(
-            Period.parse(item["period"]),
-            tuple(
-                Game(g["opponent_rating"], Score.from_points(g["score"]), g.get("opponent_id"))
-                for g in item["games"]
-            ),
-            item.get("tournament_id"),
-        )
-        for item in pool
     )

@@ -23,7 +23,7 @@ from ratingdb.rules.first_rating import FirstRatingWorking, first_rating_working
 from ratingdb.rules.games import Event, Game, PlayerStatus, Score
 from ratingdb.rules.period import PeriodRules, rate_player
 from ratingdb.rules.versions import NoRuleVersion, RuleVersion, version_named
-from ratingdb.services.close.inputs import decode_pool
+from ratingdb.services.close.statuses import decode_pool
 
 #: The method of a working whose rule version this ratingdb does not know.
 UNKNOWN = "unknown"
