@@ -24,8 +24,8 @@ from ratingdb.cli.common import (
 )
 from ratingdb.errors import InputError
 
-#: ratingdb.services.lists.IMPORT_FORMATS and EXPORT_FORMATS, without importing the services to
-#: build the parser (tests/cli/test_startup.py keeps them the same).
+#: ratingdb.services.lists.IMPORT_FORMATS and services.published.export.EXPORT_FORMATS, without
+#: importing the services to build the parser (tests/cli/test_startup.py keeps them the same).
 IMPORT_FORMATS = ("csv", "fide-txt", "fide-xml")
 EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
 
@@ -152,7 +152,7 @@ def _run_replace(args: argparse.Namespace, file_format: str) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from ratingdb.services.lists import write_published
+    from ratingdb.services.published.export import write_published
     from ratingdb.services.published.lists import streamed_list
 
     wanted_category = category(args.category)

@@ -131,11 +131,12 @@ def test_the_parser_shows_what_the_rest_of_ratingdb_uses() -> None:
     from ratingdb.services import accounts
     from ratingdb.services import lists as list_service
     from ratingdb.services import tournaments as tournament_service
+    from ratingdb.services.published import export
 
     ROLES = list(Role)
 
     assert lists.IMPORT_FORMATS == list_service.IMPORT_FORMATS
-    assert lists.EXPORT_FORMATS == list_service.EXPORT_FORMATS
+    assert lists.EXPORT_FORMATS == export.EXPORT_FORMATS
     assert tournaments.FORMATS == tournament_service.FORMATS
     assert list(users.ROLES) == ROLES
     assert (users.DEFAULT_TOKEN_LABEL, users.DEFAULT_TOKEN_DAYS, users.MAX_TOKEN_DAYS) == (

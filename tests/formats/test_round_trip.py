@@ -40,7 +40,7 @@ from ratingdb.formats.fide_list.rows import is_inactive_flag
 from ratingdb.formats.list_csv import ExportEntry, read_list_csv, write_list_csv
 from ratingdb.formats.trf import PSEUDO_PLAYER_NAMES, PlayerOut, format_trf, parse_trf
 from ratingdb.rules import Category, Period
-from ratingdb.services.lists import write_published
+from ratingdb.services.published.export import write_published
 from ratingdb.services.published.lists import ListEntry, PublishedList
 from tests.support.files import write
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from ratingdb.models import PlayerRow
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period
-from ratingdb.services.lists import write_published
+from ratingdb.services.published.export import write_published
 from ratingdb.services.published.lists import ListEntry, PublishedList
 
 LOCAL, LATER_FIDE = "900000000042", "25012345"

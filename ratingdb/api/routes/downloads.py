@@ -31,7 +31,7 @@ from ratingdb.db import read_only_session
 from ratingdb.errors import InputError
 from ratingdb.formats.fide_list import XML_TAGS
 from ratingdb.services import published as svc
-from ratingdb.services.lists import EXPORT_FORMATS, write_published
+from ratingdb.services.published.export import EXPORT_FORMATS, write_published
 from ratingdb.services.published.lists import ListSummary, exported_revision
 
 if TYPE_CHECKING:

@@ -33,7 +33,7 @@ from ratingdb.db import ReadSession
 from ratingdb.formats.fide_list import XML_TAGS
 from ratingdb.rules import Category, Period
 from ratingdb.services import published as svc
-from ratingdb.services.lists import EXPORT_FORMATS
+from ratingdb.services.published.export import EXPORT_FORMATS
 from ratingdb.services.published.lists import (
     AGE_GROUPS,
     EntryFilter,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -19,11 +19,9 @@ from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import PeriodResult, PeriodResults, PooledEvent, Score, activity, carry_forward
+from ratingdb.services.close.computation import Computation
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.lists import DIGEST_SLICE, DIGEST_VERSION, SortedDigest, digest_of_sorted
-
-if TYPE_CHECKING:
-    from ratingdb.services.close.computation import Computation
 
 _POINTS = {score: score.points for score in Score}
 

@@ -18,7 +18,6 @@ from ratingdb.services.lists.digest import (
     stored_digest,
     stored_rows_digest,
 )
-from ratingdb.services.lists.export import EXPORT_FORMATS, list_json, write_published
 from ratingdb.services.lists.fide import FIDE_BATCH, derive_status, import_fide_list
 from ratingdb.services.lists.imported import ImportedList, Replacement, check_period
 from ratingdb.services.lists.importing import IMPORT_FORMATS, import_list_csv, import_list_file
@@ -27,7 +26,6 @@ __all__ = [
     "DIGEST_FIELDS",
     "DIGEST_SLICE",
     "DIGEST_VERSION",
-    "EXPORT_FORMATS",
     "FIDE_BATCH",
     "IMPORT_FORMATS",
     "ImportedList",
@@ -40,8 +38,6 @@ __all__ = [
     "import_list_csv",
     "import_list_file",
     "list_digest",
-    "list_json",
     "stored_digest",
     "stored_rows_digest",
-    "write_published",
 ]

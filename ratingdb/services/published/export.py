@@ -7,14 +7,12 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from ratingdb.errors import InputError
 from ratingdb.formats.fide_list import XML_TAGS, write_fide_txt, write_fide_xml_list
 from ratingdb.formats.list_csv import write_list_csv_to
-
-if TYPE_CHECKING:  # the read side imports this module's package (revisions, digests)
-    from ratingdb.services.published.lists import ListEntry, PublishedList
+from ratingdb.services.published.lists import ListEntry, PublishedList
 
 EXPORT_FORMATS = ("json", "csv", "fide-txt", "fide-xml")
 
