@@ -47,14 +47,19 @@ REASON_IS_PUBLIC = (
 )
 
 
-def add_officer(database_url: str) -> None:
+def add_account(database_url: str, username: str, role: str) -> None:
+    """An account made as ``ratingdb users add`` makes it (no approval, no new password)."""
     engine = make_engine(database_url)
     try:
         with make_sessionmaker(engine).begin() as session:
-            accounts.add_user(session, "officer1", "officer", PASSWORD, by=None, actor="test",
+            accounts.add_user(session, username, role, PASSWORD, by=None, actor="test",
                               now=datetime.now(UTC))  # fmt: skip
     finally:
         engine.dispose()
+
+
+def add_officer(database_url: str) -> None:
+    add_account(database_url, "officer1", "officer")
 
 
 @contextmanager

@@ -6,29 +6,20 @@ office is in English only (no message catalogs)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
-from ratingdb.db import make_engine, make_sessionmaker
-from ratingdb.services import accounts
 from tests.api.test_browser import chromium, chromium_at  # noqa: F401
-from tests.backoffice.conftest import PASSWORD
 from tests.backoffice.test_browser import appeared, sign_in
-from tests.backoffice.test_correction_browser import no_wider_than_the_screen, screenshot, serving
+from tests.backoffice.test_correction_browser import (
+    add_account,
+    no_wider_than_the_screen,
+    screenshot,
+    serving,
+)
 from tests.support.browser import WIDTH_BY_DATABASE, follow
 from tests.support.sql import query
-
-
-def add_admin(database_url: str) -> None:
-    engine = make_engine(database_url)
-    try:
-        with make_sessionmaker(engine).begin() as session:
-            accounts.add_user(session, "admin1", "admin", PASSWORD, by=None, actor="test",
-                              now=datetime.now(UTC))  # fmt: skip
-    finally:
-        engine.dispose()
 
 
 @WIDTH_BY_DATABASE
@@ -43,7 +34,7 @@ def test_an_admin_sets_a_mode_in_chromium(
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    add_admin(database_url)
+    add_account(database_url, "admin1", "admin")
     with serving(database_url, tmp_path) as base:
         driver = chromium_at(width)
         try:
