@@ -14,10 +14,12 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
 from ratingdb import defaults
@@ -135,6 +137,7 @@ def create_app(
     publication_pages.register(app)
     publication_api.register(app)
     publication_modes.register(app)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
     app.add_exception_handler(SignInRequired, _to_login)
     app.add_exception_handler(PasswordChangeRequired, _to_account)
     app.add_exception_handler(InputError, _input_error)
@@ -148,6 +151,29 @@ def create_app(
         http_metrics.install(app, registry)
     policy.check_policy_covers(route_keys(app))
     return app
+
+
+#: What a refused or missing page says at the top, by status (pages only: the JSON API keeps
+#: FastAPI's {"detail": ...}).
+_PAGE_REFUSALS = {403: "Not allowed", 404: "Not found", 405: "Not allowed"}
+#: What programs read (the JSON API, Prometheus): their refusals stay JSON.
+_MACHINE_PATHS = ("/admin/v1", "/metrics")
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    """A page the role may not open (403), or that does not exist (404), as an HTML page
+    saying why, with the back office's header; what programs read (_MACHINE_PATHS) and every
+    other status as FastAPI answers them."""
+    if not isinstance(error, StarletteHTTPException):
+        raise error
+    heading = _PAGE_REFUSALS.get(error.status_code)
+    if heading is None or request.url.path.startswith(_MACHINE_PATHS):
+        return await http_exception_handler(request, error)
+    response = pages._page(request, "refused.html", status=error.status_code, heading=heading,
+                           error=str(error.detail))  # fmt: skip
+    if error.headers:
+        response.headers.update(error.headers)
+    return response
 
 
 async def _to_login(request: Request, error: Exception) -> Response:

@@ -210,3 +210,33 @@ def test_two_admins_at_once_both_land_one_after_the_other(database_url: str) -> 
         assert rows[0][0] == audited[-1][0]
     finally:
         engine.dispose()
+
+
+def test_a_refused_page_is_an_html_page_and_the_api_stays_json(
+    client: TestClient, users: Accounts
+) -> None:
+    """Issue 28 item 9: an officer opening an admin's page gets the back office's page saying
+    why (403), and so does a form without its CSRF token; the JSON API answers JSON."""
+    users.add("officer1", "officer")
+    officer, _ = users.session("officer1")
+    client.cookies.set("ratingdb_session", officer)
+    page = client.get("/settings/publication")
+    assert page.status_code == 403
+    assert page.headers["content-type"].startswith("text/html")
+    assert "<h1>Not allowed</h1>" in page.text
+    assert "your role may not do this" in page.text
+    forged = client.post("/submissions/new", data={})
+    assert forged.status_code in (403, 405)
+    assert forged.headers["content-type"].startswith("text/html")
+    missing = client.get("/no-such-page")
+    assert (missing.status_code, "<h1>" in missing.text) == (
+        404,
+        True,
+    ) or missing.status_code == 403
+    client.cookies.clear()
+    api = client.get(
+        "/admin/v1/publication/modes",
+        headers={"Authorization": f"Bearer {users.token('officer1')}"},
+    )
+    assert api.status_code == 403  # fmt: skip
+    assert api.json() == {"detail": "your role may not do this"}
