@@ -14,6 +14,7 @@ from sqlalchemy import (
     bindparam,
     distinct,
     func,
+    or_,
     select,
     text,
     union_all,
@@ -304,3 +305,24 @@ def fide_ids_of_local_players(session: Session) -> dict[str, str]:
         )
     )
     return {player_id: fide_id for player_id, fide_id in rows if fide_id is not None}
+
+
+def same_names_born(
+    session: Session, words_of: Collection[tuple[str, ...]], years: Collection[int]
+) -> list[tuple[str, str, int | None, str]]:
+    """(player_id, name, birth_year, search_name) of the stored players born in ``years``
+    whose search key starts with one of the first words of ``words_of`` or has it as a later
+    word: the candidates of a duplicate check (one query; the caller compares the keys)."""
+    if not words_of or not years:
+        return []
+    key = PlayerRow.search_name
+    firsts = sorted({words[0] for words in words_of if words})
+    matches = [cond for w in firsts for cond in (key.like(f"{w}%"), key.like(f"% {w}%"))]
+    rows = session.execute(
+        select(PlayerRow.player_id, PlayerRow.name, PlayerRow.birth_year, key).where(
+            PlayerRow.birth_year.in_(sorted(years)),
+            PlayerRow.merged_into.is_(None),
+            or_(*matches),
+        )
+    )
+    return [tuple(row) for row in rows]  # type: ignore[misc]

@@ -146,6 +146,23 @@ def players_without_fide_id(content: bytes) -> list[str]:
     return names
 
 
+def players_who_played(content: bytes) -> list[str]:
+    """Read here by hand: the names (columns 15-47, spaces joined) of the players who met
+    another player at least once (the text UTF-8, else Latin-1, as the reader takes it)."""
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError:
+        text = content.decode("latin-1")
+    names = []
+    for line in re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff")):
+        if not line.startswith("001"):
+            continue
+        rounds = [line[i : i + 8] for i in range(91, len(line), 10)]
+        if any(r[:4].strip() not in ("", "0000") and r[7:8].strip() for r in rounds):
+            names.append(" ".join(line[14:47].split()))
+    return names
+
+
 def fide_id_warnings(content: bytes) -> list[str]:
     names = players_without_fide_id(content)
     if not names:
@@ -167,10 +184,17 @@ def test_each_real_file_is_checked_and_nothing_is_stored(
     assert (report["games"], report["rated_games"]) == (games, rated)
     # An empty database: every player of the file is new, none matched, no differences.
     if players is not None:
+        new_players = report["players"].pop("new_players")
         assert report["players"] == {"matched": 0, "new": players, "mismatches": []}
+        # Listed by name: those who play (the TEC file's two players without a game are
+        # created, never rated, and not listed).
+        assert len(new_players) == len(players_who_played(content))
+        assert sorted(p["name"] for p in new_players) == sorted(players_who_played(content))
+        assert all(p["likely_duplicates"] == [] for p in new_players)
     if period is not None:
         assert (report["period"], report["late"]) == (period, False)
-    warnings = report["warnings"]
+    # (Players of other federations than the file's 032 are counted: tested on a built file.)
+    warnings = [w for w in report["warnings"] if "of other federations than" not in w]
     assert warnings[:1] == time_control_warnings(name)
     # Each player without a FIDE id is named (the first ten by name, then how many more).
     assert [w.split(" (")[0] for w in warnings[1:]] == fide_id_warnings(content)
@@ -584,6 +608,7 @@ def test_ratings_against_the_list_in_force_and_a_late_tournament(
         "matched": 2,
         "new": 0,
         "mismatches": [{"player_id": "1000002", "field": "rating", "file": 1800, "database": 1750}],
+        "new_players": [],
     }
 
 
@@ -596,7 +621,7 @@ def test_a_games_csv(client: TestClient, tokens: dict[str, str], database_url: s
     )
     report = send(client, tokens["arbiter1"], games.encode(),
                   "category=fide-standard&format=csv").json()  # fmt: skip
-    assert report["players"] == {"matched": 2, "new": 0, "mismatches": []}
+    assert report["players"] == {"matched": 2, "new": 0, "mismatches": [], "new_players": []}
     assert (report["games"], report["rated_games"], report["period"]) == (1, 1, "2026-12")
     unknown = games.replace("1000002", "4242")
     refused = send(client, tokens["arbiter1"], unknown.encode(),

@@ -20,9 +20,17 @@ from ratingdb.formats.trf import TrfPlayer
 from ratingdb.models import PlayerRow
 from ratingdb.models.submission import FILENAME_LENGTH
 from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
 from ratingdb.services.submissions.duplicates import uploader_warnings
+from ratingdb.services.submissions.player_warnings import (
+    NewPlayer,
+    likely_duplicates,
+    list_warnings,
+    new_players,
+    player_warnings,
+)
 from ratingdb.services.submissions.rating_warnings import rating_warnings, unregistered
 from ratingdb.services.tournaments import assign_period, read_tournament, refuse_unknown_players
 
@@ -138,6 +146,12 @@ class Checked:
     source_format: TournamentFormat
 
 
+def _new_player(player: NewPlayer, duplicates: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    return {"name": player.name, "birth_year": player.birth_year,
+            "federation": player.federation,
+            "likely_duplicates": duplicates.get(player.player_id, [])}  # fmt: skip
+
+
 def check(
     session: Session,
     path: Path,
@@ -160,6 +174,19 @@ def check(
             for category in categories
         ]
         unregistered_names = unregistered(session, read.tournament, categories)
+        created = (
+            new_players(session, read.tournament, {pid for _, pid in read.known})
+            if read.source_format == TournamentFormat.TRF
+            else []  # a games CSV names stored players only
+        )
+        federations = {
+            pid: row.federation
+            for pid, row in player_repo.by_ids(
+                session,
+                {g.white_id for g in read.tournament.games}
+                | {g.black_id for g in read.tournament.games},
+            ).items()
+        }
     except InputError as error:
         savepoint.rollback()
         raise located(error, path, filename) from None
@@ -174,6 +201,10 @@ def check(
     warnings = uploader_warnings(session, read.digest, tournament.name, tournament.start_date,
                          tournament.end_date, submitter_id)  # fmt: skip
     warnings += rating_warnings(tournament, categories, planned, read.details, unregistered_names)
+    duplicates = likely_duplicates(session, created) if created else {}
+    home = None if read.details is None else read.details.federation
+    warnings += player_warnings(created, duplicates, federations, home)
+    warnings += list_warnings(session, categories, tournament.start_date)
     first = planned[0]
     report = {
         "name": tournament.name,
@@ -183,7 +214,13 @@ def check(
         "late": first[2],
         "games": len(tournament.games),
         "rated_games": sum(1 for game in tournament.games if game.played),
-        "players": {"matched": matched, "new": new, "mismatches": mismatches},
+        "players": {
+            "matched": matched,
+            "new": new,
+            "mismatches": mismatches,
+            # Who the file would create, each with the stored players it may be.
+            "new_players": [_new_player(p, duplicates) for p in created],
+        },
         "warnings": warnings,
         "categories": [
             {"category": c.value, "period": str(p), "late": late} for c, p, late in planned
