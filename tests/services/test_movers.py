@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy.orm import Session
 
+from ratingdb.rules import Category, Period
+from ratingdb.services import published as svc
+from ratingdb.services.published.movers import Movers, movers
 from tests.corrections import test_revision_chain as chain
 from tests.corrections.test_revision_chain import ok
 from tests.services import test_activity_on_lists as activity
 from tests.support import factories
-from ratingdb.rules import Category, Period
-from ratingdb.services import published as svc
-from ratingdb.services.published.movers import Movers, movers
 
 
 def _movers(session: Session, category: str, period: str, **kw: object) -> Movers:
