@@ -133,3 +133,38 @@ def test_a_first_rating_on_a_computed_list(
         (neo, 1800, None)
     ]
     assert found.new_players.movers[0].previous_rating is None
+
+
+def test_a_list_page_sorted_by_change_and_by_games(
+    database_url: str, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The 2026-09 list of the revision chain. By rating (ranks): Gil, Hal 2200 (1), Fay 2102
+    (3), Cal 1980 (4), Dee 1903 (5), Ada 1807 (6), Ben 1710 (7), Eve 1598 (8), Zed, Yan 1500
+    (9). Games: Ben and Cal 2, every other player 1 (Fay-Ada was a forfeit, never rated)."""
+    from ratingdb.services.published.lists import EntryFilter, ranked_entries
+
+    chain.build(capsys, database_url, tmp_path, periods=(chain.P,))
+    summary = svc.find_list(session, Category(chain.CATEGORY), Period.parse(chain.P))
+    c = chain
+
+    def page(sort: str, limit: int = 100, offset: int = 0) -> list[tuple[str, int]]:
+        total, rows = ranked_entries(
+            session, summary, EntryFilter(), sort=sort, limit=limit, offset=offset
+        )
+        assert total == 10
+        return [(r.entry.player_id, r.rank) for r in rows]
+
+    by_change = [(c.BEN, 7), (c.ADA, 6), (c.DEE, 5), (c.FAY, 3), (c.GIL, 1), (c.HAL, 1),
+                 (c.ZED, 9), (c.YAN, 9), (c.EVE, 8), (c.CAL, 4)]  # fmt: skip
+    assert page("change") == by_change
+    assert page("change", limit=3, offset=2) == by_change[2:5]
+    by_games = [(c.CAL, 4), (c.BEN, 7), (c.GIL, 1), (c.HAL, 1), (c.FAY, 3), (c.DEE, 5),
+                (c.ADA, 6), (c.EVE, 8), (c.ZED, 9), (c.YAN, 9)]  # fmt: skip
+    assert page("games") == by_games
+    assert [p for p, _ in page("rating")] == [c.GIL, c.HAL, c.FAY, c.CAL, c.DEE, c.ADA, c.BEN,
+                                              c.EVE, c.ZED, c.YAN]  # fmt: skip
+    fra = EntryFilter(federation="FRA")
+    _, rows = ranked_entries(session, summary, fra, sort="change", limit=100, offset=0)
+    assert [(r.entry.player_id, r.rank, r.federation_rank) for r in rows] == [
+        (p, rank, rank) for p, rank in by_change
+    ]
