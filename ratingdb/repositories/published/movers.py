@@ -3,6 +3,7 @@ and the entries of the players whose entry differs, set-based (never a query per
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from sqlalchemy import select
@@ -20,19 +21,24 @@ MOVER_FIELDS = ("player_id", "rating", "previous_rating", "games", "active")
 Figures = tuple[int, int | None, int, bool]
 
 
-def predecessor(session: Session, list_id: int) -> tuple[int | None, bool]:
+def predecessor(session: Session, list_id: int) -> tuple[int, date, bool] | None:
     """The list ``list_id`` is compared with, and whether it is its parent: a computed list's
     parent (the list it was computed from); else the latest revision of the category's
-    previous published list (None: the category's first list)."""
+    previous published list (None: the category's first list). (its id, its list date,
+    whether it is the parent)"""
     row = session.execute(
         select(RatingListRow.category, RatingListRow.list_date, RatingListRow.parent_list_id).where(
             RatingListRow.id == list_id
         )
     ).one()
     if row.parent_list_id is not None:
-        return int(row.parent_list_id), True
-    before = session.scalar(
-        select(RatingListRow.id)
+        parent_date = session.scalar(
+            select(RatingListRow.list_date).where(RatingListRow.id == row.parent_list_id)
+        )
+        assert parent_date is not None  # a foreign key
+        return int(row.parent_list_id), parent_date, True
+    before = session.execute(
+        select(RatingListRow.id, RatingListRow.list_date)
         .where(
             RatingListRow.category == row.category,
             RatingListRow.list_date < row.list_date,
@@ -40,8 +46,8 @@ def predecessor(session: Session, list_id: int) -> tuple[int | None, bool]:
         )
         .order_by(RatingListRow.list_date.desc())
         .limit(1)
-    )
-    return (None if before is None else int(before)), False
+    ).first()
+    return None if before is None else (int(before.id), before.list_date, False)
 
 
 def changed_on_computed(

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from ratingdb.repositories.list_storage import players as list_players
 from ratingdb.repositories.published import movers as repo
 from ratingdb.repositories.published.common import PLAYER_COLUMNS
+from ratingdb.rules import Period
 from ratingdb.services.published.lists import ListSummary
 
 #: The kinds of movers, in the order the pages show them.
@@ -62,6 +63,8 @@ class Movers:
     summary: ListSummary
     #: The list it is compared with (None: the category's first list, which has no movers).
     compared_list_id: int | None
+    #: That list's period.
+    compared_period: Period | None
     gainers: MoverList
     losers: MoverList
     new_players: MoverList
@@ -98,9 +101,10 @@ def movers(
     ascending (then rating descending, then player_id), the others by rating descending."""
     if not 0 <= limit <= MAX_MOVERS:
         raise ValueError(f"limit must be from 0 to {MAX_MOVERS}, not {limit}")
-    compared, is_parent = repo.predecessor(session, summary.list_id)
-    if compared is None:
-        return Movers(summary, None, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+    found = repo.predecessor(session, summary.list_id)
+    if found is None:
+        return Movers(summary, None, None, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+    compared, compared_date, is_parent = found
     if is_parent:
         changed = repo.changed_on_computed(session, summary.list_id, compared)
     else:
@@ -134,8 +138,12 @@ def movers(
             kinds["became_active" if active else "became_inactive"].append(mover)
     first = {kind: _first(found, _ORDER.get(kind, _by_rating), limit)
              for kind, found in kinds.items()}  # fmt: skip
-    return Movers(summary, compared, first["gainers"], first["losers"], first["new_players"],
-                  first["became_active"], first["became_inactive"])  # fmt: skip
+    return Movers(
+        summary,
+        compared,
+        Period.of_list_date(compared_date),
+        *(first[kind] for kind in KINDS),
+    )
 
 
 def _first(

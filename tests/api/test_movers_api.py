@@ -1,0 +1,82 @@
+"""``/v1/lists/{category}/{period}/movers``, ``/v1/top/{category}`` and ``sort=`` on
+``/v1/lists/{category}/{period}`` (issue 29 item 1), SQLite and PostgreSQL, on the chains of
+tests/services/test_movers.py (worked there)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.api.conftest import make_client
+from tests.corrections import test_revision_chain as chain
+from tests.services import test_activity_on_lists as activity
+
+
+def test_movers_and_sorted_pages_of_a_computed_list(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chain.build(capsys, database_url, tmp_path, periods=(chain.P,))
+    c = chain
+    with make_client(database_url) as client:
+        found = client.get(f"/v1/lists/{c.CATEGORY}/{c.P}/movers?limit=2")
+        assert found.status_code == 200, found.text
+        body = found.json()
+        assert (body["period"], body["compared_with"], body["federation"]) == (c.P, c.BASE, None)
+        assert body["gainers"]["total"] == 4
+        assert [(m["player_id"], m["rating"], m["previous_rating"], m["change"])
+                for m in body["gainers"]["players"]] == [
+            (c.BEN, 1710, 1700, 10), (c.ADA, 1807, 1800, 7)
+        ]  # fmt: skip
+        assert [(m["player_id"], m["change"]) for m in body["losers"]["players"]] == [
+            (c.CAL, -20), (c.EVE, -2)
+        ]  # fmt: skip
+        for kind in ("new_players", "became_active", "became_inactive"):
+            assert body[kind] == {"total": 0, "players": []}
+        other = client.get(f"/v1/lists/{c.CATEGORY}/{c.P}/movers?federation=ger").json()
+        assert (other["federation"], other["gainers"]["total"]) == ("GER", 0)
+        first = client.get(f"/v1/lists/{c.CATEGORY}/{c.BASE}/movers").json()
+        assert first["compared_with"] is None
+        assert client.get(f"/v1/lists/{c.CATEGORY}/2030-01/movers").status_code == 404
+        assert client.get(f"/v1/lists/{c.CATEGORY}/{c.P}/movers?limit=101").status_code == 422
+        # The list by change, then by games; by rating as before.
+        by_change = client.get(f"/v1/lists/{c.CATEGORY}/{c.P}?sort=change&limit=4").json()
+        assert [e["player_id"] for e in by_change["entries"]] == [c.BEN, c.ADA, c.DEE, c.FAY]
+        assert by_change["total"] == 10
+        by_games = client.get(f"/v1/lists/{c.CATEGORY}/{c.P}?sort=games&limit=2").json()
+        assert [e["player_id"] for e in by_games["entries"]] == [c.CAL, c.BEN]
+        plain = client.get(f"/v1/lists/{c.CATEGORY}/{c.P}?limit=2")
+        assert [e["player_id"] for e in plain.json()["entries"]] == [c.GIL, c.HAL]
+        assert (
+            plain.headers["ETag"]
+            != client.get(f"/v1/lists/{c.CATEGORY}/{c.P}?limit=2&sort=change").headers["ETag"]
+        )
+        assert client.get(f"/v1/lists/{c.CATEGORY}/{c.P}?sort=name").status_code == 422
+
+
+def test_top_ranks_the_active_players_of_the_latest_list(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """2026-03 of the activity chain: Ada and Cal active (ranks 1, 2), Ben inactive; every
+    player is a man, born 1990, untitled, FRA."""
+    activity.build(capsys, database_url, tmp_path)
+    with make_client(database_url) as client:
+        top = client.get("/v1/top/ffe-rapid")
+        assert top.status_code == 200, top.text
+        body = top.json()
+        assert (body["period"], body["total"]) == ("2026-03", 2)
+        assert [(e["player_id"], e["rank"], e["federation_rank"]) for e in body["entries"]] == [
+            (activity.ADA, 1, None), (activity.CAL, 2, None)
+        ]  # fmt: skip
+        fra = client.get("/v1/top/ffe-rapid?federation=FRA&sex=M").json()
+        assert [(e["player_id"], e["federation_rank"]) for e in fra["entries"]] == [
+            (activity.ADA, 1), (activity.CAL, 2)
+        ]  # fmt: skip
+        for query in ("sex=F", "title=GM", "age=juniors", "age=seniors-50"):
+            assert client.get(f"/v1/top/ffe-rapid?{query}").json()["total"] == 0, query
+        assert client.get("/v1/top/ffe-rapid?age=kids").status_code == 422
+        assert client.get("/v1/top/fide-blitz").status_code == 404
+        movers = client.get("/v1/lists/ffe-rapid/2026-03/movers").json()
+        assert [m["player_id"] for m in movers["became_active"]["players"]] == [
+            activity.ADA, activity.CAL
+        ]  # fmt: skip
