@@ -4,6 +4,7 @@ tests/services/test_movers.py (worked there)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,50 @@ def test_top_ranks_the_active_players_of_the_latest_list(
         assert [m["player_id"] for m in movers["became_active"]["players"]] == [
             activity.ADA, activity.CAL
         ]  # fmt: skip
+
+
+def _movers_rows(html: str) -> dict[str, list[tuple[str, str]]]:
+    """caption -> (player id, change) of each movers table of a page."""
+    section = html.split('<section class="movers"', 1)[1].split("</section>", 1)[0]
+    found: dict[str, list[tuple[str, str]]] = {}
+    for table in section.split('<table class="movers">')[1:]:
+        caption = table.split("<caption>", 1)[1].split("</caption>", 1)[0]
+        found[caption] = re.findall(
+            r'href="/players/(\d+)[^"]*">[^<]*</a></td><td>[^<]*</td><td class="num">\d+</td>'
+            r'<td class="num">([^<]*)</td>',
+            table,
+        )
+    return found
+
+
+def test_the_pages_show_the_movers_and_sort_the_list(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chain.build(capsys, database_url, tmp_path, periods=(chain.P,))
+    c = chain
+    with make_client(database_url) as client:
+        home = client.get("/")
+        assert home.status_code == 200
+        assert _movers_rows(home.text) == {
+            "Biggest gainers": [(c.BEN, "+10"), (c.ADA, "+7"), (c.DEE, "+3"), (c.FAY, "+2")],
+            "Biggest losers": [(c.CAL, "-20"), (c.EVE, "-2")],
+        }
+        french = client.get("/?lang=fr").text
+        assert "Plus fortes hausses" in french
+        assert "Plus fortes baisses" in french
+        page = client.get(f"/lists/{c.CATEGORY}/{c.P}")
+        assert _movers_rows(page.text)["Biggest gainers"][0] == (c.BEN, "+10")
+        ger = client.get(f"/lists/{c.CATEGORY}/{c.P}?federation=GER").text
+        assert "Nobody moved on this list." in ger
+        by_change = client.get(f"/lists/{c.CATEGORY}/{c.P}?sort=change")
+        ranked = re.findall(
+            r'<tr><td class="num">(\d+)</td>\s*<td class="name"><a href="/players/(\d+)',
+            by_change.text,
+        )
+        assert [(p, int(r)) for r, p in ranked][:5] == [
+            (c.BEN, 7), (c.ADA, 6), (c.DEE, 5), (c.FAY, 3), (c.GIL, 1)
+        ]  # fmt: skip
+        assert '<option value="change" selected>' in by_change.text
+        assert client.get(f"/lists/{c.CATEGORY}/{c.P}?sort=name").status_code == 422
+        first = client.get(f"/lists/{c.CATEGORY}/{c.BASE}").text
+        assert "there is no list before it to compare with" in first
