@@ -77,6 +77,15 @@ def test_top_ranks_the_active_players_of_the_latest_list(
             assert client.get(f"/v1/top/ffe-rapid?{query}").json()["total"] == 0, query
         assert client.get("/v1/top/ffe-rapid?age=kids").status_code == 422
         assert client.get("/v1/top/fide-blitz").status_code == 404
+        # The list page by change, active players only, then everyone: Cal gained what Ada
+        # lost, Ben (inactive) did not play; the ranks stay by rating.
+        ranked = r'<tr><td class="num">(\d+)</td>\s*<td class="name"><a href="/players/(\d+)'
+        page = client.get("/lists/ffe-rapid/2026-03?sort=change").text
+        assert re.findall(ranked, page) == [("2", activity.CAL), ("1", activity.ADA)]
+        page = client.get("/lists/ffe-rapid/2026-03?sort=change&inactive=1").text
+        assert re.findall(ranked, page) == [
+            ("3", activity.CAL), ("2", activity.BEN), ("1", activity.ADA)
+        ]  # fmt: skip
         movers = client.get("/v1/lists/ffe-rapid/2026-03/movers").json()
         assert [m["player_id"] for m in movers["became_active"]["players"]] == [
             activity.ADA, activity.CAL
