@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tests.api.conftest import make_client
 from tests.corrections import test_revision_chain as chain
@@ -137,3 +139,28 @@ def test_the_pages_show_the_movers_and_sort_the_list(
         assert client.get(f"/lists/{c.CATEGORY}/{c.P}?sort=name").status_code == 422
         first = client.get(f"/lists/{c.CATEGORY}/{c.BASE}").text
         assert "there is no list before it to compare with" in first
+
+
+def test_the_movers_of_each_revision(client: TestClient, corrected_client: TestClient) -> None:
+    """The scenario (tests/api/scenario.py works the numbers): on 2026-11 Jo gained 40 (1683 ->
+    1723) and Anna 4; after the correction, revision 2 (computed from revision 2 of 2026-10)
+    has Jo +39 (1683 -> 1722) and Anna +4 (1842 -> 1846); revision 1 keeps its movers.
+    Nina lost 30 and Max 4 on both."""
+    path = "/v1/lists/fide-standard/2026-11/movers"
+
+    def moved(answer: Any) -> tuple[list[tuple[str, int, int]], list[tuple[str, int]]]:
+        body = answer.json()
+        assert body["compared_with"] == "2026-10"
+        gainers = [(m["name"], m["previous_rating"], m["change"])
+                   for m in body["gainers"]["players"]]  # fmt: skip
+        losers = [(m["name"], m["change"]) for m in body["losers"]["players"]]
+        return gainers, losers
+
+    losers = [("Nina, N", -30), ("Max, M", -4)]
+    original = ([("Jo, J", 1683, 40), ("Anna, A", 1862, 4)], losers)
+    assert moved(client.get(path)) == original
+    assert moved(corrected_client.get(path)) == (
+        [("Jo, J", 1683, 39), ("Anna, A", 1842, 4)], losers
+    )  # fmt: skip
+    assert corrected_client.get(path + "?revision=2").json()["revision"] == 2
+    assert moved(corrected_client.get(path + "?revision=1")) == original
