@@ -95,6 +95,7 @@ def test_openapi_documents_the_error_bodies(client: TestClient) -> None:
     assert set(document["paths"]) == {
         "/health", "/v1/categories", "/v1/rules", "/v1/lists", "/v1/lists/{category}/{period}",
         "/v1/lists/{category}/{period}/diff", "/v1/lists/{category}/{period}/download",
+        "/v1/lists/{category}/{period}/movers", "/v1/top/{category}",
         "/v1/players", "/v1/players/{player_id}",
         "/v1/players/{player_id}/history",
         "/v1/players/{player_id}/calculations/{category}/{period}",

@@ -43,12 +43,15 @@ class ListTables(HTMLParser):
         self.row: list[str] | None = None
         self.cell: list[str] | None = None
         self.in_body = False
+        self.in_list = False
         self.feed(html)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "table" and ("class", "list") in attrs:
-            self.tables.append([])
-        elif tag == "tbody" and self.tables:
+        if tag == "table":
+            self.in_list = ("class", "list") in attrs  # not the movers' tables
+            if self.in_list:
+                self.tables.append([])
+        elif tag == "tbody" and self.in_list:
             self.in_body = True
         elif tag == "tr" and self.in_body:
             self.row = []

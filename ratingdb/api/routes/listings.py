@@ -28,7 +28,7 @@ from ratingdb.api.routes.lists import (
     etag_matches,
     etag_of,
 )
-from ratingdb.api.routes.pages import page_headers, page_response
+from ratingdb.api.routes.pages import MOVERS_SHOWN, page_headers, page_response
 from ratingdb.db import ReadSession
 from ratingdb.formats.fide_list import XML_TAGS
 from ratingdb.rules import Category, Period
@@ -36,12 +36,14 @@ from ratingdb.services import published as svc
 from ratingdb.services.published.export import EXPORT_FORMATS
 from ratingdb.services.published.lists import (
     AGE_GROUPS,
+    SORTS,
     EntryFilter,
     ListSummary,
     RankedEntry,
     active_players,
     ranked_entries,
 )
+from ratingdb.services.published.movers import movers
 
 router = APIRouter(include_in_schema=False)
 
@@ -130,6 +132,19 @@ def read_filter(reader: Reader, query: Mapping[str, str]) -> EntryFilter:
     )
 
 
+def _sort(reader: Reader, query: Mapping[str, str]) -> str:
+    """The order of a list page (SORTS; default by rating); BadQuery names another."""
+    text = query.get("sort", "").strip()
+    if not text:
+        return "rating"
+    if text in SORTS:
+        return text
+    raise BadQuery(
+        reader.gettext("%(name)s: one of %(allowed)s, not %(text)s.")
+        % {"name": "sort", "allowed": ", ".join(SORTS), "text": repr(text[:20])}
+    )
+
+
 def _not_found(request: Request, message: str) -> HTMLResponse:
     return page_response(request, "not_found.html", {"message": message}, status_code=404)
 
@@ -210,6 +225,7 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
         page = _number(reader, query, "page", MAX_PAGE, 1) or 1
         revision = _number(reader, query, "revision", MAX_REVISION, None)
         every_player = _number(reader, query, "inactive", 1, None) == 1
+        sort = _sort(reader, query)
     except BadQuery as error:
         return _bad_query(request, str(error))
     if not every_player:  # FIDE's rankings: the active players, unless asked for everyone
@@ -251,8 +267,9 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
         if (served := cached(summary)) is not None:
             return served
         total, entries = ranked_entries(
-            session, summary, wanted, limit=size, offset=(page - 1) * size
+            session, summary, wanted, limit=size, offset=(page - 1) * size, sort=sort
         )
+        moved = movers(session, summary, federation=wanted.federation, limit=MOVERS_SHOWN)
         pages = max(1, -(-total // size))
         etag = list_page_etag(summary, reader, request, size)
         response = page_response(
@@ -274,6 +291,9 @@ async def list_page(request: Request, read: ReaderDep, category: str, period: st
                 "titles": TITLES,
                 "age_groups": AGE_GROUPS,
                 "tournaments": _period_tournaments(request, session, summary),
+                "sort": sort,
+                "sorts": SORTS,
+                "movers": moved,
             },
             headers={"ETag": etag, "Cache-Control": cache},
         )

@@ -11,7 +11,7 @@ its ETag then changes, and it is cached for a shorter time.
 from __future__ import annotations
 
 import hashlib
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 
@@ -37,6 +37,7 @@ from ratingdb.api.schemas import DiffOut, ListOut, ListPageOut, ListsOut
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category, Period
 from ratingdb.services import published as svc
+from ratingdb.services.published.lists import EntryFilter, ranked_entries
 
 router = APIRouter(prefix="/v1/lists", tags=["lists"])
 
@@ -61,14 +62,30 @@ def etag_of(*parts: object) -> str:
 
 
 def list_etag(
-    summary: svc.ListSummary, federation: str | None, search: str | None, limit: int, offset: int
+    summary: svc.ListSummary,
+    federation: str | None,
+    search: str | None,
+    limit: int,
+    offset: int,
+    sort: str = "rating",
 ) -> str:
     """The revision (its list id, number and digest), how many revisions the list has (the page
-    says it: a correction changes the pages of the earlier revisions too) and the query."""
+    says it: a correction changes the pages of the earlier revisions too) and the query (the
+    order only when not by rating: the tags of those pages stay what they were)."""
+    order = () if sort == "rating" else (f"sort={sort}",)
     return etag_of(
         summary.list_id, summary.revision, summary.digest, summary.revisions,
-        federation, search, limit, offset,
+        federation, search, limit, offset, *order,
     )  # fmt: skip
+
+
+SortQuery = Annotated[
+    Literal["rating", "change", "games"],
+    Query(
+        description="the order of the page: rating (the list's order), change or games, each "
+        "descending (ties in list order; a first rating after every change)"
+    ),
+]
 
 
 def etag_matches(if_none_match: str | None, etag: str) -> bool:
@@ -98,8 +115,10 @@ async def list_page(
     limit: LimitQuery = DEFAULT_LIMIT,
     offset: OffsetQuery = 0,
     revision: RevisionQuery = None,
+    sort: SortQuery = "rating",
 ) -> Response:
-    """One published list as in List JSON: by rating descending, then player_id; ``total``
+    """One published list as in List JSON: by rating descending, then player_id (``sort``:
+    by change or by games played instead); ``total``
     counts the entries matching ``federation`` and ``q``. The latest revision unless
     ``revision`` is given (404 when the list has no such revision); each entry gives its
     ``original_rating``, the rating on revision 1. A page once rendered is kept by its ETag,
@@ -114,7 +133,7 @@ async def list_page(
 
     def cached(summary: svc.ListSummary) -> Response | None:
         """The answer without reading the entries: 304, or the page already rendered."""
-        etag = list_etag(summary, wanted_federation, search, limit, offset)
+        etag = list_etag(summary, wanted_federation, search, limit, offset, sort)
         if etag_matches(if_none_match, etag):
             return Response(status_code=304, headers={"ETag": etag, "Cache-Control": cache})
         body = pages.get(etag)
@@ -134,12 +153,20 @@ async def list_page(
             lookups.put(lookup, summary)  # not again when known: it would outlive its second
         if (served := cached(summary)) is not None:
             return served
-        total, entries = svc.list_entries(
-            session, summary, federation=wanted_federation, search=search, limit=limit,
-            offset=offset,
-        )  # fmt: skip
+        entries: tuple[svc.ComparedEntry, ...]
+        if sort == "rating":
+            total, entries = svc.list_entries(
+                session, summary, federation=wanted_federation, search=search, limit=limit,
+                offset=offset,
+            )  # fmt: skip
+        else:
+            wanted_entries = EntryFilter(federation=wanted_federation, search=search)
+            total, ranked = ranked_entries(
+                session, summary, wanted_entries, limit=limit, offset=offset, sort=sort
+            )
+            entries = tuple(r.entry for r in ranked)
         body = ListPageOut.of(summary, total, limit, offset, entries).model_dump_json().encode()
-        etag = list_etag(summary, wanted_federation, search, limit, offset)
+        etag = list_etag(summary, wanted_federation, search, limit, offset, sort)
         pages.put(etag, body)
         return Response(body, media_type="application/json",
                         headers={"ETag": etag, "Cache-Control": cache})  # fmt: skip

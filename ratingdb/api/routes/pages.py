@@ -38,10 +38,13 @@ from ratingdb.api.routes.players import (
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
+from ratingdb.services.published.movers import movers
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SEARCH_PAGE_SIZE = 50
 TOP_OF_LIST = 10
+#: Players of each kind of movers on the home page and the list pages.
+MOVERS_SHOWN = 5
 MAX_QUERY = 100
 
 #: The pages load nothing but their own stylesheet, and run no script at all.
@@ -170,6 +173,7 @@ async def home(
             total, players = svc.search_players(
                 session, search=search, limit=SEARCH_PAGE_SIZE, offset=start
             )
+        latest = svc.latest_lists(session, TOP_OF_LIST)
         return page_response(
             request,
             "index.html",
@@ -180,7 +184,11 @@ async def home(
                 "offset": start,
                 "page_size": SEARCH_PAGE_SIZE,
                 "categories": list(Category),
-                "latest": svc.latest_lists(session, TOP_OF_LIST),
+                "latest": latest,
+                "movers": {
+                    summary.list_id: movers(session, summary, limit=MOVERS_SHOWN)
+                    for summary, _ in latest
+                },
             },
         )
 

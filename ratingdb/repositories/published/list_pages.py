@@ -65,6 +65,35 @@ class _Kept:
         ]
 
 
+#: The orders of a list page: by rating (the list's own order), by change or by games played
+#: (each descending, a first rating's change after every change; ties in list order).
+SORTS = ("rating", "change", "games")
+
+
+def _sorted_kept(
+    session: Session, list_id: int, wanted: EntryFilter, list_year: int, sort: str
+) -> _Kept:
+    """The entries of a list the filter keeps, ordered by ``sort`` (SORTS but rating): the
+    list's columns decoded from its chunks, the filter's players read once (one query)."""
+    if sort not in SORTS[1:]:
+        raise ValueError(f"unknown order {sort!r} (one of {', '.join(SORTS)})")
+    conditions = filter_conditions(wanted, list_year)
+    keep = players_matching(session, conditions) if conditions else None
+    ids, ratings, lasts, values = chunk_reads.list_columns(
+        session, list_id, ("player_id", "rating", "last_rated", sort)
+    )
+    positions = [
+        index
+        for index, player_id in enumerate(ids)
+        if (keep is None or player_id in keep) and wanted.keeps(lasts[index])
+    ]
+    # Stable: equal values stay in list order. None (a first rating's change) sorts last.
+    positions.sort(key=lambda i: (values[i] is None, -(values[i] or 0)))
+    every = _universe(ratings, lasts, wanted)
+    return _Kept([ids[i] for i in positions], [ratings[i] for i in positions], None, positions,
+                 every)  # fmt: skip
+
+
 #: Whether a filtered page of the list latest_entries hold reads them (tests turn it off to
 #: read the other ways).
 READ_LATEST = True
@@ -142,6 +171,7 @@ def filtered_entries(
     limit: int,
     offset: int,
     ranked: bool = True,
+    sort: str = "rating",
 ) -> list[tuple[Any, ...]]:
     """One page of the entries the filter keeps, in list order (rating descending, then
     player_id), each row the ListEntry's columns then ``rank`` (on the whole list: one more
@@ -150,16 +180,21 @@ def filtered_entries(
     None without ``ranked``). The list latest_entries hold: latest_page.latest_page. Another:
     the entries kept as :func:`_kept` finds them; the ranks by bisection of the whole list's
     ratings (decoded from its chunks) and of the federation's; the page's players and
-    original ratings read by id."""
+    original ratings read by id. ``sort`` (SORTS) other than rating: the page in that order
+    (:func:`_sorted_kept`), the ranks still by rating."""
     with_original = original_list_id is not None and original_list_id != list_id
-    if READ_LATEST:
+    if sort != "rating":
+        kept = _sorted_kept(session, list_id, wanted, list_year, sort)
+    elif READ_LATEST:
         original_id = original_list_id if with_original else None
         found = latest_page(
             session, list_id, original_id, wanted, list_year, limit, offset, ranked=ranked
         )
         if found is not None:
             return found
-    kept = _kept(session, list_id, wanted, list_year)
+        kept = _kept(session, list_id, wanted, list_year)
+    else:
+        kept = _kept(session, list_id, wanted, list_year)
     stop = offset + max(limit, 0)
     page_ids = kept.ids[offset:stop]
     if not page_ids:
@@ -174,7 +209,7 @@ def filtered_entries(
     if wanted.federation is not None and ranked:
         members_only = EntryFilter(federation=wanted.federation, active_since=wanted.active_since)
         if wanted == members_only:
-            federation_ratings = [-rating for rating in kept.ratings]
+            federation_ratings = sorted(-rating for rating in kept.ratings)
         else:
             members = _kept(session, list_id, members_only, 0)
             federation_ratings = [-rating for rating in members.ratings]

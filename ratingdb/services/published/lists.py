@@ -212,14 +212,27 @@ def active_players(
     return replace(wanted, active_since=date(earliest // 12, earliest % 12 + 1, 1))
 
 
+SORTS = list_pages.SORTS
+
+
 def ranked_entries(
-    session: Session, summary: ListSummary, wanted: EntryFilter, *, limit: int, offset: int
+    session: Session,
+    summary: ListSummary,
+    wanted: EntryFilter,
+    *,
+    limit: int,
+    offset: int,
+    sort: str = "rating",
 ) -> tuple[int, tuple[RankedEntry, ...]]:
     """One page of the entries ``wanted`` keeps, ranked, and how many it keeps in all. The
     whole list is paged from its index and ranked from the page's position (one count for a
-    first rating shared with the page before); a filtered list counts each row's ranks."""
+    first rating shared with the page before); a filtered list counts each row's ranks.
+    ``sort`` (SORTS): the page's order (by change or games: each descending, ties in list
+    order); the ranks stay the ranks by rating."""
     year = summary.period.year
-    if wanted.is_empty:
+    if sort not in SORTS:
+        raise InputError(f"sort must be one of {', '.join(SORTS)}, not {sort!r}", field="sort")
+    if wanted.is_empty and sort == "rating":
         total, entries = list_entries(session, summary, limit=limit, offset=offset)
         ranked: list[RankedEntry] = []
         for index, entry in enumerate(entries):
@@ -231,7 +244,11 @@ def ranked_entries(
                 rank = offset + index + 1
             ranked.append(RankedEntry(entry, rank, None))
         return total, tuple(ranked)
-    total = list_pages.count_filtered(session, summary.list_id, wanted, year)
+    total = (
+        summary.entries
+        if wanted.is_empty
+        else list_pages.count_filtered(session, summary.list_id, wanted, year)
+    )
     rows = list_pages.filtered_entries(
         session,
         summary.list_id,
@@ -240,6 +257,7 @@ def ranked_entries(
         list_year=year,
         limit=limit,
         offset=offset,
+        sort=sort,
     )
     return total, tuple(RankedEntry(ComparedEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
 
