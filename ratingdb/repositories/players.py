@@ -312,17 +312,26 @@ def same_names_born(
 ) -> list[tuple[str, str, int | None, str]]:
     """(player_id, name, birth_year, search_name) of the stored players born in ``years``
     whose search key starts with one of the first words of ``words_of`` or has it as a later
-    word: the candidates of a duplicate check (one query; the caller compares the keys)."""
+    word: the candidates of a duplicate check (the caller compares the keys). One query per
+    NAME_BATCH first words (a file of thousands of new players stays within the drivers'
+    parameter limits)."""
     if not words_of or not years:
         return []
     key = PlayerRow.search_name
     firsts = sorted({words[0] for words in words_of if words})
-    matches = [cond for w in firsts for cond in (key.like(f"{w}%"), key.like(f"% {w}%"))]
-    rows = session.execute(
-        select(PlayerRow.player_id, PlayerRow.name, PlayerRow.birth_year, key).where(
-            PlayerRow.birth_year.in_(sorted(years)),
-            PlayerRow.merged_into.is_(None),
-            or_(*matches),
+    found: dict[str, tuple[str, str, int | None, str]] = {}  # a player once, whatever batch
+    for batch in chunks(firsts, NAME_BATCH):
+        matches = [cond for w in batch for cond in (key.like(f"{w}%"), key.like(f"% {w}%"))]
+        rows = session.execute(
+            select(PlayerRow.player_id, PlayerRow.name, PlayerRow.birth_year, key).where(
+                PlayerRow.birth_year.in_(sorted(years)),
+                PlayerRow.merged_into.is_(None),
+                or_(*matches),
+            )
         )
-    )
-    return [tuple(row) for row in rows]  # type: ignore[misc]
+        found.update((row[0], (row[0], row[1], row[2], row[3])) for row in rows)
+    return list(found.values())
+
+
+#: First words of names looked up at once by same_names_born (two LIKE patterns each).
+NAME_BATCH = 100
