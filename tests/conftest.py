@@ -14,6 +14,7 @@ skip them instead (a machine without PostgreSQL).
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sys
 from collections.abc import Generator, Iterable, Iterator
@@ -213,25 +214,76 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+#: Each slow test's last measured seconds (setup, call and teardown), by node id: the order the
+#: slow tests start in, longest first. Written by ``scripts/test --record-durations`` (a run
+#: that also records: the tests it ran are updated, the others kept), kept in git; a slow test
+#: not recorded yet starts first of all.
+DURATIONS = Path(__file__).with_name("durations.json")
+
+
+def recorded_durations() -> dict[str, float]:
+    if not DURATIONS.exists():
+        return {}
+    found: dict[str, float] = json.loads(DURATIONS.read_text(encoding="utf-8"))
+    return found
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--record-durations",
+        action="store_true",
+        help="write the slow tests' durations of this run to tests/durations.json",
+    )
+
+
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the tests by their fixtures
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The order pytest-xdist hands the tests out in: the tests marked ``slow`` first, the
-    longest (``slow(seconds=...)``) first of all, so that they start at once instead of ending
-    the run alone on one worker; then those that start processes, then the other PostgreSQL
-    tests, then the rest (in-process, SQLite or no database): the run ends with its shortest
-    tests, which even out the workers. Within each group pytest's order stands: it keeps the
-    tests of a parametrized session fixture (the API's scenario, on SQLite or PostgreSQL)
-    together, and a worker that switched back and forth would build it again each time."""
+    longest as last recorded (DURATIONS) first of all, so that they start at once instead of
+    ending the run alone on one worker; then those that start processes, then the other
+    PostgreSQL tests, then the rest (in-process, SQLite or no database): the run ends with its
+    shortest tests, which even out the workers. Within each group pytest's order stands: it
+    keeps the tests of a parametrized session fixture (the API's scenario, on SQLite or
+    PostgreSQL) together, and a worker that switched back and forth would build it again each
+    time."""
+    durations = recorded_durations()
 
     def order(item: pytest.Item) -> tuple[int, float]:
-        slow = item.get_closest_marker("slow")
-        if slow is not None:
-            return 0, -float(slow.kwargs.get("seconds", 0))
+        if item.get_closest_marker("slow") is not None:
+            return 0, -durations.get(item.nodeid, float("inf"))
         if item.get_closest_marker("processes") is not None:
             return 1, 0.0
         return (2 if item.get_closest_marker("postgresql") is not None else 3), 0.0
 
     items.sort(key=order)
+
+
+class DurationRecorder:
+    """``--record-durations``: the seconds of each slow test (its reports summed: setup, call,
+    teardown), written to DURATIONS at the end of the run (on pytest-xdist's controller, which
+    receives every worker's reports, each with its test's markers among its keywords)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    @pytest.hookimpl
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if "slow" in report.keywords:
+            self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+    @pytest.hookimpl
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if hasattr(session.config, "workerinput"):  # a worker: the controller writes
+            return
+        # Merged into what was recorded (a partial run updates its own tests only).
+        merged = recorded_durations() | {n: round(s, 1) for n, s in self.seconds.items()}
+        DURATIONS.write_text(json.dumps(dict(sorted(merged.items())), indent=1) + "\n",
+                             encoding="utf-8")  # fmt: skip
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--record-durations"):
+        config.pluginmanager.register(DurationRecorder(), "ratingdb-duration-recorder")
 
 
 #: The pure tiers: the rules core and the file formats, tested without a database.

@@ -25,7 +25,7 @@ from tests.support.files import FIDE_STANDARD_HEADER, fixed
 from tests.support.server import running_server
 
 #: Slow (two servers and a headless Chromium); on the worker that runs the other browser tests.
-pytestmark = [pytest.mark.slow(seconds=60), pytest.mark.xdist_group("chromium")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 
 
 def starting_list(trf: Path) -> str:

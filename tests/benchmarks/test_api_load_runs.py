@@ -13,7 +13,7 @@ from tests.support import forks
 
 # Slow: the load benchmark serves and measures for several seconds (short measurements, each
 # as many requests as the machine can make: all the CPU it can get), the pages in a second run.
-pytestmark = pytest.mark.slow(seconds=10)
+pytestmark = pytest.mark.slow
 ENDPOINTS = {"health", "list", "history", "calculation"}
 FIGURES = {"rps", "p50_ms", "p95_ms", "p99_ms", "requests", "errors"}
 

@@ -13,7 +13,7 @@ from tests.databases import PostgreSQLDatabases
 from tests.support import forks
 
 # Slow: each builds months of lists through the real close and serves the API.
-pytestmark = pytest.mark.slow(seconds=60)
+pytestmark = pytest.mark.slow
 
 
 def run(script: str, *options: str, cwd: Path) -> dict[str, object]:

@@ -57,7 +57,7 @@ ERA_BY_DATABASE = [
 ]
 
 
-@pytest.mark.slow(seconds=10)
+@pytest.mark.slow
 @pytest.mark.parametrize(("database_url", "seed"), ERA_BY_DATABASE, indirect=["database_url"])
 def test_impact_equals_the_cascade(session: Session, tmp_path: Path, seed: int) -> None:
     """One world in each era, with rapid and blitz (they read the standard lists); two
@@ -88,7 +88,7 @@ def test_impact_equals_the_cascade(session: Session, tmp_path: Path, seed: int) 
     assert revised, "the corrections revised no list: the comparison proved nothing"
 
 
-@pytest.mark.slow(seconds=10)
+@pytest.mark.slow
 def test_impact_of_a_correction_long_ago(session: Session, tmp_path: Path) -> None:
     """Thirteen periods, each game correction in the oldest periods: the longest cascades."""
     world = worlds.build(session, tmp_path, 77, months=13, seeded=False)
@@ -113,7 +113,7 @@ def world(session: Session, tmp_path: Path) -> worlds.World:
     return worlds.build(session, tmp_path, 4242, months=8)
 
 
-@pytest.mark.slow(seconds=5)
+@pytest.mark.slow
 @settings(
     max_examples=12,
     deadline=None,
@@ -150,7 +150,7 @@ def test_a_list_of_other_rules_is_left_to_the_cascade(session: Session, tmp_path
     check_same(session, "game", arguments)
 
 
-@pytest.mark.slow(seconds=10)
+@pytest.mark.slow
 def test_an_imported_list_in_the_chain(session: Session, tmp_path: Path) -> None:
     """The standard list of the fourth month imported, not closed: a game correction before it
     is refused where the cascade reaches it (or stops before), a replaced baseline or fourth

@@ -65,7 +65,7 @@ def _corrected(session: Session, world: worlds.World, rng: random.Random, tmp_pa
 ERA_BY_DATABASE = [("sqlite", 1), ("postgresql", 0)]
 
 
-@pytest.mark.slow(seconds=5)
+@pytest.mark.slow
 @pytest.mark.parametrize(("database_url", "era"), ERA_BY_DATABASE, indirect=["database_url"])
 def test_some_players_loaded_as_the_whole_period(
     session: Session, tmp_path: Path, era: int

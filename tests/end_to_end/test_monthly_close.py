@@ -52,7 +52,7 @@ from tests.support.factories import ANNA, BOB, DAN, GUS, list_csv
 from tests.support.files import GAMES_HEADER as HEADER
 
 # Slow: a few dozen `python -m ratingdb` and `python -m jobs` processes.
-pytestmark = pytest.mark.slow(seconds=20)
+pytestmark = pytest.mark.slow
 
 BASELINE = list_csv(
     ANNA,

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The wheel is built and installed once per run, whichever workers the two tests land on
 # (tests/support/once.py: an xdist_group marker is silently ignored by pytest-xdist 3.8 on
 # pytest 9.2, pytest-xdist issue 1386, and each worker built its own).
-pytestmark = pytest.mark.slow(seconds=30)
+pytestmark = pytest.mark.slow
 
 
 def _run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
@@ -122,7 +122,7 @@ def test_the_wheel_carries_what_ratingdb_reads_at_run_time(installed: Path) -> N
     assert [out[key] for key in ("templates", "css", "docs", "sample", "typed")] == [True] * 5
 
 
-@pytest.mark.slow(seconds=5)  # once the other test has built the wheel: run well after it
+@pytest.mark.slow  # once the other test has built the wheel: run well after it
 def test_demo_runs_from_an_empty_folder(installed: Path, tmp_path: Path) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()

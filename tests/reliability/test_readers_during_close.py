@@ -36,7 +36,7 @@ from tests.reliability.test_sigkill_close import (
 )
 
 # Slow: a 10,000-player federation closed while readers poll it.
-pytestmark = pytest.mark.slow(seconds=5)
+pytestmark = pytest.mark.slow
 
 #: Reads while the close's process runs, at least.
 MIN_READS = 50

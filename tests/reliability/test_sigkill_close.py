@@ -67,7 +67,7 @@ from tests.support.forks import Forked, ForkServer, Running
 from tests.support.forks import shared as shared_forks
 
 # Slow: 24 closes of a 10,000-player federation killed and checked, on each database.
-pytestmark = pytest.mark.slow(seconds=15)
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 CATEGORY = Category.FIDE_STANDARD
@@ -729,7 +729,7 @@ def test_a_close_killed_at_any_moment_publishes_all_or_nothing(
     assert mid_write >= 1, "no kill landed while the close was writing"
 
 
-@pytest.mark.slow(seconds=3)  # one close, killed once
+@pytest.mark.slow  # one close, killed once
 def test_a_reader_right_after_a_close_killed_mid_write_sees_the_period_open(
     databases: Databases,
 ) -> None:

@@ -39,7 +39,7 @@ from tests.replica.clusters import Cluster
 from tests.support import forks
 from tests.support.server import running_server
 
-pytestmark = pytest.mark.slow(seconds=15)
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 READER, READER_PASSWORD = "ratingdb_reader", "scratch-reader"
