@@ -39,8 +39,8 @@ WINDOW = 900
 SCREENS = 4
 #: Unfolded, the page is at least this many times as long: what the folds hold.
 FOLDED_AWAY = 10
-#: The widths of the page's boxes: the document, the viewport, main's content, and the tables
-#: (or the scroll box around each) wider than main's content.
+#: The widths of the page's boxes: the document, the viewport, main's content, the tables (or
+#: the scroll box around each) wider than main's content, and the cells whose content spills.
 MEASURE = """
 const main = document.querySelector('main');
 const style = getComputedStyle(main);
@@ -49,8 +49,12 @@ const wide = [...document.querySelectorAll('table')]
   .map(t => t.closest('.table-scroll') || t)
   .filter(box => box.getBoundingClientRect().width > column + 0.5)
   .map(box => (box.className || box.tagName) + ' ' + box.getBoundingClientRect().width);
+// A cell whose content spills out of it (a figure too wide for a stacked cell's half).
+const spilling = [...document.querySelectorAll('td, th')]
+  .filter(cell => cell.clientWidth > 0 && cell.scrollWidth > cell.clientWidth + 1)
+  .slice(0, 5).map(cell => cell.outerHTML.slice(0, 120));
 return {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth,
-        height: document.body.scrollHeight, wide: wide};
+        height: document.body.scrollHeight, wide: wide, spilling: spilling};
 """
 
 
@@ -79,9 +83,12 @@ def measure(driver: Any) -> dict[str, Any]:
     return found
 
 
-def fits(found: dict[str, Any], where: str) -> None:
-    assert found["scrollWidth"] <= found["innerWidth"], (where, found)
+def fits(found: dict[str, Any], width: int, where: str) -> None:
+    # A page wider than a phone's screen widens the phone's viewport (innerWidth) to hold it.
+    assert found["innerWidth"] == width, (where, found)
+    assert found["scrollWidth"] <= width, (where, found)
     assert found["wide"] == [], (where, found)
+    assert found["spilling"] == [], (where, found)
 
 
 @pytest.mark.usefixtures("chromium")
@@ -99,7 +106,7 @@ def test_a_long_history_in_a_few_screens(
         driver.get(f"{long_server}/players/{long_history.PLAYER}?lang={language}")
         assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
         folded = measure(driver)
-        fits(folded, f"player, folded [{width} px, {language}]")
+        fits(folded, width, f"player, folded [{width} px, {language}]")
         assert folded["height"] <= SCREENS * WINDOW, folded
         assert driver.save_screenshot(str(folder / f"long-history-{language}-{width}.png"))
         # Only the latest calculation is open; it shows its two events' subtotals.
@@ -117,7 +124,7 @@ def test_a_long_history_in_a_few_screens(
         # Everything unfolded: the old length, and still nothing wider than the screen.
         driver.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
         unfolded = measure(driver)
-        fits(unfolded, f"player, unfolded [{width} px, {language}]")
+        fits(unfolded, width, f"player, unfolded [{width} px, {language}]")
         assert unfolded["height"] >= FOLDED_AWAY * folded["height"], (folded, unfolded)
     finally:
         driver.quit()
@@ -176,7 +183,7 @@ def test_crosstable_and_list_keep_to_the_screen(
             if name == "round-robin":
                 assert driver.find_element(By.TAG_NAME, "h1").text == long_history.ROUND_ROBIN
                 assert len(driver.find_elements(By.CSS_SELECTOR, "table.crosstable tbody tr")) == 10
-            fits(measure(driver), f"{name} [{width} px, {language}]")
+            fits(measure(driver), width, f"{name} [{width} px, {language}]")
             assert driver.save_screenshot(str(folder / f"{name}-{language}-{width}.png"))
     finally:
         driver.quit()
