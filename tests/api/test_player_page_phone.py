@@ -4,14 +4,15 @@ and in French, on a player with ten years of monthly lists (tests/support/long_h
 
 Height. The page shows the latest calculation open, the twelve latest lists, and the rest in
 <details>: the earlier lists in one, the earlier calculations in one per year. Measured on
-this player (2026-12-04): before the change the page was 30,453 px high at 1280 and 89,058 px
-at 390 (every calculation laid out); now about 2,350 px at 1280 and 3,100 px at 390 in French
-(the longest). The bound, ``SCREENS`` windows of 900 px, is what "a few screens" means here: a
-header, a chart, twelve lists, one period's games and its subtotals, and a line per year; it
-leaves room for a period with a few more games. Opening every <details> gives the old length
+this player (2026-12-04): before the change the page was 30,756 px high at 1280 and 91,112 px
+at 390 in French (every calculation laid out); now 2,361 px at 1280 and 2,950 px (English)
+to 3,075 px (French) at 390. The bound, ``SCREENS`` windows of 900 px, is what "a few
+screens" means here: a header, a chart, twelve lists, one period's games and its subtotals,
+and a line per year; it leaves room for a period with a few more games. Opening every <details> gives the old length
 back (the content is all there, folded, and Chrome opens the folds a link points into).
 
-Width. Nothing is wider than the screen (``scrollWidth <= innerWidth``), folded or unfolded,
+Width. Nothing is wider than the screen (``scrollWidth <= innerWidth``, and the phone's
+viewport kept its width), folded or unfolded,
 on the player page, on the round robin's page (a nine-round crosstable: at 1280 px it may
 scroll in its own box, never the page; at 390 px it stacks) and on a list page; and no table
 (or the scroll box holding it) is wider than the page's column.
