@@ -8,8 +8,9 @@ this player (2026-12-04): before the change the page was 30,756 px high at 1280 
 at 390 in French (every calculation laid out); now 2,361 px at 1280 and 2,950 px (English)
 to 3,075 px (French) at 390. The bound, ``SCREENS`` windows of 900 px, is what "a few
 screens" means here: a header, a chart, twelve lists, one period's games and its subtotals,
-and a line per year; it leaves room for a period with a few more games. Opening every <details> gives the old length
-back (the content is all there, folded, and Chrome opens the folds a link points into).
+and a line per year; it leaves room for a period with a few more games. Opening every
+<details> gives the old length back (the content is all there, folded, and Chrome opens the
+folds a link points into).
 
 Width. Nothing is wider than the screen (``scrollWidth <= innerWidth``, and the phone's
 viewport kept its width), folded or unfolded,
