@@ -28,6 +28,7 @@ from ratingdb.api.caches import (
     ListLookups,
     PageCache,
 )
+from ratingdb.api.compression import Compression
 from ratingdb.api.routes import (
     archive,
     calculator,
@@ -226,6 +227,8 @@ def create_app(
     ):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # gzip inside HEAD-as-GET, so that a HEAD says what its GET sends (compression.py).
+    app.add_middleware(Compression)
     app.add_middleware(HeadAsGet)
     app.add_middleware(NoSniff)
     if registry is not None:

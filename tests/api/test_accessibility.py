@@ -55,6 +55,7 @@ PAGES = {
     "tournament with a first rating": f"/tournaments/{TOURNAMENTS['B']}",
     "player": "/players/1001",
     "player with a first rating": "/players/1007",
+    "player with two events in a period (subtotals)": "/players/1002",
     "calculator": "/calculator",
     "calculator with a result": f"/calculator?{CALCULATION}",
     "calculator, first rating": "/calculator?category=fide-standard&period=2026-12"
@@ -148,6 +149,12 @@ def test_every_page_passes_axe(
             page = f"{name} [{width} px, {language}] {path}"
             assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
             found += axe_violations(driver, axe_script, page)
+            if driver.find_elements(By.CSS_SELECTOR, "details:not([open])"):
+                # What the folds hold (a player's earlier calculations) is checked unfolded.
+                driver.execute_script(
+                    "document.querySelectorAll('details').forEach(d => d.open = true)"
+                )
+                found += axe_violations(driver, axe_script, f"{page} (unfolded)")
     finally:
         driver.quit()
     assert not found, f"{len(found)} accessibility violations (axe-core, WCAG 2.1 AA):\n" + (

@@ -89,7 +89,9 @@ def test_workings_fit_the_screen(chromium: None, server: str, tmp_path: Path, wi
                 assert found.is_displayed()
                 assert expected in found.text, (name, found.text)
                 assert driver.save_screenshot(str(folder / f"{name}-{language}-{width}.png"))
-            driver.get(f"{server}/players/1007?lang={language}")
+            # Her first rating (2026-10) is folded under her latest calculation (2026-11): the
+            # link to it opens it, as the history's and the crosstable's links do.
+            driver.get(f"{server}/players/1007?lang={language}#fide-standard-2026-10")
             _fits(driver, width, "player-1007")
             _working(driver, NINA[language], "player-1007", width)
             assert driver.save_screenshot(str(folder / f"player-1007-{language}-{width}.png"))

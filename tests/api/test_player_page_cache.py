@@ -212,7 +212,7 @@ def test_a_cached_player_page_is_the_page_rendered_without_a_cache(scenario_url:
             again = get(client, "/players/1001", etag=sent)
             assert again.status_code == 304
             assert again.content == b""
-            assert again.headers["vary"] == "Accept-Language"
+            assert again.headers["vary"] == "Accept-Language, Accept-Encoding"
         assert get(client, "/players/1001", "fr", etag=anna.headers["etag"]).status_code == 200
         missing = get(client, "/players/9999")
         assert missing.status_code == 404

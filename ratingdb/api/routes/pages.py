@@ -13,7 +13,7 @@ kept as long as a page: ``ratingdb.api.caches.Builds``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Annotated, Any
@@ -46,6 +46,11 @@ TOP_OF_LIST = 10
 #: Players of each kind of movers on the home page and the list pages.
 MOVERS_SHOWN = 5
 MAX_QUERY = 100
+#: The player page's history shows this many lists, the earlier ones folded (<details>).
+RECENT_LISTS = 12
+#: The calculations before the latest are folded each on its own; when there are more than
+#: this many, they are grouped by year, each year folded too.
+EARLIER_UNGROUPED = 12
 
 #: The pages load nothing but their own stylesheet, and run no script at all.
 PAGE_HEADERS = {
@@ -263,11 +268,18 @@ def _player_page(
         {
             "category": item.category.value,
             "points": item.points,
+            "recent_points": item.points[::-1][:RECENT_LISTS],
+            "earlier_points": item.points[::-1][RECENT_LISTS:],
             "latest": item.points[-1] if item.points else None,
             "chart": step_chart([(p.period, p.rating) for p in item.points]),
             "rank": ranks.get(item.category),
             "inactive_since": svc.inactive_since(item.points),
             "calculations": item.calculations,
+            "earlier": _by_year(item.calculations[1:]),
+            "subtotals": {
+                calc.period: svc.tournament_subtotals(calc) for calc in item.calculations
+            },
+            "used": {calc.period: svc.ratings_used(calc) for calc in item.calculations},
             "calculated": {str(calc.period) for calc in item.calculations},
         }
         for item in record.categories
@@ -277,6 +289,19 @@ def _player_page(
         "player.html",
         {"player": record.player, "categories": categories, "reader": reader},
     )
+
+
+def _by_year(
+    calculations: Sequence[svc.PeriodCalculation],
+) -> list[tuple[int | None, list[svc.PeriodCalculation]]]:
+    """The calculations before the latest, newest first: in one group when they are few, else
+    one group per year (each folded on the page: a long history stays a few screens long)."""
+    if len(calculations) <= EARLIER_UNGROUPED:
+        return [(None, list(calculations))] if calculations else []
+    years: dict[int, list[svc.PeriodCalculation]] = {}
+    for calc in calculations:
+        years.setdefault(calc.period.year, []).append(calc)
+    return list(years.items())
 
 
 def not_found_message(request: Request, message: str) -> HTMLResponse:

@@ -52,6 +52,11 @@ from ratingdb.services.published.players import (
 )
 from ratingdb.services.published.ranks import Rank, RankTable, latest_ranks, rank_table
 from ratingdb.services.published.schema import schema_revision, schema_state
+from ratingdb.services.published.subtotals import (
+    TournamentSubtotal,
+    ratings_used,
+    tournament_subtotals,
+)
 from ratingdb.services.published.tournaments import (
     LinkedTournament,
     PeriodTournament,
@@ -92,6 +97,7 @@ __all__ = [
     "Standing",
     "Tournament",
     "TournamentGame",
+    "TournamentSubtotal",
     "TournamentSummary",
     "calculation",
     "calculator_result",
@@ -112,6 +118,7 @@ __all__ = [
     "player_record",
     "published_lists",
     "rank_table",
+    "ratings_used",
     "rule_versions",
     "run_calculator",
     "schema_revision",
@@ -119,5 +126,6 @@ __all__ = [
     "search_players",
     "tournament",
     "tournament_names",
+    "tournament_subtotals",
     "tournaments",
 ]
