@@ -284,7 +284,7 @@ def test_the_feed_names_its_stylesheet(federation: TestClient) -> None:
     head = answer.text.splitlines()[:2]
     assert head == [
         '<?xml version="1.0" encoding="utf-8"?>',
-        '<?xml-stylesheet type="application/xslt+xml" href="/feeds/lists.xsl"?>',
+        '<?xml-stylesheet type="text/xsl" href="/feeds/lists.xsl"?>',
     ]
     feed = ElementTree.fromstring(answer.content)
     assert feed.findtext(f"{ATOM}title") == f"{NAME}: published rating lists"
