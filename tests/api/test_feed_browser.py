@@ -2,7 +2,8 @@
 Chromium applies the feed's XSLT stylesheet, so ``/feeds/lists.atom`` reads as a page, with the
 site's stylesheet, the federation's name and logo and the report address, no script, at a
 desktop's 1280 px and a phone's 390 px, in English and (from Accept-Language, the stylesheet's
-only clue) in French. Screenshots are saved (``RATINGDB_SCREENSHOTS`` names the folder).
+only clue) in French, passing axe-core's WCAG checks. Screenshots are saved
+(``RATINGDB_SCREENSHOTS`` names the folder).
 
 The scenario (tests/api/scenario.py) has five published lists, so the feed five entries,
 newest first: fide-standard 2026-11 first.
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from ratingdb.config import READ_DATABASE_URL_VARIABLE
+from tests.api.test_accessibility import axe_script, axe_violations  # noqa: F401 (a fixture)
 from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
     CHROMEDRIVER,
     CHROMIUM,
@@ -73,7 +75,11 @@ def chromium_reading(language: str, width: int, height: int = 900) -> Any:
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "en"), (390, "fr")])
 def test_the_feed_reads_as_a_page(
-    federation_server: str, tmp_path: Path, width: int, language: str
+    federation_server: str,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    width: int,
+    language: str,
 ) -> None:
     from selenium.webdriver.common.by import By
 
@@ -99,6 +105,10 @@ def test_the_feed_reads_as_a_page(
         assert driver.execute_script("return arguments[0].naturalWidth", logo) == 64
         report = driver.find_element(By.CSS_SELECTOR, "footer.site a")
         assert report.get_attribute("href") == f"mailto:{EMAIL}"
+        # Accessible as every page is (axe-core, WCAG 2.1 A and AA: test_accessibility.py).
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == language
+        page = f"feed [{width} px, {language}]"
+        assert axe_violations(driver, request.getfixturevalue("axe_script"), page) == []
         # No script, and nothing wider than the screen.
         assert driver.execute_script("return document.scripts.length") == 0
         assert driver.execute_script("return window.innerWidth") == width
