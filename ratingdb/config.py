@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, BeforeValidator, PrivateAttr, ValidationError, model_validator
 from pydantic_settings import (
@@ -28,7 +27,7 @@ from pydantic_settings import (
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
-from ratingdb import defaults
+from ratingdb import defaults, site_config
 from ratingdb.rules.categories import Category
 
 DATABASE_URL_VARIABLE = defaults.variable("database_url")
@@ -134,31 +133,6 @@ def _within(smallest: int, largest: int) -> AfterValidator:
 
 def _debug(value: object) -> object:
     return defaults.debug_enabled(value) if isinstance(value, str) else value
-
-
-def _public_base_url(value: str | None) -> str | None:
-    """``RATINGDB_PUBLIC_BASE_URL``: an http or https URL with a host, and perhaps a path (a
-    site under a prefix), without user, query or fragment; returned without its trailing
-    slashes, so that ``base + "/lists"`` is a link."""
-    if value is None:
-        return None
-    text = value.strip()
-    if any(c.isspace() or unicodedata.category(c) in ("Cc", "Cf") for c in text):
-        raise ValueError(f"spaces and control characters are not allowed, got {value!r}")
-    parts = urlsplit(text)
-    if parts.scheme.lower() not in ("http", "https"):
-        raise ValueError(f"must start with https:// or http://, got {value!r}")
-    try:
-        parts.port  # noqa: B018 (raises on a port that is not a number 0-65535)
-    except ValueError:
-        raise ValueError(f"not a valid port in {value!r}") from None
-    if not parts.hostname:
-        raise ValueError(f"a host is needed (https://ratings.example.org), got {value!r}")
-    if "@" in parts.netloc:
-        raise ValueError(f"no user or password in the public address, got {value!r}")
-    if parts.query or parts.fragment or text.endswith(("?", "#")):
-        raise ValueError(f"no query (?) nor fragment (#) in the public address, got {value!r}")
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path.rstrip("/"), "", ""))
 
 
 def _categories(value: object) -> object:
@@ -275,8 +249,20 @@ class Settings(BaseSettings):
 
     #: The public site's address (``https://ratings.example.org``): absolute links are built
     #: from it, never from a request's Host header. None: the feed's links are relative.
-    public_base_url: Annotated[str | None, AfterValidator(_public_base_url)] = (
+    public_base_url: Annotated[str | None, AfterValidator(site_config.public_base_url)] = (
         defaults.PUBLIC_BASE_URL
+    )
+    #: The federation the site publishes for: its name (every page's header and title, the
+    #: feed), its logo (the path of an image file the site serves) and the address the pages'
+    #: "please report" links write to. None: "ratingdb", no logo, no report link.
+    federation_name: Annotated[str | None, AfterValidator(site_config.federation_name)] = (
+        defaults.FEDERATION_NAME
+    )
+    federation_logo: Annotated[str | None, AfterValidator(site_config.federation_logo)] = (
+        defaults.FEDERATION_LOGO
+    )
+    contact_email: Annotated[str | None, AfterValidator(site_config.contact_email)] = (
+        defaults.CONTACT_EMAIL
     )
 
     #: The categories whose scheduled close waits for an officer's approval before publishing

@@ -42,6 +42,11 @@ SERVE_TRUSTED_PROXIES = ""
 #: The public site's address, from which absolute links (the Atom feed's) are built; never the
 #: request's Host header. None: the feed's links are relative to the feed.
 PUBLIC_BASE_URL: str | None = None
+#: The federation's name, logo (the path of an image file) and contact address on the public
+#: site (``ratingdb.site_config``); none: the pages say "ratingdb" and show no report link.
+FEDERATION_NAME: str | None = None
+FEDERATION_LOGO: str | None = None
+CONTACT_EMAIL: str | None = None
 
 BACKOFFICE_HOST = "127.0.0.1"
 BACKOFFICE_PORT = 8001

@@ -36,15 +36,18 @@ from ratingdb.api.routes import (
     catalog,
     docs,
     downloads,
+    feeds,
     health,
     listings,
     lists,
     movers,
     pages,
     players,
+    site,
     tournament_page,
     tournaments,
 )
+from ratingdb.api.site import site_from
 from ratingdb.config import Settings
 from ratingdb.db import head_revision, make_read_only_engine
 from ratingdb.db.engine import make_read_only_async_engine
@@ -138,19 +141,25 @@ def create_app(
     threads: int | None = None,
     page_cache_bytes: int | None = None,
     lookup_seconds: float = DEFAULT_LOOKUP_SECONDS,
+    sitemap_page_size: int = site.SITEMAP_PAGE_SIZE,
 ) -> FastAPI:
     """The app reading ``settings.read_database_url`` (by default the main database), running
     reads on ``threads`` threads (each with a pooled connection) and keeping up to
     ``page_cache_bytes`` of rendered list pages and player histories and pages (0: none)
     and which revision each list is at (and each category's generation) for
     ``lookup_seconds`` (0: none; ``ratingdb.api.caches``). ``threads`` and
-    ``page_cache_bytes`` not given: ``settings.serve_threads`` and ``serve_page_cache_mb``."""
+    ``page_cache_bytes`` not given: ``settings.serve_threads`` and ``serve_page_cache_mb``.
+    ``sitemap_page_size``: the most players one sitemap names (``routes.site``). The
+    federation's logo is read now: one that cannot be used raises ConfigurationError."""
     if threads is None:
         threads = settings.serve_threads
     if page_cache_bytes is None:
         page_cache_bytes = settings.serve_page_cache_mb * 1024 * 1024
     if threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
+    if sitemap_page_size < 1:
+        raise ValueError(f"a sitemap holds at least one player, got {sitemap_page_size}")
+    public_site = site_from(settings)
     list_pages = PageCache(page_cache_bytes)
     list_lookups: ListLookups[Any, Any] = ListLookups(lookup_seconds)
     # Kept as long as a page, and not at all without a page cache (routes.listings).
@@ -203,6 +212,9 @@ def create_app(
     app.state.rank_tables = rank_tables
     #: Absolute links (the feed's) are built from it, never from the Host header.
     app.state.public_base_url = settings.public_base_url
+    #: The federation's name, logo and contact address on every page (``ratingdb.api.site``).
+    app.state.site = public_site
+    app.state.sitemap_page_size = sitemap_page_size
     #: /health compares the database with the migrations this code ships with.
     app.state.expected_revision = head_revision()
     errors.install(app)
@@ -221,6 +233,8 @@ def create_app(
         pages.router,
         listings.router,
         archive.router,
+        feeds.router,
+        site.router,
         calculator_page.router,
         tournament_page.router,
         docs.router,

@@ -83,11 +83,13 @@ def run_server(config: LimitedConfig) -> None:
 
 def say_public_base_url(settings: Settings) -> None:
     """Where the feed's links lead, in the log at start (uvicorn's logging is set up by then):
-    the public base URL, or that there is none and the links are relative."""
+    the public base URL, or that there is none, the links are relative and there is no
+    sitemap."""
     if settings.public_base_url is None:
         logger.info(
             "RATINGDB_PUBLIC_BASE_URL is not set: the feed's links are relative to the feed "
-            "and its ids urn:ratingdb: names (never built from a request's Host header)"
+            "and its ids urn:ratingdb: names, and there is no sitemap (never built from a "
+            "request's Host header)"
         )
     else:
         logger.info("links of the feed built from %s", settings.public_base_url)

@@ -1,9 +1,12 @@
 """The list CSV (docs/formats.md §2): a published list, in and out.
 
-`player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor,active`
+`player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor,active,
+change,games`
 
 ``active`` (``1`` active, ``0`` inactive: issue 27) is written by every export and optional on
-import (absent or empty: active), as ``k_factor`` is written and ignored on import.
+import (absent or empty: active), as ``k_factor`` is written and ignored on import. ``change``
+(the month's change, empty for a first rating or an imported starting list) and ``games``
+(games rated in the period) are written by every export and ignored on import (issue 29).
 
 Text cells are written spreadsheet-safe and read back with that escape undone (formats.cells).
 """
@@ -40,9 +43,11 @@ COLUMNS = (
     "peak_rating",
     "k_factor",
     "active",
+    "change",
+    "games",
 )
-#: The columns an import needs (k_factor and active are optional).
-REQUIRED = COLUMNS[:-2]
+#: The columns an import needs (k_factor, active, change and games are optional).
+REQUIRED = COLUMNS[: COLUMNS.index("k_factor")]
 #: "rated_games" when the column is empty: an established player (contract).
 DEFAULT_RATED_GAMES = 30
 MAX_RATING = 4000
@@ -134,6 +139,10 @@ class ListCsvEntry(WrittenPlayer, Protocol):
     def k_factor(self) -> int: ...
     @property
     def active(self) -> bool: ...
+    @property
+    def change(self) -> int | None: ...
+    @property
+    def games(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +161,10 @@ class ExportEntry:
     peak_rating: int
     k_factor: int
     active: bool = True
+    #: The month's change (None: a first rating, or a list with no month before it).
+    change: int | None = None
+    #: Games rated in the period.
+    games: int = 0
 
 
 def write_list_csv(entries: Iterable[ListCsvEntry]) -> str:
@@ -186,6 +199,8 @@ def write_list_csv_to(entries: Iterable[ListCsvEntry], out: IO[str]) -> None:
                 e.peak_rating,
                 e.k_factor,
                 int(e.active),
+                "" if e.change is None else e.change,
+                e.games,
             ]
         )
 

@@ -45,6 +45,7 @@ PARAMETERS = {
     "submission_id": "1",
     "preview_id": "1",
     "path": "ratingdb.css",
+    "page": "1",
 }
 PASSWORD = "correct horse battery staple"
 

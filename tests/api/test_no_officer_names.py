@@ -61,6 +61,8 @@ def _links(body: str, base: str) -> set[str]:
     """The addresses on this site a body links to (path and query; static files aside)."""
     found = set()
     for raw in LINK.findall(body):
+        if raw.startswith("{"):  # the feed's XSLT stylesheet: filled in from the feed
+            continue
         target = urlsplit(urljoin(base, html.unescape(raw)))
         if target.netloc not in ("", "testserver") or target.path.startswith("/static/"):
             continue

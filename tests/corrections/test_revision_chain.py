@@ -351,20 +351,24 @@ def assert_revised_exactly_where_changed(
 
 
 def _original_csv(url: str, period: str) -> list[str]:
-    """Revision 1's (player, rating, rated_games, peak, K, active) in the list CSV's layout."""
+    """Revision 1's (player, rating, rated_games, peak, K, active, change, games) in the list
+    CSV's layout."""
     rows = entries_where(
         url,
         "l.category = :c AND l.list_date = :d AND l.revision = 1",
-        ("player_id", "rating", "rated_games", "peak_rating", "k_factor", "active"),
+        ("player_id", "rating", "rated_games", "peak_rating", "k_factor", "active", "change",
+         "games"),
         c=CATEGORY,
         d=f"{period}-01",
-    )
+    )  # fmt: skip
     names = dict(query(url, "SELECT player_id, name FROM players"))
     lines = []
-    for player_id, rating, rated_games, peak, k, active in rows:
+    for player_id, rating, rated_games, peak, k, active, change, games in rows:
         name = names[player_id]
+        shown = "" if change is None else change
         lines.append(
-            f'{player_id},"{name}",FRA,M,1990,,{rating},{rated_games},{peak},{k},{int(active)}'
+            f'{player_id},"{name}",FRA,M,1990,,{rating},{rated_games},{peak},{k},{int(active)},'
+            f"{shown},{games}"
         )
     return sorted(lines)
 

@@ -174,9 +174,10 @@ def test_a_federation_month_by_month(empty_database_url: str, tmp_path: Path) ->
     csv_text = run("lists", "export", "--category", "fide-standard", "--period", "2026-11",
                    "--format", "csv", url=url)  # fmt: skip
     rows = {line.split(",")[0]: line for line in csv_text.splitlines()[1:]}
-    # Anna: 60 + 1 (September) + 0 + 2 (November) rated games; Nina: 5 + 1.
-    assert rows["1001"].endswith(",1866,63,1866,20,1")
-    assert rows["1007"].endswith(",1852,6,1882,40,1")
+    # Anna: 60 + 1 (September) + 0 + 2 (November) rated games; Nina: 5 + 1. Then the month's
+    # change and games: Anna +4 in 2 games, Nina -30 in 1.
+    assert rows["1001"].endswith(",1866,63,1866,20,1,4,2")
+    assert rows["1007"].endswith(",1852,6,1882,40,1,-30,1")
 
     # Nothing more is due, and closing a published period again changes nothing.
     assert run("run", "close-periods", "--now", "2026-11-01T00:30:00+00:00", url=url,

@@ -117,6 +117,8 @@ def export_entries(draw: st.DrawFn) -> ExportEntry:
         peak_rating=draw(st.integers(rating, 4000)),
         k_factor=draw(st.integers(1, 99)),
         active=draw(st.booleans()),
+        change=draw(st.none() | st.integers(-4000, 4000)),
+        games=draw(st.integers(0, 10_000)),
     )
 
 
@@ -134,10 +136,15 @@ def test_list_csv_reads_back_exactly(tmp_path: Path, entries: list[ExportEntry])
                     e.rated_games, e.peak_rating, 0, e.active)
         for e in entries
     ]  # fmt: skip
-    # k_factor is not read by the importer (contract): it is in the file, as written.
-    cells = list(csv.reader(io.StringIO(text, newline="")))
-    assert [row[-2] for row in cells[1:]] == [str(e.k_factor) for e in entries]
-    assert [row[-1] for row in cells[1:]] == ["1" if e.active else "0" for e in entries]
+    # k_factor, change and games are not read by the importer (contract): they are in the
+    # file, as written.
+    cells = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert [row["k_factor"] for row in cells] == [str(e.k_factor) for e in entries]
+    assert [row["active"] for row in cells] == ["1" if e.active else "0" for e in entries]
+    assert [row["change"] for row in cells] == [
+        "" if e.change is None else str(e.change) for e in entries
+    ]
+    assert [row["games"] for row in cells] == [str(e.games) for e in entries]
 
 
 # --- FIDE TXT and XML ---------------------------------------------------------------------------
@@ -258,9 +265,10 @@ def test_list_json_reads_back_exactly(category: Category, entries: list[ListEntr
     assert document["category"] == category.value
     assert (document["period"], document["revision"]) == ("2026-11", 2)
     assert document["entries"] == [
-        {"player_id": e.player_id, "name": e.name, "federation": e.federation,
-         "rating": e.rating, "previous_rating": e.previous_rating, "change": e.change,
-         "games": e.games, "k_factor": e.k_factor, "active": e.active}
+        {"player_id": e.player_id, "name": e.name, "federation": e.federation, "sex": e.sex,
+         "title": e.title, "birth_year": e.birth_year, "rating": e.rating,
+         "previous_rating": e.previous_rating, "change": e.change, "games": e.games,
+         "k_factor": e.k_factor, "active": e.active}
         for e in entries
     ]  # fmt: skip
 
@@ -450,9 +458,9 @@ def test_the_list_csv_writes_formulas_as_text(tmp_path: Path) -> None:
     ]  # fmt: skip
     text = write_list_csv(entries)
     assert text.splitlines()[1:] == [
-        '1001,"\'=HYPERLINK(""http://evil.example"",""Click"")",FRA,M,1990,\'-,2000,40,2100,20,1',
-        "1002,''=already quoted,,F,,'@GM,1500,3,1500,40,1",
-        '1003,"\'t Hooft, Gerard",NED,,,,1800,30,1800,20,1',
+        '1001,"\'=HYPERLINK(""http://evil.example"",""Click"")",FRA,M,1990,\'-,2000,40,2100,20,1,,0',
+        "1002,''=already quoted,,F,,'@GM,1500,3,1500,40,1,,0",
+        '1003,"\'t Hooft, Gerard",NED,,,,1800,30,1800,20,1,,0',
     ]
     rows = read_list_csv(write(tmp_path, "list.csv", text))
     assert [(r.name, r.title) for r in rows] == [

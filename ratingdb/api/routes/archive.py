@@ -1,21 +1,20 @@
 """The history of the lists: ``/lists`` (the archive of every published list and its
-revisions), ``/lists/{category}/{period}/diff`` (who changed between two revisions, and why)
-and ``/feeds/lists.atom`` (publications and revisions). Pages for people, as
+revisions) and ``/lists/{category}/{period}/diff`` (who changed between two revisions, and
+why); the feed of publications and revisions is ``routes.feeds``. Pages for people, as
 ``routes.listings``: an unknown list answers the HTML 404 page, a bad parameter 422.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
-from xml.etree import ElementTree
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ratingdb.api.dependencies import ReaderDep
-from ratingdb.api.i18n import Reader, reader_of
+from ratingdb.api.i18n import reader_of
 from ratingdb.api.routes.listings import (
     MAX_PAGE,
     MAX_REVISION,
@@ -145,77 +144,3 @@ async def archive_page(request: Request, read: ReaderDep) -> HTMLResponse:
         )
 
     return await read(render)
-
-
-ATOM = "http://www.w3.org/2005/Atom"
-FEED_SIZE = 100
-
-
-def _timestamp(moment: datetime) -> str:
-    """RFC 3339, in UTC."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-
-
-#: The feed's id and its entries' when no public base URL is set (an Atom id is an absolute
-#: IRI, and never the request's Host header).
-FEED_URN = "urn:ratingdb:feeds:lists"
-
-
-def _entry_urn(summary: ListSummary) -> str:
-    return f"urn:ratingdb:lists:{summary.category.value}:{summary.period}:{summary.revision}"
-
-
-@router.get("/feeds/lists.atom")
-async def lists_feed(request: Request, read: ReaderDep) -> Response:
-    """An Atom feed (RFC 4287) of publications and revisions, newest first: each entry a
-    revision of a list, linked to its page. In English (a feed has one language).
-
-    Links and ids are built from ``RATINGDB_PUBLIC_BASE_URL``, never from the request (its
-    Host header is the client's to choose: a cache would keep the links it chose). Without
-    it the links are relative (a feed reader resolves them against the feed's address) and
-    the ids are ``urn:ratingdb:`` names."""
-    base: str | None = request.app.state.public_base_url
-    revisions = await read(list_archive)
-    reader = Reader("en", False, ())
-    ElementTree.register_namespace("", ATOM)
-
-    def element(parent: ElementTree.Element, tag: str, text: str | None = None,
-                **attributes: str) -> ElementTree.Element:  # fmt: skip
-        child = ElementTree.SubElement(parent, f"{{{ATOM}}}{tag}", attributes)
-        child.text = text
-        return child
-
-    site = base or ""  # relative links without a base URL
-    feed = ElementTree.Element(f"{{{ATOM}}}feed")
-    element(feed, "id", f"{base}/feeds/lists.atom" if base else FEED_URN)
-    element(feed, "title", "ratingdb: published rating lists")
-    element(feed, "updated", _timestamp(revisions[0].published_at) if revisions
-            else _timestamp(datetime(1970, 1, 1, tzinfo=UTC)))  # fmt: skip
-    element(feed, "link", rel="self", href=f"{site}/feeds/lists.atom")
-    element(feed, "link", rel="alternate", href=f"{site}/lists")
-    author = element(feed, "author")
-    element(author, "name", "ratingdb")
-    for summary in revisions[:FEED_SIZE]:
-        name = reader.category(summary.category)
-        page = f"{site}/lists/{summary.category.value}/{summary.period}"
-        entry = element(feed, "entry")
-        if summary.revision == 1:
-            title = f"{name} {summary.period}: published"
-        else:
-            title = f"{name} {summary.period}: revision {summary.revision}"
-        element(entry, "id", f"{page}?revision={summary.revision}" if base else _entry_urn(summary))
-        element(entry, "title", title)
-        element(entry, "updated", _timestamp(summary.published_at))
-        element(entry, "published", _timestamp(summary.published_at))
-        element(entry, "link", rel="alternate", type="text/html",
-                href=f"{page}?revision={summary.revision}")  # fmt: skip
-        summary_text = f"{summary.entries} rated players"
-        if summary.rule_version is not None:
-            summary_text += f", rules {summary.rule_version}"
-        if summary.correction_id is not None:
-            summary_text += f", after correction {summary.correction_id}"
-        element(entry, "summary", summary_text + ".")
-    body = ElementTree.tostring(feed, encoding="utf-8", xml_declaration=True)
-    return Response(body, media_type="application/atom+xml")

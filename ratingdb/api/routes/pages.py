@@ -35,6 +35,7 @@ from ratingdb.api.routes.players import (
     Generations,
     kept_by_generations,
 )
+from ratingdb.api.site import site_of
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
@@ -150,6 +151,7 @@ def page_response(
 ) -> HTMLResponse:
     """A page in the reader's language, with ``headers`` besides :func:`page_headers`."""
     reader = context.setdefault("reader", reader_of(request))
+    context.setdefault("site", site_of(request))
     return templates.TemplateResponse(
         request,
         name,

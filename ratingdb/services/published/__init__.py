@@ -52,6 +52,7 @@ from ratingdb.services.published.players import (
 )
 from ratingdb.services.published.ranks import Rank, RankTable, latest_ranks, rank_table
 from ratingdb.services.published.schema import schema_revision, schema_state
+from ratingdb.services.published.sitemap import sitemap_player_pages, sitemap_players
 from ratingdb.services.published.subtotals import (
     TournamentSubtotal,
     ratings_used,
@@ -124,6 +125,8 @@ __all__ = [
     "schema_revision",
     "schema_state",
     "search_players",
+    "sitemap_player_pages",
+    "sitemap_players",
     "tournament",
     "tournament_names",
     "tournament_subtotals",
