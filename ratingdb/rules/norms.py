@@ -28,8 +28,9 @@ class Unplayed(StrEnum):
     FORFEIT_LOSS = "forfeit-loss"
     #: A bye given by the pairing (not asked for) or an opponent's absence.
     BYE = "bye"
-    #: A bye the player asked for, or a round missed.
-    ABSENT = "absent"
+    #: Nothing stored for the round: a bye (asked for or not) or a round missed; ratingdb
+    #: stores no byes, so it cannot tell which.
+    NO_GAME = "no-game"
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,7 @@ _UNPLAYED = {
     "--": (Unplayed.FORFEIT_LOSS, Unplayed.FORFEIT_LOSS),
     "W-L": (Unplayed.FORFEIT_WIN, Unplayed.FORFEIT_LOSS),
     "L-W": (Unplayed.FORFEIT_LOSS, Unplayed.FORFEIT_WIN),
-    "D-D": (Unplayed.ABSENT, Unplayed.ABSENT),
+    "D-D": (Unplayed.NO_GAME, Unplayed.NO_GAME),
     "L-L": (Unplayed.FORFEIT_LOSS, Unplayed.FORFEIT_LOSS),
 }
 
@@ -73,7 +73,7 @@ class NormPlayer:
     #: On the list in force at the start (None: unrated there).
     rating: int | None
     games: tuple[NormGame, ...]
-    #: Rounds without a played game: (round, why); a round with nothing stored is ABSENT
+    #: Rounds without a played game: (round, why); a round with nothing stored is NO_GAME
     #: (byes are not stored).
     unplayed: tuple[tuple[int, Unplayed], ...]
     checks: tuple[NormCheck, ...]
@@ -205,7 +205,7 @@ def tournament_norms(
             continue
         rounds_with_game = {g.round for g in own}
         missing = {
-            number: unplayed[pid].get(number, Unplayed.ABSENT)
+            number: unplayed[pid].get(number, Unplayed.NO_GAME)
             for number in range(1, rounds + 1)
             if number not in rounds_with_game
         }

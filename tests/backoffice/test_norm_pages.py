@@ -40,12 +40,14 @@ def test_an_officer_reads_the_norm_check_and_the_certificate(
     assert f'id="check-{ADA}-IM">IM norm: <span class="verdict met">yes</span>' in page.text
     assert "Ra 2284 (1990 raised to 2050; without the raise Ra 2278, Rp 2444)" in page.text
     assert f'id="check-{ADA}-GM">GM norm: <span class="verdict unmet">no</span>' in page.text
+    assert f'<a href="#check-{ADA}-IM">Ada, A: IM norm</a> (Rp 2450)' in page.text
+    assert f'<a href="#check-{ADA}-WGM">Ada, A: WGM norm</a> (Rp 2445)' in page.text
     link = f"/norms/tournaments/T000001/certificates/{ADA}/IM"
     assert f'href="{link}"' in page.text
     certificate = client.get(link)
     assert certificate.status_code == 200
     text = certificate.text
-    assert "Draft certificate of a IM norm" in text
+    assert "Draft IM norm certificate" in text
     assert "<dt>Rp</dt><dd>2450</dd>" in text
     assert "raised to 2050" in text
     assert "Not a norm" not in text

@@ -117,7 +117,7 @@ def test_every_player_gets_a_line_and_a_short_event_no_norm(
         "required": "at least 9 games",
         "actual": "1 games",
     }
-    assert six["unplayed"][0] == {"round": 1, "why": "absent"}
+    assert six["unplayed"][0] == {"round": 1, "why": "no-game"}
 
 
 def test_refusals_name_the_reason(
