@@ -50,6 +50,17 @@ _WOMEN_TITLES: Final = frozenset({Title.WGM, Title.WIM, Title.WFM, Title.WCM})
 #: The titles a norm leads to (§1.4.8), strongest first.
 NORM_TITLES: Final = (Title.GM, Title.IM, Title.WGM, Title.WIM)
 
+#: The titles from the lowest to the highest, as FIDE's lists rank them: a title held makes
+#: the titles at or below it pointless to aim at.
+TITLE_ORDER: Final = (
+    Title.WCM, Title.WFM, Title.CM, Title.WIM, Title.FM, Title.WGM, Title.IM, Title.GM,
+)  # fmt: skip
+
+
+def outranks(held: Title | None, title: Title) -> bool:
+    """Whether holding ``held`` makes ``title`` pointless (it is ``title`` or a higher one)."""
+    return held is not None and TITLE_ORDER.index(held) >= TITLE_ORDER.index(title)
+
 
 class FederationExemption(StrEnum):
     """Events exempt from the federation mix of §1.4.3 a) and b), as declared by the officer

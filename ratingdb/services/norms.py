@@ -39,6 +39,7 @@ from ratingdb.rules.titles import (
     NoTitleRegulations,
     Title,
     TitleRegulations,
+    outranks,
     title_regulations_on,
 )
 
@@ -58,9 +59,6 @@ _UNPLAYED = {
     "D-D": (Unplayed.NO_GAME, Unplayed.NO_GAME),
     "L-L": (Unplayed.FORFEIT_LOSS, Unplayed.FORFEIT_LOSS),
 }
-
-#: A held title makes these norms pointless: the title itself and the lesser ones.
-_RANK = {Title.GM: 4, Title.IM: 3, Title.WGM: 2, Title.WIM: 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +105,11 @@ class TournamentNorms:
 
 def norm_titles_for(sex: str | None, held: Title | None) -> list[Title]:
     """The norm titles a player can still aim at: women's titles for a woman only; none at or
-    below a title held."""
-    rank = _RANK.get(held, 0) if held is not None else 0
+    below a title held (rules.titles.TITLE_ORDER)."""
     return [
         title
         for title in NORM_TITLES
-        if (sex == "F" or not title.for_women) and _RANK[title] > rank
+        if (sex == "F" or not title.for_women) and not outranks(held, title)
     ]
 
 

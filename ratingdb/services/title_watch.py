@@ -1,7 +1,8 @@
 """The title watch of one FIDE standard list: the players who reached, on that list, a title by
 rating (FM 2300, CM 2200, WFM 2100, WCM 2000, with 30 rated games then: Title Regulations §1.3)
 or the rating a GM, IM, WGM or WIM title needs (2500, 2400, 2300, 2200: §1.5.3), for the first
-time. Published ratings only: ratingdb has no interim ratings (§1.5.3 a).
+time. Published ratings only: ratingdb has no interim ratings (§1.5.3 a). A player who holds
+the title or a higher one (rules.titles.TITLE_ORDER) is left out.
 
 A player who met a condition on the list before had reached it already, so only the others
 are read back through their whole history (ratingdb.rules.titles.first_reaches).
@@ -27,6 +28,7 @@ from ratingdb.rules.titles import (
     Title,
     TitleRegulations,
     first_reaches,
+    outranks,
     title_regulations_on,
 )
 
@@ -107,13 +109,17 @@ def title_watch(session: Session, category: Category, period: Period) -> TitleWa
     reached: list[Reached] = []
     for pid in candidates:
         player = players[pid]
+        try:
+            held = Title.parse(player.title)
+        except ValueError as error:
+            raise InputError(f"player {pid}: {error}") from None
         history = [
             RatingPoint(point.list_date, point.rating, point.rated_games)
             for point in player_entries(session, pid, category)
             if point.list_date <= period.list_date
         ]
         for reach in first_reaches(history, woman=player.sex == "F", regulations=regulations):
-            if reach.list_date == period.list_date:
+            if reach.list_date == period.list_date and not outranks(held, reach.title):
                 reached.append(
                     Reached(
                         pid,

@@ -13,6 +13,7 @@ from ratingdb.rules.titles import (
     ReachKind,
     Title,
     first_reaches,
+    outranks,
     title_regulations_on,
 )
 
@@ -74,3 +75,12 @@ def test_titles_parse_and_refuse() -> None:
     assert Title.parse(None) is None
     with pytest.raises(ValueError, match="unknown title 'XX'"):
         Title.parse("XX")
+
+
+def test_a_held_title_outranks_itself_and_the_lower_ones() -> None:
+    assert outranks(Title.IM, Title.IM)
+    assert outranks(Title.IM, Title.WGM)
+    assert not outranks(Title.IM, Title.GM)
+    assert outranks(Title.FM, Title.WIM)
+    assert not outranks(Title.WIM, Title.FM)
+    assert not outranks(None, Title.WCM)
