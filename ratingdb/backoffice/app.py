@@ -27,6 +27,7 @@ from ratingdb.backoffice import (
     api,
     correction_api,
     correction_pages,
+    norm_pages,
     pages,
     policy,
     publication_api,
@@ -135,6 +136,7 @@ def create_app(
     correction_api.register(app)
     # Publication (issue 14)
     publication_pages.register(app)
+    norm_pages.register(app)
     publication_api.register(app)
     publication_modes.register(app)
     app.add_exception_handler(StarletteHTTPException, _http_error)

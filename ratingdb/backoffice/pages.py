@@ -144,6 +144,9 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
                 "/players/unregistered.csv",
                 "Players who need a FIDE id (CSV for FIDE's registration)",
             ),
+            # Titles (issue 28 item 1)
+            ("/norms", "Title norms: each tournament's norm checks and certificates"),
+            ("/titles/watch", "Title watch: who reached a title's rating on a list"),
         )
         if caller.role in _roles_of("GET", path)
     ]

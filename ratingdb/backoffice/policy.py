@@ -67,6 +67,13 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("GET", "/audit"): AUDITORS,
     # Players FIDE's lists leave out (issue 27): what the officer sends to FIDE's registration.
     ("GET", "/players/unregistered.csv"): frozenset({OFFICER}),
+    # Title norms and the title watch (issue 28 item 1): officers, read only.
+    ("GET", "/norms"): frozenset({OFFICER}),
+    ("GET", "/norms/tournaments/{tournament_id}"): frozenset({OFFICER}),
+    ("GET", "/norms/tournaments/{tournament_id}/certificates/{player_id}/{title}"): frozenset(
+        {OFFICER}
+    ),
+    ("GET", "/titles/watch"): frozenset({OFFICER}),
     # JSON API (bearer tokens)
     ("GET", "/admin/v1/openapi.json"): SIGNED_IN,
     ("GET", "/admin/v1/me"): SIGNED_IN,

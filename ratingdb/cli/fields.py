@@ -27,6 +27,8 @@ OPTIONS: dict[tuple[str, str], dict[str, str]] = {
     ("lists", "import"): _IMPORT,
     ("lists", "export"): {"period": "--period", "revision": "--revision", "format": "--format"},
     ("periods", "close"): {"period": "--period"},
+    ("tournaments", "norms"): {"tournament": "TOURNAMENT_ID"},
+    ("players", "title-watch"): {"category": "--category", "period": "--period"},
     ("games", "correct"): {
         "tournament": "--tournament",
         "white": "--white",

@@ -54,6 +54,15 @@ def register_actions(actions: Any) -> None:
     )
     unregistered.add_argument("--output", type=Path, help="a file instead of stdout")
     unregistered.set_defaults(handler=run_export_unregistered)
+    watch = actions.add_parser(
+        "title-watch",
+        parents=[database_options()],
+        help="who reached a title's rating on a list for the first time (FM, CM, WFM, WCM with "
+        "30 rated games; the GM, IM, WGM, WIM rating requirement), as JSON lines",
+    )
+    watch.add_argument("--category", default="fide-standard", help="default: fide-standard")
+    watch.add_argument("--period", required=True, help="the list's period (YYYY-MM)")
+    watch.set_defaults(handler=run_title_watch)
 
 
 def run_export_unregistered(args: argparse.Namespace) -> int:
@@ -133,4 +142,36 @@ def run_show(args: argparse.Namespace) -> int:
         ratings = latest_ratings(session, args.player_id)
     document = player_fields(found) | {"ratings": [rating_fields(p) for p in ratings]}
     print(json.dumps(document, ensure_ascii=False))
+    return 0
+
+
+def run_title_watch(args: argparse.Namespace) -> int:
+    """One JSON line per player and title reached on the list (published ratings only)."""
+    from ratingdb.cli.common import category, period
+    from ratingdb.services.title_watch import title_watch
+
+    with transaction(args) as session:
+        watch = title_watch(session, category(args.category), period(args.period))
+    for reached in watch.reached:
+        print(
+            json.dumps(
+                {
+                    "category": watch.category.value,
+                    "period": str(watch.period),
+                    "revision": watch.revision,
+                    "player_id": reached.player_id,
+                    "name": reached.name,
+                    "federation": reached.federation,
+                    "held_title": reached.held_title,
+                    "title": reached.title.value,
+                    "kind": reached.kind.value,
+                    "threshold": reached.threshold,
+                    "min_games": reached.min_games,
+                    "rating": reached.rating,
+                    "rated_games": reached.rated_games,
+                    "ratings": "published",
+                },
+                ensure_ascii=False,
+            )
+        )
     return 0

@@ -23,6 +23,8 @@ from ratingdb.errors import InputError
 
 #: ratingdb.services.tournaments.FORMATS, without importing the services to build the parser.
 FORMATS = ("trf", "csv")
+#: ratingdb.rules.titles.FederationExemption's values (the parser imports no rules).
+EXEMPTIONS = ("national-championship", "national-team-championship", "zonal", "swiss-foreign-field")
 
 
 def register(commands: Any) -> None:
@@ -76,6 +78,25 @@ def register(commands: Any) -> None:
     listing.add_argument("--category")
     listing.add_argument("--period", help="the period they are rated in (YYYY-MM)")
     listing.set_defaults(handler=run_list)
+    norms = actions.add_parser(
+        "norms",
+        parents=[database_options()],
+        help="each player's title norm checks (FIDE Title Regulations §1.4), as JSON lines",
+    )
+    norms.add_argument("tournament_id", metavar="TOURNAMENT_ID")
+    norms.add_argument(
+        "--exemption",
+        choices=EXEMPTIONS,
+        help="an event exempt from the federation mix (§1.4.3); swiss-foreign-field is checked "
+        "against the event's players",
+    )
+    norms.add_argument(
+        "--team-championship",
+        action="store_true",
+        help="a 9-round World or Continental team championship: 7 games suffice (§1.4.1)",
+    )
+    norms.add_argument("--player", metavar="ID", help="this player only")
+    norms.set_defaults(handler=run_norms)
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -165,4 +186,31 @@ def run_list(args: argparse.Namespace) -> int:
         found = tournaments(session, wanted_category, wanted_period)
     for summary in found:
         print(json.dumps(summary.as_json(), ensure_ascii=False))
+    return 0
+
+
+def run_norms(args: argparse.Namespace) -> int:
+    """One JSON line per player with a played game: every norm title they can still aim at,
+    each condition met or not with its figures."""
+    from ratingdb.rules.titles import FederationExemption
+    from ratingdb.services.norms import player_json, tournament_norms
+
+    exemption = None if args.exemption is None else FederationExemption(args.exemption)
+    with transaction(args) as session:
+        norms = tournament_norms(
+            session,
+            args.tournament_id,
+            exemption=exemption,
+            team_championship=args.team_championship,
+        )
+    players = norms.players
+    if args.player is not None:
+        players = tuple(p for p in players if p.player_id == args.player)
+        if not players:
+            raise InputError(
+                f"no player {args.player!r} with a played game in {args.tournament_id}",
+                field="--player",
+            )
+    for player in players:
+        print(json.dumps(player_json(norms, player), ensure_ascii=False))
     return 0

@@ -84,6 +84,11 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/submissions/{submission_id}/reject"): (OFFICER, 303),
     ("GET", "/audit"): (AUDITORS, 200),
     ("GET", "/players/unregistered.csv"): (OFFICER, 200),
+    # Title norms and the title watch (issue 28 item 1): officers, read only.
+    ("GET", "/norms"): (OFFICER, 200),
+    ("GET", "/norms/tournaments/{tournament_id}"): (OFFICER, 200),
+    ("GET", "/norms/tournaments/{tournament_id}/certificates/{player_id}/{title}"): (OFFICER, 200),
+    ("GET", "/titles/watch"): (OFFICER, 200),
     ("GET", "/admin/v1/openapi.json"): (SIGNED_IN, 200),
     ("GET", "/admin/v1/me"): (SIGNED_IN, 200),
     ("POST", "/admin/v1/me/password"): (SIGNED_IN, 200),
@@ -217,8 +222,12 @@ def _target(users: Accounts, path: str) -> str:
     url = url.replace("{category}", "fide-standard")
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
-    if path.startswith(("/corrections", "/admin/v1/corrections")):
+    if path.startswith(("/corrections", "/admin/v1/corrections", "/norms/")):
         url = _correction_target(users, url)
+    # Anna's GM norm check in Walk Open (not a norm: its draft certificate all the same).
+    url = url.replace("{player_id}/{title}", "1001/GM")
+    if path == "/titles/watch":
+        url += "?period=2026-08"
     return url
 
 
