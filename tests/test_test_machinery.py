@@ -76,20 +76,26 @@ def test_other_events_and_processes_outside_a_test_are_not_checked() -> None:
         conftest._running[:] = running
 
 
-def test_slow_tests_are_handed_out_first_the_longest_first() -> None:
+def test_slow_tests_are_handed_out_first_the_longest_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The recorded durations order the slow tests; one never recorded starts first of all."""
+    durations = tmp_path / "durations.json"
+    durations.write_text('{"slow 5": 5.0, "slow 40": 40.0}', encoding="utf-8")
+    monkeypatch.setattr(conftest, "DURATIONS", durations)
     items = [
         FakeItem("in-process"),
         FakeItem("postgresql", {"postgresql": {}}),
-        FakeItem("slow 5", {"slow": {"seconds": 5}}),
+        FakeItem("slow 5", {"slow": {}}),
         FakeItem("process", {"processes": {}}),
-        FakeItem("slow", {"slow": {}}),
-        FakeItem("slow 40", {"slow": {"seconds": 40}}),
+        FakeItem("slow never recorded", {"slow": {}}),
+        FakeItem("slow 40", {"slow": {}}),
     ]
     conftest.pytest_collection_modifyitems(cast(list[pytest.Item], items))
     assert [item.nodeid for item in items] == [
+        "slow never recorded",
         "slow 40",
         "slow 5",
-        "slow",
         "process",
         "postgresql",
         "in-process",

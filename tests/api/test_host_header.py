@@ -46,6 +46,7 @@ PARAMETERS = {
     "preview_id": "1",
     "path": "ratingdb.css",
     "page": "1",
+    "title": "IM",
 }
 PASSWORD = "correct horse battery staple"
 
