@@ -41,13 +41,17 @@ def tournaments_page(request: Request, caller: Caller) -> Response:
     with found.sessions.begin() as session:
         shown = browse(session, query)
     pages = {
-        name: "/tournaments?" + urlencode(query.filters(number))
+        name: _address(query.filters(number))
         for name, number in (("previous", query.page - 1), ("next", query.page + 1))
         if 1 <= number <= shown.pages
     }
     return _page(request, "tournaments.html", shown=shown, values=given, error=None,
                  error_field=None, categories=CATEGORIES, federations=shown.federations,
                  pages=pages)  # fmt: skip
+
+
+def _address(filters: dict[str, str]) -> str:
+    return "/tournaments" + ("?" + urlencode(filters) if filters else "")
 
 
 def _correct_link(tournament_id: str, round_number: int, white: str, black: str) -> str:
