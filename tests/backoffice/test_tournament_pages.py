@@ -21,10 +21,14 @@ from __future__ import annotations
 import html
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from ratingdb.cli import main
+from ratingdb.services import corrections as correction_service
 from ratingdb.services import tournament_browse
 from tests.backoffice.conftest import Accounts
 from tests.backoffice.test_corrections import (
@@ -37,6 +41,7 @@ from tests.backoffice.test_corrections import (
     snapshot,
 )
 from tests.backoffice.test_corrections import tokens as tokens
+from tests.backoffice.test_races import Held, both_answered, two_at_once
 from tests.corrections.test_revision_chain import (
     ADA,
     BEN,
@@ -285,3 +290,63 @@ def test_withdraw_a_tournament_impact_then_confirm(
     again = client.post("/corrections/withdraw", data=form | {"reason": REASON})
     assert again.status_code == 422
     assert f"tournament {ids['T2']} has no game in force: nothing to withdraw" in again.text
+
+
+def test_two_withdrawals_of_one_tournament_at_once(
+    app: FastAPI, client: TestClient, users: Accounts, tokens: dict[str, str],
+    ids: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """Two officers confirm their previews of withdrawing T2 at the same moment: the second
+    waits for the first (the import lock), then finds no game left to withdraw (422 on its
+    page); applied once, audited once, every revision still what its inputs give."""
+    url = database_url
+    confirms = []
+    for officer, browser in (("officer1", client),
+                             ("officer2", TestClient(app, follow_redirects=False))):  # fmt: skip
+        csrf = signed_in(browser, users, officer)
+        form = {"csrf_token": csrf, "tournament": ids["T2"], "reason": REASON}
+        number = preview_id(browser.post("/corrections/withdraw", data=form))
+        digest = shown_digest(browser.get(f"/corrections/previews/{number}").text)
+        confirms.append((browser, number, {"csrf_token": csrf, "impact_digest": digest}))
+    held = Held({"correction"})
+    monkeypatch.setattr(correction_service, "audit", held)
+
+    def confirm(index: int) -> Any:
+        browser, number, form = confirms[index]
+        return browser.post(f"/corrections/previews/{number}/confirm", data=form)
+
+    with two_at_once(url, lambda: confirm(0), lambda: confirm(1), held) as answers:
+        pass
+    done, late = both_answered(answers)
+    assert done.status_code == 303, done.text
+    assert late.status_code == 422, late.text
+    assert f"tournament {ids['T2']} has no game in force: nothing to withdraw" in late.text
+    assert query(url, "SELECT kind, actor FROM corrections") == [("tournament", "officer1")]
+    assert query(url, "SELECT actor FROM audit_log WHERE action = 'correction'") == [("officer1",)]
+    assert main(["periods", "verify", "--all", "--database-url", url]) == 0
+    capsys.readouterr()
+
+
+def test_withdrawing_a_tournament_of_an_open_period(
+    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """Only 2026-09 published: T3 (rated 2026-11, open) withdrawn changes no published list;
+    the impact names the open period, whose close then rates none of its games."""
+    url = database_url
+    built = build(capsys, url, tmp_path / "chain", tournaments=RENAMED, periods=(PERIODS[0],))
+    t3 = built[NAMES["T3"]]
+    csrf = signed_in(client, users, "officer1")
+    form = {"csrf_token": csrf, "tournament": t3, "reason": REASON}
+    number = preview_id(client.post("/corrections/withdraw", data=form))
+    shown = client.get(f"/corrections/previews/{number}").text
+    assert '<dd id="games">3 → 0</dd>' in shown
+    assert '<p id="impact-summary">No published list changes.</p>' in shown
+    assert f"Open periods whose games change (rated when they close): {CATEGORY} {P2}." in shown
+    done = client.post(f"/corrections/previews/{number}/confirm",
+                       data={"csrf_token": csrf, "impact_digest": shown_digest(shown)})  # fmt: skip
+    assert done.status_code == 303
+    assert query(url, "SELECT count(*) FROM games WHERE tournament_id = :t AND superseded_by "
+                 "IS NULL", t=t3) == [(0,)]  # fmt: skip
+    assert query(url, "SELECT count(*) FROM rating_lists WHERE revision > 1") == [(0,)]
