@@ -31,6 +31,7 @@ from ratingdb.cli import main
 from ratingdb.services import corrections as correction_service
 from ratingdb.services import tournament_browse
 from tests.backoffice.conftest import Accounts
+from tests.backoffice.test_correction_browser import REASON_IS_PUBLIC
 from tests.backoffice.test_corrections import (
     ACCOUNT_TABLES,
     audit_entries,
@@ -234,6 +235,7 @@ def test_withdraw_a_tournament_impact_then_confirm(
     signed_in(client, users, "officer1")
     page = client.get(f"/tournaments/{ids['T2']}").text
     assert 'action="/corrections/withdraw"' in page
+    assert REASON_IS_PUBLIC in page
     csrf = re.search(r'name="csrf_token" value="([^"]+)"', page.split('id="withdraw-form"')[1])
     assert csrf is not None
     form = {"csrf_token": csrf.group(1), "tournament": ids["T2"]}
