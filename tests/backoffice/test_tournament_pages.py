@@ -59,6 +59,7 @@ from tests.corrections.test_revision_chain import (
     T2,
     T3,
     build,
+    execute,
 )
 from tests.support.sql import query
 
@@ -96,7 +97,7 @@ def listed(page: str) -> list[str]:
 
 def test_browse_newest_first_filter_and_page(
     client: TestClient, users: Accounts, tokens: dict[str, str],
-    ids: dict[str, str], monkeypatch: pytest.MonkeyPatch,
+    ids: dict[str, str], monkeypatch: pytest.MonkeyPatch, database_url: str,
 ) -> None:  # fmt: skip
     for role in ("arbiter1", "admin1"):  # officers only, and only officers get the link
         signed_in(client, users, role)
@@ -134,8 +135,16 @@ def test_browse_newest_first_filter_and_page(
     assert browse(category=CATEGORY) == [ids["T3"], ids["T2"], ids["T1"]]
     assert browse(category="fide-rapid") == []
     assert "No tournament matches." in client.get("/tournaments?category=fide-rapid").text
-    # The games CSV names no federation.
+    # The games CSV names no federation; T2's set as a TRF's 032 record would set it.
     assert browse(federation="fra") == []
+    execute(database_url, "UPDATE tournaments SET federation = 'FRA' WHERE tournament_id = :t",
+            t=ids["T2"])  # fmt: skip
+    assert browse(federation="fra") == [ids["T2"]]
+    assert browse(federation="GER") == []
+    assert (
+        '<option value="FRA" selected>FRA</option>'
+        in client.get("/tournaments?federation=FRA").text
+    )
     # Errors name the field; nothing is listed.
     wrong = (({"from": "2026-13"}, "from"), ({"federation": "FR"}, "federation"),
              ({"from": "2026-11", "to": "2026-10"}, "to"), ({"category": "chess960"}, "category"),
