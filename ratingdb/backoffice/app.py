@@ -35,6 +35,7 @@ from ratingdb.backoffice import (
     publication_pages,
     submission_api,
     submission_pages,
+    tournament_pages,
     uploads,
 )
 from ratingdb.backoffice.security import (
@@ -137,6 +138,7 @@ def create_app(
     # Publication (issue 14)
     publication_pages.register(app)
     norm_pages.register(app)
+    tournament_pages.register(app)
     publication_api.register(app)
     publication_modes.register(app)
     app.add_exception_handler(StarletteHTTPException, _http_error)

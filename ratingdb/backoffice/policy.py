@@ -74,6 +74,10 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
         {OFFICER}
     ),
     ("GET", "/titles/watch"): frozenset({OFFICER}),
+    # Tournaments (issue 28 item 4): officers browse and open them; a game's "Correct" link
+    # and the withdrawal go to the correction forms (CORRECTORS).
+    ("GET", "/tournaments"): frozenset({OFFICER}),
+    ("GET", "/tournaments/{tournament_id}"): frozenset({OFFICER}),
     # JSON API (bearer tokens)
     ("GET", "/admin/v1/openapi.json"): SIGNED_IN,
     ("GET", "/admin/v1/me"): SIGNED_IN,
@@ -102,6 +106,8 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/corrections/merge"): CORRECTORS,
     ("GET", "/corrections/list"): CORRECTORS,
     ("POST", "/corrections/list"): CORRECTORS,
+    ("GET", "/corrections/withdraw"): CORRECTORS,
+    ("POST", "/corrections/withdraw"): CORRECTORS,
     ("GET", "/corrections/previews/{preview_id}"): CORRECTORS,
     ("POST", "/corrections/previews/{preview_id}/confirm"): CORRECTORS,
     ("POST", "/corrections/previews/{preview_id}/discard"): CORRECTORS,

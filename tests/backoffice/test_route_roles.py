@@ -89,6 +89,9 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("GET", "/norms/tournaments/{tournament_id}"): (OFFICER, 200),
     ("GET", "/norms/tournaments/{tournament_id}/certificates/{player_id}/{title}"): (OFFICER, 200),
     ("GET", "/titles/watch"): (OFFICER, 200),
+    # Tournaments (issue 28 item 4): officers, read only (Walk Open for {tournament_id}).
+    ("GET", "/tournaments"): (OFFICER, 200),
+    ("GET", "/tournaments/{tournament_id}"): (OFFICER, 200),
     ("GET", "/admin/v1/openapi.json"): (SIGNED_IN, 200),
     ("GET", "/admin/v1/me"): (SIGNED_IN, 200),
     ("POST", "/admin/v1/me/password"): (SIGNED_IN, 200),
@@ -117,6 +120,8 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/corrections/merge"): (OFFICER, 303),
     ("GET", "/corrections/list"): (OFFICER, 200),
     ("POST", "/corrections/list"): (OFFICER, 303),
+    ("GET", "/corrections/withdraw"): (OFFICER, 200),
+    ("POST", "/corrections/withdraw"): (OFFICER, 303),
     ("GET", "/corrections/previews/{preview_id}"): (OFFICER, 200),
     ("POST", "/corrections/previews/{preview_id}/confirm"): (OFFICER, 303),
     ("POST", "/corrections/previews/{preview_id}/discard"): (OFFICER, 303),
@@ -222,7 +227,7 @@ def _target(users: Accounts, path: str) -> str:
     url = url.replace("{category}", "fide-standard")
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
-    if path.startswith(("/corrections", "/admin/v1/corrections", "/norms/")):
+    if path.startswith(("/corrections", "/admin/v1/corrections", "/norms/", "/tournaments/")):
         url = _correction_target(users, url)
     # Anna's GM norm check in Walk Open (not a norm: its draft certificate all the same).
     url = url.replace("{player_id}/{title}", "1001/GM")
@@ -418,6 +423,9 @@ def _correction_call(
         form |= {"tournament": _correction_data(users)["tournament"], "reason": "walk"}
         return client.post(url, data=form, files={"file": ("walk.csv", corrected_games)},
                            headers=headers)  # fmt: skip
+    if path == "/corrections/withdraw":  # Walk Open withdrawn: its impact shown, not applied
+        form |= {"tournament": _correction_data(users)["tournament"], "reason": "walk"}
+        return client.post(url, data=form, headers=headers)
     if path == "/corrections/list":
         form |= {"category": "fide-standard", "period": "2026-08", "reason": "walk"}
         return client.post(url, data=form, files={"file": ("list.csv", corrected_list)},
