@@ -158,13 +158,19 @@ def _opponents(games: Iterable[PlayedGame]) -> dict[str, Counter[str]]:
 
 
 def closed_groups(
-    games: Iterable[PlayedGame], unrated: Collection[str], thresholds: Thresholds = THRESHOLDS
+    games: Iterable[PlayedGame],
+    unrated: Collection[str],
+    thresholds: Thresholds = THRESHOLDS,
+    partial: Collection[str] = (),
 ) -> list[ClosedGroup]:
-    """The closed groups of these games (module docstring), largest first."""
+    """The closed groups of these games (module docstring), largest first. ``partial``: the
+    players whose games are not all given (a check loads its players' opponents' games, not
+    those of the opponents' opponents): never members, their games given count as outside."""
     against = _opponents(games)
     total = {p: sum(c.values()) for p, c in against.items()}
     kept = {p for p in against if p in unrated}
     kept |= {q for p in kept for q in against[p]}  # and everyone who met one
+    kept -= set(partial)
     inside = {p: sum(n for q, n in against[p].items() if q in kept) for p in kept}
     share = thresholds.group_min_inside_share
     waiting = sorted(kept)
@@ -261,10 +267,14 @@ class LargeGain:
     change: int
     mean: Fraction
     variance: Fraction
-    players: int  # rated players who played, the norm's
+    rated_players: int  # rated players who played, the norm's
     thresholds: Thresholds
 
     kind = LARGE_GAIN
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return (self.player_id,)
 
     @property
     def deviation(self) -> float:
@@ -275,7 +285,7 @@ class LargeGain:
         return (
             f"large gain: {_name(self.player_id, names)} gained {self.change:+d}, far above the "
             f"period's norm (mean {float(self.mean):+.1f}, standard deviation "
-            f"{self.deviation:.1f}, over {self.players} rated players who played): more than "
+            f"{self.deviation:.1f}, over {self.rated_players} rated players who played): more than "
             f"{t.gain_min_deviations} standard deviations above the mean and more than "
             f"{t.gain_min_points} points"
         )
@@ -284,7 +294,7 @@ class LargeGain:
         return {"kind": self.kind, "players": [self.player_id],
                 "message": self.explain(names), "change": self.change,
                 "mean": round(float(self.mean), 2), "deviation": round(self.deviation, 2),
-                "rated_players": self.players}  # fmt: skip
+                "rated_players": self.rated_players}  # fmt: skip
 
 
 def large_gains(changes: Mapping[str, int], thresholds: Thresholds = THRESHOLDS) -> list[LargeGain]:

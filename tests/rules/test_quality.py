@@ -83,6 +83,16 @@ def test_a_group_needs_an_unrated_player_to_start_from_and_separate_groups_are_s
     assert [g.players for g in found] == [tuple("ABCD"), tuple("PQR")]
 
 
+def test_players_whose_games_are_not_all_known_are_never_members() -> None:
+    played = round_robin("E1", "ABCD", 1)
+    assert [g.players for g in closed_groups(played, set("ABCD"))] == [tuple("ABCD")]
+    # D's other games unknown: D is outside, and A, B, C then play 4 of 6 games inside.
+    assert closed_groups(played, set("ABCD"), partial={"D"}) == []
+    played += round_robin("E2", "ABC", 4)  # now 12 + 3 inside, 3 with D: each 10 of 11
+    (group,) = closed_groups(played, set("ABCD"), partial={"D"})
+    assert (group.players, group.inside, group.games) == (tuple("ABC"), 15, 18)
+
+
 def test_the_same_pairing_in_three_events() -> None:
     played = games("E1", ("A", "B"), ("A", "C")) + games("E2", ("B", "A"), ("A", "C"))
     assert repeated_pairings(played) == []  # two events each
@@ -101,7 +111,7 @@ def test_a_gain_more_than_3_deviations_above_the_mean_and_more_than_100() -> Non
     # 43.1); +150 is 1500/11 = 136.4 above the mean, sqrt(10) = 3.16 deviations: flagged.
     changes = {f"P{i}": 0 for i in range(10)} | {"W": 150}
     (gain,) = large_gains(changes)
-    assert (gain.player_id, gain.change, gain.players) == ("W", 150, 11)
+    assert (gain.player_id, gain.change, gain.rated_players) == ("W", 150, 11)
     assert gain.mean == Fraction(150, 11)
     assert gain.variance == Fraction(2475000, 1331)
     assert gain.explain({"W": "Winner, Walt"}) == (
