@@ -269,6 +269,7 @@ class LargeGain:
     variance: Fraction
     rated_players: int  # rated players who played, the norm's
     thresholds: Thresholds
+    scope: str = "the period's"  # whose norm: "this file's" for a check
 
     kind = LARGE_GAIN
 
@@ -283,8 +284,8 @@ class LargeGain:
     def explain(self, names: Mapping[str, str]) -> str:
         t = self.thresholds
         return (
-            f"large gain: {_name(self.player_id, names)} gained {self.change:+d}, far above the "
-            f"period's norm (mean {float(self.mean):+.1f}, standard deviation "
+            f"large gain: {_name(self.player_id, names)} gained {self.change:+d}, far above "
+            f"{self.scope} norm (mean {float(self.mean):+.1f}, standard deviation "
             f"{self.deviation:.1f}, over {self.rated_players} rated players who played): more than "
             f"{t.gain_min_deviations} standard deviations above the mean and more than "
             f"{t.gain_min_points} points"
@@ -297,9 +298,12 @@ class LargeGain:
                 "rated_players": self.rated_players}  # fmt: skip
 
 
-def large_gains(changes: Mapping[str, int], thresholds: Thresholds = THRESHOLDS) -> list[LargeGain]:
+def large_gains(
+    changes: Mapping[str, int], thresholds: Thresholds = THRESHOLDS, scope: str = "the period's"
+) -> list[LargeGain]:
     """The changes (of the rated players who played) far above the norm of them all, the
-    largest first. Exact: (change - mean)^2 > k^2 variance, in fractions."""
+    largest first. Exact: (change - mean)^2 > k^2 variance, in fractions. ``scope``: whose
+    norm the explanation says it is."""
     if not changes:
         return []
     n = len(changes)
@@ -307,7 +311,7 @@ def large_gains(changes: Mapping[str, int], thresholds: Thresholds = THRESHOLDS)
     variance = sum(((c - mean) ** 2 for c in changes.values()), Fraction(0)) / n
     k = thresholds.gain_min_deviations
     found = [
-        LargeGain(player_id, change, mean, variance, n, thresholds)
+        LargeGain(player_id, change, mean, variance, n, thresholds, scope)
         for player_id, change in changes.items()
         if change > thresholds.gain_min_points
         and change > mean

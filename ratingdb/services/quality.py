@@ -199,7 +199,8 @@ def submission_flags(session: Session, facts: FileFacts) -> list[dict[str, Any]]
     ]
     pairs = {frozenset((g.white_id, g.black_id)) for g in ours}
     flags += repeated_pairings(games, among=pairs)
-    flags += large_gains(file_gains(facts.category, facts.period, facts.start, file_games, ratings))
+    gains = file_gains(facts.category, facts.period, facts.start, file_games, ratings)
+    flags += large_gains(gains, scope="this file's")
     new = facts.new_players
     flags += missing_identity(NewPlayerFacts(p, known, sex) for p, _, known, sex in new)
     return shown(session, flags, dict(facts.names) | {p: name for p, name, _, _ in new})
