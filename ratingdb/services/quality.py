@@ -8,7 +8,8 @@ explained with names, never a refusal (docs/backoffice.md, "Quality-control flag
   players' birth dates and sex, one for the names of the players flagged.
 - A **submission** (the check report): the file's played games with the stored played games of
   its period that its players played, and those of their opponents (one query each, by
-  chunks); unrated: no rating on the list in force at the tournament's start; the new players:
+  chunks), and their ratings on the list in force at the tournament's start (one more: none
+  there is unrated); the new players:
   those the file creates. A gain is the file's own, as the calculator rates its games under
   the period's rules with the ratings and K of that list, and its norm the file's rated
   players' (so a file of 10 rated players or fewer flags none).
@@ -25,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import players as player_repo
+from ratingdb.repositories import submissions as submission_repo
 from ratingdb.rules import Category, Event, Game, Period, PlayerStatus, Score
 from ratingdb.rules.calculator import CalculatorRequest, calculate
 from ratingdb.rules.calendar import NotAListPeriod
@@ -168,16 +170,16 @@ def file_gains(
 @dataclass(frozen=True, slots=True)
 class FileFacts:
     """What a check knows of the file for its flags, in one category: its period (and that
-    period's row id, None: no row yet), start, played games (white, black, result), the
-    ratings and K of the list in force at its start, the players it creates (id, name, birth
-    known, sex) and the names it gives."""
+    period's row id, None: no row yet), start, played games (white, black, result), the list
+    in force at its start (its id; None: none), the players it creates (id, name, birth known,
+    sex) and the names it gives."""
 
     category: Category
     period: Period
     period_id: int | None
     start: date
     games: Sequence[tuple[str, str, str]]
-    ratings: Mapping[str, tuple[int, int | None]]
+    in_force: int | None
     new_players: Sequence[tuple[str, str, bool, str | None]]
     names: Mapping[str, str]
 
@@ -186,12 +188,18 @@ def submission_flags(session: Session, facts: FileFacts) -> list[dict[str, Any]]
     """The flags of what a file brings to its period: groups with one of its players, its own
     pairings met in 3 events with the stored ones, its large gains (against its own rated
     players' norm), its new players without a birth date or sex."""
-    file_games, ratings, period_id = facts.games, facts.ratings, facts.period_id
+    file_games, period_id = facts.games, facts.period_id
     ours = [PlayedGame(THIS_FILE, white, black) for white, black, _ in file_games]
     players = {p for g in ours for p in (g.white_id, g.black_id)}
     stored, partial = stored_games(session, period_id, players)
     games = ours + stored
-    unrated = {p for g in games for p in (g.white_id, g.black_id)} - ratings.keys()
+    everyone = {p for g in games for p in (g.white_id, g.black_id)}
+    ratings = (
+        {}
+        if facts.in_force is None
+        else submission_repo.ratings_and_k_on(session, facts.in_force, everyone)
+    )
+    unrated = everyone - ratings.keys()
     flags: list[Flag] = [
         group
         for group in closed_groups(games, unrated, partial=partial)

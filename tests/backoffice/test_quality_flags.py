@@ -268,3 +268,26 @@ def test_the_check_report_flags_the_new_players_without_a_birth_date_or_sex(
     assert re.fullmatch(
         r"1 new player without sex \(the women's lists need it\): Nosex, Nat \(\w+\)",
         sex["message"])  # fmt: skip
+
+
+@pytest.mark.parametrize(("outside", "flagged"), [(1, True), (2, False)])
+def test_the_stored_games_of_the_period_count_in_a_files_closed_group(
+    client: TestClient,
+    tokens: dict[str, str],
+    database_url: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    outside: int,
+    flagged: bool,
+) -> None:
+    # Una played Pawn 4 (and 8) at a stored club night of the period: with one game outside
+    # she played 6 of 7 in the Friends Cup (6/7 >= 4/5): the group stands, 12 of 13 games;
+    # with two, 6 of 8 (3/4 < 4/5): she is peeled off, then Host (4 of 6), Ugo and Uma. Pawn
+    # 4 played Pawn 5 twice, Pawn 8 Pawn 9 once, at the club nights (1 of 3 and 1 of 2 games
+    # with Una): peeled off at once, outside.
+    stored = games_csv(*[f"Club Night 3,2026-11-06,2026-11-06,{n + 1},3001,{PAWNS[4 + 4 * n]},0-1"
+                         for n in range(outside)])  # fmt: skip
+    load(database_url, tmp_path, capsys, CLUB_1, CLUB_2, stored)
+    report = send(client, tokens["arbiter1"], FRIENDS_CUP, "friends.csv")
+    expected = [GROUP.replace("12 of their 12", "12 of their 13")] if flagged else []
+    assert messages(report["quality"]) == expected

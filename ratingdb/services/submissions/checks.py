@@ -164,7 +164,6 @@ def _quality(
     """The quality flags of what the file brings to each category's period (its new players'
     once); prefixed with the category when the file is rated in more than one."""
     games = [(g.white_id, g.black_id, g.result) for g in tournament.games if g.played]
-    players = {p for white, black, _ in games for p in (white, black)}
     names = {player_id: player.name for player, player_id in known}
     new = [(p.player_id, p.name, p.born_known, p.sex) for p in created]
     flags: list[dict[str, Any]] = []
@@ -172,10 +171,9 @@ def _quality(
         row = period_repo.get_period(session, category, period)
         in_force = period_repo.in_force(period_repo.lists_of(session, category),
                                         tournament.start_date)  # fmt: skip
-        ratings = {} if in_force is None else repo.ratings_and_k_on(session, in_force.id, players)
         facts = FileFacts(category, period, None if row is None else row.id,
-                          tournament.start_date, games, ratings, new if index == 0 else [],
-                          names)  # fmt: skip
+                          tournament.start_date, games, None if in_force is None else in_force.id,
+                          new if index == 0 else [], names)  # fmt: skip
         for flag in submission_flags(session, facts):
             if len(planned) > 1:
                 flag["message"] = f"{category.value}: {flag['message']}"
