@@ -250,11 +250,11 @@ def repeated_pairings(
             continue
         events[pair].add(game.event_id)
         counts[pair] += 1
-    found = [
-        RepeatedPairing(tuple(sorted(pair)), tuple(sorted(met)), counts[pair])  # type: ignore[arg-type]
-        for pair, met in events.items()
-        if len(met) >= thresholds.pairing_min_events
-    ]
+    found = []
+    for pair, met in events.items():
+        if len(met) >= thresholds.pairing_min_events:
+            first, second = sorted(pair)
+            found.append(RepeatedPairing((first, second), tuple(sorted(met)), counts[pair]))
     return sorted(found, key=lambda r: (-len(r.events), r.players))
 
 
