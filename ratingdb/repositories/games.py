@@ -10,7 +10,8 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
-from ratingdb.models import GameRow
+from ratingdb.models import GameRow, TournamentRow
+from ratingdb.repositories.players import chunks, one_of
 
 
 class NewGame(NamedTuple):
@@ -83,3 +84,26 @@ def current_games_of_player(session: Session, player_id: str) -> Sequence[GameRo
             GameRow.superseded_by.is_(None),
         )
     ).all()
+
+
+def played_in_period_by(
+    session: Session, period_id: int, player_ids: Collection[str]
+) -> dict[int, tuple[str, str, str]]:
+    """Game id -> (tournament id, white, black): the current played games of the period's
+    stored tournaments that any of ``player_ids`` played (the quality flags of a check), in
+    chunks of players, a query per side and chunk."""
+    found: dict[int, tuple[str, str, str]] = {}
+    for chunk in chunks(sorted(player_ids)):
+        for side in (GameRow.white_id, GameRow.black_id):
+            rows = session.execute(
+                select(GameRow.id, GameRow.tournament_id, GameRow.white_id, GameRow.black_id)
+                .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+                .where(
+                    TournamentRow.period_id == period_id,
+                    GameRow.rated.is_(True),
+                    GameRow.superseded_by.is_(None),
+                    one_of(session, side, chunk),
+                )
+            )
+            found.update((game_id, (t, w, b)) for game_id, t, w, b in rows)
+    return found

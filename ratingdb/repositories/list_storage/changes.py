@@ -200,6 +200,18 @@ def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dic
     return {player_id: int(row[2]) for player_id, (_, row) in nearest.items() if row[2] is not None}
 
 
+def ratings_and_k_on(
+    session: Session, list_id: int, player_ids: Iterable[str]
+) -> dict[str, tuple[int, int | None]]:
+    """As :func:`ratings_on`, each rating with the K the entry gives for the next period."""
+    nearest = _nearest_rows(session, list_id, player_ids, "e.rating, e.k_factor")
+    return {
+        player_id: (int(row[2]), None if row[3] is None else int(row[3]))
+        for player_id, (_, row) in nearest.items()
+        if row[2] is not None
+    }
+
+
 def _nearest_rows(
     session: Session, list_id: int, player_ids: Iterable[str], fields: str
 ) -> dict[str, tuple[int, Any]]:
