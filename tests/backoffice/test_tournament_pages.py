@@ -27,7 +27,9 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from ratingdb.api.app import create_app as create_public_app
 from ratingdb.cli import main
+from ratingdb.config import Settings
 from ratingdb.services import corrections as correction_service
 from ratingdb.services import tournament_browse
 from tests.backoffice.conftest import Accounts
@@ -294,6 +296,18 @@ def test_withdraw_a_tournament_impact_then_confirm(
     assert entry["details"]["tournament_id"] == ids["T2"]
     assert entry["details"]["reason"] == REASON
     assert entry["counts"] == {"games_before": 2, "games_after": 0, "revisions": 3}
+    # The public diff of each revised list says the tournament was withdrawn, in both
+    # languages and in its JSON.
+    with TestClient(create_public_app(Settings(database_url=url))) as public:
+        for period in (P1, P2, P3):
+            path = f"/lists/{CATEGORY}/{period}/diff?from=1&to=2"
+            assert "<strong>A tournament withdrawn</strong>" in public.get(path).text
+            assert "<strong>Un tournoi retiré</strong>" in public.get(path + "&lang=fr").text
+            (shown_correction,) = public.get("/v1" + path).json()["corrections"]
+            assert (shown_correction["kind"], shown_correction["withdrawn"]) == (
+                "tournament",
+                True,
+            )
     # The tournament page now says so; a second withdrawal finds nothing to withdraw.
     after = client.get(f"/tournaments/{ids['T2']}").text
     assert 'id="no-games"' in after
