@@ -83,3 +83,15 @@ def current_games_of_player(session: Session, player_id: str) -> Sequence[GameRo
             GameRow.superseded_by.is_(None),
         )
     ).all()
+
+
+def rounds_of(session: Session, game_ids: Collection[int]) -> dict[int, int]:
+    """Game id -> round, in chunks."""
+    found: dict[int, int] = {}
+    ordered = sorted(game_ids)
+    for start in range(0, len(ordered), 5000):
+        rows = session.execute(
+            select(GameRow.id, GameRow.round).where(GameRow.id.in_(ordered[start : start + 5000]))
+        )
+        found.update((game_id, round_) for game_id, round_ in rows)
+    return found

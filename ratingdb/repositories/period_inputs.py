@@ -150,9 +150,11 @@ class Calculated:
     have no index by player): the calculations of a stored revision of its list (``list_id``),
     which hold, per player, the games it was computed from (their primary key starts with the
     list and the player); but in the tournaments of the period ``corrected_since`` (a correction
-    touched them after that revision), the games as they are now."""
+    touched them after that revision), the games as they are now. ``list_id`` None: no revision
+    yet (an open period's interim ratings, services.interim): every game is found through
+    ``corrected_since``, the tournaments read as they are now."""
 
-    list_id: int
+    list_id: int | None
     corrected_since: frozenset[str]
 
 
@@ -165,7 +167,7 @@ def played_games_of(
     games' index: tournament first)."""
     rows: dict[int, Any] = {}
     corrected = sorted(calculated.corrected_since)
-    for chunk in chunks(sorted(player_ids)):
+    for chunk in chunks(sorted(player_ids)) if calculated.list_id is not None else ():
         query = (
             select(*_GAME_COLUMNS)
             .select_from(CalculationRow)
@@ -197,6 +199,35 @@ def played_games_of(
         )
     ordered = sorted(rows.values(), key=lambda row: (row[5], row[1], row[6], row[0]))
     return [PeriodGame(r[0], r[1], r[2], r[3], r[4], r[5], r[7]) for r in ordered]
+
+
+def tournaments_played(
+    session: Session, period_ids: Collection[int], player_ids: Collection[str]
+) -> dict[int, frozenset[str]]:
+    """Per period of ``period_ids``, the tournaments in which any of ``player_ids`` played a
+    current rated game (the periods' tournaments through their index, then their games through
+    the current games' index, tournament first: the games have no index by player)."""
+    found: dict[int, set[str]] = {}
+    if not period_ids:
+        return {}
+    for chunk in chunks(sorted(player_ids)):
+        rows = session.connection().execute(
+            select(TournamentRow.period_id, GameRow.tournament_id)
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .where(
+                TournamentRow.period_id.in_(sorted(period_ids)),
+                GameRow.superseded_by.is_(None),
+                GameRow.rated.is_(True),
+                or_(
+                    one_of(session, GameRow.white_id, chunk),
+                    one_of(session, GameRow.black_id, chunk),
+                ),
+            )
+            .distinct()
+        )
+        for period_id, tournament_id in rows:
+            found.setdefault(period_id, set()).add(tournament_id)
+    return {period_id: frozenset(tournaments) for period_id, tournaments in found.items()}
 
 
 #: A player's entry on a list as a load reads it (list_changes.resolve's, less k_used and

@@ -309,6 +309,26 @@ def lists_matching(
     return session.scalars(statement).all()
 
 
+def unpublished_periods(session: Session) -> Sequence[PeriodRow]:
+    """Every period not published yet (open, being closed, or awaiting approval), by category
+    and list date."""
+    return session.scalars(
+        select(PeriodRow)
+        .where(PeriodRow.state != PeriodState.PUBLISHED)
+        .order_by(PeriodRow.category, PeriodRow.list_date)
+    ).all()
+
+
+def latest_list_dates(session: Session) -> dict[Category, date]:
+    """Each category's latest published list date (categories without a list left out)."""
+    rows = session.execute(
+        select(RatingListRow.category, func.max(RatingListRow.list_date)).group_by(
+            RatingListRow.category
+        )
+    )
+    return {Category(category): list_date for category, list_date in rows}
+
+
 def first_open(session: Session, category: Category) -> date | None:
     """The list date of the category's earliest period still to close (open, or awaiting
     approval), if any."""
