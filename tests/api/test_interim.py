@@ -7,6 +7,7 @@ K 20 = +4.2 -> +4, 1854)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -100,3 +101,23 @@ def test_player_page_shows_the_interim_block(
         # The latest accepted ("as of"), its game, and its line by tournament.
         assert again.text.count("Autumn Cup") == 3
         assert "Autumn Cup" in again.text
+
+
+def test_cli_prints_what_the_api_answers(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ratingdb players interim PLAYER`` (the officer's, for a title application): one JSON
+    line, the API's body; an unknown player names the field; a category filter."""
+    set_up(database_url, tmp_path, capsys)
+    code, out, err = cli(capsys, "players", "interim", "1001", url=database_url)
+    assert code == 0, err
+    printed = json.loads(out)
+    with _client(database_url) as client:
+        assert printed == client.get("/v1/players/1001/interim").json()
+    assert printed["interims"][0]["rating"] == 1854
+    code, out, err = cli(capsys, "players", "interim", "1001", "--category", "fide-rapid",
+                         url=database_url)  # fmt: skip
+    assert (code, json.loads(out)["interims"]) == (0, [])
+    code, out, err = cli(capsys, "players", "interim", "9999", url=database_url)
+    assert (code, out) == (2, "")
+    assert "PLAYER" in err and "no player 9999" in err
