@@ -120,4 +120,5 @@ def test_cli_prints_what_the_api_answers(
     assert (code, json.loads(out)["interims"]) == (0, [])
     code, out, err = cli(capsys, "players", "interim", "9999", url=database_url)
     assert (code, out) == (2, "")
-    assert "PLAYER" in err and "no player 9999" in err
+    assert "PLAYER" in err
+    assert "no player 9999" in err
