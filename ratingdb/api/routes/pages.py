@@ -39,7 +39,7 @@ from ratingdb.api.site import site_of
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
-from ratingdb.services.interim import Interim, player_interims
+from ratingdb.services.interim import Interim, interim_ratings
 from ratingdb.services.published.movers import movers
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -269,7 +269,11 @@ def _player_page(
     ranks = svc.latest_ranks(
         session, player_id, tuple(c.category for c in record.categories), table_of
     )
-    interims = {item.category: item for item in player_interims(session, player_id)}
+    interims = {
+        category: found[player_id]
+        for category, found in interim_ratings(session, [player_id]).items()
+        if player_id in found
+    }
     records = {item.category: item for item in record.categories}
     categories = [
         _category(records.get(category), interims.get(category), category)
