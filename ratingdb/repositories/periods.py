@@ -309,24 +309,20 @@ def lists_matching(
     return session.scalars(statement).all()
 
 
-def unpublished_periods(session: Session) -> Sequence[PeriodRow]:
+def unpublished_periods(session: Session) -> Sequence[tuple[PeriodRow, date | None]]:
     """Every period not published yet (open, being closed, or awaiting approval), by category
-    and list date."""
-    return session.scalars(
-        select(PeriodRow)
+    and list date, each with its category's latest published list date (None: no list)."""
+    latest = (
+        select(func.max(RatingListRow.list_date))
+        .where(RatingListRow.category == PeriodRow.category)
+        .scalar_subquery()
+    )
+    rows = session.execute(
+        select(PeriodRow, latest)
         .where(PeriodRow.state != PeriodState.PUBLISHED)
         .order_by(PeriodRow.category, PeriodRow.list_date)
     ).all()
-
-
-def latest_list_dates(session: Session) -> dict[Category, date]:
-    """Each category's latest published list date (categories without a list left out)."""
-    rows = session.execute(
-        select(RatingListRow.category, func.max(RatingListRow.list_date)).group_by(
-            RatingListRow.category
-        )
-    )
-    return {Category(category): list_date for category, list_date in rows}
+    return [(row, last) for row, last in rows]
 
 
 def first_open(session: Session, category: Category) -> date | None:

@@ -18,7 +18,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -26,8 +25,7 @@ from ratingdb.models import PeriodRow, RatingListRow
 from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import period_inputs
 from ratingdb.repositories import periods as period_repo
-from ratingdb.repositories import players as player_repo
-from ratingdb.repositories import tournaments as tournament_repo
+from ratingdb.repositories.games import ShownGame
 from ratingdb.repositories.period_inputs import Calculated, EntryRow, StatusRow
 from ratingdb.rules import Category, Period, PeriodResult, PeriodRules, rate_player
 from ratingdb.rules.calendar import NotAListPeriod, next_period
@@ -92,14 +90,12 @@ class StoredLists:
 def open_periods(session: Session) -> dict[Category, PeriodRow]:
     """Each category's open period, when it has a row (a tournament was imported into it):
     the first period after the latest published list, or the earliest unpublished period of a
-    category without a list. Two queries."""
-    latest = period_repo.latest_list_dates(session)
+    category without a list. One query."""
     found: dict[Category, PeriodRow] = {}
-    for row in period_repo.unpublished_periods(session):
+    for row, last in period_repo.unpublished_periods(session):
         category = Category(row.category)
         if category in found:
             continue
-        last = latest.get(category)
         if last is None:
             found[category] = row  # the earliest (ordered by list date)
             continue
@@ -180,16 +176,11 @@ def _interims(
     if not results:
         return {}
     game_ids = [g for key, ids in loaded.game_ids.items() if key[0] in results for g in ids]
-    rounds = game_repo.rounds_of(session, game_ids)
-    opponents = {
-        game.opponent_id
-        for r in results.values()
-        for event in r.events
-        for game in (calc.game for calc in event.games)
-        if game.opponent_id is not None
-    }
-    names = player_repo.names(session, opponents)
-    held = {row.tournament_id: row for row in tournament_repo.with_ids(session, tournaments)}
+    shown = game_repo.shown_games(session, game_ids)
+    rounds = {game.id: game.round for game in shown}
+    names = {game.white_id: game.white_name for game in shown}
+    names.update((game.black_id, game.black_name) for game in shown)
+    held = {game.tournament_id: game for game in shown}
     return {
         p: _interim(p, r, loaded, rounds, names, held, standard_lists) for p, r in results.items()
     }
@@ -201,7 +192,7 @@ def _interim(
     loaded: Loaded,
     rounds: Mapping[int, int],
     names: Mapping[str, str],
-    held: Mapping[str, Any],
+    held: Mapping[str, ShownGame],
     standard_lists: Sequence[RatingListRow],
 ) -> Interim:
     lines = _lines(player_id, r, loaded, rounds, names, held)
@@ -211,7 +202,7 @@ def _interim(
         player_id,
         r.version.category,
         r.period,
-        AsOf(latest.tournament_id, latest.name, latest.end_date, latest.imported_at),
+        AsOf(latest.tournament_id, latest.tournament_name, latest.end_date, latest.imported_at),
         len(played),
         _calculation(r, lines, standard_lists),
     )
@@ -223,7 +214,7 @@ def _lines(
     loaded: Loaded,
     rounds: Mapping[int, int],
     names: Mapping[str, str],
-    held: Mapping[str, Any],
+    held: Mapping[str, ShownGame],
 ) -> tuple[GameLine, ...]:
     """The games as the close's calculations would store them (close.output), each with what
     the published explanation joins to it: the round, the tournament's and opponent's names."""
@@ -237,7 +228,7 @@ def _lines(
             lines.append(
                 GameLine(
                     tournament_id=tournament.tournament_id,
-                    tournament_name=tournament.name,
+                    tournament_name=tournament.tournament_name,
                     start_date=tournament.start_date,
                     round=rounds[game_id],
                     opponent_id=opponent,
