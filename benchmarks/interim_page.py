@@ -17,6 +17,8 @@ one thread):
 - ``without_interim``: the same pages, the interim left out (``interim_ratings`` replaced by a
   function that finds none): the page as it was before interim ratings;
 - ``interim_only``: ``services.interim.player_interims`` alone, in a read session;
+- ``interim_none``: the same for as many players without a game in the open period (what most
+  player pages ask: the open periods, then the search of the player's tournaments, in vain);
 - ``interim_json``: ``/v1/players/{id}/interim`` with the page cache off;
 - ``cached``: ``/players/{id}`` with the page cache on, after a first request (what most
   requests get: the games' generation is looked up once a second with the lists').
@@ -92,22 +94,27 @@ def build_database(url: str, *, players: int, months: int, share: float, seed: i
     raise AssertionError("the open period was not reached")
 
 
-def open_players(url: str, samples: int, seed: int) -> list[str]:
-    """``samples`` players with a rated game in the open period, drawn at random."""
+def open_players(url: str, samples: int, seed: int, *, played: bool = True) -> list[str]:
+    """``samples`` players with a rated game in the open period (``played`` False: without
+    one), drawn at random."""
     engine = make_engine(url)
     try:
         with engine.connect() as connection:
             rows = connection.execute(
                 text(
-                    "SELECT DISTINCT g.white_id FROM games g JOIN tournaments t "
+                    "SELECT g.white_id, g.black_id FROM games g JOIN tournaments t "
                     "ON t.tournament_id = g.tournament_id JOIN periods p ON p.id = t.period_id "
-                    "WHERE p.list_date = :day AND g.rated ORDER BY g.white_id"
+                    "WHERE p.list_date = :day AND g.rated"
                 ),
                 {"day": OPEN.list_date},
             ).all()
+            everyone = sorted(
+                row[0] for row in connection.execute(text("SELECT player_id FROM players"))
+            )
     finally:
         engine.dispose()
-    found = [row[0] for row in rows]
+    seen = {player for row in rows for player in row}
+    found = sorted(seen) if played else [p for p in everyone if p not in seen]
     return random.Random(seed).sample(found, min(samples, len(found)))
 
 
@@ -149,7 +156,7 @@ def _summary(times: list[float]) -> dict[str, float]:
     }
 
 
-def measure(url: str, players: list[str], repeat: int) -> dict[str, Any]:
+def measure(url: str, players: list[str], repeat: int, idle: list[str]) -> dict[str, Any]:
     """The modes, the page with and without the interim interleaved (each request of one
     followed by the same of the other: a loaded machine's drift falls on both alike)."""
     paths = [f"/players/{p}" for p in players for _ in range(repeat)]
@@ -195,6 +202,15 @@ def measure(url: str, players: list[str], repeat: int) -> dict[str, Any]:
                 return call
 
             figures["interim_only"] = timed(interim_of(p) for p in players for _ in range(repeat))
+
+            def none_of(player_id: str) -> Callable[[], None]:
+                def call() -> None:
+                    if player_interims(session, player_id):
+                        raise AssertionError(f"{player_id} has an interim rating")
+
+                return call
+
+            figures["interim_none"] = timed(none_of(p) for p in idle for _ in range(repeat))
     finally:
         engine.dispose()
     with client(url, page_cache_bytes=64 * 1024 * 1024) as test_client:
@@ -222,7 +238,8 @@ def main(argv: list[str] | None = None) -> int:
     built = time.perf_counter() - started
     print(f"  {OPEN} (open): {games:,} games; built in {built:.1f} s", flush=True)
     players = open_players(args.database_url, args.samples, args.seed)
-    figures = measure(args.database_url, players, args.repeat)
+    idle = open_players(args.database_url, args.samples, args.seed, played=False)
+    figures = measure(args.database_url, players, args.repeat, idle)
     for name, row in figures.items():
         if isinstance(row, dict):
             print(f"  {name:16} median {row['median_ms']:7.2f} ms   p95 {row['p95_ms']:7.2f} ms")

@@ -72,5 +72,7 @@ def test_interim_page_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     assert (figures["backend"], figures["players"], figures["samples"]) == ("sqlite", 300, 2)
-    for mode in ("with_interim", "without_interim", "interim_json", "interim_only", "cached"):
+    modes = ("with_interim", "without_interim", "interim_json", "interim_only", "interim_none",
+             "cached")  # fmt: skip
+    for mode in modes:
         assert figures[mode]["requests"] == 2, mode
