@@ -122,3 +122,44 @@ def test_cli_prints_what_the_api_answers(
     assert (code, out) == (2, "")
     assert "PLAYER" in err
     assert "no player 9999" in err
+
+
+def test_a_newcomer_gets_a_first_rating_block(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nina (unrated, never on a list) plays her first games in the open period: her page has
+    no history but the interim block, with the first rating's working. Worked by hand (2024
+    method, docs/rules.md §9): opponents 1850, 1920, 1780, 2010, 1850 = 9410 plus two
+    hypothetical 1800 draws: Ra = 13010 / 7 = 1858.57; 3 points + 1 = 4 of 7, p = 0.57, dp 50
+    (table 8.1.1); Ra + dp = 1908.57, rounded 1909. Below 5 games she is only pooled."""
+    set_up(database_url, tmp_path, capsys)
+    games = [
+        "Nina Cup,2026-08-14,2026-08-16,1,1005,1001,1-0",
+        "Nina Cup,2026-08-14,2026-08-16,2,1002,1005,1-0",
+        "Nina Cup,2026-08-14,2026-08-16,3,1005,1003,1-0",
+        "Nina Cup,2026-08-14,2026-08-16,4,1004,1005,1/2-1/2",
+    ]
+    (tmp_path / "nina.csv").write_text(games_csv(*games), encoding="utf-8")
+    assert cli(capsys, "tournaments", "import", str(tmp_path / "nina.csv"), "--category",
+               "fide-standard", url=database_url)[0] == 0  # fmt: skip
+    with _client(database_url) as client:
+        (pooled,) = client.get("/v1/players/1005/interim").json()["interims"]
+        assert (pooled["rating"], pooled["first_rating"], len(pooled["games"])) == (None, False, 4)
+        page = client.get("/players/1005?lang=en")
+        assert page.status_code == 200
+        assert "Interim rating (unofficial)" in page.text
+        assert "not rated yet" in page.text
+    (tmp_path / "more.csv").write_text(
+        games_csv("Nina Blitz,2026-08-22,2026-08-22,1,1005,1001,1/2-1/2"), encoding="utf-8"
+    )
+    assert cli(capsys, "tournaments", "import", str(tmp_path / "more.csv"), "--category",
+               "fide-standard", url=database_url)[0] == 0  # fmt: skip
+    with _client(database_url) as client:
+        (first,) = client.get("/v1/players/1005/interim").json()["interims"]
+        assert (first["rating"], first["first_rating"], first["change"]) == (1909, True, None)
+        assert first["initial"]["method"] == "hypothetical_draws_1800"
+        assert first["initial"]["opponents_average"] == "1858.57"
+        french = client.get("/players/1005?lang=fr").text
+        assert "Classement provisoire (non officiel)" in french
+        assert "premier classement 1909" in french
+        assert "Ra = (9410 + 3600) / 7 = 1858,57" in french
