@@ -4,13 +4,14 @@ superseding them (a correction marks the rows it replaces instead of editing the
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ratingdb.db import bulk_insert
-from ratingdb.models import GameRow, TournamentRow
+from ratingdb.models import GameRow, PlayerRow, TournamentRow
 from ratingdb.repositories.players import chunks, one_of
 
 
@@ -106,4 +107,50 @@ def played_in_period_by(
                 )
             )
             found.update((game_id, (t, w, b)) for game_id, t, w, b in rows)
+    return found
+
+
+class ShownGame(NamedTuple):
+    """A game as a calculation shows it: its round, both players' names, its tournament."""
+
+    id: int
+    round: int
+    white_id: str
+    white_name: str
+    black_id: str
+    black_name: str
+    tournament_id: str
+    tournament_name: str
+    start_date: date
+    end_date: date
+    imported_at: datetime
+
+
+def shown_games(session: Session, game_ids: Collection[int]) -> list[ShownGame]:
+    """The games of ``game_ids`` with what a calculation shows of them, one statement per
+    5,000 games."""
+    white, black = aliased(PlayerRow), aliased(PlayerRow)
+    found: list[ShownGame] = []
+    ordered = sorted(game_ids)
+    for start in range(0, len(ordered), 5000):
+        rows = session.execute(
+            select(
+                GameRow.id,
+                GameRow.round,
+                GameRow.white_id,
+                white.name,
+                GameRow.black_id,
+                black.name,
+                TournamentRow.tournament_id,
+                TournamentRow.name,
+                TournamentRow.start_date,
+                TournamentRow.end_date,
+                TournamentRow.imported_at,
+            )
+            .join(white, white.player_id == GameRow.white_id)
+            .join(black, black.player_id == GameRow.black_id)
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .where(GameRow.id.in_(ordered[start : start + 5000]))
+        )
+        found.extend(ShownGame(*row) for row in rows)
     return found
