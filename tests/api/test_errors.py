@@ -21,6 +21,7 @@ PATHS = [
     "/v1/players/1001",
     "/v1/players/1001/history?category=fide-standard",
     "/v1/players/1001/calculations/fide-standard/2026-11",
+    "/v1/players/1001/interim",
     "/v1/tournaments/T000001",
     "/v1/calculator?category=fide-standard&period=2026-09&games=1900:1&rating=1850",
     "/",
@@ -99,6 +100,7 @@ def test_openapi_documents_the_error_bodies(client: TestClient) -> None:
         "/v1/players", "/v1/players/{player_id}",
         "/v1/players/{player_id}/history",
         "/v1/players/{player_id}/calculations/{category}/{period}",
+        "/v1/players/{player_id}/interim",
         "/v1/tournaments/{tournament_id}", "/v1/calculator",
     }  # fmt: skip
     for path, operations in document["paths"].items():

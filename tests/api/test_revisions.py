@@ -301,7 +301,7 @@ def test_diff_who_changed_by_how_much_and_why(corrected_client: TestClient) -> N
     # Made by mallory-officer: the public API names the role, never the account.
     assert {k: v for k, v in correction.items() if k != "created_at"} == {
         "correction_id": 1, "kind": "game", "reason": CORRECTION_REASON,
-        "actor": "rating officer", "tournament_id": TOURNAMENTS["A"],
+        "actor": "rating officer", "tournament_id": TOURNAMENTS["A"], "withdrawn": False,
     }  # fmt: skip
     assert body["changes"] == [
         {"player_id": "1001", "name": "Anna, A",
