@@ -140,6 +140,8 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
             ("/account", "Your account: password and API tokens"),
             # Corrections (issue 14)
             ("/corrections", "Corrections"),
+            # Players (issue 28 item 2)
+            ("/players", "Players: search them, edit a record"),
             (
                 "/players/unregistered.csv",
                 "Players who need a FIDE id (CSV for FIDE's registration)",
