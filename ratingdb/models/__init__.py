@@ -16,6 +16,11 @@ from ratingdb.models.correction_preview import CorrectionPreviewRow
 from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
+from ratingdb.models.player_history import (
+    PlayerFederationRow,
+    PlayerStatusChangeRow,
+    PlayerTitleRow,
+)
 from ratingdb.models.publication import PublicationModeRow, PublicationPreviewRow
 from ratingdb.models.rating_list import (
     LatestEntryRow,
@@ -42,7 +47,10 @@ __all__ = [
     "ListChunkRow",
     "ListEntryRow",
     "PeriodRow",
+    "PlayerFederationRow",
     "PlayerRow",
+    "PlayerStatusChangeRow",
+    "PlayerTitleRow",
     "PlayerStatusRow",
     "PublicationModeRow",
     "PublicationPreviewRow",
