@@ -38,6 +38,17 @@ LABELS = {
     "national_federation": "Federation of the national id",
     "national_id": "National id",
 }
+#: The dated fields: the kind, its date's field and its label.
+DATED_LABELS = {
+    "federation_from": "Federation effective from (YYYY-MM-DD; empty: a correction)",
+    "title_from": "Title effective from (YYYY-MM-DD; empty: a correction)",
+    "status": "Standing",
+    "status_from": "Standing effective from (YYYY-MM-DD)",
+}
+
+
+#: What an edit reads of a form or a body.
+EDIT_FIELDS = (*LABELS, *DATED_LABELS)
 
 
 def _number(request: Request, name: str, default: int, least: int, most: int) -> int:
@@ -90,8 +101,10 @@ def _record_page(
         values = {k: "" if getattr(shown, k) is None else str(getattr(shown, k))
                   for k in LABELS}  # fmt: skip
         values["version"] = shown.version
+        values["status"] = shown.status.value
     return _page(request, "player.html", status=status, player=shown, values=values,
-                 labels=LABELS, titles=service.TITLES, sexes=service.SEXES,
+                 labels=LABELS, dated_labels=DATED_LABELS, titles=service.TITLES,
+                 sexes=service.SEXES, standings=service.STANDINGS,
                  public_link=_public_link(request, player_id),
                  error=None if error is None else describe(error),
                  error_field=None if error is None else error.field,
@@ -108,7 +121,7 @@ def _edit(
     found = context(request)
     with found.sessions.begin() as session:
         return service.edit(
-            session, player_id, {k: v for k, v in fields.items() if k in service.EDITABLE},
+            session, player_id, {k: v for k, v in fields.items() if k in EDIT_FIELDS},
             reason=str(fields.get("reason") or ""), version=str(fields.get("version") or ""),
             actor=caller.username, now=found.clock(),
         )  # fmt: skip
@@ -122,7 +135,7 @@ def edit_player(request: Request, player_id: str, caller: Caller, fields: Fields
     except InputError as error:
         status = 409 if isinstance(error, service.RecordConflict) else 422
         kept: dict[str, str] | None = {
-            k: v for k, v in fields.items() if k in (*LABELS, "version", "reason")
+            k: v for k, v in fields.items() if k in (*EDIT_FIELDS, "version", "reason")
         }
         if isinstance(error, service.RecordChanged):
             kept = None  # the form shows the record as it is now, with its new version
@@ -148,6 +161,11 @@ class PlayerEdit(BaseModel):
     title: str | None = None
     national_federation: str | None = None
     national_id: str | None = None
+    #: The date the federation, the title, the standing in this edit hold from (YYYY-MM-DD).
+    federation_from: str | None = None
+    title_from: str | None = None
+    status: str | None = None
+    status_from: str | None = None
 
 
 def _as_json(shown: service.PlayerRecord) -> dict[str, Any]:
@@ -156,6 +174,11 @@ def _as_json(shown: service.PlayerRecord) -> dict[str, Any]:
         **{k: getattr(shown, k) for k in service.EDITABLE if k != "birth_date"},
         "birth_date": None if shown.birth_date is None else shown.birth_date.isoformat(),
         "merged_into": shown.merged_into,
+        "status": shown.status.value,
+        "history": {
+            kind: [{"from": when.isoformat(), kind: value} for when, value in rows]
+            for kind, rows in shown.history.items()
+        },
         "ratings": [
             {"category": r.category.value, "period": str(r.period), "rating": r.rating}
             for r in shown.ratings

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -20,28 +19,23 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ratingdb.enums import PlayerStanding
 from ratingdb.errors import InputError
+from ratingdb.repositories import player_history
 from ratingdb.repositories import player_records as repo
 from ratingdb.repositories import published as published_repo
 from ratingdb.rules import Category, Period
-from ratingdb.rules.titles import Title
 from ratingdb.services import audit
+from ratingdb.services.player_fields import SEXES, STANDINGS, TITLES, checked, dates, standing
 from ratingdb.services.published.common import NotFound
 from ratingdb.services.published.players import CurrentRating, FoundPlayer, search_players
+
+__all__ = ["SEXES", "STANDINGS", "TITLES", "PlayerRecord", "RecordChanged", "RecordConflict",
+           "browse", "edit", "record"]  # fmt: skip
 
 EDITABLE = repo.EDITABLE
 #: The longest reason stored in the audit entry.
 MAX_REASON = 500
-MAX_NAME = 200
-MAX_NATIONAL_ID = 20
-#: No player on a list was born before this year.
-EARLIEST_BIRTH_YEAR = 1850
-SEXES = ("M", "F")
-TITLES = tuple(t.value for t in Title)
-_FEDERATION = re.compile(r"[A-Z]{3}")
-#: A FIDE id: digits, no leading zero, at most 11 (models.player.FIDE_ID_LENGTH).
-_FIDE_ID = re.compile(r"[1-9][0-9]{0,10}")
-_NATIONAL_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,19}")
 
 
 class RecordConflict(InputError):
@@ -70,14 +64,25 @@ class PlayerRecord:
     merged_into: str | None
     #: The rating on each category's latest list that rates the player (order of Category).
     ratings: tuple[CurrentRating, ...]
-    #: The digest of the editable values: an edit names it (see the module's docstring).
+    #: The standing today (the latest recorded; active when none is).
+    status: PlayerStanding
+    #: kind (federation, title, status) -> its dated values, oldest first: (from, value).
+    history: dict[str, list[tuple[date, Any]]]
+    #: The digest of the editable values and the dated ones: an edit names it (see the
+    #: module's docstring).
     version: str
 
 
-def version_of(values: Mapping[str, Any]) -> str:
-    """The digest of the editable ``values`` (16 hex digits)."""
+def version_of(values: Mapping[str, Any], history: Mapping[str, Any]) -> str:
+    """The digest of the editable ``values`` and the ``history`` (16 hex digits)."""
     shown = [None if values[k] is None else str(values[k]) for k in EDITABLE]
-    return hashlib.sha256(json.dumps(shown).encode()).hexdigest()[:16]
+    dated = {kind: [[str(d), v] for d, v in rows] for kind, rows in sorted(history.items())}
+    return hashlib.sha256(json.dumps([shown, dated]).encode()).hexdigest()[:16]
+
+
+def _standing(history: Mapping[str, list[tuple[date, Any]]]) -> PlayerStanding:
+    rows = history.get("status", [])
+    return PlayerStanding(rows[-1][1]) if rows else PlayerStanding.ACTIVE
 
 
 def _values(row: Any) -> dict[str, Any]:
@@ -106,115 +111,12 @@ def record(session: Session, player_id: str) -> PlayerRecord:
         )
     )
     values = _values(row)
+    history = player_history.history(session, player_id)
     return PlayerRecord(
         player_id=row.player_id, merged_into=row.merged_into, ratings=ratings,
-        version=version_of(values), **values,
+        status=_standing(history), history=history, version=version_of(values, history),
+        **values,
     )  # fmt: skip
-
-
-def _text(fields: Mapping[str, Any], key: str) -> str:
-    value = fields.get(key)
-    if value is None:
-        return ""
-    if not isinstance(value, str | int):
-        raise InputError(f"must be text, got {value!r}", field=key)
-    return str(value).strip()
-
-
-def _checked(fields: Mapping[str, Any], stored: Mapping[str, Any], today: date) -> dict[str, Any]:
-    """The new values: those in ``fields`` checked (an empty one clears the value), the others
-    as ``stored``. InputError naming the field."""
-    new = dict(stored)
-    given = {key: _text(fields, key) for key in EDITABLE if key in fields}
-    if "name" in given:
-        name = given["name"]
-        if not name:
-            raise InputError("a player has a name", field="name")
-        if len(name) > MAX_NAME:
-            raise InputError(f"at most {MAX_NAME} characters, got {len(name)}", field="name")
-        if any(ord(c) < 32 or ord(c) == 127 for c in name):
-            raise InputError("no line breaks or control characters", field="name")
-        new["name"] = name
-    if "sex" in given:
-        sex = given["sex"].upper()
-        if sex and sex not in SEXES:
-            raise InputError(f"must be M or F (or empty), got {given['sex']!r}", field="sex")
-        new["sex"] = sex or None
-    if "birth_year" in given:
-        new["birth_year"] = _birth_year(given["birth_year"], today)
-    if "birth_date" in given:
-        new["birth_date"] = _birth_date(given["birth_date"], today)
-    if new["birth_date"] is not None:
-        if (
-            "birth_year" in given
-            and given["birth_year"]
-            and new["birth_year"] != (new["birth_date"].year)
-        ):
-            raise InputError(
-                f"{new['birth_year']} is not the year of the birth date {new['birth_date']}",
-                field="birth_year",
-            )
-        new["birth_year"] = new["birth_date"].year
-    if "fide_id" in given:
-        fide_id = given["fide_id"]
-        if fide_id and not _FIDE_ID.fullmatch(fide_id):
-            raise InputError(
-                f"a FIDE id is 1 to 11 digits, not starting with 0, got {fide_id!r}",
-                field="fide_id",
-            )
-        new["fide_id"] = fide_id or None
-    for key in ("federation", "national_federation"):
-        if key in given:
-            code = given[key].upper()
-            if code and not _FEDERATION.fullmatch(code):
-                raise InputError(f"must be a 3-letter code, got {given[key]!r}", field=key)
-            new[key] = code or None
-    if "national_id" in given:
-        national_id = given["national_id"]
-        if national_id and not _NATIONAL_ID.fullmatch(national_id):
-            raise InputError(
-                f"1 to {MAX_NATIONAL_ID} letters, digits and dashes, got {national_id!r}",
-                field="national_id",
-            )
-        new["national_id"] = national_id or None
-    if new["national_id"] is not None and new["national_federation"] is None:
-        raise InputError("a national id needs the federation it belongs to",
-                         field="national_federation")  # fmt: skip
-    if "title" in given:
-        title = given["title"].upper()
-        if title and title not in TITLES:
-            raise InputError(f"must be one of {', '.join(TITLES)} (or empty), got "
-                             f"{given['title']!r}", field="title")  # fmt: skip
-        new["title"] = title or None
-    return new
-
-
-def _birth_year(text: str, today: date) -> int | None:
-    if not text:
-        return None
-    if not text.isascii() or not text.isdigit() or len(text) != 4:
-        raise InputError(f"a year of four digits, got {text!r}", field="birth_year")
-    year = int(text)
-    if not EARLIEST_BIRTH_YEAR <= year <= today.year:
-        raise InputError(f"between {EARLIEST_BIRTH_YEAR} and {today.year}, got {year}",
-                         field="birth_year")  # fmt: skip
-    return year
-
-
-def _birth_date(text: str, today: date) -> date | None:
-    if not text:
-        return None
-    try:
-        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-            raise ValueError
-        born = date.fromisoformat(text)
-    except ValueError:
-        raise InputError(f"a date YYYY-MM-DD, got {text!r}", field="birth_date") from None
-    if born > today:
-        raise InputError(f"{born} is after today ({today})", field="birth_date")
-    if born.year < EARLIEST_BIRTH_YEAR:
-        raise InputError(f"not before {EARLIEST_BIRTH_YEAR}, got {born}", field="birth_date")
-    return born
 
 
 def _json(value: Any) -> Any:
@@ -244,7 +146,8 @@ def edit(
         raise InputError(f"{player_id} was merged into {row.merged_into}: edit that record",
                          field="player_id")  # fmt: skip
     stored = _values(row)
-    if version != version_of(stored):
+    history = player_history.history(session, player_id)
+    if version != version_of(stored, history):
         raise RecordChanged(
             f"player {player_id} was changed since you opened it: open it again, check what "
             "changed, and make your edit again", field="version",
@@ -255,14 +158,31 @@ def edit(
                          field="reason")  # fmt: skip
     if len(reason) > MAX_REASON:
         raise InputError(f"at most {MAX_REASON} characters, got {len(reason)}", field="reason")
-    new = _checked(fields, stored, now.date())
-    changes = {k: (stored[k], new[k]) for k in EDITABLE if new[k] != stored[k]}
-    if not changes:
+    today = now.date()
+    new = checked(fields, stored, today)
+    dated = dates(fields, today)
+    was, becomes = _standing(history), standing(fields, _standing(history))
+    changes: dict[str, tuple[Any, Any]] = {
+        k: (stored[k], new[k]) for k in EDITABLE if new[k] != stored[k]
+    }
+    if becomes != was:
+        changes["status"] = (was.value, becomes.value)
+    written = _dated_writes(history, new, becomes, dated, changes)
+    if not changes and not written:
         raise InputError("nothing changes: every value is as stored", field="fields")
     _check_identities(session, player_id, new, changes)
     try:
         with session.begin_nested():
-            repo.write(session, player_id, {k: after for k, (_, after) in changes.items()})
+            record_changes = {k: after for k, (_, after) in changes.items() if k in EDITABLE}
+            if record_changes:
+                repo.write(session, player_id, record_changes)
+            for kind, when in written.items():
+                value = becomes.value if kind == "status" else new[kind]
+                player_history.write_dated(session, kind, player_id, value, when,
+                                           seed=stored.get(kind))  # fmt: skip
+            for kind in ("federation", "title"):
+                if kind in changes and kind not in written:
+                    player_history.correct_latest(session, kind, player_id, new[kind])
     except IntegrityError:  # another edit gave the id at the same moment
         raise RecordConflict(
             "another player got this FIDE id or national id at the same moment: open the "
@@ -277,10 +197,50 @@ def edit(
                 k: {"before": _json(before), "after": _json(after)}
                 for k, (before, after) in changes.items()
             },
+            **({"effective_from": {k: d.isoformat() for k, d in written.items()}}
+               if written else {}),
             "reason": reason,
         },
     )  # fmt: skip
     return record(session, player_id)
+
+
+def _dated_writes(
+    history: Mapping[str, list[tuple[date, Any]]],
+    new: Mapping[str, Any],
+    becomes: PlayerStanding,
+    dated: Mapping[str, date],
+    changes: Mapping[str, Any],
+) -> dict[str, date]:
+    """kind -> the date to write its new value from: each dated kind whose value from that
+    date is not already what is recorded last. Refused (naming the date's field): a date
+    before the latest recorded one (history is written forwards: correct a value without a
+    date), a changed standing without its date, a transfer to no federation."""
+    written: dict[str, date] = {}
+    if "status" in changes and "status" not in dated:
+        raise InputError("a change of standing needs the date it holds from",
+                         field="status_from")  # fmt: skip
+    for kind, when in dated.items():
+        field = f"{kind}_from"
+        rows = history.get(kind, [])
+        value = becomes.value if kind == "status" else new[kind]
+        if rows and when < rows[-1][0]:
+            raise InputError(
+                f"a later {kind} is recorded ({rows[-1][1] or 'none'} from {rows[-1][0]}): "
+                "a date is on or after it, or correct the value without a date",
+                field=field,
+            )
+        if kind == "federation" and value is None:
+            raise InputError("a federation from a date needs the federation", field=field)
+        last = rows[-1] if rows else None
+        if last is not None and last == (when, value):
+            continue
+        if last is None and kind == "status" and value == PlayerStanding.ACTIVE.value:
+            continue  # active is every player's standing until one is recorded
+        if kind != "status" and last is not None and last[1] == value and kind not in changes:
+            continue  # the value already holds since an earlier date
+        written[kind] = when
+    return written
 
 
 def _check_identities(

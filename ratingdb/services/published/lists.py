@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
+from ratingdb.repositories import player_history
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import entry_filter, list_pages
@@ -332,11 +333,23 @@ def exported_revision(session: Session, summary: ListSummary) -> Iterator[Publis
         yield published
 
 
+def _dated(entry: ListEntry, dated: player_history.DatedValues) -> ListEntry:
+    """The entry with its player's federation and title on the list's date."""
+    if entry.player_id not in dated.federation and entry.player_id not in dated.title:
+        return entry
+    federation, title = player_history.apply(dated, entry.player_id, entry.federation,
+                                             entry.title)  # fmt: skip
+    return replace(entry, federation=federation, title=title)
+
+
 @contextmanager
 def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
     fide_ids = (
         player_repo.fide_ids_of_local_players(session) if summary.category.needs_fide_id else {}
     )
+    # The federations and titles on the list's date (issue 28 item 2): a transfer or a title
+    # recorded with a later date does not reach an earlier list.
+    dated = player_history.as_of(session, summary.period.list_date)
     rows = list_repo.every_entry(session, summary.list_id, yield_per=EXPORT_BATCH)
     try:
         yield PublishedList(
@@ -346,7 +359,7 @@ def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]
             summary.rule_version,
             summary.published_at,
             # Positional: the query's columns are the dataclass's fields, in order.
-            (ListEntry(*row) for row in rows),
+            (_dated(ListEntry(*row), dated) for row in rows),
             fide_ids,
         )
     finally:
