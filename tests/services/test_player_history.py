@@ -22,8 +22,8 @@ from ratingdb.models.player_history import SINCE_EVER
 from ratingdb.repositories import player_history
 from ratingdb.rules import Category, Period
 from ratingdb.services import player_records
-from ratingdb.services.published.export import write_published
 from ratingdb.services.published import crosstable
+from ratingdb.services.published.export import write_published
 from ratingdb.services.published.lists import published_list
 from tests.support import factories
 from tests.support.cli import cli_ok
