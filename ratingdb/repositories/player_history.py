@@ -10,11 +10,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from sqlalchemy import exists, select, update
+from sqlalchemy import exists, func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.enums import PlayerStanding
-from ratingdb.models import PlayerFederationRow, PlayerRow, PlayerStatusChangeRow, PlayerTitleRow
+from ratingdb.models import (
+    PlayerFederationRow,
+    PlayerRow,
+    PlayerStatusChangeRow,
+    PlayerTitleRow,
+    RatingListRow,
+)
 from ratingdb.models.player_history import SINCE_EVER
 from ratingdb.repositories.list_storage.players import players_by_id
 
@@ -133,6 +139,19 @@ def as_of(session: Session, on: date) -> DatedValues:
         title=_on(session, "title", on, latest_too=False),
         standing=standing,
     )
+
+
+def deceased_on(session: Session, on: date) -> set[str]:
+    """The players deceased on ``on`` (their latest standing on or before it)."""
+    standing = _on(session, "status", on, latest_too=True)
+    return {player for player, status in standing.items() if status == PlayerStanding.DECEASED}
+
+
+def latest_list_date(session: Session) -> date | None:
+    """The date of the latest published list of any category (every list row is one), None
+    before the first."""
+    found: date | None = session.scalar(select(func.max(RatingListRow.list_date)))
+    return found
 
 
 def apply(dated: DatedValues, player_id: str, federation: Any, title: Any) -> tuple[Any, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from ratingdb.enums import PlayerStanding
@@ -24,6 +24,9 @@ TITLES = tuple(t.value for t in Title)
 STANDINGS = tuple(s.value for s in PlayerStanding)
 #: The kinds an officer dates, each with the field of its date.
 DATED = {"federation": "federation_from", "title": "title_from", "status": "status_from"}
+#: How far ahead a standing may be dated (it must follow the latest list: see
+#: services.player_records).
+STANDING_AHEAD = timedelta(days=366)
 _FEDERATION = re.compile(r"[A-Z]{3}")
 #: A FIDE id: digits, no leading zero, at most 11 (models.player.FIDE_ID_LENGTH).
 _FIDE_ID = re.compile(r"[1-9][0-9]{0,10}")
@@ -141,8 +144,11 @@ def dates(fields: Mapping[str, Any], today: date) -> dict[str, date]:
         when = _iso_date(text, key)
         if when <= SINCE_EVER:
             raise InputError(f"after {SINCE_EVER}, got {when}", field=key)
-        if when > today:
+        if kind != "status" and when > today:
             raise InputError(f"{when} is after today ({today}): record it once it holds",
+                             field=key)  # fmt: skip
+        if kind == "status" and when > today + STANDING_AHEAD:
+            raise InputError(f"at most a year ahead ({today + STANDING_AHEAD}), got {when}",
                              field=key)  # fmt: skip
         found[kind] = when
     return found

@@ -168,6 +168,8 @@ def edit(
     if becomes != was:
         changes["status"] = (was.value, becomes.value)
     written = _dated_writes(history, new, becomes, dated, changes)
+    if "status" in written:
+        _after_the_latest_list(session, written["status"])
     if not changes and not written:
         raise InputError("nothing changes: every value is as stored", field="fields")
     _check_identities(session, player_id, new, changes)
@@ -241,6 +243,20 @@ def _dated_writes(
             continue  # the value already holds since an earlier date
         written[kind] = when
     return written
+
+
+def _after_the_latest_list(session: Session, when: date) -> None:
+    """A standing counts from the first list dated after the latest published one (of any
+    category): a published list recomputes to what it is (``periods verify``, a correction's
+    recalculation), so no standing may reach back to it. A list awaiting approval that it
+    reaches is refused at approval as changed (409)."""
+    latest = player_history.latest_list_date(session)
+    if latest is not None and when <= latest:
+        raise InputError(
+            f"lists up to {latest} are published: a standing holds from a later date (it "
+            "leaves the lists already out as they are)",
+            field="status_from",
+        )
 
 
 def _check_identities(
