@@ -62,8 +62,11 @@ def test_deceased_left_out_suspended_kept(
     )
     assert ratings == {"1001": 1876, "1002": 1908, "1003": 1780}
     # Dan's row on the new list: a marker (off the list), as for anyone the parent listed.
-    markers = query(url, "SELECT e.player_id FROM list_entries e JOIN rating_lists l "
-                    "ON l.id = e.list_id WHERE l.list_date = '2026-09-01' AND e.rating IS NULL")  # fmt: skip
+    markers = query(
+        url,
+        "SELECT e.player_id FROM list_entries e JOIN rating_lists l ON l.id = e.list_id "
+        "WHERE l.list_date = '2026-09-01' AND e.rating IS NULL",
+    )
     assert markers == [("1004",)]
     ok(capsys, "periods", "verify", "--all", url=url)
     # A standing reaching back to a list that exists is refused, naming the date's field.
