@@ -77,6 +77,9 @@ def upgrade() -> None:
             name=op.f("ck_player_status_changes_status"),
         ),
     )
+    # as_of reads the few rows after a date: the seeded rows all sit at SINCE_EVER.
+    for table in ("player_federations", "player_titles"):
+        op.create_index(op.f(f"ix_{table}_effective_from"), table, ["effective_from"])
     op.execute(
         "INSERT INTO player_federations (player_id, effective_from, federation) "
         f"SELECT player_id, '{SINCE_EVER}', federation FROM players WHERE {_federation_code()}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import CheckConstraint, Date, ForeignKey, String
+from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.enums import PlayerStanding
@@ -48,6 +48,8 @@ class PlayerFederationRow(Base):
     __table_args__ = (
         *_federation_check(),
         CheckConstraint(f"effective_from >= '{SINCE_EVER.isoformat()}'", name="effective_from"),
+        # as_of: the few rows after a date (the seeded rows are all at SINCE_EVER).
+        Index(None, "effective_from"),
     )
 
     player_id: Mapped[str] = mapped_column(
@@ -67,6 +69,7 @@ class PlayerTitleRow(Base):
             "title IS NULL OR " + in_values("title", [t.value for t in Title]), name="title"
         ),
         CheckConstraint(f"effective_from >= '{SINCE_EVER.isoformat()}'", name="effective_from"),
+        Index(None, "effective_from"),
     )
 
     player_id: Mapped[str] = mapped_column(

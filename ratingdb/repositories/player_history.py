@@ -119,8 +119,10 @@ def _on(session: Session, kind: str, on: date, *, latest_too: bool) -> dict[str,
         ),
     )
     if not latest_too:
+        # Only the players with a row after the date (a dated change: few, however many were
+        # seeded), found by one scan of the table's dates, not a probe per seeded row.
         statement = statement.where(
-            exists().where(later.player_id == model.player_id, later.effective_from > on)
+            model.player_id.in_(select(later.player_id).where(later.effective_from > on))
         )
     return {row[0]: row[1] for row in session.execute(statement)}
 
