@@ -303,3 +303,39 @@ def test_two_officers_at_once_one_wins_the_other_409(
     (federation,) = query(database_url, "SELECT federation FROM players WHERE player_id = '1002'")
     assert federation[0] in ("GER", "ITA")
     assert len(_audited(database_url)) == 1
+
+
+@pytest.mark.usefixtures("listed")
+def test_a_dated_transfer_and_standing_through_the_page_and_the_api(
+    client: TestClient, users: Accounts, database_url: str
+) -> None:
+    csrf = _officer(client, users)
+    form = _form(client, "1002") | {
+        "csrf_token": csrf, "federation": "GER", "federation_from": "2026-09-15",
+        "status": "suspended", "status_from": "2026-09-01", "reason": "FIDE notices",
+    }  # fmt: skip
+    assert client.post("/players/1002", data=form).status_code == 303
+    page = client.get("/players/1002")
+    assert '<dd id="standing">suspended</dd>' in page.text
+    assert "<tr><td>Federation</td><td>1900-01-01</td><td>FRA</td></tr>" in page.text
+    assert "<tr><td>Federation</td><td>2026-09-15</td><td>GER</td></tr>" in page.text
+    assert "<tr><td>Standing</td><td>2026-09-01</td><td>suspended</td></tr>" in page.text
+    headers = {"Authorization": f"Bearer {users.token('officer1')}"}
+    shown = client.get("/admin/v1/players/1002", headers=headers).json()
+    assert (shown["federation"], shown["status"]) == ("GER", "suspended")
+    assert shown["history"] == {
+        "federation": [{"from": "1900-01-01", "federation": "FRA"},
+                       {"from": "2026-09-15", "federation": "GER"}],
+        "title": [],
+        "status": [{"from": "2026-09-01", "status": "suspended"}],
+    }  # fmt: skip
+    (details,) = _audited(database_url)
+    assert details["changes"] == {"federation": {"before": "FRA", "after": "GER"},
+                                  "status": {"before": "active", "after": "suspended"}}  # fmt: skip
+    assert details["effective_from"] == {"federation": "2026-09-15", "status": "2026-09-01"}
+    # A standing reaching back to the list of 2026-08 (published) is refused on the form.
+    again = _form(client, "1003") | {"csrf_token": csrf, "status": "deceased",
+                                     "status_from": "2026-08-01", "reason": "x"}  # fmt: skip
+    refused = client.post("/players/1003", data=again)
+    assert refused.status_code == 422
+    assert "field status_from: lists up to 2026-08-01 are published" in refused.text
