@@ -21,10 +21,13 @@ from ratingdb.errors import InputError
 from ratingdb.models.player_history import SINCE_EVER
 from ratingdb.repositories import player_history
 from ratingdb.rules import Category, Period
+from ratingdb.rules.titles import Title
 from ratingdb.services import player_records
+from ratingdb.services.norms import tournament_norms
 from ratingdb.services.published import crosstable
 from ratingdb.services.published.export import write_published
 from ratingdb.services.published.lists import published_list
+from tests.services.test_norms import ADA, build
 from tests.support import factories
 from tests.support.cli import cli_ok
 from tests.support.sql import query
@@ -152,3 +155,25 @@ def test_bad_dates_are_refused_naming_the_field(
     with pytest.raises(InputError, match=re.escape(message)) as refused:
         _edit(lists, fields)
     assert refused.value.field == field
+
+
+def test_a_norm_check_reads_titles_and_federations_of_the_first_day(
+    engine: Engine, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue's tournament (tests/services/test_norms.py, from 2026-11-02): Ada, WIM then,
+    recorded IM from 2026-11-20, is still checked for GM, IM and WGM norms; her first opponent,
+    GER then, recorded FRA from 2026-11-20, is still a foreign GM of Germany."""
+    build(capsys, database_url, tmp_path)
+    _edit(engine, {"title": "IM", "title_from": "2026-11-20"}, player_id=ADA)
+    _edit(engine, {"federation": "FRA", "federation_from": "2026-11-20"}, player_id="3000001")
+    with make_sessionmaker(engine)() as session:
+        norms = tournament_norms(session, "T000001")
+    ada = norms.player(ADA)
+    assert ada is not None
+    assert (ada.title, ada.federation) == (Title.WIM, "FRA")
+    assert [check.title for check in ada.checks] == [Title.GM, Title.IM, Title.WGM]
+    first = ada.games[0].opponent
+    assert (first.player_id, first.federation, first.title) == ("3000001", "GER", Title.GM)
+    im = ada.check(Title.IM)
+    assert im is not None
+    assert im.norm
