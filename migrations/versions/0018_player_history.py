@@ -15,6 +15,8 @@ The upgrade seeds one row per player with a federation (three capital letters) a
 player with a title (one of FIDE's eight), both from 1900-01-01 ("as first recorded"); a value
 the CHECKs refuse is not copied (it stays on the player's record). The downgrade drops the
 three tables: the dates recorded since are lost, the records keep their current values.
+``player_edits`` (one row) counts the officers' edits of records: the public site's cached
+player pages are named by it, so that an edit shows there at once.
 """
 
 from collections.abc import Sequence
@@ -77,6 +79,15 @@ def upgrade() -> None:
             name=op.f("ck_player_status_changes_status"),
         ),
     )
+    op.create_table(
+        "player_edits",
+        sa.Column("id", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("edits", sa.Integer(), nullable=False),
+        sa.CheckConstraint("id = 1", name=op.f("ck_player_edits_one_row")),
+        sa.CheckConstraint("edits >= 0", name=op.f("ck_player_edits_edits_not_negative")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_player_edits")),
+    )
+    op.execute("INSERT INTO player_edits (id, edits) VALUES (1, 0)")
     # as_of reads the few rows after a date: the seeded rows all sit at SINCE_EVER.
     for table in ("player_federations", "player_titles"):
         op.create_index(op.f(f"ix_{table}_effective_from"), table, ["effective_from"])
@@ -91,6 +102,7 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_table("player_edits")
     op.drop_table("player_status_changes")
     op.drop_table("player_titles")
     op.drop_table("player_federations")

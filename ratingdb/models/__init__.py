@@ -17,6 +17,7 @@ from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
 from ratingdb.models.player_history import (
+    PlayerEditsRow,
     PlayerFederationRow,
     PlayerStatusChangeRow,
     PlayerTitleRow,
@@ -47,6 +48,7 @@ __all__ = [
     "ListChunkRow",
     "ListEntryRow",
     "PeriodRow",
+    "PlayerEditsRow",
     "PlayerFederationRow",
     "PlayerRow",
     "PlayerStatusChangeRow",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, String
+from sqlalchemy import CheckConstraint, Date, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratingdb.enums import PlayerStanding
@@ -93,3 +93,18 @@ class PlayerStatusChangeRow(Base):
     )
     effective_from: Mapped[date] = mapped_column(Date, primary_key=True)
     status: Mapped[PlayerStanding] = mapped_column(enum_column(PlayerStanding, STANDING_LENGTH))
+
+
+class PlayerEditsRow(Base):
+    """How many times officers edited players' records (one row, ``id`` 1): part of what the
+    public site's cached player pages are named by (services.published.Generation), so that an
+    edit shows there at once, not at the next publication."""
+
+    __tablename__ = "player_edits"
+    __table_args__ = (
+        CheckConstraint("id = 1", name="one_row"),
+        CheckConstraint("edits >= 0", name="edits_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    edits: Mapped[int] = mapped_column(Integer)

@@ -34,6 +34,8 @@ PUBLIC_TABLES = frozenset(
         "player_federations",
         "player_titles",
         "player_status_changes",
+        # How many player edits there were: the public caches' key (migration 0018).
+        "player_edits",
         "rating_lists",
         "tournaments",
     }

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
-from ratingdb.models import PlayerRow
+from ratingdb.models import PlayerEditsRow, PlayerRow
 from ratingdb.repositories.players import with_search_name
 
 #: The columns an officer edits (and the record's version covers).
@@ -67,3 +67,21 @@ def write(session: Session, player_id: str, values: Mapping[str, Any]) -> None:
         .values(**with_search_name(values))
         .execution_options(synchronize_session=False)
     )
+
+
+def count_edit(session: Session) -> None:
+    """One more edit of a record (``player_edits``; its row made if missing)."""
+    counted = session.execute(
+        update(PlayerEditsRow)
+        .where(PlayerEditsRow.id == 1)
+        .values(edits=PlayerEditsRow.edits + 1)
+        .execution_options(synchronize_session=False)
+    )
+    if getattr(counted, "rowcount", 0) == 0:
+        session.add(PlayerEditsRow(id=1, edits=1))
+        session.flush()
+
+
+def edits(session: Session) -> int:
+    """How many edits of records there were (0 without the row)."""
+    return int(session.scalar(select(PlayerEditsRow.edits).where(PlayerEditsRow.id == 1)) or 0)

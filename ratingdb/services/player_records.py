@@ -190,6 +190,7 @@ def edit(
             "another player got this FIDE id or national id at the same moment: open the "
             "record again", field="fide_id",
         ) from None  # fmt: skip
+    repo.count_edit(session)  # the public site's cached player pages are named by it
     audit.record(
         session, "player-edit", actor, now,
         details={

@@ -1,7 +1,7 @@
 """Revision 0018 (player history): on a database at 0017 with players, the upgrade seeds each
 valid federation and title from 1900-01-01 and leaves out what the CHECKs refuse; the database
-refuses a bad code, title or standing, a date before 1900, two values on one date and an
-unknown player; the downgrade drops the three tables and keeps the players. SQLite and
+refuses a bad code, title or standing, a date before 1900, two values on one date, an
+unknown player and a second edit counter; the downgrade drops the three tables and keeps the players. SQLite and
 PostgreSQL."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ PLAYERS = [
     ("3", "Cy, C", "cy c", None, "WIM"),
     ("4", "Di, D", "di d", "fr", "g"),  # neither is a valid code: not copied
 ]
-TABLES = {"player_federations", "player_titles", "player_status_changes"}
+TABLES = {"player_federations", "player_titles", "player_status_changes", "player_edits"}
 
 
 def test_seeded_guarded_and_dropped(database_url: str) -> None:
@@ -40,6 +40,7 @@ def test_seeded_guarded_and_dropped(database_url: str) -> None:
                    "FROM player_titles ORDER BY player_id")  # fmt: skip
     assert titles == [("1", "1900-01-01", "GM"), ("3", "1900-01-01", "WIM")]
     assert query(url, "SELECT count(*) FROM player_status_changes") == [(0,)]
+    assert query(url, "SELECT id, edits FROM player_edits") == [(1, 0)]
     for bad in (
         "INSERT INTO player_federations VALUES ('2', '2026-01-01', 'ger')",
         "INSERT INTO player_federations VALUES ('2', '2026-01-01', 'G1R')",
@@ -49,6 +50,8 @@ def test_seeded_guarded_and_dropped(database_url: str) -> None:
         "INSERT INTO player_titles VALUES ('2', '2026-01-01', 'XM')",
         "INSERT INTO player_status_changes VALUES ('2', '2026-01-01', 'retired')",
         "INSERT INTO player_status_changes VALUES ('99', '2026-01-01', 'deceased')",
+        "INSERT INTO player_edits VALUES (2, 0)",  # one row
+        "UPDATE player_edits SET edits = -1",
     ):
         with pytest.raises(IntegrityError):
             run(url, bad)

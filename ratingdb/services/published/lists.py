@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
 from ratingdb.repositories import player_history
+from ratingdb.repositories import player_records as player_records_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import entry_filter, list_pages
@@ -53,21 +54,26 @@ class ListSummary:
 @dataclass(frozen=True, slots=True)
 class Generation:
     """Where a category's lists stand: how many lists (revisions included) and the highest
-    list id. Lists are never changed or deleted, so it moves with every publication or
-    revision of a list of the category, and only then: what a player's history (and the
-    player page) is rendered from."""
+    list id, and how many times officers edited players' records. Lists are never changed or
+    deleted, so it moves with every publication or revision of a list of the category and
+    with every edit of a record, and only then: what a player's history (and the player page)
+    is rendered from."""
 
     lists: int
     last_id: int
+    #: How many times officers edited players' records (the same in every category): a name,
+    #: a federation or a title on a player page changes with it too.
+    records: int = 0
 
 
 def list_generations(session: Session) -> dict[Category, Generation]:
-    """Every category's :class:`Generation` (0, 0 before its first list), in one query."""
+    """Every category's :class:`Generation` (0, 0 before its first list), in two queries."""
+    records = player_records_repo.edits(session)
     found = {
-        row.category: Generation(int(row.lists), int(row.last_id))
+        row.category: Generation(int(row.lists), int(row.last_id), records)
         for row in list_repo.list_generations(session)
     }
-    return {category: found.get(category, Generation(0, 0)) for category in Category}
+    return {category: found.get(category, Generation(0, 0, records)) for category in Category}
 
 
 @dataclass(frozen=True, slots=True)
