@@ -1,8 +1,8 @@
 """Revision 0018 (player history): on a database at 0017 with players, the upgrade seeds each
 valid federation and title from 1900-01-01 and leaves out what the CHECKs refuse; the database
 refuses a bad code, title or standing, a date before 1900, two values on one date, an
-unknown player and a second edit counter; the downgrade drops the three tables and keeps the players. SQLite and
-PostgreSQL."""
+unknown player and a second edit counter; the downgrade drops the four tables and keeps the
+players. SQLite and PostgreSQL."""
 
 from __future__ import annotations
 

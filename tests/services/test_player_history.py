@@ -26,7 +26,7 @@ from ratingdb.services import player_records
 from ratingdb.services.norms import tournament_norms
 from ratingdb.services.published import crosstable
 from ratingdb.services.published.export import write_published
-from ratingdb.services.published.lists import published_list
+from ratingdb.services.published.lists import find_list, list_entries, published_list
 from tests.services.test_norms import ADA, build
 from tests.support import factories
 from tests.support.cli import cli_ok
@@ -111,6 +111,13 @@ def test_transfer_and_title_dated(lists: Engine, database_url: str) -> None:
         '"Anna, A",FRA,F,1990,WFM,', '"Anna, A",GER,F,1990,WIM,'
     )
     assert after["2026-10"].replace("GER,F,1990,WIM", "FRA,F,1990,WFM") == before["2026-10"]
+    # The list pages (the API's and the site's) likewise.
+    with make_sessionmaker(engine)() as session:
+        for period, shown in (("2026-08", ("FRA", "WFM")), ("2026-10", ("GER", "WIM"))):
+            summary = find_list(session, Category.FIDE_STANDARD, Period.parse(period))
+            _, entries = list_entries(session, summary)
+            anna = next(e for e in entries if e.player_id == "1001")
+            assert (anna.federation, anna.title) == shown, period
     # The lists themselves are as published.
     assert query(database_url, "SELECT count(*) FROM rating_lists") == [(2,)]
     audited = query(database_url, "SELECT count(*) FROM audit_log WHERE action = 'player-edit'")

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
@@ -167,7 +167,9 @@ def list_entries(
         offset=offset,
     )
     # Positional: the query's columns are the dataclass's fields, in order (no per-row dict).
-    return total, tuple(ComparedEntry(*row) for row in rows)
+    # Each player's federation and title on the list's date (issue 28 item 2).
+    dated = player_history.as_of(session, summary.period.list_date)
+    return total, tuple(_dated(ComparedEntry(*row), dated) for row in rows)
 
 
 def latest_lists(
@@ -266,7 +268,10 @@ def ranked_entries(
         offset=offset,
         sort=sort,
     )
-    return total, tuple(RankedEntry(ComparedEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
+    dated = player_history.as_of(session, summary.period.list_date)
+    return total, tuple(
+        RankedEntry(_dated(ComparedEntry(*row[:-2]), dated), row[-2], row[-1]) for row in rows
+    )
 
 
 def list_archive(session: Session) -> tuple[ListSummary, ...]:
@@ -339,7 +344,10 @@ def exported_revision(session: Session, summary: ListSummary) -> Iterator[Publis
         yield published
 
 
-def _dated(entry: ListEntry, dated: player_history.DatedValues) -> ListEntry:
+Entry = TypeVar("Entry", bound=ListEntry)
+
+
+def _dated(entry: Entry, dated: player_history.DatedValues) -> Entry:
     """The entry with its player's federation and title on the list's date."""
     if entry.player_id not in dated.federation and entry.player_id not in dated.title:
         return entry
