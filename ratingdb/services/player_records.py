@@ -240,7 +240,7 @@ def _dated_writes(
             continue
         if last is None and kind == "status" and value == PlayerStanding.ACTIVE.value:
             continue  # active is every player's standing until one is recorded
-        if kind != "status" and last is not None and last[1] == value and kind not in changes:
+        if last is not None and last[1] == value and kind not in changes:
             continue  # the value already holds since an earlier date
         written[kind] = when
     return written
