@@ -113,11 +113,11 @@ def test_transfer_and_title_dated(lists: Engine, database_url: str) -> None:
     assert after["2026-10"].replace("GER,F,1990,WIM", "FRA,F,1990,WFM") == before["2026-10"]
     # The list pages (the API's and the site's) likewise.
     with make_sessionmaker(engine)() as session:
-        for period, shown in (("2026-08", ("FRA", "WFM")), ("2026-10", ("GER", "WIM"))):
+        for period, then in (("2026-08", ("FRA", "WFM")), ("2026-10", ("GER", "WIM"))):
             summary = find_list(session, Category.FIDE_STANDARD, Period.parse(period))
             _, entries = list_entries(session, summary)
-            anna = next(e for e in entries if e.player_id == "1001")
-            assert (anna.federation, anna.title) == shown, period
+            entry = next(e for e in entries if e.player_id == "1001")
+            assert (entry.federation, entry.title) == then, period
     # The lists themselves are as published.
     assert query(database_url, "SELECT count(*) FROM rating_lists") == [(2,)]
     audited = query(database_url, "SELECT count(*) FROM audit_log WHERE action = 'player-edit'")
