@@ -427,10 +427,11 @@ def backend_cpu(engine: Engine, exclude: int) -> dict[int, float]:
 
 
 def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Player history and list page at --clients clients (and /health, the denominator),
-    through ``ratingdb serve`` as benchmarks.api_load runs it; the list page once more with
-    the page cache off. Beside the latencies, the CPU each request took in the API process and
-    in the database's backends: the figure a busy machine disturbs least."""
+    """Player history, the player's HTML page (all its years) and the list page at --clients
+    clients (and /health, the denominator), through ``ratingdb serve`` as benchmarks.api_load
+    runs it; the list page once more with the page cache off. Beside the latencies, the CPU
+    each request took in the API process and in the database's backends: the figure a busy
+    machine disturbs least."""
     found = api_load.targets(url, args.seed)
     rng = random.Random(args.seed)
     results: dict[str, Any] = {}
@@ -438,7 +439,10 @@ def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
     with engine.connect() as connection:
         own_pid = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
     try:
-        for cache_mb, endpoints in ((None, ("health", "list", "history")), (0, ("list",))):
+        for cache_mb, endpoints in (
+            (None, ("health", "list", "history", "player-page")),
+            (0, ("list",)),
+        ):
             port = api_load.free_port()
             server = api_load.start_server(
                 url, port, 1, None, True, Path(os.devnull), page_cache_mb=cache_mb

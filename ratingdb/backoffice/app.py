@@ -36,6 +36,7 @@ from ratingdb.backoffice import (
     publication_pages,
     submission_api,
     submission_pages,
+    tournament_pages,
     uploads,
 )
 from ratingdb.backoffice.security import (
@@ -140,6 +141,7 @@ def create_app(
     # Publication (issue 14)
     publication_pages.register(app)
     norm_pages.register(app)
+    tournament_pages.register(app)
     # Players (issue 28 item 2): after pages.register, whose /players/unregistered.csv comes first.
     player_pages.register(app)
     publication_api.register(app)

@@ -1,11 +1,13 @@
-"""The pages of corrections (officers only): a Corrections page linking four forms (a game's
+"""The pages of corrections (officers only): a Corrections page linking five forms (a game's
 result, a tournament replaced by a corrected file, two players merged, an imported list
-replaced by a corrected file). Each form needs a reason; sending it runs the correction dry
-and shows its impact (the lists that would get a new revision, who changes and by how much)
-with a Confirm form. Confirming applies exactly what was previewed: the request, its reason
-and the uploaded file are kept server-side (``services.correction_requests``), the form
-carries only the preview's id (in its address) and the digest of the impact it shows, and the
-correction is applied only if its impact is still that one.
+replaced by a corrected file, a tournament withdrawn). A form's fields may be prefilled from
+its address (``?tournament=...&round=...``: the tournament pages' links). Each form needs a
+reason; sending it runs the correction dry and shows its impact (the lists that would get a new
+revision, who changes and by how much) with a Confirm form. Confirming applies exactly what was
+previewed: the request, its reason and the uploaded file are kept server-side
+(``services.correction_requests``), the form carries only the preview's id (in its address) and
+the digest of the impact it shows, and the correction is applied only if its impact is still
+that one.
 
 A merge of two records that may be two people (a round both played, another sex or birth
 year) is refused with both records side by side and the conflicts, and a box to tick with the
@@ -49,6 +51,8 @@ Caller = Annotated[Principal, Depends(signed_in)]
 SHOWN_CHANGES = 200
 #: The merge form's box "merge them all the same" (its reason: the field ``override``).
 OVERRIDE_TICKED = "override_ticked"
+#: The longest value a form takes from its address (ids, a round, a result).
+MAX_PREFILL = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +74,8 @@ class Form:
     title: str
     intro: str
     inputs: tuple[Input, ...]
+    #: Fields the form's request always has besides its inputs (a withdrawal's ``withdraw``).
+    fixed: tuple[tuple[str, str], ...] = ()
 
     @property
     def upload(self) -> bool:
@@ -121,17 +127,31 @@ FORMS: dict[str, Form] = {
               Input("format", "Format", kind="select", required=False,
                     choices=_choices(service.LIST_FORMATS,
                                      "from the file name (.txt, .xml, else CSV)")))),
+        Form("withdraw", service.TOURNAMENT, "Withdraw a tournament",
+             "A tournament accepted by mistake loses every game (kept as history, no longer in "
+             "force) and the lists it changed are recomputed: a replacement of its games by "
+             "none. The tournament keeps its id and name. Open it from "
+             "<a href=\"/tournaments\">Tournaments</a> to check it first.",
+             (Input("tournament", "Tournament id", hint="e.g. T000012"),),
+             fixed=(("withdraw", service.WITHDRAW),)),
     )
 }  # fmt: skip
-TITLES = {form.kind: form.title for form in FORMS.values()}
+#: The preview page's title of each kind (a withdrawal's: its form's).
+TITLES = {form.kind: form.title for form in FORMS.values() if not form.fixed}
+
+
+def _title(shown: dict[str, Any]) -> str:
+    if service.is_withdrawal(shown["inputs"]):
+        return FORMS["withdraw"].title
+    return TITLES[shown["kind"]]
 
 
 def corrections_page(request: Request, caller: Caller) -> HTMLResponse:
     found = context(request)
     with found.sessions.begin() as session:
         previews = service.list_previews(session, caller, found.clock())
-    return _page(request, "corrections.html", forms=list(FORMS.values()), previews=previews,
-                 titles=TITLES)  # fmt: skip
+    titled = [preview | {"title": _title(preview)} for preview in previews]
+    return _page(request, "corrections.html", forms=list(FORMS.values()), previews=titled)
 
 
 def _inputs(values: dict[str, str]) -> dict[str, str]:
@@ -165,7 +185,12 @@ def _form_page(
 
 def _show_form(form: Form) -> Callable[[Request, Caller], HTMLResponse]:
     def show(request: Request, caller: Caller) -> HTMLResponse:
-        return _form_page(request, form)
+        # Prefilled from the query (a game's "Correct" link, a tournament's "Withdraw"): no id
+        # typed by hand. Only the form's own fields, and never the reason.
+        given = request.query_params
+        values = {field.name: given[field.name][:MAX_PREFILL] for field in form.inputs
+                  if field.kind not in ("file", "override") and field.name in given}  # fmt: skip
+        return _form_page(request, form, values=values)
 
     show.__name__ = f"{form.slug}_form"
     return show
@@ -201,7 +226,7 @@ async def _preview(request: Request, caller: Principal, form: Form,
     if sent is not None:
         content, filename = sent
     try:
-        inputs = _inputs(values)
+        inputs = _inputs(values) | dict(form.fixed)
     except InputError as error:
         return _form_page(request, form, 422, values, error)
     wanted = CorrectionRequest(form.kind, inputs, content, filename)
@@ -235,7 +260,7 @@ def _preview_page(
     except PreviewNotFound as missing:
         return _page(request, "not_found.html", status=404, error=missing.message)
     return _page(request, "correction_preview.html", status=status, item=shown,
-                 title=TITLES[shown["kind"]], error=error, notice=notice,
+                 title=_title(shown), error=error, notice=notice,
                  shown_changes=SHOWN_CHANGES)  # fmt: skip
 
 

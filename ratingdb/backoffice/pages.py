@@ -138,6 +138,8 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
             ("/users", "Users"),
             ("/settings/publication", "Publication modes: automatic or with approval"),
             ("/account", "Your account: password and API tokens"),
+            # Tournaments (issue 28 item 4)
+            ("/tournaments", "Tournaments: browse, correct a game, withdraw"),
             # Corrections (issue 14)
             ("/corrections", "Corrections"),
             # Players (issue 28 item 2)

@@ -74,6 +74,10 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
         {OFFICER}
     ),
     ("GET", "/titles/watch"): frozenset({OFFICER}),
+    # Tournaments (issue 28 item 4): officers browse and open them; a game's "Correct" link
+    # and the withdrawal go to the correction forms (CORRECTORS).
+    ("GET", "/tournaments"): frozenset({OFFICER}),
+    ("GET", "/tournaments/{tournament_id}"): frozenset({OFFICER}),
     # Players (issue 28 item 2): officers browse them and edit a record (audited).
     ("GET", "/players"): frozenset({OFFICER}),
     ("GET", "/players/{player_id}"): frozenset({OFFICER}),
@@ -109,6 +113,8 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/corrections/merge"): CORRECTORS,
     ("GET", "/corrections/list"): CORRECTORS,
     ("POST", "/corrections/list"): CORRECTORS,
+    ("GET", "/corrections/withdraw"): CORRECTORS,
+    ("POST", "/corrections/withdraw"): CORRECTORS,
     ("GET", "/corrections/previews/{preview_id}"): CORRECTORS,
     ("POST", "/corrections/previews/{preview_id}/confirm"): CORRECTORS,
     ("POST", "/corrections/previews/{preview_id}/discard"): CORRECTORS,

@@ -1,4 +1,4 @@
-"""``ratingdb periods close`` and ``ratingdb periods status``."""
+"""``ratingdb periods close``, ``status``, ``verify`` and ``rebuild-changes``."""
 
 from __future__ import annotations
 
@@ -48,6 +48,17 @@ def register(commands: Any) -> None:
     verify.add_argument("--revision", type=int, help="one revision (default: every revision)")
     verify.add_argument("--all", action="store_true", help="every published list")
     verify.set_defaults(handler=run_verify)
+    rebuild = actions.add_parser(
+        "rebuild-changes",
+        parents=writing_options(),
+        help="write a list's change rows (list_entries) again from its chunks",
+    )
+    rebuild.add_argument("--category")
+    rebuild.add_argument("--period")
+    rebuild.add_argument("--revision", type=int, help="one revision (default: every revision)")
+    rebuild.add_argument("--all", action="store_true", help="every published list")
+    rebuild.add_argument("--dry-run", action="store_true", help="say what differs, write nothing")
+    rebuild.set_defaults(handler=run_rebuild_changes)
 
 
 def run_close(args: argparse.Namespace) -> int:
@@ -137,3 +148,38 @@ def run_verify(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 1 if failed else 0
+
+
+def run_rebuild_changes(args: argparse.Namespace) -> int:
+    """One JSON line per list; the rows of every list matched are written again in one
+    transaction (all or nothing). Exit 2 when nothing matches the options."""
+    from ratingdb.services import list_rows
+
+    if not args.all and (args.category is None or args.period is None):
+        raise InputError("give --category and --period, or --all", field="--all")
+    wanted_category = None if args.category is None else category(args.category)
+    wanted_period = None if args.period is None else period(args.period)
+    with transaction(args) as session:
+        rows = [
+            row
+            for row in list_rows.lists_to_rebuild(session, wanted_category, wanted_period)
+            if args.revision is None or row.revision == args.revision
+        ]
+        if not rows:
+            raise InputError("no published list matches", field="--period")
+        person, now = actor(args), utc_now()
+        results = [
+            list_rows.rebuild_rows(session, row, actor=person, now=now, dry_run=args.dry_run)
+            for row in rows
+        ]
+        if args.dry_run:
+            session.rollback()
+    for result in results:
+        print(json.dumps(result.as_json()))
+    differed = sum(result.differed for result in results)
+    print(
+        f"{differed} of {len(results)} lists had rows that differ from their chunks"
+        + (" (dry run: nothing was written)" if args.dry_run else "; written again"),
+        file=sys.stderr,
+    )
+    return 0

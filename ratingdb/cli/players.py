@@ -63,6 +63,18 @@ def register_actions(actions: Any) -> None:
     watch.add_argument("--category", default="fide-standard", help="default: fide-standard")
     watch.add_argument("--period", required=True, help="the list's period (YYYY-MM)")
     watch.set_defaults(handler=run_title_watch)
+    interim = actions.add_parser(
+        "interim",
+        parents=[database_options()],
+        help="a player's interim ratings (unofficial): in each category, the rating the open "
+        "period would give if it closed now, game by game, as one JSON line (what "
+        "/v1/players/{id}/interim answers); nothing is written",
+    )
+    interim.add_argument("player_id", metavar="PLAYER")
+    interim.add_argument(
+        "--category", action="append", default=[], help="only this category (repeat it)"
+    )
+    interim.set_defaults(handler=run_interim)
 
 
 def run_export_unregistered(args: argparse.Namespace) -> int:
@@ -142,6 +154,31 @@ def run_show(args: argparse.Namespace) -> int:
         ratings = latest_ratings(session, args.player_id)
     document = player_fields(found) | {"ratings": [rating_fields(p) for p in ratings]}
     print(json.dumps(document, ensure_ascii=False))
+    return 0
+
+
+def run_interim(args: argparse.Namespace) -> int:
+    """One JSON line, the body of ``/v1/players/{id}/interim`` (the API's own schema): every
+    interim rating of the player, ``"official": false``."""
+    from ratingdb.api.schemas.interim import InterimOut, InterimRatingOut
+    from ratingdb.cli.common import category
+    from ratingdb.services.interim import player_interims
+    from ratingdb.services.published import NotFound
+
+    wanted = {category(text) for text in args.category}
+    with transaction(args) as session:
+        try:
+            found = player_interims(session, args.player_id)
+        except NotFound as error:
+            raise InputError(str(error), field="PLAYER") from None
+    body = InterimOut(
+        player_id=args.player_id,
+        official=False,
+        interims=[
+            InterimRatingOut.of(item) for item in found if not wanted or item.category in wanted
+        ],
+    )
+    print(body.model_dump_json())
     return 0
 
 

@@ -4,13 +4,15 @@ superseding them (a correction marks the rows it replaces instead of editing the
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
+from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ratingdb.db import bulk_insert
-from ratingdb.models import GameRow
+from ratingdb.models import GameRow, PlayerRow, TournamentRow
+from ratingdb.repositories.players import chunks, one_of
 
 
 class NewGame(NamedTuple):
@@ -83,3 +85,72 @@ def current_games_of_player(session: Session, player_id: str) -> Sequence[GameRo
             GameRow.superseded_by.is_(None),
         )
     ).all()
+
+
+def played_in_period_by(
+    session: Session, period_id: int, player_ids: Collection[str]
+) -> dict[int, tuple[str, str, str]]:
+    """Game id -> (tournament id, white, black): the current played games of the period's
+    stored tournaments that any of ``player_ids`` played (the quality flags of a check), in
+    chunks of players, a query per side and chunk."""
+    found: dict[int, tuple[str, str, str]] = {}
+    for chunk in chunks(sorted(player_ids)):
+        for side in (GameRow.white_id, GameRow.black_id):
+            rows = session.execute(
+                select(GameRow.id, GameRow.tournament_id, GameRow.white_id, GameRow.black_id)
+                .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+                .where(
+                    TournamentRow.period_id == period_id,
+                    GameRow.rated.is_(True),
+                    GameRow.superseded_by.is_(None),
+                    one_of(session, side, chunk),
+                )
+            )
+            found.update((game_id, (t, w, b)) for game_id, t, w, b in rows)
+    return found
+
+
+class ShownGame(NamedTuple):
+    """A game as a calculation shows it: its round, both players' names, its tournament."""
+
+    id: int
+    round: int
+    white_id: str
+    white_name: str
+    black_id: str
+    black_name: str
+    tournament_id: str
+    tournament_name: str
+    start_date: date
+    end_date: date
+    imported_at: datetime
+
+
+def shown_games(session: Session, game_ids: Collection[int]) -> list[ShownGame]:
+    """The games of ``game_ids`` with what a calculation shows of them, one statement per
+    5,000 games."""
+    white, black = aliased(PlayerRow), aliased(PlayerRow)
+    found: list[ShownGame] = []
+    ordered = sorted(game_ids)
+    for start in range(0, len(ordered), 5000):
+        rows = session.execute(
+            select(
+                GameRow.id,
+                GameRow.round,
+                GameRow.white_id,
+                white.name,
+                GameRow.black_id,
+                black.name,
+                TournamentRow.tournament_id,
+                TournamentRow.name,
+                TournamentRow.start_date,
+                TournamentRow.end_date,
+                TournamentRow.imported_at,
+            )
+            .join(white, white.player_id == GameRow.white_id)
+            .join(black, black.player_id == GameRow.black_id)
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .where(GameRow.id.in_(ordered[start : start + 5000]))
+        )
+        found.extend(ShownGame(*row) for row in rows)
+    return found

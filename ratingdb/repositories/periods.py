@@ -309,6 +309,22 @@ def lists_matching(
     return session.scalars(statement).all()
 
 
+def unpublished_periods(session: Session) -> Sequence[tuple[PeriodRow, date | None]]:
+    """Every period not published yet (open, being closed, or awaiting approval), by category
+    and list date, each with its category's latest published list date (None: no list)."""
+    latest = (
+        select(func.max(RatingListRow.list_date))
+        .where(RatingListRow.category == PeriodRow.category)
+        .scalar_subquery()
+    )
+    rows = session.execute(
+        select(PeriodRow, latest)
+        .where(PeriodRow.state != PeriodState.PUBLISHED)
+        .order_by(PeriodRow.category, PeriodRow.list_date)
+    ).all()
+    return [(row, last) for row, last in rows]
+
+
 def first_open(session: Session, category: Category) -> date | None:
     """The list date of the category's earliest period still to close (open, or awaiting
     approval), if any."""

@@ -77,6 +77,24 @@ def birth_years(session: Session, player_ids: Collection[str]) -> dict[str, int 
     return years
 
 
+def identities(
+    session: Session, player_ids: Collection[str]
+) -> dict[str, tuple[str, bool, str | None]]:
+    """Player id -> (name, a birth year or date known, sex), in chunks (the quality flags of a
+    period's new players)."""
+    found: dict[str, tuple[str, bool, str | None]] = {}
+    for chunk in chunks(sorted(player_ids)):
+        rows = session.execute(
+            select(
+                PlayerRow.player_id, PlayerRow.name, PlayerRow.birth_year, PlayerRow.birth_date,
+                PlayerRow.sex,
+            ).where(one_of(session, PlayerRow.player_id, chunk))
+        )  # fmt: skip
+        for player_id, name, year, day, sex in rows:
+            found[player_id] = (name, year is not None or day is not None, sex)
+    return found
+
+
 def all_birth_years(session: Session) -> dict[str, int | None]:
     """Every player's birth year (what a list import may change)."""
     return {

@@ -113,6 +113,13 @@ def ratings_on(session: Session, list_id: int, player_ids: Collection[str]) -> d
     return list_changes.ratings_on(session, list_id, player_ids)
 
 
+def ratings_and_k_on(
+    session: Session, list_id: int, player_ids: Collection[str]
+) -> dict[str, tuple[int, int | None]]:
+    """The players' ratings on one list, each with its K (the quality flags' gains)."""
+    return list_changes.ratings_and_k_on(session, list_id, player_ids)
+
+
 def players_by_ids(session: Session, player_ids: Collection[str]) -> dict[str, PlayerRow]:
     found: dict[str, PlayerRow] = {}
     for chunk in chunks(sorted(player_ids)):

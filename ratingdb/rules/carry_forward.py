@@ -134,3 +134,23 @@ def entries_on_lists(
             below = shown(own.get(step), below)
             found[step] = below
     return {list_id: entry for list_id, entry in found.items() if entry is not None}
+
+
+def changes_against(
+    parent: Mapping[str, Entry] | None, entries: Iterable[Entry]
+) -> tuple[list[Entry], list[str]]:
+    """What a list keeps in list_entries, from the whole list (``entries``) and its parent's
+    (player_id -> entry; None: the list has no parent, and every entry is a row): the entries
+    that are not the parent's carried forward, and the players of the parent not on the list
+    (a marker each, in player_id order). The inverse of :func:`shown`: for every player,
+    ``shown(their row or marker or None, parent.get(player))`` is their entry on the list."""
+    if parent is None:
+        return list(entries), []
+    rows: list[Entry] = []
+    listed: set[str] = set()
+    for entry in entries:
+        listed.add(entry.player_id)
+        before = parent.get(entry.player_id)
+        if before is None or carried(before) != entry:
+            rows.append(entry)
+    return rows, sorted(player_id for player_id in parent if player_id not in listed)

@@ -12,6 +12,7 @@ from typing import Any, Final
 ACTIONS: Final[dict[str, str]] = {
     "tournament-import": "tournament imported",
     "list-import": "list imported",
+    "list-rows-rebuild": "a list's change rows written again from its chunks",
     "close": "period closed and list published",
     "close-awaiting-approval": "period computed, awaiting an officer's approval",
     "correction": "correction applied",

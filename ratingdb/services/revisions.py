@@ -371,7 +371,8 @@ def diff(
         "to_revision": to_revision,
         "corrections": [
             {"correction_id": c.id, "kind": c.kind, "reason": c.reason, "actor": c.actor,
-             "created_at": c.created_at.isoformat(), "tournament_id": c.tournament_id}
+             "created_at": c.created_at.isoformat(), "tournament_id": c.tournament_id,
+             "withdrawn": bool(c.after.get("withdrawn", False))}
             for c in corrections
         ],
         "changes": changes,

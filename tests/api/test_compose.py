@@ -102,6 +102,11 @@ def structure_problems(services: dict[str, Any]) -> list[str]:
         user = make_url(with_defaults(str(api_environment.get(variable)))).username
         if user != READER:
             problems.append(f"api {variable} connects as {user}, not the read-only {READER}")
+    # The site's settings reach the public pages, passed on from the host (empty: unset).
+    for variable in ("RATINGDB_PUBLIC_BASE_URL", "RATINGDB_FEDERATION_NAME",
+                     "RATINGDB_FEDERATION_LOGO", "RATINGDB_CONTACT_EMAIL"):  # fmt: skip
+        if variable not in api_environment:
+            problems.append(f"api: {variable} not passed on")
     # The back office writes: the main credentials, never the reader's; its own port.
     backoffice_user = make_url(
         with_defaults(

@@ -39,7 +39,7 @@ PHONE_WIDTH = 390
 IN_CHROMIUM = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 
 #: The forms of /corrections, by address.
-FORMS = ("game", "tournament", "merge", "list")
+FORMS = ("game", "tournament", "merge", "list", "withdraw")
 #: What each form says next to its reason field.
 REASON_IS_PUBLIC = (
     "The reason is public: it is published as written here on the public diff page of each "

@@ -95,6 +95,9 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("GET", "/norms/tournaments/{tournament_id}"): (OFFICER, 200),
     ("GET", "/norms/tournaments/{tournament_id}/certificates/{player_id}/{title}"): (OFFICER, 200),
     ("GET", "/titles/watch"): (OFFICER, 200),
+    # Tournaments (issue 28 item 4): officers, read only (Walk Open for {tournament_id}).
+    ("GET", "/tournaments"): (OFFICER, 200),
+    ("GET", "/tournaments/{tournament_id}"): (OFFICER, 200),
     # Players (issue 28 item 2): officers browse them and edit a record.
     ("GET", "/players"): (OFFICER, 200),
     ("GET", "/players/{player_id}"): (OFFICER, 200),
@@ -130,6 +133,8 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/corrections/merge"): (OFFICER, 303),
     ("GET", "/corrections/list"): (OFFICER, 200),
     ("POST", "/corrections/list"): (OFFICER, 303),
+    ("GET", "/corrections/withdraw"): (OFFICER, 200),
+    ("POST", "/corrections/withdraw"): (OFFICER, 303),
     ("GET", "/corrections/previews/{preview_id}"): (OFFICER, 200),
     ("POST", "/corrections/previews/{preview_id}/confirm"): (OFFICER, 303),
     ("POST", "/corrections/previews/{preview_id}/discard"): (OFFICER, 303),
@@ -236,7 +241,14 @@ def _target(users: Accounts, path: str) -> str:
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
     if path.startswith(
-        ("/corrections", "/admin/v1/corrections", "/norms/", "/players/", "/admin/v1/players/")
+        (
+            "/corrections",
+            "/admin/v1/corrections",
+            "/norms/",
+            "/tournaments/",
+            "/players/",
+            "/admin/v1/players/",
+        )
     ):
         url = _correction_target(users, url)
     # Anna's GM norm check in Walk Open (not a norm: its draft certificate all the same).
@@ -446,6 +458,9 @@ def _correction_call(
         form |= {"tournament": _correction_data(users)["tournament"], "reason": "walk"}
         return client.post(url, data=form, files={"file": ("walk.csv", corrected_games)},
                            headers=headers)  # fmt: skip
+    if path == "/corrections/withdraw":  # Walk Open withdrawn: its impact shown, not applied
+        form |= {"tournament": _correction_data(users)["tournament"], "reason": "walk"}
+        return client.post(url, data=form, headers=headers)
     if path == "/corrections/list":
         form |= {"category": "fide-standard", "period": "2026-08", "reason": "walk"}
         return client.post(url, data=form, files={"file": ("list.csv", corrected_list)},

@@ -61,3 +61,18 @@ def test_startup_benchmark_runs_and_ends_with_a_json_line() -> None:
     assert figures["runs"] == 1
     assert set(figures["median_s"]) >= {"ratingdb --help", "ratingdb calc FILE"}
     assert figures["target_s"] == 0.3
+
+
+def test_interim_page_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'bench.sqlite3'}"
+    done = forks.run_benchmark(
+        "interim_page.py", "--players", "300", "--months", "1", "--samples", "2", "--repeat",
+        "1", "--database-url", url, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (figures["backend"], figures["players"], figures["samples"]) == ("sqlite", 300, 2)
+    modes = ("with_interim", "without_interim", "interim_json", "interim_only", "interim_none",
+             "cached")  # fmt: skip
+    for mode in modes:
+        assert figures[mode]["requests"] == 2, mode

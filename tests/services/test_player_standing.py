@@ -1,4 +1,4 @@
-"""A player's standing (docs/rules.md §21), on SQLite and PostgreSQL: Dan, recorded deceased
+"""A player's standing (docs/rules.md §22), on SQLite and PostgreSQL: Dan, recorded deceased
 from 2026-08-20, is left out of the list of 2026-09 that the close computes (a marker where the
 list of 2026-08 had him), while his game still rates Anna; ``periods verify`` proves the list; a
 suspended player stays listed; a standing dated on or before a list that exists is refused.

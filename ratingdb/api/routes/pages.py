@@ -39,6 +39,7 @@ from ratingdb.api.site import site_of
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
+from ratingdb.services.interim import Interim, interim_ratings
 from ratingdb.services.published.movers import movers
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -203,12 +204,15 @@ async def home(
 
 
 def player_page_etag(player_id: str, reader: Reader, request: Request, found: Generations) -> str:
-    """The player, the reader's language, the address as sent (``lang``) and the generation
-    of every category (a publication in a category the player was never in may add them)."""
+    """The player, the reader's language, the address as sent (``lang``), the generation
+    of every category (a publication in a category the player was never in may add them; an
+    officer's edit of a record) and the games' (an accepted tournament or a correction may move
+    the interim ratings)."""
     parts = [(g.lists, g.last_id, g.records) for g in (found[category] for category in Category)]
     return etag_of(
-        "player-page", player_id, reader.language, request.url.path, request.url.query, *parts
-    )
+        "player-page", player_id, reader.language, request.url.path, request.url.query, *parts,
+        *found.games,
+    )  # fmt: skip
 
 
 def rank_tables_of(request: Request) -> Builds[int, svc.RankTable]:
@@ -266,31 +270,49 @@ def _player_page(
     ranks = svc.latest_ranks(
         session, player_id, tuple(c.category for c in record.categories), table_of
     )
+    interims = {
+        category: found[player_id]
+        for category, found in interim_ratings(session, [player_id]).items()
+        if player_id in found
+    }
+    records = {item.category: item for item in record.categories}
     categories = [
-        {
-            "category": item.category.value,
-            "points": item.points,
-            "recent_points": item.points[::-1][:RECENT_LISTS],
-            "earlier_points": item.points[::-1][RECENT_LISTS:],
-            "latest": item.points[-1] if item.points else None,
-            "chart": step_chart([(p.period, p.rating) for p in item.points]),
-            "rank": ranks.get(item.category),
-            "inactive_since": svc.inactive_since(item.points),
-            "calculations": item.calculations,
-            "earlier": _by_year(item.calculations[1:]),
-            "subtotals": {
-                calc.period: svc.tournament_subtotals(calc) for calc in item.calculations
-            },
-            "used": {calc.period: svc.ratings_used(calc) for calc in item.calculations},
-            "calculated": {str(calc.period) for calc in item.calculations},
-        }
-        for item in record.categories
+        _category(records.get(category), interims.get(category), category)
+        | {"rank": ranks.get(category)}
+        for category in Category
+        if category in records or category in interims
     ]
     return page_response(
         request,
         "player.html",
         {"player": record.player, "categories": categories, "reader": reader},
     )
+
+
+def _category(
+    item: svc.CategoryRecord | None, interim: Interim | None, category: Category
+) -> dict[str, Any]:
+    """What the page shows of one category: its published history and calculations, and its
+    interim rating (unofficial) when its open period holds games of the player's, shown with
+    the published calculations' partials (subtotals and ratings used by period)."""
+    points = () if item is None else item.points
+    calculations = () if item is None else item.calculations
+    shown = [*calculations, *([] if interim is None else [interim.calculation])]
+    return {
+        "category": category.value,
+        "points": points,
+        "recent_points": points[::-1][:RECENT_LISTS],
+        "earlier_points": points[::-1][RECENT_LISTS:],
+        "latest": points[-1] if points else None,
+        "chart": step_chart([(p.period, p.rating) for p in points]),
+        "inactive_since": svc.inactive_since(points),
+        "calculations": calculations,
+        "earlier": _by_year(calculations[1:]),
+        "subtotals": {calc.period: svc.tournament_subtotals(calc) for calc in shown},
+        "used": {calc.period: svc.ratings_used(calc) for calc in shown},
+        "calculated": {str(calc.period) for calc in calculations},
+        "interim": interim,
+    }
 
 
 def _by_year(

@@ -9,6 +9,7 @@ the generations for a second, so a history already rendered is answered without 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
@@ -37,6 +38,8 @@ from ratingdb.api.schemas import (
     FoundPlayerOut,
     HistoryOut,
     HistoryPointOut,
+    InterimOut,
+    InterimRatingOut,
     PlayerDetailOut,
     PlayerOut,
     PlayersOut,
@@ -45,6 +48,7 @@ from ratingdb.api.schemas import (
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
+from ratingdb.services.interim import player_interims
 
 router = APIRouter(prefix="/v1/players", tags=["players"])
 
@@ -53,7 +57,18 @@ router = APIRouter(prefix="/v1/players", tags=["players"])
 CACHE_CONTROL_HISTORY = "no-cache"
 #: The key of every category's generation in ``app.state.generations``.
 GENERATIONS = "generations"
-Generations = Mapping[Category, svc.Generation]
+
+
+@dataclass(frozen=True, slots=True)
+class Generations:
+    """Every category's list generation, and the games' (``svc.games_generation``: moves with
+    every accepted tournament and correction, what an interim rating also depends on)."""
+
+    lists: Mapping[Category, svc.Generation]
+    games: tuple[int, int]
+
+    def __getitem__(self, category: Category) -> svc.Generation:
+        return self.lists[category]
 
 
 def generations_of(request: Request) -> ListLookups[str, Generations]:
@@ -69,7 +84,7 @@ def current_generations(
 ) -> Generations:
     """Every category's generation, read now (and kept for a second). Read before what it
     names: a page rendered after it may be newer than its ETag says, never older."""
-    found = svc.list_generations(session)
+    found = Generations(svc.list_generations(session), svc.games_generation(session))
     generations.put(GENERATIONS, found)
     return found
 
@@ -220,6 +235,54 @@ async def history(
         lambda found: history_etag(player_id, category, revision, found[category]),
         render,
         answer,
+    )
+
+
+def interim_etag(player_id: str, found: Generations) -> str:
+    """The player, every category's lists and the games (an interim rating moves with an
+    accepted tournament or a correction, and with a publication)."""
+    parts = [(g.lists, g.last_id) for g in (found[category] for category in Category)]
+    return etag_of("interim", player_id, *parts, *found.games)
+
+
+@router.get(
+    "/{player_id}/interim",
+    response_model=InterimOut,
+    responses={
+        **LOOKUP,
+        200: {"headers": {"ETag": {"schema": {"type": "string"}}}},
+        304: {"description": "Not modified (If-None-Match holds the ETag)"},
+    },
+)
+async def interim(request: Request, read: ReaderDep, player_id: PlayerIdPath) -> Response:
+    """The player's interim ratings (unofficial: ``official`` is always false): in each
+    category whose open period (the first after its latest list) holds rated games of theirs,
+    the rating a close now would publish, explained game by game as a published calculation,
+    as of the latest accepted tournament it counts. Computed from the stored games for this
+    player only; it changes with every accepted tournament or correction of theirs until the
+    period is published. Kept by its ETag like a history."""
+    if_none_match = request.headers.get("if-none-match")
+
+    def answer(etag: str, body: bytes) -> Response:
+        headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL_HISTORY}
+        if etag_matches(if_none_match, etag):
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
+
+    def render(session: ReadSession) -> bytes:
+        found = player_interims(session, player_id)
+        return (
+            InterimOut(
+                player_id=player_id,
+                official=False,
+                interims=[InterimRatingOut.of(item) for item in found],
+            )
+            .model_dump_json()
+            .encode()
+        )
+
+    return await kept_by_generations(
+        request, read, lambda found: interim_etag(player_id, found), render, answer
     )
 
 

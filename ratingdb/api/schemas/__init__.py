@@ -26,6 +26,7 @@ from ratingdb.api.schemas.common import (
     Schema,
 )
 from ratingdb.api.schemas.health import HealthDownOut, HealthOut, ReplicaOut
+from ratingdb.api.schemas.interim import AsOfOut, InterimOut, InterimRatingOut
 from ratingdb.api.schemas.lists import (
     DiffChangeOut,
     DiffCorrectionOut,
@@ -55,6 +56,7 @@ __all__ = [
     "DECIMAL_PATTERN",
     "ORIGINAL_RATING",
     "PERIOD_PATTERN",
+    "AsOfOut",
     "CalculationOut",
     "CalculatorEventOut",
     "CalculatorGameOut",
@@ -74,6 +76,8 @@ __all__ = [
     "HistoryOut",
     "HistoryPointOut",
     "InitialRatingOut",
+    "InterimOut",
+    "InterimRatingOut",
     "ListEntryOut",
     "ListOut",
     "ListPageOut",

@@ -161,6 +161,9 @@ class DiffCorrectionOut(Schema):
     )
     created_at: datetime
     tournament_id: str | None
+    withdrawn: bool = Field(
+        description="a tournament correction that withdrew the tournament (no game left)"
+    )
 
 
 class DiffOut(Schema):

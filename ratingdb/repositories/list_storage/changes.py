@@ -4,7 +4,8 @@ the parent's carried forward, a marker row, every field but the player None, whe
 of the parent is not on it). They index the list by player (list_entries' key starts with the
 player id): a player's entry on any list is found by :func:`resolve`, under the carry-forward
 rule (ratingdb.rules.carry_forward), without reading the list's chunks. The chunks are the
-list; these rows follow from them and the parent's (no command makes them again yet).
+list; these rows follow from them and the parent's (`ratingdb periods rebuild-changes`
+writes them again from the chunks: ratingdb.services.list_rows).
 
 Also written here with a computed list: the standing of the players kept off it
 (player_statuses) and every game's calculation. Written in bulk (COPY on PostgreSQL, see
@@ -17,7 +18,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
@@ -62,6 +63,33 @@ def write_computed(
 def insert_entries(session: Session, entries: Sequence[Mapping[str, Any]]) -> int:
     """Entries given as column -> value (an imported list)."""
     return bulk_insert(session, ListEntryRow, entries)
+
+
+def own_rows(session: Session, list_id: int) -> dict[str, tuple[Any, ...]]:
+    """player_id -> the list's own row in list_entries (the fields of ENTRY, player_id first;
+    a marker's every field but the player None), as the ORM reads them."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    found = session.connection().execute(
+        select(*(ListEntryRow.__table__.c[key] for key in ENTRY)).where(
+            ListEntryRow.list_id == list_id
+        )
+    )
+    return {row[0]: _typed_fields(tuple(row), ENTRY, postgresql) for row in found}
+
+
+def lock_list(session: Session, list_id: int) -> None:
+    """The list's row locked until the transaction ends (PostgreSQL; SQLite's writers take
+    turns anyway): whoever rewrites its rows next waits."""
+    session.execute(
+        select(RatingListRow.id).where(RatingListRow.id == list_id).with_for_update()
+    ).scalar_one()
+
+
+def replace_rows(session: Session, list_id: int, rows: Iterable[Sequence[Any]]) -> int:
+    """The list's rows in list_entries replaced by ``rows`` (the fields of ENTRY each, player_id
+    first; a marker's every field but the player None); returns the rows written."""
+    session.execute(delete(ListEntryRow).where(ListEntryRow.list_id == list_id))
+    return bulk_insert_rows(session, ListEntryRow, ENTRY_KEYS, ((list_id, *row) for row in rows))
 
 
 def insert_statuses(session: Session, statuses: Sequence[Mapping[str, Any]]) -> int:
@@ -170,6 +198,18 @@ def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dic
     (a carried entry keeps the rating; a marker: none), only the rating read."""
     nearest = _nearest_rows(session, list_id, player_ids, "e.rating")
     return {player_id: int(row[2]) for player_id, (_, row) in nearest.items() if row[2] is not None}
+
+
+def ratings_and_k_on(
+    session: Session, list_id: int, player_ids: Iterable[str]
+) -> dict[str, tuple[int, int | None]]:
+    """As :func:`ratings_on`, each rating with the K the entry gives for the next period."""
+    nearest = _nearest_rows(session, list_id, player_ids, "e.rating, e.k_factor")
+    return {
+        player_id: (int(row[2]), None if row[3] is None else int(row[3]))
+        for player_id, (_, row) in nearest.items()
+        if row[2] is not None
+    }
 
 
 def _nearest_rows(

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, bindparam, func, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import RatingListRow
+from ratingdb.models import CorrectionRow, RatingListRow, TournamentRow
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import players as list_players
@@ -133,6 +133,19 @@ def list_generations(session: Session) -> Sequence[AnyRow]:
             func.max(RatingListRow.id).label("last_id"),
         ).group_by(RatingListRow.category)
     ).all()
+
+
+def games_generation(session: Session) -> tuple[int, int]:
+    """How many tournaments are stored and the latest correction's id (0 before any): what
+    moves when games are added (a tournament accepted) or changed (a correction, a merge).
+    Tournaments are never deleted, nor corrections, so both only grow."""
+    row = session.execute(
+        select(
+            select(func.count()).select_from(TournamentRow).scalar_subquery(),
+            select(func.coalesce(func.max(CorrectionRow.id), 0)).scalar_subquery(),
+        )
+    ).one()
+    return int(row[0]), int(row[1])
 
 
 def count_list_entries(

@@ -116,7 +116,7 @@ def load(
     )
     drop_unrateable_ratings(ratings_of, unrateable)
     _add_standard_ratings(session, rules, games, statuses, standard_lists, among)
-    # A player deceased on the list's date is left out of it (docs/rules.md §21): not rated,
+    # A player deceased on the list's date is left out of it (docs/rules.md §22): not rated,
     # not listed (a marker where the parent listed them); their games still rate opponents.
     for player in player_history.deceased_on(session, rules.period.list_date):
         statuses.pop(player, None)

@@ -1,5 +1,6 @@
 """Corrections as the back office receives them: a game's result, a tournament replaced by a
-corrected file, two players merged, an imported list replaced by a corrected file.
+corrected file (or withdrawn: its games replaced by none, ``withdraw``), two players merged,
+an imported list replaced by a corrected file.
 
 Each request runs through the same service as the command line (``services.corrections``),
 with the signed-in user as the audit actor. A dry run is that same run inside a SAVEPOINT
@@ -47,6 +48,7 @@ from ratingdb.services.correction_requests.requests import (
     RESULT_CHOICES,
     TOURNAMENT,
     WITH_FILE,
+    WITHDRAW,
     Confirmation,
     CorrectionRequest,
     PreviewConflict,
@@ -54,6 +56,7 @@ from ratingdb.services.correction_requests.requests import (
     Ran,
     check_reason,
     form_field,
+    is_withdrawal,
 )
 from ratingdb.services.correction_requests.running import (
     apply,
@@ -76,6 +79,7 @@ __all__ = [
     "RESULT_CHOICES",
     "TOURNAMENT",
     "TOURNAMENT_FORMATS",
+    "WITHDRAW",
     "WITH_FILE",
     "Confirmation",
     "CorrectionRequest",
@@ -92,6 +96,7 @@ __all__ = [
     "expire_previews",
     "form_field",
     "impact_digest",
+    "is_withdrawal",
     "list_previews",
     "preview",
     "show_preview",

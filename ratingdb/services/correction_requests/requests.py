@@ -39,6 +39,9 @@ FIELDS: Final[dict[str, tuple[str, ...]]] = {
 }
 #: Fields that may be left empty (the format: from the file's name).
 OPTIONAL: Final = frozenset({"format"})
+#: A ``tournament`` request with ``withdraw`` set to this withdraws the tournament: its games
+#: replaced by none, without a file (the request's only other field is ``tournament``).
+WITHDRAW: Final = "yes"
 WITH_FILE: Final = frozenset({TOURNAMENT, LIST})
 LIST_FORMATS: Final = IMPORT_FORMATS
 RESULT_CHOICES: Final = ("1-0", "0-1", "1/2-1/2", "+-", "-+", "--")
@@ -118,7 +121,13 @@ def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
     """The request's fields read and checked before anything runs."""
     if request.kind not in KINDS:
         raise InputError(f"must be one of {', '.join(KINDS)}", field="kind")
-    values: dict[str, Any] = {name: _text(request.inputs, name) for name in FIELDS[request.kind]}
+    withdraw = request.kind == TOURNAMENT and is_withdrawal(request.inputs)
+    names = ("tournament",) if withdraw else FIELDS[request.kind]
+    values: dict[str, Any] = {name: _text(request.inputs, name) for name in names}
+    if withdraw:
+        values["withdraw"] = True
+        if request.content:
+            raise InputError("a withdrawal takes no file", field="file")
     if request.kind == GAME:
         text = values["round"]
         if not (text.isdigit() and 0 < int(text) < 10_000):
@@ -139,7 +148,7 @@ def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
             values["period"] = str(Period.parse(values["period"]))
         except ValueError as error:
             raise InputError(str(error), field="period") from None
-    if request.kind in WITH_FILE:
+    if request.kind in WITH_FILE and not withdraw:
         formats = TOURNAMENT_FORMATS if request.kind == TOURNAMENT else LIST_FORMATS
         if values["format"] and values["format"] not in formats:
             raise InputError(f"must be one of {', '.join(formats)}, or empty (from the file's "
@@ -152,10 +161,16 @@ def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
             check_tournament_size(request.content)
     checked_reason = check_reason(reason)
     filename = None
-    if request.kind in WITH_FILE:
+    if request.kind in WITH_FILE and not withdraw:
         filename = safe_filename(request.filename, _format(request.kind, values, None))
         values["format"] = _format(request.kind, values, filename)
     return _Checked(request.kind, values, checked_reason, request.content, filename)
+
+
+def is_withdrawal(inputs: Mapping[str, Any]) -> bool:
+    """A ``tournament`` request's fields ask to withdraw it (a form's "yes", a stored preview's
+    true)."""
+    return inputs.get("withdraw") in (WITHDRAW, True)
 
 
 def _format(kind: str, values: Mapping[str, Any], filename: str | None) -> str:

@@ -28,6 +28,7 @@ from ratingdb.services.correction_requests.requests import (
     _check,
     _Checked,
     _located,
+    is_withdrawal,
 )
 from ratingdb.services.corrections import (
     CorrectionOutcome,
@@ -35,6 +36,7 @@ from ratingdb.services.corrections import (
     merge_players,
     replace_list,
     replace_tournament,
+    withdraw_tournament,
 )
 from ratingdb.services.corrections.merges import MergeConflicts
 
@@ -45,7 +47,7 @@ def _run(
     """Apply the correction in the caller's transaction; its impact. ``dry_run``: the later
     lists' revisions computed by services.impact, not written (the caller rolls back)."""
     values = checked.values
-    if checked.kind in WITH_FILE:
+    if checked.kind in WITH_FILE and not is_withdrawal(values):
         if checked.content is None or checked.filename is None:
             raise AssertionError("a corrected file's request without its file")
         with _as_file(checked.content, checked.filename) as path:
@@ -60,6 +62,11 @@ def _run(
                     session, tournament_id=values["tournament"], round_number=values["round"],
                     white_id=values["white"], black_id=values["black"], result=values["result"],
                     reason=checked.reason, actor=actor, now=now, dry_run=dry_run,
+                )  # fmt: skip
+            elif checked.kind == TOURNAMENT:  # a withdrawal: its games replaced by none
+                outcome = withdraw_tournament(
+                    session, values["tournament"], reason=checked.reason, actor=actor,
+                    now=now, dry_run=dry_run,
                 )  # fmt: skip
             else:
                 outcome = merge_players(session, values["keep"], values["drop"],
@@ -123,7 +130,10 @@ def _impact(
     elif checked.kind == TOURNAMENT:
         summary = {"name_before": before["name"], "name_after": after["name"],
                    "games_before": len(before["game_ids"]), "games_after": after["games"],
-                   "file_digest": extra["file_digest"], "notes": extra["notes"]}  # fmt: skip
+                   "file_digest": extra.get("file_digest"),
+                   "notes": extra.get("notes", [])}  # fmt: skip
+        if after.get("withdrawn"):
+            summary["withdrawn"] = True
     elif checked.kind == MERGE:
         # With both records as they were, their conflicts and the override (merges).
         summary = {"games": after["games"], "keep_name": names.get(values["keep"]),

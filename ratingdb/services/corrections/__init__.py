@@ -127,35 +127,95 @@ def replace_tournament(
             source=str(path),
             field="replacement",
         )
+    outcome = _replace_tournament_games(
+        session, tournament, old_games,
+        [NewGame(tournament_id, g.round, g.white_id, g.black_id, g.result, g.played)
+         for g in new.games],
+        name=new.name, digest=read.digest, reason=reason, actor=actor, now=now, track=track,
+        dry_run=dry_run,
+    )  # fmt: skip
+    return outcome, read
+
+
+def withdraw_tournament(
+    session: Session,
+    tournament_id: str,
+    *,
+    reason: str,
+    actor: str,
+    now: datetime,
+    track: Track = no_progress,
+    dry_run: bool = False,
+) -> CorrectionOutcome:
+    """A tournament accepted by mistake, withdrawn: a replacement of its games by none (the
+    same correction as a corrected file's, kind ``tournament``, recorded with ``withdrawn``).
+    Every game in force is superseded (kept as history) and the lists it changed are
+    recomputed; the tournament row stays, with its id, name, category, period and no game.
+    A tournament without a game in force is refused: nothing to withdraw. ``dry_run``: as
+    correct_game's."""
+    require_reason(reason, "a withdrawal")
+    # The import lock, as a replacement takes it: two withdrawals (or a withdrawal and a
+    # replacement) of one tournament run one after the other, the second reading what the
+    # first left.
+    player_repo.lock_imports(session)
+    tournament = tournament_repo.get(session, tournament_id)
+    if tournament is None:
+        raise InputError(f"no tournament {tournament_id}", field="tournament")
+    session.refresh(tournament)
+    old_games = game_repo.current_games_of_tournament(session, tournament_id)
+    if not old_games:
+        raise InputError(
+            f"tournament {tournament_id} has no game in force: nothing to withdraw",
+            field="tournament",
+        )
+    return _replace_tournament_games(
+        session, tournament, old_games, [], name=tournament.name,
+        digest=tournament.source_digest, reason=reason, actor=actor, now=now, track=track,
+        dry_run=dry_run,
+    )  # fmt: skip
+
+
+def _replace_tournament_games(
+    session: Session,
+    tournament: TournamentRow,
+    old_games: Sequence[GameRow],
+    new_games: Sequence[NewGame],
+    *,
+    name: str,
+    digest: str,
+    reason: str,
+    actor: str,
+    now: datetime,
+    track: Track,
+    dry_run: bool,
+) -> CorrectionOutcome:
+    """A tournament's games in force replaced by ``new_games`` (none: withdrawn), its name and
+    file digest set, the lists recomputed; recorded as a ``tournament`` correction, audited."""
+    tournament_id = tournament.tournament_id
+    withdrawn = {} if new_games else {"withdrawn": True}
     before = {"name": tournament.name, "digest": tournament.source_digest,
               "game_ids": [g.id for g in old_games]}  # fmt: skip
     correction = correction_repo.add(
         session, CorrectionKind.TOURNAMENT, category=tournament.category,
         tournament_id=tournament_id, reason=reason, actor=actor, now=now, before=before,
     )  # fmt: skip
-    _replace_games(
-        session,
-        old_games,
-        (NewGame(tournament_id, g.round, g.white_id, g.black_id, g.result, g.played)
-         for g in new.games),
-        correction.id,
-    )  # fmt: skip
-    tournament.name = new.name
-    tournament.source_digest = read.digest
-    correction.after = {"name": new.name, "digest": read.digest, "games": len(new.games)}
+    _replace_games(session, old_games, new_games, correction.id)
+    tournament.name = name
+    tournament.source_digest = digest
+    correction.after = {"name": name, "digest": digest, "games": len(new_games), **withdrawn}
     outcome = recompute(
         session, correction, [tournament], now=now, track=track, dry_run=dry_run,
         games_changed=[(tournament_id, g.white_id, g.black_id) for g in old_games]
-        + [(tournament_id, g.white_id, g.black_id) for g in new.games],
+        + [(tournament_id, g.white_id, g.black_id) for g in new_games],
     )  # fmt: skip
     audit.record(
-        session, "correction", actor, now, file_digest=read.digest,
-        counts={"games_before": len(old_games), "games_after": len(new.games),
+        session, "correction", actor, now, file_digest=digest,
+        counts={"games_before": len(old_games), "games_after": len(new_games),
                 "revisions": len(outcome.revisions)},
         details={"correction_id": correction.id, "kind": correction.kind,
-                 "tournament_id": tournament_id, "reason": reason},
+                 "tournament_id": tournament_id, "reason": reason, **withdrawn},
     )  # fmt: skip
-    return outcome, read
+    return outcome
 
 
 def _read_replacement(
@@ -243,4 +303,5 @@ __all__ = [
     "merges",
     "replace_list",
     "replace_tournament",
+    "withdraw_tournament",
 ]

@@ -27,6 +27,7 @@ from ratingdb.services.publication.shown import (
     mode_of,
     tournaments_of,
 )
+from ratingdb.services.quality import period_flags
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
@@ -210,6 +211,7 @@ def _preview(
         computed_at=None if row is None else row.computed_at,
         computed_digest=None if row is None else row.computed_digest,
         approvals=approvals_of(session, category, period),
+        quality_flags=tuple(period_flags(session, computation)),
     )
 
 

@@ -151,6 +151,9 @@ class Preview:
     computed_at: datetime | None  # awaiting approval: when the scheduled close computed it
     computed_digest: str | None
     approvals: tuple[Approval, ...]  # given before the cut-off
+    #: Quality-control flags (services.quality), each with its ``kind``, ``players`` and the
+    #: ``message`` that explains it; never a refusal.
+    quality_flags: tuple[dict[str, Any], ...] = ()
 
     @property
     def largest_gains(self) -> list[Change]:
@@ -206,6 +209,7 @@ class Preview:
             "computed_at": None if self.computed_at is None else self.computed_at.isoformat(),
             "computed_digest": self.computed_digest,
             "approvals": [a.as_json() for a in self.approvals],
+            "quality_flags": list(self.quality_flags),
         }
 
 

@@ -76,6 +76,13 @@ def list_generations(session: Session) -> dict[Category, Generation]:
     return {category: found.get(category, Generation(0, 0, records)) for category in Category}
 
 
+def games_generation(session: Session) -> tuple[int, int]:
+    """Where the games stand: how many tournaments are stored and the latest correction's id.
+    Both only grow, and one of them moves with every accepted tournament, correction or merge:
+    what an interim rating (services.interim) is computed from, besides the lists."""
+    return list_repo.games_generation(session)
+
+
 @dataclass(frozen=True, slots=True)
 class ListEntry(EntryFigures):
     """One entry of a published list: the read model of a list entry, the one definition of

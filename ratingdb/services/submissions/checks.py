@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.enums import TournamentFormat
 from ratingdb.errors import InputError
+from ratingdb.formats.games_csv import TournamentFile
 from ratingdb.formats.trf import TrfPlayer
 from ratingdb.models import PlayerRow
 from ratingdb.models.submission import FILENAME_LENGTH
@@ -23,6 +24,7 @@ from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
+from ratingdb.services.quality import FileFacts, submission_flags
 from ratingdb.services.submissions.duplicates import uploader_warnings
 from ratingdb.services.submissions.player_warnings import (
     NewPlayer,
@@ -152,6 +154,33 @@ def _new_player(player: NewPlayer, duplicates: dict[str, list[dict[str, Any]]]) 
             "likely_duplicates": duplicates.get(player.player_id, [])}  # fmt: skip
 
 
+def _quality(
+    session: Session,
+    tournament: TournamentFile,
+    planned: Sequence[tuple[Category, Period, bool]],
+    created: Sequence[NewPlayer],
+    known: Sequence[tuple[TrfPlayer, str]],
+) -> list[dict[str, Any]]:
+    """The quality flags of what the file brings to each category's period (its new players'
+    once); prefixed with the category when the file is rated in more than one."""
+    games = [(g.white_id, g.black_id, g.result) for g in tournament.games if g.played]
+    names = {player_id: player.name for player, player_id in known}
+    new = [(p.player_id, p.name, p.born_known, p.sex) for p in created]
+    flags: list[dict[str, Any]] = []
+    for index, (category, period, _) in enumerate(planned):
+        row = period_repo.get_period(session, category, period)
+        in_force = period_repo.in_force(period_repo.lists_of(session, category),
+                                        tournament.start_date)  # fmt: skip
+        facts = FileFacts(category, period, None if row is None else row.id,
+                          tournament.start_date, games, None if in_force is None else in_force.id,
+                          new if index == 0 else [], names)  # fmt: skip
+        for flag in submission_flags(session, facts):
+            if len(planned) > 1:
+                flag["message"] = f"{category.value}: {flag['message']}"
+            flags.append(flag)
+    return flags
+
+
 def check(
     session: Session,
     path: Path,
@@ -205,6 +234,7 @@ def check(
     home = None if read.details is None else read.details.federation
     warnings += player_warnings(created, duplicates, federations, home)
     warnings += list_warnings(session, categories, tournament.start_date)
+    quality = _quality(session, read.tournament, planned, created, read.known)
     first = planned[0]
     report = {
         "name": tournament.name,
@@ -222,6 +252,8 @@ def check(
             "new_players": [_new_player(p, duplicates) for p in created],
         },
         "warnings": warnings,
+        # Quality-control flags (issue 28 item 8), explained; never a refusal.
+        "quality": quality,
         "categories": [
             {"category": c.value, "period": str(p), "late": late} for c, p, late in planned
         ],

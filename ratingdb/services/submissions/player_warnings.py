@@ -32,6 +32,8 @@ class NewPlayer:
     name: str
     birth_year: int | None
     federation: str | None
+    born_known: bool = False  # a birth year or date (the quality flags)
+    sex: str | None = None
 
 
 def new_players(
@@ -42,7 +44,17 @@ def new_players(
     players = {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
     rows = player_repo.by_ids(session, players - set(known))
     return sorted(
-        (NewPlayer(r.player_id, r.name, r.birth_year, r.federation) for r in rows.values()),
+        (
+            NewPlayer(
+                r.player_id,
+                r.name,
+                r.birth_year,
+                r.federation,
+                r.birth_year is not None or r.birth_date is not None,
+                r.sex,
+            )
+            for r in rows.values()
+        ),
         key=lambda p: (p.name, p.player_id),
     )
 
