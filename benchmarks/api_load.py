@@ -19,7 +19,10 @@ and, asked for with ``--endpoints``, the web pages:
 - ``list-page``: the HTML list ``/lists/{category}/{period}?page=N``, N a random page of 100
   entries in the first 10,000 (the page the issue-15 target is about);
 - ``player-page``: the HTML ``/players/{id}`` of a random player of that list (chart, history
-  and every calculation of every category).
+  and every calculation of every category): mostly first renders;
+- ``player-page-hot``: the same page of the LONG_HISTORIES players with the most lists of
+  their own (the ten-year pages a publication day's readers ask for again and again): mostly
+  served from the page cache once rendered.
 
 Printed per endpoint and concurrency: requests per second, latency p50/p95/p99 in ms, the
 ratio of its requests per second to /health's at the same concurrency, and errors (any answer
@@ -34,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -50,7 +54,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,7 +76,7 @@ CONCURRENCY = (1, 10, 50)
 #: denominator of every ratio).
 ENDPOINTS = ("health", "list", "history", "calculation")
 #: The web pages, measured when --endpoints names them.
-PAGE_ENDPOINTS = ("list-page", "player-page")
+PAGE_ENDPOINTS = ("list-page", "player-page", "player-page-hot")
 ALL_ENDPOINTS = (*ENDPOINTS, *PAGE_ENDPOINTS)
 #: Entries per page of a list, JSON (limit=100) and HTML (the page's own size) alike.
 PAGE = 100
@@ -80,6 +84,7 @@ PAGE = 100
 #: question: it costs the database a scan of every skipped entry).
 LIST_DEPTH = 10_000
 SAMPLE_PLAYERS = 2_000
+LONG_HISTORIES = 20
 START_TIMEOUT = 60
 #: The targets at 50 clients: p99 under 100 ms for the JSON list page and the player history
 #: with at least 40 % of /health's requests per second (issue 6), and for the HTML list page
@@ -159,6 +164,9 @@ class Targets:
     entries: int
     players: list[str]  # on the list
     players_with_games: list[str]  # with a calculation on the list
+    #: The players with the most rows in list_entries (the longest histories of their own),
+    #: for ``player-page-hot``; read only when asked for (:func:`with_long_histories`).
+    long_histories: tuple[str, ...] = ()
 
 
 def targets(url: str, seed: int) -> Targets:
@@ -198,6 +206,23 @@ def targets(url: str, seed: int) -> Targets:
         players=rng.sample(players, min(SAMPLE_PLAYERS, len(players))),
         players_with_games=rng.sample(with_games, min(SAMPLE_PLAYERS, len(with_games))),
     )
+
+
+def with_long_histories(url: str, found: Targets) -> Targets:
+    """``found`` with the LONG_HISTORIES players who have the most rows in list_entries (a
+    scan of its key: seconds at millions of rows, so only for ``player-page-hot``)."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            longest = connection.scalars(
+                select(ListEntryRow.player_id)
+                .group_by(ListEntryRow.player_id)
+                .order_by(func.count().desc(), ListEntryRow.player_id)
+                .limit(LONG_HISTORIES)
+            ).all()
+    finally:
+        engine.dispose()
+    return dataclasses.replace(found, long_histories=tuple(longest))
 
 
 # --- the server --------------------------------------------------------------------------------
@@ -262,8 +287,11 @@ class Connection:
     """One keep-alive HTTP/1.1 connection: a request, then its whole answer, then the next.
     Small on purpose, so that the clients take as little of the machine as they can."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, gzip: bool = False) -> None:
         self.port = port
+        #: Whether the requests say ``Accept-Encoding: gzip``, as browsers' do (the body is
+        #: then read as sent, not decompressed).
+        self.head = "Host: bench\r\n" + ("Accept-Encoding: gzip\r\n" if gzip else "")
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -272,7 +300,7 @@ class Connection:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
         assert self.reader is not None
-        self.writer.write(f"GET {path} HTTP/1.1\r\nHost: bench\r\n\r\n".encode())
+        self.writer.write(f"GET {path} HTTP/1.1\r\n{self.head}\r\n".encode())
         head = await self.reader.readuntil(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
         status = int(lines[0].split(" ", 2)[1])
@@ -326,6 +354,10 @@ def paths(endpoint: str, found: Targets, rng: random.Random) -> list[str]:
         ]
     if endpoint == "player-page":
         return [f"/players/{rng.choice(found.players)}" for _ in range(count)]
+    if endpoint == "player-page-hot":
+        if not found.long_histories:
+            raise ValueError("no long histories read: targets() then with_long_histories()")
+        return [f"/players/{rng.choice(found.long_histories)}" for _ in range(count)]
     return [
         f"/v1/players/{rng.choice(found.players_with_games)}/calculations/{CATEGORY.value}/{PERIOD}"
         for _ in range(count)
@@ -364,14 +396,20 @@ class Figures:
 
 
 async def measure(
-    port: int, requests: Sequence[str], clients: int, duration: float, warmup: float
+    port: int,
+    requests: Sequence[str],
+    clients: int,
+    duration: float,
+    warmup: float,
+    gzip: bool = False,
 ) -> Figures:
     """``clients`` connections, each sending its next request when the last answer is in, for
     ``warmup`` seconds (not counted) and then ``duration`` seconds. A request sent in the
     measured window counts when its answer comes, even after the window; a client whose
     answers are all slower than the window goes on until one of its requests counts, so that a
     loaded machine gives slow figures, never none. Requests per second are over the window and
-    the time the last counted answer took to arrive."""
+    the time the last counted answer took to arrive. ``gzip``: the requests accept gzip, as a
+    browser's do (the web pages are measured so)."""
     latencies: list[float] = []
     errors = 0
     counted = 0
@@ -383,7 +421,7 @@ async def measure(
 
     async def client() -> None:
         nonlocal errors, counted, next_index, last_done
-        connection = Connection(port)
+        connection = Connection(port, gzip)
         mine = 0
         try:
             while True:
@@ -423,6 +461,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     else:
         build_database(url, args.players, args.games, args.seed)
     found = targets(url, args.seed)
+    if "player-page-hot" in args.endpoints:
+        found = with_long_histories(url, found)
     print(f"{found.entries:,} entries on the {CATEGORY.value} list of {PERIOD}")
     port = free_port()
     log = Path(args.server_log)
@@ -436,7 +476,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             health_rps: float | None = None
             for endpoint in args.endpoints:
                 figures = asyncio.run(
-                    measure(port, paths(endpoint, found, rng), clients, args.duration, args.warmup)
+                    measure(
+                        port,
+                        paths(endpoint, found, rng),
+                        clients,
+                        args.duration,
+                        args.warmup,
+                        endpoint in PAGE_ENDPOINTS,
+                    )
                 )
                 if endpoint == "health":
                     health_rps = figures.rps

@@ -427,12 +427,13 @@ def backend_cpu(engine: Engine, exclude: int) -> dict[int, float]:
 
 
 def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Player history, the player's HTML page (all its years) and the list page at --clients
-    clients (and /health, the denominator), through ``ratingdb serve`` as benchmarks.api_load
-    runs it; the list page once more with the page cache off. Beside the latencies, the CPU
-    each request took in the API process and in the database's backends: the figure a busy
-    machine disturbs least."""
-    found = api_load.targets(url, args.seed)
+    """Player history, the player's HTML page (all its years: random players, and the ones
+    with the longest histories again and again) and the list page at --clients clients (and
+    /health, the denominator), through ``ratingdb serve`` as benchmarks.api_load runs it; the
+    list page once more with the page cache off. Beside the latencies, the CPU each request
+    took in the API process and in the database's backends: the figure a busy machine disturbs
+    least."""
+    found = api_load.with_long_histories(url, api_load.targets(url, args.seed))
     rng = random.Random(args.seed)
     results: dict[str, Any] = {}
     engine = make_engine(url)
@@ -440,7 +441,7 @@ def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
         own_pid = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
     try:
         for cache_mb, endpoints in (
-            (None, ("health", "list", "history", "player-page")),
+            (None, ("health", "list", "history", "player-page", "player-page-hot")),
             (0, ("list",)),
         ):
             port = api_load.free_port()
@@ -450,11 +451,12 @@ def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
             try:
                 for endpoint in endpoints:
                     paths = api_load.paths(endpoint, found, rng)
-                    asyncio.run(api_load.measure(port, paths, args.clients, args.warmup, 0))
+                    gzip = endpoint in api_load.PAGE_ENDPOINTS
+                    asyncio.run(api_load.measure(port, paths, args.clients, args.warmup, 0, gzip))
                     api_before = cpu_seconds(server.pid)
                     db_before = backend_cpu(engine, own_pid)
                     figures = asyncio.run(
-                        api_load.measure(port, paths, args.clients, args.duration, 0)
+                        api_load.measure(port, paths, args.clients, args.duration, 0, gzip)
                     )
                     api_cpu = cpu_seconds(server.pid) - api_before
                     db_after = backend_cpu(engine, own_pid)

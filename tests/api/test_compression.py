@@ -21,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from ratingdb.api import create_app
+from ratingdb.api.caches import Deflated
 from ratingdb.api.compression import MINIMUM_SIZE
 from ratingdb.config import Settings
 
@@ -125,3 +126,23 @@ def test_a_small_body_goes_as_it_is(app_client: TestClient) -> None:
     assert "Accept-Encoding" not in vary(headers)
     assert headers["etag"].startswith('"')
     assert body.startswith(b"{")
+
+
+@pytest.mark.parametrize("path", ["/players/1002", "/players/1002?lang=fr"])
+def test_a_kept_page_is_sent_as_kept(scenario_url: str, path: str) -> None:
+    """A player page in the page cache is kept as gzip and a client that accepts gzip is sent
+    those bytes as they are, not compressed again at each request (5.5 ms of CPU for a
+    ten-year page: benchmarks/README.md); a client that does not gets them decompressed."""
+    app = create_app(Settings(database_url=scenario_url, read_database_url=scenario_url))
+    with TestClient(app) as client:
+        _, plain_headers, plain = raw(client, "GET", path, IDENTITY)  # rendered and kept
+        kept = Deflated(app.state.list_pages).get_gzip(plain_headers["etag"])
+        assert kept is not None
+        assert gzip.decompress(kept) == plain
+        status, headers, body = raw(client, "GET", path, GZIP)
+        assert (status, body) == (200, kept)
+        assert (headers["content-encoding"], headers["etag"]) == (
+            "gzip",
+            "W/" + plain_headers["etag"],
+        )
+        assert raw(client, "GET", path, IDENTITY)[2] == plain

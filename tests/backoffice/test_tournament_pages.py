@@ -304,10 +304,26 @@ def test_withdraw_a_tournament_impact_then_confirm(
             assert "<strong>A tournament withdrawn</strong>" in public.get(path).text
             assert "<strong>Un tournoi retiré</strong>" in public.get(path + "&lang=fr").text
             (shown_correction,) = public.get("/v1" + path).json()["corrections"]
+            assert shown_correction["reason"] == REASON
             assert (shown_correction["kind"], shown_correction["withdrawn"]) == (
                 "tournament",
                 True,
             )
+        # The tournament's public page says it was withdrawn, why, and shows no crosstable.
+        page = public.get(f"/tournaments/{ids['T2']}").text
+        notice = re.search(r'<p id="withdrawn"><strong>([^<]*)</strong> ([^<]*)</p>', page)
+        assert notice is not None
+        assert notice.group(1).startswith("Withdrawn on ")
+        assert notice.group(2) == f"{html.escape(REASON)} None of its games is rated."
+        assert 'id="crosstable-heading"' not in page
+        french = public.get(f"/tournaments/{ids['T2']}?lang=fr").text
+        assert "Retiré le " in french
+        assert "Aucune de ses parties n\u2019est classée." in french
+        withdrawn = public.get(f"/v1/tournaments/{ids['T2']}").json()["withdrawn"]
+        assert withdrawn["reason"] == REASON
+        (created,) = query(url, "SELECT created_at FROM corrections")[0]
+        assert withdrawn["date"] == str(created)[:10]  # SQLite gives the text back
+        assert public.get(f"/v1/tournaments/{ids['T1']}").json()["withdrawn"] is None
     # The tournament page now says so; a second withdrawal finds nothing to withdraw.
     after = client.get(f"/tournaments/{ids['T2']}").text
     assert 'id="no-games"' in after

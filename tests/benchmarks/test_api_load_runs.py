@@ -57,16 +57,17 @@ def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     # --reuse keeps the database it finds; two workers answer as one; --endpoints measures
     # the web pages (health always first), and the HTML list page has its target at 50 (every
     # client counts at least one answer, however busy the machine: no longer window needed).
+    pages_asked = "player-page,list-page,player-page-hot"
     again = run(tmp_path, "--reuse", "--concurrency", "50", "--workers", "2",
-                "--no-access-log", "--endpoints", "player-page,list-page")  # fmt: skip
+                "--no-access-log", "--endpoints", pages_asked)  # fmt: skip
     assert again["reused"] is True
     assert (again["workers"], again["access_log"], again["concurrency"]) == (2, False, [50])
     assert again["entries"] == figures["entries"]
-    assert again["endpoints_measured"] == ["health", "player-page", "list-page"]
+    assert again["endpoints_measured"] == ["health", "player-page", "list-page", "player-page-hot"]
     pages = again["endpoints"]
     assert isinstance(pages, dict)
-    assert set(pages) == {"health", "player-page", "list-page"}
-    for name in ("player-page", "list-page"):
+    assert set(pages) == {"health", "player-page", "list-page", "player-page-hot"}
+    for name in ("player-page", "list-page", "player-page-hot"):
         row = pages[name]["50"]
         assert row["errors"] == 0, (name, row)  # every page answered 200
         assert row["requests"] > 0, (name, row)

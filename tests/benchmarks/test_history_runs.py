@@ -43,7 +43,9 @@ def test_history_then_storage_designs_on_postgresql(
         assert set(size["entry_index_bytes"]) == {"pk_list_entries", "ix_list_entries_list_id"}
         reads = figures["reads"]
         assert isinstance(reads, dict)
-        assert set(reads) == {"health", "list", "history", "player-page", "list_uncached"}
+        assert set(reads) == {
+            "health", "list", "history", "player-page", "player-page-hot", "list_uncached"
+        }  # fmt: skip
         assert all(row["errors"] == 0 and row["requests"] > 0 for row in reads.values())
         closed = figures["one_more_close"]
         assert isinstance(closed, dict)

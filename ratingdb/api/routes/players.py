@@ -15,6 +15,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 
 from ratingdb.api.caches import Deflated, ListLookups
+from ratingdb.api.compression import MINIMUM_SIZE
 from ratingdb.api.dependencies import Reader, ReaderDep
 from ratingdb.api.params import (
     DEFAULT_LIMIT,
@@ -103,9 +104,14 @@ async def kept_by_generations(
     as it is, and nothing is kept."""
     pages = Deflated(caches_of(request)[0])
     generations = generations_of(request)
+    accepts_gzip = "gzip" in request.headers.get("accept-encoding", "")
 
     def cached(found: Generations) -> Response | None:
         etag = etag_for(found)
+        if accepts_gzip:
+            packed = pages.get_gzip(etag)
+            if packed is not None and gzip_size(packed) >= MINIMUM_SIZE:
+                return as_gzip(answer(etag, b""), packed)
         body = pages.get(etag)
         return None if body is None else answer(etag, body)
 
@@ -125,6 +131,26 @@ async def kept_by_generations(
         return answer(etag, body)
 
     return await read(rendered)
+
+
+def gzip_size(packed: bytes) -> int:
+    """The size of what a gzip member holds (its trailer's ISIZE; the pages are far below
+    4 GiB, where it wraps)."""
+    return int.from_bytes(packed[-4:], "little")
+
+
+def as_gzip(response: Response, packed: bytes) -> Response:
+    """``response`` (made with an empty body) with the kept gzip bytes as its body, as the
+    Compression middleware would have sent it (which passes a body already encoded through,
+    and makes its ETag weak): a 304 stays as it is."""
+    if response.status_code != 200:
+        return response
+    sent = Response(packed, status_code=200)
+    sent.raw_headers = [(k, v) for k, v in response.raw_headers if k != b"content-length"]
+    sent.headers["Content-Length"] = str(len(packed))
+    sent.headers["Content-Encoding"] = "gzip"
+    sent.headers.add_vary_header("Accept-Encoding")
+    return sent
 
 
 def history_etag(

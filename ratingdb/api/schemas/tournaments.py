@@ -22,6 +22,11 @@ class TournamentGameOut(Schema):
     rated: bool
 
 
+class WithdrawalOut(Schema):
+    reason: str = Field(description="the rating officer's reason, as written")
+    date: date
+
+
 class TournamentOut(Schema):
     tournament_id: str
     name: str
@@ -32,6 +37,9 @@ class TournamentOut(Schema):
     published: bool = Field(description="that list is published")
     late: bool
     games: list[TournamentGameOut]
+    withdrawn: WithdrawalOut | None = Field(
+        description="withdrawn by a rating officer (accepted by mistake): no game in force"
+    )
 
     @classmethod
     def of(cls, found: svc.Tournament) -> TournamentOut:
@@ -59,4 +67,7 @@ class TournamentOut(Schema):
                 )
                 for g in found.games
             ],
+            withdrawn=None
+            if found.withdrawn is None
+            else WithdrawalOut(reason=found.withdrawn.reason, date=found.withdrawn.at),
         )

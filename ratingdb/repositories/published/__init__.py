@@ -44,6 +44,7 @@ from ratingdb.repositories.published.players import (
 from ratingdb.repositories.published.schema import Standby, schema_revision, schema_state
 from ratingdb.repositories.published.tournaments import (
     count_period_tournaments,
+    last_tournament_correction,
     linked_tournaments,
     period_tournaments,
     tournament,
@@ -66,6 +67,7 @@ __all__ = [
     "games_generation",
     "get_player",
     "is_current",
+    "last_tournament_correction",
     "latest_revision_of",
     "linked_tournaments",
     "list_entries",

@@ -9,7 +9,7 @@ from datetime import date
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.models import CorrectionRow, GameRow, PeriodRow, PlayerRow, TournamentRow
 from ratingdb.repositories.published.common import AnyRow
 from ratingdb.rules import Category
 
@@ -35,6 +35,20 @@ def tournament(session: Session, tournament_id: str) -> AnyRow | None:
         )
         .join(PeriodRow, PeriodRow.id == TournamentRow.period_id)
         .where(TournamentRow.tournament_id == tournament_id)
+    ).one_or_none()
+
+
+def last_tournament_correction(session: Session, tournament_id: str) -> AnyRow | None:
+    """The latest correction of the tournament's file (its reason, when, and what it left:
+    ``after``, with ``withdrawn`` when it left no game)."""
+    return session.execute(
+        select(CorrectionRow.reason, CorrectionRow.created_at, CorrectionRow.after)
+        .where(
+            CorrectionRow.tournament_id == tournament_id,
+            CorrectionRow.kind == "tournament",
+        )
+        .order_by(CorrectionRow.id.desc())
+        .limit(1)
     ).one_or_none()
 
 

@@ -40,6 +40,14 @@ class LinkedTournament:
 
 
 @dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """A tournament accepted by mistake and withdrawn by a rating officer: why and when."""
+
+    reason: str
+    at: date
+
+
+@dataclass(frozen=True, slots=True)
 class Tournament:
     tournament_id: str
     name: str
@@ -57,6 +65,8 @@ class Tournament:
     source_format: TournamentFormat
     linked: tuple[LinkedTournament, ...]
     games: tuple[TournamentGame, ...]
+    #: Withdrawn (its games all superseded by a correction that left none), else None.
+    withdrawn: Withdrawal | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The document of ``ratingdb tournaments show`` (contract), keys in its order."""
@@ -97,6 +107,9 @@ def tournament(session: Session, tournament_id: str) -> Tournament:
         if found.group_id is None
         else repo.linked_tournaments(session, tournament_id, found.group_id)
     )
+    games = tuple(
+        TournamentGame(**game._asdict()) for game in repo.tournament_games(session, tournament_id)
+    )
     return Tournament(
         tournament_id=found.tournament_id,
         name=found.name,
@@ -115,11 +128,18 @@ def tournament(session: Session, tournament_id: str) -> Tournament:
             LinkedTournament(row.tournament_id, row.category, Period.of_list_date(row.list_date))
             for row in linked
         ),
-        games=tuple(
-            TournamentGame(**game._asdict())
-            for game in repo.tournament_games(session, tournament_id)
-        ),
+        games=games,
+        withdrawn=None if games else _withdrawal(session, tournament_id),
     )
+
+
+def _withdrawal(session: Session, tournament_id: str) -> Withdrawal | None:
+    """The withdrawal that left the tournament without games, if that is what its last
+    correction did."""
+    last = repo.last_tournament_correction(session, tournament_id)
+    if last is None or not last.after.get("withdrawn", False):
+        return None
+    return Withdrawal(last.reason, last.created_at.date())
 
 
 @dataclass(frozen=True, slots=True)
