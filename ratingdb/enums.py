@@ -134,3 +134,19 @@ class AuditChannel(StrEnum):
     SCHEDULER = "scheduler"
     #: Python code calling the services directly (a script, a test): none of the above.
     DIRECT = "direct"
+
+
+class PlayerStanding(StrEnum):
+    """A player's standing from a date on (``player_status_changes.status``; docs/rules.md,
+    "A player's status"): what it does to the lists published from that date."""
+
+    #: Plays and is listed as usual (the standing of every player with no change recorded).
+    ACTIVE = "active"
+    #: Died: left out of every list published from that date on.
+    DECEASED = "deceased"
+    #: Barred from rated play for a while (a disciplinary decision): still on the lists,
+    #: flagged, their rating kept.
+    SUSPENDED = "suspended"
+    #: Asked to be taken off (or their federation did): left out of every list published from
+    #: that date on, until a later change makes them active again.
+    WITHDRAWN = "withdrawn"

@@ -16,9 +16,10 @@ already rendered is served without reading the database at all. A new revision s
 two seconds (the second, then the one request that reads it again; the HTTP caches in front
 may keep the latest revision's pages for 300 s anyway).
 
-A player's history and the player page are fixed by the lists of their categories, whose
-:class:`~ratingdb.services.published.Generation` (how many lists, the highest id) moves with
-every publication and revision: kept for a second like the list lookups, it names the page
+A player's history and the player page are fixed by the lists of their categories and by the
+player's record, whose :class:`~ratingdb.services.published.Generation` (how many lists, the
+highest id, how many edits of records officers made) moves with every publication, revision
+and edit: kept for a second like the list lookups, it names the page
 (``routes.players.history_etag``, ``routes.pages.player_page_etag``), so a history already
 rendered is answered without the database too.
 

@@ -29,6 +29,7 @@ from ratingdb.backoffice import (
     correction_pages,
     norm_pages,
     pages,
+    player_pages,
     policy,
     publication_api,
     publication_modes,
@@ -121,6 +122,8 @@ def create_app(
     )
     # Publication: the categories whose lists wait for an officer's approval.
     app.state.publication_approval = settings.publication_approval
+    # A player's public page, linked from their record.
+    app.state.public_base_url = settings.public_base_url
     # Uploads read and checked at once (``uploads.slot``).
     app.state.upload_slots = uploads.UploadSlots(settings.backoffice_upload_concurrency)
     # /metrics: requests, the closes and cascades this process ran (approvals, corrections).
@@ -139,6 +142,8 @@ def create_app(
     publication_pages.register(app)
     norm_pages.register(app)
     tournament_pages.register(app)
+    # Players (issue 28 item 2): after pages.register, whose /players/unregistered.csv comes first.
+    player_pages.register(app)
     publication_api.register(app)
     publication_modes.register(app)
     app.add_exception_handler(StarletteHTTPException, _http_error)

@@ -142,6 +142,8 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
             ("/tournaments", "Tournaments: browse, correct a game, withdraw"),
             # Corrections (issue 14)
             ("/corrections", "Corrections"),
+            # Players (issue 28 item 2)
+            ("/players", "Players: search them, edit a record"),
             (
                 "/players/unregistered.csv",
                 "Players who need a FIDE id (CSV for FIDE's registration)",

@@ -78,6 +78,10 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     # and the withdrawal go to the correction forms (CORRECTORS).
     ("GET", "/tournaments"): frozenset({OFFICER}),
     ("GET", "/tournaments/{tournament_id}"): frozenset({OFFICER}),
+    # Players (issue 28 item 2): officers browse them and edit a record (audited).
+    ("GET", "/players"): frozenset({OFFICER}),
+    ("GET", "/players/{player_id}"): frozenset({OFFICER}),
+    ("POST", "/players/{player_id}"): frozenset({OFFICER}),
     # JSON API (bearer tokens)
     ("GET", "/admin/v1/openapi.json"): SIGNED_IN,
     ("GET", "/admin/v1/me"): SIGNED_IN,
@@ -96,6 +100,9 @@ POLICY: Final[dict[tuple[str, str], Allowed]] = {
     ("POST", "/admin/v1/submissions/{submission_id}/accept"): frozenset({OFFICER}),
     ("POST", "/admin/v1/submissions/{submission_id}/reject"): frozenset({OFFICER}),
     ("GET", "/admin/v1/audit"): AUDITORS,
+    ("GET", "/admin/v1/players"): frozenset({OFFICER}),
+    ("GET", "/admin/v1/players/{player_id}"): frozenset({OFFICER}),
+    ("POST", "/admin/v1/players/{player_id}"): frozenset({OFFICER}),
     # --- Corrections (issue 14): officers only. Web pages (form -> impact -> confirm) ---
     ("GET", "/corrections"): CORRECTORS,
     ("GET", "/corrections/game"): CORRECTORS,

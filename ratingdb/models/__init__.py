@@ -16,6 +16,12 @@ from ratingdb.models.correction_preview import CorrectionPreviewRow
 from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
 from ratingdb.models.player import PlayerRow
+from ratingdb.models.player_history import (
+    PlayerEditsRow,
+    PlayerFederationRow,
+    PlayerStatusChangeRow,
+    PlayerTitleRow,
+)
 from ratingdb.models.publication import PublicationModeRow, PublicationPreviewRow
 from ratingdb.models.rating_list import (
     LatestEntryRow,
@@ -42,8 +48,12 @@ __all__ = [
     "ListChunkRow",
     "ListEntryRow",
     "PeriodRow",
+    "PlayerEditsRow",
+    "PlayerFederationRow",
     "PlayerRow",
+    "PlayerStatusChangeRow",
     "PlayerStatusRow",
+    "PlayerTitleRow",
     "PublicationModeRow",
     "PublicationPreviewRow",
     "RatingListRow",

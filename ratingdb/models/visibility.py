@@ -30,6 +30,12 @@ PUBLIC_TABLES = frozenset(
         "periods",
         "player_status",
         "players",
+        # What a player's record was on a date (migration 0018): exports read it.
+        "player_federations",
+        "player_titles",
+        "player_status_changes",
+        # How many player edits there were: the public caches' key (migration 0018).
+        "player_edits",
         "rating_lists",
         "tournaments",
     }

@@ -20,6 +20,7 @@ ACTIONS: Final[dict[str, str]] = {
     "correction-preview-discard": "correction preview discarded",
     "publication-approve": "list approved for publication",
     "publication-mode": "publication mode changed",
+    "player-edit": "player record edited",
     "submission-upload": "tournament file sent",
     "submission-accept": "submission accepted",
     "submission-reject": "submission rejected",
@@ -67,6 +68,9 @@ def _name(key: str) -> str:
 def _value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, Mapping) and set(value) == {"before", "after"}:
+        # A value changed (a player's edited field): "from A to B", "none" for no value.
+        return f"from {_shown(value['before'])} to {_shown(value['after'])}"
     if isinstance(value, Mapping):
         shown = [
             f"{_name(str(k))} {_value(v)}"
@@ -77,3 +81,7 @@ def _value(value: Any) -> str:
     if isinstance(value, Sequence) and not isinstance(value, str):
         return ", ".join(_value(item) for item in value) if value else "none"
     return str(value)
+
+
+def _shown(value: Any) -> str:
+    return "none" if value in (None, "") else _value(value)

@@ -2,8 +2,9 @@
 the ratings on the list in force at its start and the players' federations and titles, then
 check every player for every norm title they do not hold yet (ratingdb.rules.norms).
 
-Federations and titles are the players' as stored now: ratingdb keeps no history of either
-(docs/rules.md §20.5). Read only: nothing is written.
+Federations and titles are the players' on the tournament's first day (§1.4.6): their records
+with the dated values an officer recorded (repositories.player_history; docs/rules.md §20.5).
+Read only: nothing is written.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
 from ratingdb.repositories import games as game_repo
+from ratingdb.repositories import player_history
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import titles as title_repo
 from ratingdb.repositories import tournaments as tournament_repo
@@ -169,10 +171,14 @@ def tournament_norms(
     ids = {game.white_id for game in games} | {game.black_id for game in games}
     players = player_repo.by_ids(session, ids)
     ratings = list_changes.ratings_on(session, in_force.list_id, ids)
-    titles = {pid: _title(players[pid].title, pid) for pid in ids}
+    # Federations and titles on the first day (§1.4.6): a transfer or title recorded since
+    # does not count.
+    on_the_day = player_history.federations_and_titles_on(session, ids, row.start_date)
+    federations = {pid: on_the_day[pid][0] for pid in ids}
+    titles = {pid: _title(on_the_day[pid][1], pid) for pid in ids}
 
     def opponent(pid: str) -> Opponent:
-        return Opponent(pid, ratings.get(pid), players[pid].federation, titles[pid])
+        return Opponent(pid, ratings.get(pid), federations[pid], titles[pid])
 
     played: dict[str, list[NormGame]] = defaultdict(list)
     unplayed: dict[str, dict[int, Unplayed]] = defaultdict(dict)
@@ -191,7 +197,7 @@ def tournament_norms(
         team_championship=team_championship,
         exemption=exemption,
         participants=tuple(
-            Participant(pid, pid in ratings, players[pid].federation, titles[pid], len(played[pid]))
+            Participant(pid, pid in ratings, federations[pid], titles[pid], len(played[pid]))
             for pid in sorted(ids)
         ),
     )
@@ -210,7 +216,7 @@ def tournament_norms(
         checks = tuple(
             check_norm(
                 title,
-                player_federation=player.federation,
+                player_federation=federations[pid],
                 games=own,
                 unplayed=tuple(missing.values()),
                 event=event,
@@ -222,7 +228,7 @@ def tournament_norms(
             NormPlayer(
                 pid,
                 player.name,
-                player.federation,
+                federations[pid],
                 player.sex,
                 titles[pid],
                 ratings.get(pid),

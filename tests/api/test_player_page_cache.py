@@ -15,7 +15,7 @@ The scenario's 2026-11 list (tests/api/test_player_page.py): Anna 4th in the wor
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -27,8 +27,9 @@ from ratingdb.api import create_app
 from ratingdb.api.caches import Builds, ListLookups, PageCache
 from ratingdb.cli import main
 from ratingdb.config import Settings
-from ratingdb.db import make_read_only_engine, read_only_session
+from ratingdb.db import make_engine, make_read_only_engine, make_sessionmaker, read_only_session
 from ratingdb.rules import Category, Period
+from ratingdb.services import player_records
 from ratingdb.services import published as svc
 from ratingdb.services.published.ranks import RankTable, RatingCounts
 from tests.api import scenario
@@ -242,3 +243,29 @@ def test_a_correction_renders_the_player_page_afresh(database_url: str, tmp_path
                     assert (
                         get(client, path, language).content == get(plain, path, language).content
                     ), (player_id, language)
+
+
+def test_an_officer_edit_renders_the_player_page_afresh(database_url: str, tmp_path: Path) -> None:
+    """Issue 28 item 2: a record edited in the back office (no list published) names the
+    player page anew within the generations' second: the new name, a new ETag."""
+    scenario.build(database_url, tmp_path)
+    app = create_app(settings(database_url))
+    clock = FakeClock()
+    app.state.generations = ListLookups(ttl_seconds=1.0, clock=clock)
+    with TestClient(app) as client:
+        before = get(client, "/players/1001")
+        assert "Anna, A" in before.text
+        engine = make_engine(database_url)
+        try:
+            with make_sessionmaker(engine).begin() as session:
+                version = player_records.record(session, "1001").version
+                player_records.edit(session, "1001", {"name": "Annabel, A"}, reason="passport",
+                                    version=version, actor="officer1",
+                                    now=datetime(2026, 12, 1, tzinfo=UTC))  # fmt: skip
+        finally:
+            engine.dispose()
+        clock.now += 1.0
+        after = get(client, "/players/1001")
+        assert after.headers["etag"] != before.headers["etag"]
+        assert "Annabel, A" in after.text
+        assert get(client, "/players/1001", etag=before.headers["etag"]).status_code == 200

@@ -38,13 +38,15 @@ DASH = "\u2013"
 
 
 class Tables(HTMLParser):
-    """Each table's rows, as the text of their cells, by the table's first class."""
+    """Each table's rows, as the text of their cells, by the table's first class; a player's
+    title and federation (``<small class="who">``) left out."""
 
     def __init__(self, html: str) -> None:
         super().__init__()
         self.tables: dict[str, list[list[str]]] = {}
         self.current: str | None = None
         self.cell: list[str] | None = None
+        self.who = False
         self.feed(html)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -55,8 +57,12 @@ class Tables(HTMLParser):
             self.tables[self.current].append([])
         elif tag in ("td", "th") and self.current is not None:
             self.cell = []
+        elif tag == "small" and dict(attrs).get("class") == "who":
+            self.who = True
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "small":
+            self.who = False
         if tag in ("td", "th") and self.current is not None and self.cell is not None:
             self.tables[self.current][-1].append(" ".join(" ".join(self.cell).split()))
             self.cell = None
@@ -64,7 +70,7 @@ class Tables(HTMLParser):
             self.current = None
 
     def handle_data(self, data: str) -> None:
-        if self.cell is not None:
+        if self.cell is not None and not self.who:
             self.cell.append(data)
 
 
@@ -100,6 +106,10 @@ def test_crosstable_ranked_by_points_then_starting_rank(client: TestClient) -> N
     for player_id, _, _, change, _, _ in SEPTEMBER:
         exact = Decimal(changes[names[player_id]].split()[0])
         assert int(exact.quantize(Decimal(1), ROUND_HALF_UP)) == change
+    # Each player's title and federation on the tournament's first day, after the name.
+    text = client.get(f"/tournaments/{TOURNAMENTS['A']}").text
+    assert '">Max, M</a> <small class="who">IM NOR</small></th>' in text
+    assert '">Bob, B</a> <small class="who">FRA</small></th>' in text
     # Rounds: points, colour, opponent's rank; Max's forfeit win over Anna (rank 3), her loss.
     assert (rows[0][3], rows[0][4]) == ("1 b4", "1F w3")
     assert (rows[2][3], rows[2][4]) == ("1 w2", "0F b1")

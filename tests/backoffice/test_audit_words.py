@@ -26,3 +26,21 @@ def test_lists_booleans_empties_and_unknown_actions() -> None:
     details = {"players": ["2001", "2002"], "override": None, "late": True, "notes": []}
     assert entry_words({}, details) == "players: 2001, 2002; late: yes"
     assert action_words("players-renamed") == "players renamed"
+
+
+def test_a_player_edit_reads_from_before_to_after() -> None:
+    details = {
+        "player": "1001",
+        "name": "Anna, Petra",
+        "changes": {
+            "federation": {"before": "FRA", "after": "GER"},
+            "title": {"before": None, "after": "WIM"},
+            "fide_id": {"before": "25012345", "after": None},
+        },
+        "reason": "passport seen",
+    }
+    assert action_words("player-edit") == "player record edited"
+    assert entry_words({}, details) == (
+        "player: 1001; name: Anna, Petra; changes: federation from FRA to GER, title from none "
+        "to WIM, fide id from 25012345 to none; reason: passport seen"
+    )

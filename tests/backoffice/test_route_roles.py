@@ -28,7 +28,13 @@ from ratingdb.db import make_sessionmaker
 from ratingdb.enums import Role
 from ratingdb.models import AuditRow, GameRow, SubmissionRow, TournamentRow, UserRow
 from ratingdb.rules import Category, Period
-from ratingdb.services import correction_requests, passwords, publication, submissions
+from ratingdb.services import (
+    correction_requests,
+    passwords,
+    player_records,
+    publication,
+    submissions,
+)
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests import CorrectionRequest
 from ratingdb.services.submissions import Upload
@@ -92,6 +98,10 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     # Tournaments (issue 28 item 4): officers, read only (Walk Open for {tournament_id}).
     ("GET", "/tournaments"): (OFFICER, 200),
     ("GET", "/tournaments/{tournament_id}"): (OFFICER, 200),
+    # Players (issue 28 item 2): officers browse them and edit a record.
+    ("GET", "/players"): (OFFICER, 200),
+    ("GET", "/players/{player_id}"): (OFFICER, 200),
+    ("POST", "/players/{player_id}"): (OFFICER, 303),
     ("GET", "/admin/v1/openapi.json"): (SIGNED_IN, 200),
     ("GET", "/admin/v1/me"): (SIGNED_IN, 200),
     ("POST", "/admin/v1/me/password"): (SIGNED_IN, 200),
@@ -109,6 +119,9 @@ EXPECTED: dict[tuple[str, str], tuple[str | frozenset[str], int]] = {
     ("POST", "/admin/v1/submissions/{submission_id}/accept"): (OFFICER, 200),
     ("POST", "/admin/v1/submissions/{submission_id}/reject"): (OFFICER, 200),
     ("GET", "/admin/v1/audit"): (AUDITORS, 200),
+    ("GET", "/admin/v1/players"): (OFFICER, 200),
+    ("GET", "/admin/v1/players/{player_id}"): (OFFICER, 200),
+    ("POST", "/admin/v1/players/{player_id}"): (OFFICER, 200),
     # --- Corrections (issue 14): officers only; the forms answer with the impact page's
     # address, the API with a dry run's impact (200) ---
     ("GET", "/corrections"): (OFFICER, 200),
@@ -227,10 +240,21 @@ def _target(users: Accounts, path: str) -> str:
     url = url.replace("{category}", "fide-standard")
     if "{submission_id}" in path:
         url = url.replace("{submission_id}", _submission(users.engine, users.clock))
-    if path.startswith(("/corrections", "/admin/v1/corrections", "/norms/", "/tournaments/")):
+    if path.startswith(
+        (
+            "/corrections",
+            "/admin/v1/corrections",
+            "/norms/",
+            "/tournaments/",
+            "/players/",
+            "/admin/v1/players/",
+        )
+    ):
         url = _correction_target(users, url)
     # Anna's GM norm check in Walk Open (not a norm: its draft certificate all the same).
     url = url.replace("{player_id}/{title}", "1001/GM")
+    # Gus's record (a player of the walk's list that no correction of the walk changes).
+    url = url.replace("{player_id}", "1003")
     if path == "/titles/watch":
         url += "?period=2026-08"
     return url
@@ -273,6 +297,8 @@ def _call(
             body = {"digest": _previewed_digest(users.engine, users.clock, url)}
         elif path.startswith("/admin/v1/publication/modes/"):
             body = {"mode": "approval", "reason": "walk"}
+        elif path.startswith("/admin/v1/players/"):
+            body = _player_edit(users, url)
         if cookie is not None:
             client.cookies.set("ratingdb_session", cookie[0])
         if path == "/admin/v1/submissions":
@@ -299,12 +325,21 @@ def _call(
         form |= {"digest": _previewed_digest(users.engine, users.clock, url)}
     elif path.startswith("/settings/publication/"):
         form |= {"mode": "approval", "reason": "walk"}
+    elif path.startswith("/players/"):
+        form |= {k: str(v) for k, v in _player_edit(users, url).items()}
     if cookie is not None:
         client.cookies.set("ratingdb_session", cookie[0])
     if path == "/submissions":
         form |= {"category": "fide-standard"}
         return client.post(url, data=form, files={"file": ("walk.trf", TRF)}, headers=headers)
     return client.post(url, data=form, headers=headers)
+
+
+def _player_edit(users: Accounts, url: str) -> dict[str, str]:
+    """A valid edit of the player in ``url``: their record's version now, a new name."""
+    with make_sessionmaker(users.engine)() as session:
+        version = player_records.record(session, url.rsplit("/", 1)[1]).version
+    return {"version": version, "name": f"Gus, walk {next(_names)}", "reason": "walk"}
 
 
 # --- Corrections (issue 14): a small federation to correct, fresh previews of officer1 ---

@@ -205,9 +205,10 @@ async def home(
 
 def player_page_etag(player_id: str, reader: Reader, request: Request, found: Generations) -> str:
     """The player, the reader's language, the address as sent (``lang``), the generation
-    of every category (a publication in a category the player was never in may add them) and
-    the games' (an accepted tournament or a correction may move the interim ratings)."""
-    parts = [(g.lists, g.last_id) for g in (found[category] for category in Category)]
+    of every category (a publication in a category the player was never in may add them; an
+    officer's edit of a record) and the games' (an accepted tournament or a correction may move
+    the interim ratings)."""
+    parts = [(g.lists, g.last_id, g.records) for g in (found[category] for category in Category)]
     return etag_of(
         "player-page", player_id, reader.language, request.url.path, request.url.query, *parts,
         *found.games,

@@ -158,7 +158,13 @@ def history_etag(
 ) -> str:
     """The player, the category, the revision asked for and the category's generation."""
     return etag_of(
-        "history", player_id, category.value, revision, generation.lists, generation.last_id
+        "history",
+        player_id,
+        category.value,
+        revision,
+        generation.lists,
+        generation.last_id,
+        generation.records,
     )
 
 

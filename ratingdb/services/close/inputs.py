@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
-from ratingdb.repositories import period_inputs
+from ratingdb.repositories import period_inputs, player_history
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories.period_inputs import Calculated, EntryRow, PeriodGame, StatusRow
@@ -116,6 +116,10 @@ def load(
     )
     drop_unrateable_ratings(ratings_of, unrateable)
     _add_standard_ratings(session, rules, games, statuses, standard_lists, among)
+    # A player deceased on the list's date is left out of it (docs/rules.md §22): not rated,
+    # not listed (a marker where the parent listed them); their games still rate opponents.
+    for player in player_history.deceased_on(session, rules.period.list_date):
+        statuses.pop(player, None)
     loaded = _events(games, ratings_of, rate_of_play_checks(rules.category, games))
     return statuses, loaded if among is None else _only(loaded, among.players)
 

@@ -14,6 +14,7 @@ from ratingdb.enums import ListSource
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories import player_history
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import chunks as list_chunks
@@ -245,6 +246,8 @@ def _changes(session: Session, computation: Computation) -> list_latest.LatestCh
     players = [player_id for player_id, _ in results.moved()]
     for drop, keep in correction_repo.merges(session, computation.corrections).items():
         players += (drop, keep)
+    # The players the close left out as deceased (close.inputs.load): off the list now.
+    players += sorted(player_history.deceased_on(session, computation.rules.period.list_date))
     entries: list[tuple[str, int, int, int, date | None]] = []
     gone: list[str] = []
     for player_id in dict.fromkeys(players):

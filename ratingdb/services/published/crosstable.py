@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.repositories import player_history
 from ratingdb.repositories.published import crosstable as repo
 from ratingdb.rules.games import Score
 from ratingdb.rules.performance import performance_rating
@@ -77,6 +78,9 @@ class Standing:
     #: The rating on the period's list (FIRST: the first rating).
     rating: int | None
     rounds: dict[int, Cell]
+    #: The player's federation and title on the tournament's first day (issue 28 item 2).
+    federation: str | None = None
+    title: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +156,7 @@ def crosstable(session: Session, tournament_id: str) -> Crosstable:
     for row in rows:
         calculated[row.player_id].append(row)
 
+    on_the_day = player_history.federations_and_titles_on(session, names, found.start_date)
     standings = []
     for player in ranked:
         played = by_player.get(player, [])
@@ -174,6 +179,8 @@ def crosstable(session: Session, tournament_id: str) -> Crosstable:
                 k_factor=k,
                 rating=rating,
                 rounds=cells[player],
+                federation=on_the_day.get(player, (None, None))[0],
+                title=on_the_day.get(player, (None, None))[1],
             )
         )
     by_round: dict[int, list[RoundGame]] = defaultdict(list)

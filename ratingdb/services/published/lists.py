@@ -7,12 +7,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
+from ratingdb.repositories import player_history
+from ratingdb.repositories import player_records as player_records_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import published as repo
 from ratingdb.repositories.published import entry_filter, list_pages
@@ -52,21 +54,26 @@ class ListSummary:
 @dataclass(frozen=True, slots=True)
 class Generation:
     """Where a category's lists stand: how many lists (revisions included) and the highest
-    list id. Lists are never changed or deleted, so it moves with every publication or
-    revision of a list of the category, and only then: what a player's history (and the
-    player page) is rendered from."""
+    list id, and how many times officers edited players' records. Lists are never changed or
+    deleted, so it moves with every publication or revision of a list of the category and
+    with every edit of a record, and only then: what a player's history (and the player page)
+    is rendered from."""
 
     lists: int
     last_id: int
+    #: How many times officers edited players' records (the same in every category): a name,
+    #: a federation or a title on a player page changes with it too.
+    records: int = 0
 
 
 def list_generations(session: Session) -> dict[Category, Generation]:
-    """Every category's :class:`Generation` (0, 0 before its first list), in one query."""
+    """Every category's :class:`Generation` (0, 0 before its first list), in two queries."""
+    records = player_records_repo.edits(session)
     found = {
-        row.category: Generation(int(row.lists), int(row.last_id))
+        row.category: Generation(int(row.lists), int(row.last_id), records)
         for row in list_repo.list_generations(session)
     }
-    return {category: found.get(category, Generation(0, 0)) for category in Category}
+    return {category: found.get(category, Generation(0, 0, records)) for category in Category}
 
 
 def games_generation(session: Session) -> tuple[int, int]:
@@ -167,7 +174,9 @@ def list_entries(
         offset=offset,
     )
     # Positional: the query's columns are the dataclass's fields, in order (no per-row dict).
-    return total, tuple(ComparedEntry(*row) for row in rows)
+    # Each player's federation and title on the list's date (issue 28 item 2).
+    dated = player_history.as_of(session, summary.period.list_date)
+    return total, tuple(_dated(ComparedEntry(*row), dated) for row in rows)
 
 
 def latest_lists(
@@ -266,7 +275,10 @@ def ranked_entries(
         offset=offset,
         sort=sort,
     )
-    return total, tuple(RankedEntry(ComparedEntry(*row[:-2]), row[-2], row[-1]) for row in rows)
+    dated = player_history.as_of(session, summary.period.list_date)
+    return total, tuple(
+        RankedEntry(_dated(ComparedEntry(*row[:-2]), dated), row[-2], row[-1]) for row in rows
+    )
 
 
 def list_archive(session: Session) -> tuple[ListSummary, ...]:
@@ -339,11 +351,26 @@ def exported_revision(session: Session, summary: ListSummary) -> Iterator[Publis
         yield published
 
 
+Entry = TypeVar("Entry", bound=ListEntry)
+
+
+def _dated(entry: Entry, dated: player_history.DatedValues) -> Entry:
+    """The entry with its player's federation and title on the list's date."""
+    if entry.player_id not in dated.federation and entry.player_id not in dated.title:
+        return entry
+    federation, title = player_history.apply(dated, entry.player_id, entry.federation,
+                                             entry.title)  # fmt: skip
+    return replace(entry, federation=federation, title=title)
+
+
 @contextmanager
 def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]:
     fide_ids = (
         player_repo.fide_ids_of_local_players(session) if summary.category.needs_fide_id else {}
     )
+    # The federations and titles on the list's date (issue 28 item 2): a transfer or a title
+    # recorded with a later date does not reach an earlier list.
+    dated = player_history.as_of(session, summary.period.list_date)
     rows = list_repo.every_entry(session, summary.list_id, yield_per=EXPORT_BATCH)
     try:
         yield PublishedList(
@@ -353,7 +380,7 @@ def _streamed(session: Session, summary: ListSummary) -> Iterator[PublishedList]
             summary.rule_version,
             summary.published_at,
             # Positional: the query's columns are the dataclass's fields, in order.
-            (ListEntry(*row) for row in rows),
+            (_dated(ListEntry(*row), dated) for row in rows),
             fide_ids,
         )
     finally:
