@@ -27,6 +27,7 @@ from ratingdb.backoffice import (
     api,
     correction_api,
     correction_pages,
+    i18n,
     norm_pages,
     pages,
     player_pages,
@@ -49,6 +50,7 @@ from ratingdb.backoffice.security import (
 from ratingdb.config import Settings
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_
 from ratingdb.observability import http as http_metrics
 from ratingdb.observability import metrics
 from ratingdb.services.accounts import NotAllowed, UnknownUserError
@@ -156,6 +158,8 @@ def create_app(
     app.add_exception_handler(ClientDisconnect, _client_gone)
     app.add_middleware(SecurityHeaders, hsts=secure_cookies)
     app.add_middleware(uploads.ClosingForms)
+    # A language the address chose (?lang=) is kept by the redirects answering its forms.
+    app.add_middleware(i18n.KeepLanguage)
     if registry is not None:
         http_metrics.install(app, registry)
     policy.check_policy_covers(route_keys(app))
@@ -164,7 +168,9 @@ def create_app(
 
 #: What a refused or missing page says at the top, by status (pages only: the JSON API keeps
 #: FastAPI's {"detail": ...}).
-_PAGE_REFUSALS = {403: "Not allowed", 404: "Not found", 405: "Not allowed"}
+_PAGE_REFUSALS = {403: N_("Not allowed"), 404: N_("Not found"), 405: N_("Not allowed")}
+#: Starlette's own refusals, shown (translated) on the refusal page.
+_STARLETTE_DETAILS = (N_("Not Found"), N_("Method Not Allowed"))
 #: What programs read (the JSON API, Prometheus): their refusals stay JSON.
 _MACHINE_PATHS = ("/admin/v1", "/metrics")
 

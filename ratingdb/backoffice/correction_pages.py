@@ -31,9 +31,11 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from ratingdb.backoffice import uploads
+from ratingdb.backoffice.i18n import gettext
 from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_
 from ratingdb.rules import Category
 from ratingdb.services import correction_requests as service
 from ratingdb.services.accounts import Principal
@@ -90,52 +92,56 @@ def _choices(values: tuple[str, ...], empty: str | None = None) -> tuple[tuple[s
 FORMS: dict[str, Form] = {
     form.slug: form
     for form in (
-        Form("game", service.GAME, "Correct a game's result",
-             "One game of a stored tournament gets another result (as "
-             "<code>ratingdb games correct</code>). White and black as stored: white first.",
-             (Input("tournament", "Tournament id", hint="e.g. T000012"),
-              Input("round", "Round", kind="number"),
-              Input("white", "White (player id)"),
-              Input("black", "Black (player id)"),
-              Input("result", "Corrected result", kind="select",
-                    choices=_choices(service.RESULT_CHOICES, "choose")))),
-        Form("tournament", service.TOURNAMENT, "Replace a tournament by a corrected file",
-             "The tournament keeps its id, category, period and dates; its games become the "
+        Form("game", service.GAME, N_("Correct a game's result"),
+             N_("One game of a stored tournament gets another result (as "
+             "<code>ratingdb games correct</code>). White and black as stored: white first."),
+             (Input("tournament", N_("Tournament id"), hint=N_("e.g. T000012")),
+              Input("round", N_("Round"), kind="number"),
+              Input("white", N_("White (player id)")),
+              Input("black", N_("Black (player id)")),
+              Input("result", N_("Corrected result"), kind="select",
+                    choices=_choices(service.RESULT_CHOICES, N_("choose"))))),
+        Form("tournament", service.TOURNAMENT, N_("Replace a tournament by a corrected file"),
+             N_("The tournament keeps its id, category, period and dates; its games become the "
              "file's (as <code>ratingdb tournaments import FILE --replace ID</code>). Every "
-             "player must be known already.",
-             (Input("tournament", "Tournament id", hint="e.g. T000012"),
-              Input("file", "Corrected file (TRF16, TRF26 or games CSV)", kind="file"),
-              Input("format", "Format", kind="select", required=False,
+             "player must be known already."),
+             (Input("tournament", N_("Tournament id"), hint=N_("e.g. T000012")),
+              Input("file", N_("Corrected file (TRF16, TRF26 or games CSV)"), kind="file"),
+              Input("format", N_("Format"), kind="select", required=False,
                     choices=_choices(service.TOURNAMENT_FORMATS,
-                                     "from the file name (.csv: games CSV, else TRF)")))),
-        Form("merge", service.MERGE, "Merge two players",
-             "Two records of one person become one: every game of the duplicate is moved to "
-             "the record kept (as <code>ratingdb players merge KEEP DROP</code>).",
-             (Input("keep", "Player id to keep"),
-              Input("drop", "Duplicate player id (merged into the one kept)"),
-              Input("override", "Why they are one person all the same", kind="override",
+                                     N_("from the file name (.csv: games CSV, else TRF)"))))),
+        Form("merge", service.MERGE, N_("Merge two players"),
+             N_("Two records of one person become one: every game of the duplicate is moved to "
+             "the record kept (as <code>ratingdb players merge KEEP DROP</code>)."),
+             (Input("keep", N_("Player id to keep")),
+              Input("drop", N_("Duplicate player id (merged into the one kept)")),
+              Input("override", N_("Why they are one person all the same"), kind="override",
                     required=False))),
-        Form("list", service.LIST, "Replace an imported list",
-             "A corrected file for a list published by an import becomes that list's next "
+        Form("list", service.LIST, N_("Replace an imported list"),
+             N_("A corrected file for a list published by an import becomes that list's next "
              "revision; the later lists are recomputed (as <code>ratingdb lists import FILE "
              "--replace</code>). A list published by a close cannot be replaced: correct its "
-             "games.",
-             (Input("file", "Corrected list (list CSV, FIDE TXT or FIDE XML)", kind="file"),
-              Input("category", "Category", kind="select",
-                    choices=_choices(tuple(c.value for c in Category), "choose")),
-              Input("period", "Period (YYYY-MM)", hint="e.g. 2026-08"),
-              Input("format", "Format", kind="select", required=False,
+             "games."),
+             (Input("file", N_("Corrected list (list CSV, FIDE TXT or FIDE XML)"), kind="file"),
+              Input("category", N_("Category"), kind="select",
+                    choices=_choices(tuple(c.value for c in Category), N_("choose"))),
+              Input("period", N_("Period (YYYY-MM)"), hint=N_("e.g. 2026-08")),
+              Input("format", N_("Format"), kind="select", required=False,
                     choices=_choices(service.LIST_FORMATS,
-                                     "from the file name (.txt, .xml, else CSV)")))),
-        Form("withdraw", service.TOURNAMENT, "Withdraw a tournament",
-             "A tournament accepted by mistake loses every game (kept as history, no longer in "
+                                     N_("from the file name (.txt, .xml, else CSV)"))))),
+        Form("withdraw", service.TOURNAMENT, N_("Withdraw a tournament"),
+             N_("A tournament accepted by mistake loses every game (kept as history, no longer in "
              "force) and the lists it changed are recomputed: a replacement of its games by "
              "none. The tournament keeps its id and name. Open it from "
-             "<a href=\"/tournaments\">Tournaments</a> to check it first.",
-             (Input("tournament", "Tournament id", hint="e.g. T000012"),),
+             "<a href=\"/tournaments\">Tournaments</a> to check it first."),
+             (Input("tournament", N_("Tournament id"), hint=N_("e.g. T000012")),),
              fixed=(("withdraw", service.WITHDRAW),)),
     )
 }  # fmt: skip
+NOT_APPLIED = N_(
+    "Nothing was applied: the impact changed since it was shown (another correction or a "
+    "close in between). This is the impact now: read it and confirm again."
+)
 #: The preview page's title of each kind (a withdrawal's: its form's).
 TITLES = {form.kind: form.title for form in FORMS.values() if not form.fixed}
 
@@ -287,9 +293,7 @@ async def confirm(request: Request, preview_id: str, caller: Caller, fields: Fie
     if not done.applied:
         return _preview_page(
             request, caller, preview_id, 409,
-            notice="Nothing was applied: the impact changed since it was shown (another "
-            "correction or a close in between). This is the impact now: read it and confirm "
-            "again.",
+            notice=gettext(request, NOT_APPLIED),
         )  # fmt: skip
     return RedirectResponse(f"/corrections/previews/{done.preview_id}", status_code=303)
 

@@ -20,6 +20,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session
 
 from ratingdb.backoffice import policy
+from ratingdb.backoffice.i18n import environment, gettext, reader_of
 from ratingdb.backoffice.security import (
     CSRF_FIELD,
     DEVICE_COOKIE,
@@ -37,20 +38,18 @@ from ratingdb.backoffice.security import (
 from ratingdb.enums import Role, TokenScope
 from ratingdb.errors import InputError
 from ratingdb.formats.unregistered_csv import write_unregistered_csv
+from ratingdb.i18n import N_
 from ratingdb.services import accounts, sign_in
 from ratingdb.services.accounts import NotAllowed, Principal, UnknownUserError
 from ratingdb.services.unregistered import unregistered_players
 
 HERE = Path(__file__).resolve().parent
-templates = Jinja2Templates(directory=HERE / "templates")
+templates = Jinja2Templates(env=environment(HERE / "templates"))
 
-WRONG_CREDENTIALS = "wrong user name or password"
-AWAITING_APPROVAL = "your account awaits another admin's approval: ask an admin"
+WRONG_CREDENTIALS = N_("wrong user name or password")
+AWAITING_APPROVAL = N_("your account awaits another admin's approval: ask an admin")
+PASSWORDS_DIFFER = N_("%(field)s: the two passwords differ")
 DEVICE_MAX_AGE = int(sign_in.DEVICE_LIFETIME.total_seconds())
-
-
-def throttled_message(seconds: int) -> str:
-    return f"too many failed attempts: try again in {seconds} seconds"
 
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
@@ -58,12 +57,15 @@ Caller = Annotated[Principal, Depends(signed_in)]
 
 
 def _page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
+    """``name`` rendered in the reader's language (``i18n``), with who is signed in."""
     principal = getattr(request.state, "principal", None)
+    reader = reader_of(request)
     response: HTMLResponse = templates.TemplateResponse(
         request,
         name,
-        {"principal": principal, "csrf_field": CSRF_FIELD, **values},
+        {"principal": principal, "csrf_field": CSRF_FIELD, "reader": reader, **values},
         status_code=status,
+        headers={"Content-Language": reader.language, "Vary": "Accept-Language"},
     )
     return response
 
@@ -95,12 +97,14 @@ def login(request: Request, fields: Fields) -> Response:
         headers: dict[str, str] = {}
         if outcome.retry_after is not None:
             seconds = max(1, math.ceil(outcome.retry_after.total_seconds()))
-            status, error = 429, throttled_message(seconds)
+            status = 429
+            error = gettext(request, N_("too many failed attempts: try again in %(seconds)s "
+                                        "seconds"), seconds=seconds)  # fmt: skip
             headers["Retry-After"] = str(seconds)
         elif outcome.awaiting_approval:
-            status, error = 403, AWAITING_APPROVAL
+            status, error = 403, gettext(request, AWAITING_APPROVAL)
         else:
-            status, error = 401, WRONG_CREDENTIALS
+            status, error = 401, gettext(request, WRONG_CREDENTIALS)
         response: Response = _page(
             request, "login.html", status=status, csrf_token=fields.get(CSRF_FIELD, ""),
             error=error,
@@ -132,30 +136,30 @@ def home(request: Request, caller: Caller) -> HTMLResponse:
     links = [
         (path, label)
         for path, label in (
-            ("/submissions/new", "Send a tournament file"),
-            ("/submissions", "Submissions"),
-            ("/audit", "Audit log"),
-            ("/users", "Users"),
-            ("/settings/publication", "Publication modes: automatic or with approval"),
-            ("/account", "Your account: password and API tokens"),
+            ("/submissions/new", N_("Send a tournament file")),
+            ("/submissions", N_("Submissions")),
+            ("/audit", N_("Audit log")),
+            ("/users", N_("Users")),
+            ("/settings/publication", N_("Publication modes: automatic or with approval")),
+            ("/account", N_("Your account: password and API tokens")),
             # Tournaments (issue 28 item 4)
-            ("/tournaments", "Tournaments: browse, correct a game, withdraw"),
+            ("/tournaments", N_("Tournaments: browse, correct a game, withdraw")),
             # Corrections (issue 14)
-            ("/corrections", "Corrections"),
+            ("/corrections", N_("Corrections")),
             # Players (issue 28 item 2)
-            ("/players", "Players: search them, edit a record"),
+            ("/players", N_("Players: search them, edit a record")),
             (
                 "/players/unregistered.csv",
-                "Players who need a FIDE id (CSV for FIDE's registration)",
+                N_("Players who need a FIDE id (CSV for FIDE's registration)"),
             ),
             # Titles (issue 28 item 1)
-            ("/norms", "Title norms: each tournament's norm checks and certificates"),
-            ("/titles/watch", "Title watch: who reached a title's rating on a list"),
+            ("/norms", N_("Title norms: each tournament's norm checks and certificates")),
+            ("/titles/watch", N_("Title watch: who reached a title's rating on a list")),
         )
         if caller.role in _roles_of("GET", path)
     ]
     # Publication (issue 14)
-    publication = ("/publication", "Publication: preview and approve the next lists")
+    publication = ("/publication", N_("Publication: preview and approve the next lists"))
     if caller.role in _roles_of("GET", publication[0]):
         links.append(publication)
     return _page(request, "home.html", links=links)
@@ -197,7 +201,7 @@ def add_user(request: Request, caller: Caller, fields: Fields) -> Response:
     username = fields.get("username", "").strip()
     password = fields.get("password", "")
     if password != fields.get("password_again", ""):
-        return _users_page(request, 422, "password: the two passwords differ")
+        return _users_page(request, 422, gettext(request, PASSWORDS_DIFFER, field="password"))
     now = context(request).clock()
     return _user_change(request, lambda session: accounts.add_user(
         session, username, fields.get("role", ""), password, by=caller, actor=caller.username,
@@ -266,7 +270,8 @@ def account_page(request: Request, caller: Caller) -> HTMLResponse:
 def change_password(request: Request, caller: Caller, fields: Fields) -> Response:
     new = fields.get("new_password", "")
     if new != fields.get("new_password_again", ""):
-        return _account_page(request, caller, 422, "new_password: the two passwords differ")
+        differ = gettext(request, PASSWORDS_DIFFER, field="new_password")
+        return _account_page(request, caller, 422, differ)
     found = context(request)
     try:
         with found.sessions.begin() as session:
@@ -302,7 +307,8 @@ def revoke_own_tokens(request: Request, caller: Caller, fields: Fields) -> Respo
     with found.sessions.begin() as session:
         count = accounts.revoke_tokens(session, caller.username, label, actor=caller.username,
                                        now=found.clock())  # fmt: skip
-    return _account_page(request, caller, notice=f"{count} token(s) revoked")
+    notice = reader_of(request).ngettext("%(num)s token revoked", "%(num)s tokens revoked", count)
+    return _account_page(request, caller, notice=notice % {"num": count})
 
 
 def unregistered_download(request: Request, caller: Caller) -> Response:

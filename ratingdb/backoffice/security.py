@@ -31,6 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ratingdb import origin
 from ratingdb.backoffice import policy, uploads
 from ratingdb.enums import AuditChannel
+from ratingdb.i18n import N_
 from ratingdb.services import accounts, sign_in
 from ratingdb.services.accounts import Principal
 
@@ -194,7 +195,7 @@ async def guard(request: Request) -> Principal | None:
     path = _route_path(request)
     rule = None if path is None else policy.allowed(request.method, path)
     if path is None or rule is None:
-        raise HTTPException(403, "this route is not in the back office's access policy")
+        raise HTTPException(403, N_("this route is not in the back office's access policy"))
     api = path == policy.API_PREFIX or path.startswith(policy.API_PREFIX + "/")
     principal = await run_in_threadpool(_resolve, request, api)
     if rule != policy.PUBLIC:
@@ -205,7 +206,7 @@ async def guard(request: Request) -> Principal | None:
                 )
             raise SignInRequired
         if principal.role not in rule:
-            raise HTTPException(403, "your role may not do this")
+            raise HTTPException(403, N_("your role may not do this"))
         needed = policy.scope_needed(request.method, path)
         if api and not policy.scope_allows(principal.scope, needed):
             raise HTTPException(
@@ -237,7 +238,9 @@ async def guard(request: Request) -> Principal | None:
         else:
             ok = principal is not None and sign_in.csrf_matches(principal, presented)
         if not ok:
-            raise HTTPException(403, "missing or wrong CSRF token: reload the page and try again")
+            raise HTTPException(
+                403, N_("missing or wrong CSRF token: reload the page and try again")
+            )
     request.state.principal = principal
     return principal
 
@@ -246,7 +249,7 @@ def signed_in(request: Request) -> Principal:
     """The caller of a route the guard let through (only for non-public routes)."""
     principal: Principal | None = getattr(request.state, "principal", None)
     if principal is None:
-        raise HTTPException(403, "this route is not in the back office's access policy")
+        raise HTTPException(403, N_("this route is not in the back office's access policy"))
     return principal
 
 

@@ -16,6 +16,7 @@ from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.enums import SubmissionState
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_
 from ratingdb.rules import Category
 from ratingdb.services import audit, audit_words
 from ratingdb.services import submissions as service
@@ -71,12 +72,12 @@ async def _upload(request: Request, caller: Principal, fields: dict[str, str]) -
               "format": fields.get("format", "")}  # fmt: skip
     sent = await uploads.form_file(request)
     if sent is None:
-        return _upload_form(request, 422, "field file: choose the file to send", values)
+        return _upload_form(request, 422, N_("field file: choose the file to send"), values)
     given = Upload(sent[0], sent[1], categories, fields.get("period") or None,
                    fields.get("format") or None)  # fmt: skip
     accept = fields.get("accept") == "yes"
     if accept and caller.role != policy.OFFICER:
-        raise HTTPException(403, "only an officer may accept a submission")
+        raise HTTPException(403, N_("only an officer may accept a submission"))
     found = context(request)
 
     def work() -> int:

@@ -2,8 +2,8 @@
 subprocess, an officer opens the norm index, the issue's tournament (tests/services/
 test_norms.py), Ada's IM norm and its draft certificate, then the title watch of the list;
 nothing on the pages is wider than the screen. At a desktop's width (1280, PostgreSQL) and a
-phone's (390, SQLite), with screenshots in the test's folder. The back office is in English
-only (no message catalogs)."""
+phone's (390, SQLite), with screenshots in the test's folder. In English (the pages in French:
+test_french_browser.py)."""
 
 from __future__ import annotations
 

@@ -36,7 +36,7 @@ def test_an_officer_reads_the_norm_check_and_the_certificate(
     assert 'href="/norms/tournaments/T000001"' in index.text
     page = client.get("/norms/tournaments/T000001")
     assert page.status_code == 200
-    assert "the FIDE standard list of 2026-11-01" in page.text
+    assert "the FIDE standard list of November 1, 2026" in page.text
     assert f'id="check-{ADA}-IM">IM norm: <span class="verdict met">yes</span>' in page.text
     assert "Ra 2284 (1990 raised to 2050; without the raise Ra 2278, Rp 2444)" in page.text
     assert f'id="check-{ADA}-GM">GM norm: <span class="verdict unmet">no</span>' in page.text

@@ -330,7 +330,7 @@ def test_the_pages_in_approval_mode(
         assert digest is not None
         done = client.post(f"{PAGE}/approve", data={"csrf_token": csrf, "digest": digest.group(1)})
         assert done.status_code == 303
-        assert "Approved by officer1 on 2026-11-20 09:00 UTC" in client.get(PAGE).text
+        assert "Approved by officer1 on November 20, 2026, 09:00 UTC" in client.get(PAGE).text
         assert published(prepared) == []
         # A tournament accepted before the cut-off: the approved list is no longer the one the
         # scheduled close computes; it waits.
@@ -339,7 +339,10 @@ def test_the_pages_in_approval_mode(
         ran_from = datetime.now(UTC)
         [held] = close_periods(settings, datetime(2026, 12, 1, 0, 30, tzinfo=UTC), "scheduler")
         ran_until = datetime.now(UTC)
-        computed = {f"{moment:%Y-%m-%d %H:%M}" for moment in (ran_from, ran_until)}
+        # Written as the page writes a moment in English: "December 4, 2026, 14:04".
+        computed = {
+            f"{moment:%B} {moment.day}, {moment:%Y, %H:%M}" for moment in (ran_from, ran_until)
+        }
         assert held.state == "awaiting-approval"
         clock.now = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
         session_id, csrf = users.session("officer1")  # the day's session (12 hours at most)

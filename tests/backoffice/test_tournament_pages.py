@@ -114,7 +114,7 @@ def test_browse_newest_first_filter_and_page(
     assert "3 tournaments." in page.text
     row = page.text[page.text.index(f'href="/tournaments/{ids["T1"]}"') :].split("</tr>")[0]
     assert escaped(NAMES["T1"]) in row
-    assert "2026-08-10 to 2026-08-12" in row
+    assert "August 10, 2026 to August 12, 2026" in row
     assert "<td>fide-standard</td>" in row
     assert "2026-09 <span" in row
     assert "published" in row

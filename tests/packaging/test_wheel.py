@@ -107,13 +107,18 @@ def test_the_wheel_carries_what_ratingdb_reads_at_run_time(installed: Path) -> N
         " 'typed': r.files('ratingdb').joinpath('py.typed').is_file()}))\n"
         # The catalogues ship as .po files, compiled when the pages' module is imported.
         "from ratingdb.api.i18n import CATALOGUES\n"
-        "print(json.dumps({'french': CATALOGUES['fr'].gettext('Rating calculator')}))"
+        "from ratingdb.backoffice.i18n import CATALOGUES as BACK_OFFICE\n"
+        "print(json.dumps({'french': CATALOGUES['fr'].gettext('Rating calculator'),"
+        " 'back office': BACK_OFFICE['fr'].gettext('Submissions')}))"
     )
     lines = _run(
         [str(installed / "python"), "-c", program], cwd="/", env=_clean_environment()
     ).stdout.splitlines()
     out = json.loads(lines[0])
-    assert json.loads(lines[1]) == {"french": "Calculateur de classement"}
+    assert json.loads(lines[1]) == {
+        "french": "Calculateur de classement",
+        "back office": "Soumissions",
+    }
     site_packages = str(installed.parent / "lib")
     assert out["package"].startswith(site_packages)
     assert out["migrations"].startswith(site_packages)
