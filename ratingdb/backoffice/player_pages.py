@@ -15,6 +15,7 @@ from ratingdb.backoffice.api import TAGS, body_of, documented
 from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.errors import InputError
+from ratingdb.i18n import N_
 from ratingdb.services import player_records as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.published.common import NotFound
@@ -28,22 +29,22 @@ PAGE_SIZE = 50
 MAX_LIMIT = 500
 #: The form's fields, in its order, with their labels.
 LABELS = {
-    "name": "Name (Surname, First name)",
-    "sex": "Sex",
-    "birth_date": "Birth date (YYYY-MM-DD)",
-    "birth_year": "Birth year (when the date is not known)",
-    "fide_id": "FIDE id",
-    "federation": "Federation (3 letters)",
-    "title": "Title",
-    "national_federation": "Federation of the national id",
-    "national_id": "National id",
+    "name": N_("Name (Surname, First name)"),
+    "sex": N_("Sex"),
+    "birth_date": N_("Birth date (YYYY-MM-DD)"),
+    "birth_year": N_("Birth year (when the date is not known)"),
+    "fide_id": N_("FIDE id"),
+    "federation": N_("Federation (3 letters)"),
+    "title": N_("Title"),
+    "national_federation": N_("Federation of the national id"),
+    "national_id": N_("National id"),
 }
 #: The dated fields: the kind, its date's field and its label.
 DATED_LABELS = {
-    "federation_from": "Federation effective from (YYYY-MM-DD; empty: a correction)",
-    "title_from": "Title effective from (YYYY-MM-DD; empty: a correction)",
-    "status": "Standing",
-    "status_from": "Standing effective from (YYYY-MM-DD)",
+    "federation_from": N_("Federation effective from (YYYY-MM-DD; empty: a correction)"),
+    "title_from": N_("Title effective from (YYYY-MM-DD; empty: a correction)"),
+    "status": N_("Standing"),
+    "status_from": N_("Standing effective from (YYYY-MM-DD)"),
 }
 
 

@@ -32,6 +32,11 @@ SHOWN: Final = (
     N_("cli"),
     N_("scheduler"),
     N_("direct"),
+    # A player's standing (enums.PlayerStanding).
+    N_("active"),
+    N_("deceased"),
+    N_("suspended"),
+    N_("withdrawn"),
 )
 #: A norm check's conditions (``rules.norms``: their keys, ``_`` as spaces).
 NORM_CONDITIONS: Final = (

@@ -26,7 +26,7 @@ OFFICER_PAGES = (
     "/", "/account", "/submissions", "/submissions/new", "/audit", "/corrections",
     "/corrections/game", "/corrections/tournament", "/corrections/merge", "/corrections/list",
     "/corrections/withdraw", "/publication", "/tournaments", "/norms", "/titles/watch",
-    "/publication/fide-standard/2026-12",
+    "/publication/fide-standard/2026-12", "/players",
 )  # fmt: skip
 ADMIN_PAGES = ("/", "/users", "/settings/publication", "/account", "/audit")
 #: Words a template may show as written in both languages (codes, symbols, names).
@@ -92,6 +92,8 @@ TRANSLATED = frozenset({
     "_norm_conditions.html",
     "_token.html",
     "account.html",
+    "player.html",
+    "players.html",
     "audit.html",
     "base.html",
     "correction_form.html",
