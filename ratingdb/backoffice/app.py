@@ -119,6 +119,7 @@ def create_app(
         # guard runs: a client would be sent wherever the Host header said. /path/ is a 404.
         redirect_slashes=False,
     )
+    app.state.site_name = settings.federation_name or "ratingdb"
     app.state.backoffice = Context(
         make_sessionmaker(engine), clock, secure_cookies, make_sessionmaker(reader)
     )

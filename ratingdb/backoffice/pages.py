@@ -56,14 +56,26 @@ Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
 
 
+#: Every page's header and title: the federation's name (RATINGDB_FEDERATION_NAME, else
+#: "ratingdb"), as on the public site.
+BACK_OFFICE_NAME = N_("%(name)s back office")
+
+
 def _page(request: Request, name: str, status: int = 200, **values: Any) -> HTMLResponse:
     """``name`` rendered in the reader's language (``i18n``), with who is signed in."""
     principal = getattr(request.state, "principal", None)
     reader = reader_of(request)
+    back_office = reader.gettext(BACK_OFFICE_NAME) % {"name": request.app.state.site_name}
     response: HTMLResponse = templates.TemplateResponse(
         request,
         name,
-        {"principal": principal, "csrf_field": CSRF_FIELD, "reader": reader, **values},
+        {
+            "principal": principal,
+            "csrf_field": CSRF_FIELD,
+            "reader": reader,
+            "back_office": back_office,
+            **values,
+        },
         status_code=status,
         headers={"Content-Language": reader.language, "Vary": "Accept-Language"},
     )
