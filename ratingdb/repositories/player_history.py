@@ -127,6 +127,23 @@ def _on(session: Session, kind: str, on: date, *, latest_too: bool) -> dict[str,
     return {row[0]: row[1] for row in session.execute(statement)}
 
 
+def titles_awarded(session: Session, after: date, upto: date) -> dict[str, str]:
+    """player id -> the title recorded for them from a date after ``after``, on or before
+    ``upto`` (the latest such; a title taken away, None, is not one awarded). The rows seeded
+    from the records (SINCE_EVER) never fall in: a title held since before is not new."""
+    rows = session.execute(
+        select(PlayerTitleRow.player_id, PlayerTitleRow.title)
+        .where(
+            PlayerTitleRow.effective_from > after,
+            PlayerTitleRow.effective_from <= upto,
+            PlayerTitleRow.effective_from > SINCE_EVER,
+        )
+        .order_by(PlayerTitleRow.effective_from)
+    )
+    latest: dict[str, str | None] = {row[0]: row[1] for row in rows}
+    return {player_id: title for player_id, title in latest.items() if title is not None}
+
+
 def as_of(session: Session, on: date) -> DatedValues:
     """What was true on ``on`` (see DatedValues): three queries, whatever the number of
     players."""

@@ -5,12 +5,15 @@ tests/services/test_movers.py (worked there)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.repositories import player_history
 from tests.api.conftest import make_client
 from tests.corrections import test_revision_chain as chain
 from tests.services import test_activity_on_lists as activity
@@ -164,3 +167,38 @@ def test_the_movers_of_each_revision(client: TestClient, corrected_client: TestC
     )  # fmt: skip
     assert corrected_client.get(path + "?revision=2").json()["revision"] == 2
     assert moved(corrected_client.get(path + "?revision=1")) == original
+
+
+def test_new_titles_are_those_awarded_between_the_two_lists(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Titles recorded with their dates (the back office's player edit): Ada FM from
+    2026-09-15, between the 2026-09 and 2026-10 lists; Ben's WFM taken away then (not a title
+    awarded); Cal GM from 2026-10-02, after the 2026-10 list. The 2026-10 movers name Ada
+    only, with her 2026-10 rating (1812, +5 on 1807); the 2026-09 movers nobody."""
+    c = chain
+    chain.build(capsys, database_url, tmp_path, periods=(c.P, c.P1))
+    engine = make_engine(database_url)
+    try:
+        with make_sessionmaker(engine).begin() as session:
+            player_history.write_dated(session, "title", c.ADA, "FM", date(2026, 9, 15))
+            player_history.write_dated(session, "title", c.BEN, "WFM", date(2026, 9, 2))
+            player_history.write_dated(session, "title", c.BEN, None, date(2026, 9, 20))
+            player_history.write_dated(session, "title", c.CAL, "GM", date(2026, 10, 2))
+    finally:
+        engine.dispose()
+    with make_client(database_url) as client:
+        body = client.get(f"/v1/lists/{c.CATEGORY}/{c.P1}/movers").json()
+        assert body["new_titles"]["total"] == 1
+        (ada,) = body["new_titles"]["players"]
+        assert (ada["player_id"], ada["title"], ada["rating"], ada["previous_rating"]) == (
+            c.ADA, "FM", 1812, 1807,
+        )  # fmt: skip
+        earlier = client.get(f"/v1/lists/{c.CATEGORY}/{c.P}/movers").json()
+        assert earlier["new_titles"] == {"total": 0, "players": []}
+        fra = client.get(f"/v1/lists/{c.CATEGORY}/{c.P1}/movers?federation=GER").json()
+        assert fra["new_titles"]["total"] == 0
+        page = client.get(f"/lists/{c.CATEGORY}/{c.P1}").text
+        assert "<caption>New titles" in page
+        assert re.search(r">Ada, A</a> <strong>FM</strong>", page)
+        assert "<caption>Nouveaux titres" in client.get(f"/lists/{c.CATEGORY}/{c.P1}?lang=fr").text

@@ -65,6 +65,10 @@ class MoversOut(Schema):
     gainers: MoverListOut = Field(description="by change descending, then rating, player_id")
     losers: MoverListOut = Field(description="by change ascending, then rating, player_id")
     new_players: MoverListOut = Field(description="first ratings, by rating descending")
+    new_titles: MoverListOut = Field(
+        description="players awarded a title (recorded with its date) since the list compared "
+        "with, by rating descending; `title`: the new one"
+    )
     became_active: MoverListOut = Field(description="active here, inactive on the list before")
     became_inactive: MoverListOut = Field(description="inactive here, active on the list before")
 
@@ -81,6 +85,7 @@ class MoversOut(Schema):
             gainers=MoverListOut.of(found.gainers),
             losers=MoverListOut.of(found.losers),
             new_players=MoverListOut.of(found.new_players),
+            new_titles=MoverListOut.of(found.new_titles),
             became_active=MoverListOut.of(found.became_active),
             became_inactive=MoverListOut.of(found.became_inactive),
         )

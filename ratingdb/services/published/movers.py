@@ -9,17 +9,20 @@ parent's carried forward (repositories.list_storage.changes), so only they are r
 entries on the parent in one statement; an imported list, which stores every entry, is
 compared whole with the previous list from both lists' chunks.
 
-Titles are left out: a player's title is stored as it is now (players.title), not per list,
-so a list cannot say who gained one that month.
+New titles: the players on the list with a title recorded from a date after the list it is
+compared with, up to its own date (repositories.player_history, the dated titles).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import date
 
 from sqlalchemy.orm import Session
 
+from ratingdb.repositories import player_history
+from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import players as list_players
 from ratingdb.repositories.published import movers as repo
 from ratingdb.repositories.published.common import PLAYER_COLUMNS
@@ -27,7 +30,7 @@ from ratingdb.rules import Period
 from ratingdb.services.published.lists import ListSummary
 
 #: The kinds of movers, in the order the pages show them.
-KINDS = ("gainers", "losers", "new_players", "became_active", "became_inactive")
+KINDS = ("gainers", "losers", "new_players", "new_titles", "became_active", "became_inactive")
 #: Movers of each kind at most (the API's ``limit``).
 MAX_MOVERS = 100
 
@@ -68,6 +71,9 @@ class Movers:
     gainers: MoverList
     losers: MoverList
     new_players: MoverList
+    #: Players on the list awarded a title since the list it is compared with (``title``:
+    #: the new one).
+    new_titles: MoverList
     became_active: MoverList
     became_inactive: MoverList
 
@@ -103,7 +109,7 @@ def movers(
         raise ValueError(f"limit must be from 0 to {MAX_MOVERS}, not {limit}")
     found = repo.predecessor(session, summary.list_id)
     if found is None:
-        return Movers(summary, None, None, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+        return Movers(summary, None, None, *(_EMPTY for _ in KINDS))
     compared, compared_date, is_parent = found
     if is_parent:
         changed = repo.changed_on_computed(session, summary.list_id, compared)
@@ -136,6 +142,9 @@ def movers(
             kinds["losers"].append(mover)
         if active != was[3]:
             kinds["became_active" if active else "became_inactive"].append(mover)
+    kinds["new_titles"] = _new_titles(
+        session, summary, compared_date, changed, federation=federation
+    )
     first = {kind: _first(found, _ORDER.get(kind, _by_rating), limit)
              for kind, found in kinds.items()}  # fmt: skip
     return Movers(
@@ -144,6 +153,41 @@ def movers(
         Period.of_list_date(compared_date),
         *(first[kind] for kind in KINDS),
     )
+
+
+def _new_titles(
+    session: Session,
+    summary: ListSummary,
+    compared_date: date,
+    changed: dict[str, tuple[repo.Figures | None, repo.Figures | None]],
+    *,
+    federation: str | None,
+) -> list[Mover]:
+    """The players on the list awarded a title from a date after ``compared_date`` up to the
+    list's date, each with their entry on the list (and the one compared with, where they
+    moved)."""
+    awarded = player_history.titles_awarded(session, compared_date, summary.period.list_date)
+    if not awarded:
+        return []
+    entries = list_changes.resolve(session, summary.list_id, awarded)
+    players = list_players.players_by_id(
+        session,
+        list(entries),
+        (PLAYER_COLUMNS[1], PLAYER_COLUMNS[2]),  # name, federation
+    )
+    found = []
+    for player_id, entry in entries.items():
+        name, player_federation = players[player_id]
+        if federation is not None and player_federation != federation:
+            continue
+        # Unchanged since the list compared with (not among ``changed``): the same rating.
+        was = changed[player_id][1] if player_id in changed else (entry.rating,)
+        before = None if was is None else was[0]
+        found.append(
+            Mover(player_id, name, player_federation, awarded[player_id], entry.rating, before,
+                  None if before is None else entry.rating - before, entry.games, entry.active)
+        )  # fmt: skip
+    return found
 
 
 def _first(
