@@ -97,6 +97,16 @@ def test_the_back_office_in_french_in_chromium(
             appeared(driver, "certificate-result")
             seen(driver, tmp_path, "norm-certificate", width)
 
+            home_link("Joueurs : les rechercher")
+            driver.find_element(By.ID, "player-search").send_keys("ada")
+            follow(driver, driver.find_element(By.CSS_SELECTOR, "form[role=search] button"))
+            table = appeared(driver, "players")
+            assert "Fédération" in table.find_element(By.TAG_NAME, "thead").text
+            seen(driver, tmp_path, "players", width)
+            follow(driver, table.find_element(By.CSS_SELECTOR, "tbody a"))
+            assert driver.find_element(By.ID, "save").text == "Enregistrer la fiche"
+            seen(driver, tmp_path, "player", width)
+
             home_link("Publication : prévisualiser")
             appeared(driver, "next-periods")
             seen(driver, tmp_path, "publication", width)
