@@ -68,6 +68,7 @@ def test_tournament(client: TestClient) -> None:
         "published": True, "late": True,
         "games": [{"round": 1, "white_id": "1003", "white_name": "Gus, G", "black_id": "1002",
                    "black_name": "Bob, B", "result": "1-0", "rated": True}],
+        "withdrawn": None,
     }  # fmt: skip
     a = client.get(f"/v1/tournaments/{TOURNAMENTS['A']}").json()
     assert (a["period"], a["late"], len(a["games"])) == ("2026-09", False, 6)
