@@ -189,3 +189,25 @@ def test_the_catalogues_are_complete_and_up_to_date(tmp_path: Path) -> None:
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
             assert all(strings), message.id
             assert not message.fuzzy, message.id
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_kept_message_is_the_one_jinja_would_make(language: str) -> None:
+    """The pages keep each message's form without variables (routes.pages._kept_gettext): as
+    jinja2's newstyle gettext makes it, ``%%`` written ``%`` and escaped once, and the same at
+    the second call; a message with variables is formatted each time."""
+    from ratingdb.api.i18n import Reader
+    from ratingdb.api.routes.pages import templates
+
+    reader = Reader(language, False, ())
+    page = templates.env.from_string(
+        "{{ _('average of the opponents; above 50 %%, + 20 per half point; below, + dp') }}|"
+        "{{ _('average of the opponents; above 50 %%, + 20 per half point; below, + dp') }}|"
+        "{{ _('No player %(id)s.', id='<b>') }}|{{ _('No player %(id)s.', id='7') }}"
+    )
+    first, again, escaped, plain = page.render(reader=reader).split("|")
+    assert first == again
+    assert "50 %," in first
+    assert "%%" not in first
+    assert escaped.endswith("&lt;b&gt;.")
+    assert plain.endswith(" 7.")
