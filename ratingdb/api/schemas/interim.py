@@ -8,8 +8,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from ratingdb.api.schemas.common import DecimalText, PeriodText, Schema, optional_decimal
-from ratingdb.api.schemas.players import GameCalculationOut, InitialWorkingOut
+from ratingdb.api.schemas.common import DecimalText, PeriodText, Schema
+from ratingdb.api.schemas.players import GameCalculationOut, InitialWorkingOut, working_fields
 from ratingdb.rules import Category
 from ratingdb.services.interim import Interim
 
@@ -63,16 +63,7 @@ class InterimRatingOut(Schema):
                 accepted_at=as_of.accepted_at,
             ),
             tournaments=interim.tournaments,
-            games=[GameCalculationOut.of(game) for game in calc.games],
-            k_factor=calc.k_factor,
-            sum_delta=optional_decimal(calc.sum_delta),
-            change=calc.change,
-            rule_version=calc.rule_version,
-            previous_rating=calc.previous_rating,
-            rating=calc.rating,
-            first_rating=calc.first_rating,
-            next_k_factor=calc.next_k_factor,
-            initial=InitialWorkingOut.of(calc.initial),
+            **working_fields(calc),
         )
 
 

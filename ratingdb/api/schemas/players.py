@@ -287,15 +287,23 @@ class CalculationOut(Schema):
             period=str(calc.period),
             list_date=calc.period.list_date,
             revision=calc.revision,
-            games=[GameCalculationOut.of(game) for game in calc.games],
-            k_factor=calc.k_factor,
-            sum_delta=optional_decimal(calc.sum_delta),
-            change=calc.change,
-            rule_version=calc.rule_version,
-            previous_rating=calc.previous_rating,
-            rating=calc.rating,
             original_rating=calc.original_rating,
-            first_rating=calc.first_rating,
-            next_k_factor=calc.next_k_factor,
-            initial=InitialWorkingOut.of(calc.initial),
+            **working_fields(calc),
         )
+
+
+def working_fields(calc: svc.PeriodCalculation) -> dict[str, Any]:
+    """A period's working as a published calculation and an interim rating both show it: the
+    games, K, the sum of deltas, the change and the ratings before and after."""
+    return {
+        "games": [GameCalculationOut.of(game) for game in calc.games],
+        "k_factor": calc.k_factor,
+        "sum_delta": optional_decimal(calc.sum_delta),
+        "change": calc.change,
+        "rule_version": calc.rule_version,
+        "previous_rating": calc.previous_rating,
+        "rating": calc.rating,
+        "first_rating": calc.first_rating,
+        "next_k_factor": calc.next_k_factor,
+        "initial": InitialWorkingOut.of(calc.initial),
+    }
