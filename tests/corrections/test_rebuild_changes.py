@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import RatingListRow
 from ratingdb.services import list_rows
+from tests.backoffice.test_races import DEADLINE, until, waiting_on_a_lock
 from tests.corrections.test_revision_chain import (
     ADA,
     BEN,
@@ -138,25 +138,6 @@ def test_rebuild_refuses_what_matches_nothing(
     assert (code, "--period" in err) == (2, True)
 
 
-DEADLINE = 120.0
-
-
-def _waiting_on_a_lock(url: str) -> bool:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return bool(
-                connection.execute(
-                    text(
-                        "SELECT count(*) FROM pg_stat_activity "
-                        "WHERE datname = current_database() AND wait_event_type = 'Lock'"
-                    )
-                ).scalar_one()
-            )
-    finally:
-        engine.dispose()
-
-
 def test_two_rebuilds_of_one_list_at_once_take_turns(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -194,11 +175,8 @@ def test_two_rebuilds_of_one_list_at_once_take_turns(
                                                       dry_run=False)  # fmt: skip
             thread = threading.Thread(target=second)
             thread.start()
-            deadline = time.monotonic() + DEADLINE
-            while not _waiting_on_a_lock(url):
-                assert thread.is_alive(), results
-                assert time.monotonic() < deadline, "the second rebuild never waited"
-                time.sleep(0.02)
+            until(lambda: waiting_on_a_lock(url) or not thread.is_alive(), "the second to wait")
+            assert thread.is_alive(), results  # it waits for the first's lock
             first.commit()
         finally:
             first.close()
