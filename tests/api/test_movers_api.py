@@ -11,8 +11,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
 from ratingdb.db import make_engine, make_sessionmaker
+from ratingdb.models import PlayerRow
 from ratingdb.repositories import player_history
 from tests.api.conftest import make_client
 from tests.corrections import test_revision_chain as chain
@@ -185,6 +187,11 @@ def test_new_titles_are_those_awarded_between_the_two_lists(
             player_history.write_dated(session, "title", c.BEN, "WFM", date(2026, 9, 2))
             player_history.write_dated(session, "title", c.BEN, None, date(2026, 9, 20))
             player_history.write_dated(session, "title", c.CAL, "GM", date(2026, 10, 2))
+            # The record holds the latest dated value, as the back office's edit writes it.
+            for player_id, title in ((c.ADA, "FM"), (c.BEN, None), (c.CAL, "GM")):
+                session.execute(
+                    update(PlayerRow).where(PlayerRow.player_id == player_id).values(title=title)
+                )
     finally:
         engine.dispose()
     with make_client(database_url) as client:
