@@ -12,6 +12,7 @@ from typing import Any, cast
 
 import psycopg
 from psycopg import sql
+from psycopg.copy import QueuedLibpqWriter
 from sqlalchemy import Boolean, Column, FromClause, Table, insert, inspect
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
@@ -113,6 +114,10 @@ def _copy(
 def _copy_tuples(
     session: Session, table: Table, columns: list[Column[Any]], rows: Iterable[Sequence[Any]]
 ) -> int:
+    """COPY ``rows``. Rows given as an iterator are made as they are sent (a close rates its
+    players as their calculations stream in): they are queued (a bounded queue, psycopg's
+    QueuedLibpqWriter) and sent by a thread, so that the server stores them while the next
+    ones are made, on another core, instead of each side waiting for the other."""
     # Rows the ORM still holds (e.g. players these rows refer to) must reach the database first.
     session.flush()
     connection = session.connection()
@@ -128,7 +133,12 @@ def _copy_tuples(
     converted = [(i, process) for i, process in enumerate(processors) if process is not None]
     count = 0
     try:
-        with driver_connection.cursor() as cursor, cursor.copy(statement) as copy:
+        with (
+            driver_connection.cursor() as cursor,
+            cursor.copy(
+                statement, writer=None if isinstance(rows, Sequence) else QueuedLibpqWriter(cursor)
+            ) as copy,
+        ):
             if not converted:
                 # The hot path of a close: plain ints, strings, Decimals; no per-value Python.
                 for row in rows:
@@ -150,6 +160,10 @@ def _copy_tuples(
             dialect=dialect,
         ) from error
     return count
+
+
+def _writer_for(cursor: Any, rows: Iterable[Sequence[Any]]) -> Any:
+    return None if isinstance(rows, Sequence) else QueuedLibpqWriter(cursor)
 
 
 def _single(key: str) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
