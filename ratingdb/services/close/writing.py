@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime
 from typing import Any, cast
 
@@ -144,7 +145,7 @@ class _ListWriting:
         # Made while the calculations stream (_made), written after (finish).
         self.against: AgainstParent | None = None
         self.written_ids: list[str] = []
-        self.chunks: list[tuple[Any, ...]] = []
+        self.listed: list[str] = []
         self.latest: list_latest.LatestChanges | None = None
 
     def stream(
@@ -201,30 +202,38 @@ class _ListWriting:
             against.check()
         self.against = against
         self.rating_list.digest = digest.hexdigest()
-        # The chunks, each packed as the entries are made again in list order.
+        self.listed = listed
+        self.latest = latest_changes(computation, self.merges, self.deceased)
+
+    def _packed(self, results: PeriodResults) -> list[tuple[Any, ...]]:
+        """The list's chunks, each packed as the entries are made again in list order."""
+        listed, list_id = self.listed, self.rating_list.id
         into_list_order(results, listed)
-        self.chunks = list(
+        return list(
             list_chunks.packed_chunks(
                 list_id, (row[1:] for row in entry_rows_of(results, listed, list_id))
             )
         )
-        self.latest = latest_changes(computation, self.merges, self.deceased)
 
     def finish(self, session: Session) -> int:
-        """Write the rest of the list (made while its calculations streamed); returns the
+        """Write the rest of the list (made while its calculations streamed, but its chunks:
+        packed by a thread while the entries are written, the server's work); returns the
         rows written."""
         if self.computation is None or self.latest is None:
             raise AssertionError("the list's calculations were not all written")
         results, list_id = self.computation.results, self.rating_list.id
-        rows = list_changes.write_entries_and_statuses(
-            session,
-            itertools.chain(
-                entry_rows_of(results, self.written_ids, list_id),
-                markers(list_id, () if self.against is None else self.against.gone),
-            ),
-            statuses_to_keep(results, list_id),
-        )
-        rows += list_chunks.insert_chunks(session, self.chunks)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratingdb-chunks") as pool:
+            packing = pool.submit(self._packed, results)
+            rows = list_changes.write_entries_and_statuses(
+                session,
+                itertools.chain(
+                    entry_rows_of(results, self.written_ids, list_id),
+                    markers(list_id, () if self.against is None else self.against.gone),
+                ),
+                statuses_to_keep(results, list_id),
+            )
+            chunks = packing.result()
+        rows += list_chunks.insert_chunks(session, chunks)
         list_latest.write_latest(session, list_id, self.latest)
         return rows
 
