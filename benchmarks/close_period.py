@@ -14,9 +14,10 @@ database and of the same list entries and calculation rows into the same tables 
 on SQLite). The last line is one JSON object.
 
 The database named by --database-url is emptied (PostgreSQL: its public schema is dropped; a
-SQLite file is deleted) — point it at a scratch database. ``--reuse`` keeps the database built
-by an earlier ``--reuse`` run: the close is then rolled back instead of committed (no commit,
-no VACUUM of latest_entries after it), so that the same period can be closed again.
+SQLite file is deleted) — point it at a scratch database. ``--reuse`` (PostgreSQL) keeps a
+database ``generate.py`` built, with the same --players, --games and --seed: the close is then
+rolled back instead of committed (no commit, no VACUUM of latest_entries after it), so that the
+same period can be closed again and again.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import argparse
 import gc
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -56,7 +56,19 @@ CALCULATION_COLUMNS = (
 
 
 def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """The process's peak resident set since :func:`reset_peak` (Linux: VmHWM)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+def reset_peak() -> None:
+    """Forget the peak resident set so far (Linux 4.0+: clear_refs 5), so that the close's peak
+    is not the loading and rating alone's measured before it."""
+    with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+        clear.write("5")
 
 
 def server_cpu_s(session: Session) -> float | None:
@@ -229,7 +241,7 @@ def main() -> None:
     parser.add_argument(
         "--reuse",
         action="store_true",
-        help="keep the database an earlier --reuse run built, and roll the close back",
+        help="keep the database generate.py built, and roll the close back",
     )
     args = parser.parse_args()
     url = args.database_url
@@ -249,6 +261,7 @@ def main() -> None:
             connection.exec_driver_sql("VACUUM ANALYZE")
     try:
         figures = load_and_rate(engine)
+        reset_peak()
         session = make_sessionmaker(engine)()
         try:
             server_started = server_cpu_s(session)
