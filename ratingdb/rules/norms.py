@@ -16,6 +16,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from ratingdb.rules.games import Score
+from ratingdb.rules.messages import N_, Message
 from ratingdb.rules.rounding import round_half_up, round_to_hundredths_half_up
 from ratingdb.rules.tables import rating_difference_for_score
 from ratingdb.rules.titles import FederationExemption, Title, TitleRegulations
@@ -82,8 +83,10 @@ class Condition:
     key: str
     article: str
     met: bool
-    required: str
-    actual: str
+    #: What the article requires and what was found, as messages with their figures
+    #: (``rules.messages``: the command line prints their English, the back office words them).
+    required: Message
+    actual: Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +172,15 @@ def performance(
     )
 
 
+UNKNOWN = N_("unknown")
+NONE = N_("none")
+
+
+def _count(value: int) -> Message:
+    """A count found, as it is (``%(count)s``: no words to translate)."""
+    return Message("%(count)s", {"count": value})
+
+
 def _fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
@@ -184,23 +196,23 @@ def _games_condition(
     the ninth round was a forfeit win or a bye the player did not ask for (docs/rules.md
     §20.6: a reading, the article was not transcribed)."""
     needed = regulations.min_games
-    note = ""
+    required = N_("at least %(games)s games")
     if event.team_championship:
         needed = regulations.team_championship_min_games
-        note = " (team championship)"
+        required = N_("at least %(games)s games (team championship)")
     elif (
         games == regulations.min_games - 1
         and event.rounds >= regulations.min_games
         and any(kind in (Unplayed.FORFEIT_WIN, Unplayed.BYE) for kind in unplayed)
     ):
         needed = regulations.min_games - 1
-        note = " (a forfeit win or a bye in the other round)"
+        required = N_("at least %(games)s games (a forfeit win or a bye in the other round)")
     return Condition(
         key="games",
         article="1.4.1",
         met=games >= needed,
-        required=f"at least {needed} games{note}",
-        actual=f"{games} games",
+        required=Message(required, {"games": needed}),
+        actual=Message(N_("%(games)s games"), {"games": games}),
     )
 
 
@@ -229,13 +241,23 @@ def _swiss_exemption(event: NormEvent, regulations: TitleRegulations) -> Conditi
         key="swiss_exemption",
         article="1.4.3 d",
         met=met,
-        required=(
-            f"at least {regulations.swiss_foreign_players_min} rated players not of the host "
-            f"federation ({event.host_federation or 'unknown'}), from at least "
-            f"{regulations.swiss_foreign_federations_min} federations, at least "
-            f"{regulations.swiss_foreign_titled_min} of them GM, IM, WGM or WIM"
+        required=Message(
+            N_(
+                "at least %(players)s rated players not of the host federation (%(host)s), from "
+                "at least %(federations)s federations, at least %(titled)s of them GM, IM, WGM "
+                "or WIM"
+            ),
+            {
+                "players": regulations.swiss_foreign_players_min,
+                "host": event.host_federation or Message(UNKNOWN),
+                "federations": regulations.swiss_foreign_federations_min,
+                "titled": regulations.swiss_foreign_titled_min,
+            },
         ),
-        actual=(f"{len(foreign)} players from {len(federations)} federations, {titled} titled"),
+        actual=Message(
+            N_("%(players)s players from %(federations)s federations, %(titled)s titled"),
+            {"players": len(foreign), "federations": len(federations), "titled": titled},
+        ),
     )
 
 
@@ -259,22 +281,30 @@ def _federation_conditions(
                     key="federation_exemption",
                     article="1.4.3",
                     met=True,
-                    required="federation mix waived for an exempt event",
-                    actual=f"declared {event.exemption.value}",
+                    required=Message(N_("federation mix waived for an exempt event")),
+                    actual=Message(
+                        N_("declared %(exemption)s"), {"exemption": event.exemption.value}
+                    ),
                 )
             )
         return conditions
     unknown = sum(1 for game in games if game.opponent.federation is None)
     if player_federation is None or unknown:
-        missing = "the player's federation is unknown" if player_federation is None else ""
-        if unknown:
-            missing += ("; " if missing else "") + f"{unknown} opponents' federations unknown"
+        opponents = Message(N_("%(count)s opponents' federations unknown"), {"count": unknown})
+        own_unknown = Message(N_("the player's federation is unknown"))
+        missing = (
+            own_unknown
+            if not unknown
+            else opponents
+            if player_federation is not None
+            else Message(N_("%(own)s; %(opponents)s"), {"own": own_unknown, "opponents": opponents})
+        )
         conditions.append(
             Condition(
                 key="federations_known",
                 article="1.4.3",
                 met=False,
-                required="every federation known",
+                required=Message(N_("every federation known")),
                 actual=missing,
             )
         )
@@ -290,9 +320,14 @@ def _federation_conditions(
             key="other_federations",
             article="1.4.3 a",
             met=len(others) >= regulations.other_federations_min,
-            required=f"at least {regulations.other_federations_min} federations other than "
-            f"{player_federation}",
-            actual=f"{len(others)} ({', '.join(others) or 'none'})",
+            required=Message(
+                N_("at least %(count)s federations other than %(federation)s"),
+                {"count": regulations.other_federations_min, "federation": player_federation},
+            ),
+            actual=Message(
+                N_("%(count)s (%(federations)s)"),
+                {"count": len(others), "federations": ", ".join(others) or Message(NONE)},
+            ),
         )
     )
     conditions.append(
@@ -300,9 +335,16 @@ def _federation_conditions(
             key="own_federation",
             article="1.4.3 b",
             met=own * own_max.denominator <= n * own_max.numerator,
-            required=f"at most {_fraction_text(own_max)} of {n} opponents from "
-            f"{player_federation} ({n * own_max.numerator // own_max.denominator})",
-            actual=str(own),
+            required=Message(
+                N_("at most %(share)s of %(n)s opponents from %(federation)s (%(count)s)"),
+                {
+                    "share": _fraction_text(own_max),
+                    "n": n,
+                    "federation": player_federation,
+                    "count": n * own_max.numerator // own_max.denominator,
+                },
+            ),
+            actual=_count(own),
         )
     )
     conditions.append(
@@ -310,9 +352,17 @@ def _federation_conditions(
             key="one_federation",
             article="1.4.3 b",
             met=top * one_max.denominator <= n * one_max.numerator,
-            required=f"at most {_fraction_text(one_max)} of {n} opponents from one federation "
-            f"({n * one_max.numerator // one_max.denominator})",
-            actual=f"{top} from {top_federation}",
+            required=Message(
+                N_("at most %(share)s of %(n)s opponents from one federation (%(count)s)"),
+                {
+                    "share": _fraction_text(one_max),
+                    "n": n,
+                    "count": n * one_max.numerator // one_max.denominator,
+                },
+            ),
+            actual=Message(
+                N_("%(count)s from %(federation)s"), {"count": top, "federation": top_federation}
+            ),
         )
     )
     return conditions
@@ -342,17 +392,37 @@ def _title_conditions(
             key="title_holders",
             article="1.4.4 a",
             met=holders >= holders_needed,
-            required=f"at least {_fraction_text(regulations.title_holders_min)} of {n} opponents "
-            f"title holders, CM and WCM excluded ({holders_needed})",
-            actual=str(holders),
+            required=Message(
+                N_(
+                    "at least %(share)s of %(n)s opponents title holders, CM and WCM excluded "
+                    "(%(count)s)"
+                ),
+                {
+                    "share": _fraction_text(regulations.title_holders_min),
+                    "n": n,
+                    "count": holders_needed,
+                },
+            ),
+            actual=_count(holders),
         ),
         Condition(
             key="norm_level_opponents",
             article="1.4.4",
             met=level_count >= level_needed,
-            required=f"at least {_fraction_text(regulations.norm_level_min)} of {n} opponents, "
-            f"and at least {regulations.norm_level_min_count}, {level_names} ({level_needed})",
-            actual=str(level_count),
+            required=Message(
+                N_(
+                    "at least %(share)s of %(n)s opponents, and at least %(least)s, %(titles)s "
+                    "(%(count)s)"
+                ),
+                {
+                    "share": _fraction_text(regulations.norm_level_min),
+                    "n": n,
+                    "least": regulations.norm_level_min_count,
+                    "titles": level_names,
+                    "count": level_needed,
+                },
+            ),
+            actual=_count(level_count),
         ),
     ]
 
@@ -374,31 +444,42 @@ def check_norm(
     min_average = regulations.norm_min_average[title]
     min_performance = regulations.norm_performance[title]
     min_percent = regulations.min_score_percent
-    raise_text = (
-        f", {perf.raised_from} raised to {perf.raised_to}" if perf.raised_to is not None else ""
-    )
+    average = (
+        Message(N_("Ra %(average)s, %(low)s raised to %(high)s"),
+                {"average": perf.average, "low": str(perf.raised_from), "high": perf.raised_to})
+        if perf.raised_to is not None
+        else Message(N_("Ra %(average)s"), {"average": perf.average})
+    )  # fmt: skip
     conditions = [
         _games_condition(n, event, unplayed, regulations),
         Condition(
             key="score",
             article="1.4.8 b",
             met=perf.points * 100 >= min_percent * n,
-            required=f"at least {min_percent} % of {n} games",
-            actual=f"{_points_text(perf.points)} points ({perf.percent} %)",
+            required=Message(
+                N_("at least %(percent)s %% of %(n)s games"), {"percent": min_percent, "n": n}
+            ),
+            actual=Message(
+                N_("%(points)s points (%(percent)s %%)"),
+                {"points": _points_text(perf.points), "percent": perf.percent},
+            ),
         ),
         Condition(
             key="average",
             article="1.4.8 a",
             met=perf.average >= min_average,
-            required=f"Ra at least {min_average}",
-            actual=f"Ra {perf.average}{raise_text}",
+            required=Message(N_("Ra at least %(average)s"), {"average": min_average}),
+            actual=average,
         ),
         Condition(
             key="performance",
             article="1.4.8",
             met=perf.performance >= min_performance,
-            required=f"Rp at least {min_performance}",
-            actual=f"Rp {perf.performance} = Ra {perf.average} + dp {perf.dp}",
+            required=Message(N_("Rp at least %(performance)s"), {"performance": min_performance}),
+            actual=Message(
+                N_("Rp %(performance)s = Ra %(average)s + dp %(dp)s"),
+                {"performance": perf.performance, "average": perf.average, "dp": perf.dp},
+            ),
         ),
         *_federation_conditions(player_federation, games, event, regulations),
         *_title_conditions(title, games, regulations),

@@ -286,8 +286,8 @@ def check_json(check: NormCheck) -> dict[str, Any]:
                 "key": c.key,
                 "article": c.article,
                 "met": c.met,
-                "required": c.required,
-                "actual": c.actual,
+                "required": c.required.english(),
+                "actual": c.actual.english(),
             }
             for c in check.conditions
         ],

@@ -24,6 +24,7 @@ from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message, from_json
 from ratingdb.services.quality import FileFacts, submission_flags
 from ratingdb.services.submissions.duplicates import uploader_warnings
 from ratingdb.services.submissions.player_warnings import (
@@ -53,6 +54,9 @@ def check_tournament_size(content: bytes) -> None:
             field="file",
         )
 
+
+#: A warning or flag of one of the categories a file is rated in.
+IN_CATEGORY = N_("%(category)s: %(message)s")
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
 
@@ -176,7 +180,9 @@ def _quality(
                           new if index == 0 else [], names)  # fmt: skip
         for flag in submission_flags(session, facts):
             if len(planned) > 1:
-                flag["message"] = f"{category.value}: {flag['message']}"
+                prefixed = Message(IN_CATEGORY, {"category": category.value,
+                                                 "message": from_json(flag["i18n"])})  # fmt: skip
+                flag["message"], flag["i18n"] = prefixed.english(), prefixed.as_json()
             flags.append(flag)
     return flags
 
@@ -251,7 +257,9 @@ def check(
             # Who the file would create, each with the stored players it may be.
             "new_players": [_new_player(p, duplicates) for p in created],
         },
-        "warnings": warnings,
+        # In English (the API's), and as messages with their values (the back office's).
+        "warnings": [warning.english() for warning in warnings],
+        "warnings_i18n": [warning.as_json() for warning in warnings],
         # Quality-control flags (issue 28 item 8), explained; never a refusal.
         "quality": quality,
         "categories": [
