@@ -18,7 +18,7 @@ from ratingdb.rules.messages import Message
 from ratingdb.services import publication as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.publication import AlreadyPublished, ListChanged, PublicationConflict
-from ratingdb.services.submissions import describe
+from ratingdb.services.submissions import described
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -60,7 +60,7 @@ def _preview_page(
     except InputError as bad:
         return _page(request, "publication_preview.html", status=422 if status == 200 else status,
                      preview=None, category=category, period=period, published=None,
-                     error=describe(bad), reasons=[])  # fmt: skip
+                     error=described(bad), reasons=[])  # fmt: skip
     return _page(request, "publication_preview.html", status=status, preview=shown,
                  category=category, period=period, published=None, error=error,
                  reasons=reasons or [], changes_shown=CHANGES_SHOWN)  # fmt: skip
@@ -90,7 +90,7 @@ def approve(
                              error=conflict.text, reasons=conflict.explained)  # fmt: skip
     except InputError as bad:
         return _preview_page(request, caller, category, period, status=422,
-                             error=describe(bad))  # fmt: skip
+                             error=described(bad))  # fmt: skip
     return RedirectResponse(f"/publication/{wanted.value}/{chosen}", status_code=303)
 
 

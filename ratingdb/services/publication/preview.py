@@ -151,10 +151,14 @@ def unpublished(session: Session, category: Category, period: Period) -> PeriodR
     if lists and lists[-1].list_date > period.list_date:
         latest = Period.of_list_date(lists[-1].list_date)
         raise InputError(
-            f"{category.value} {period} comes before the latest published list ({latest}): the "
-            f"next list to publish is {next_period(category, latest)}",
+            Message(
+                N_("%(category)s %(period)s comes before the latest published list "
+                   "(%(latest)s): the next list to publish is %(next)s"),
+                {"category": category.value, "period": str(period), "latest": str(latest),
+                 "next": str(next_period(category, latest))},
+            ),
             field="period",
-        )
+        )  # fmt: skip
     return row
 
 

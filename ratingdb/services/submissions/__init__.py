@@ -35,6 +35,7 @@ from ratingdb.services.submissions.checks import (
     check,
     check_tournament_size,
     describe,
+    described,
     located,
     safe_filename,
 )
@@ -293,6 +294,7 @@ __all__ = [
     "check",
     "check_tournament_size",
     "describe",
+    "described",
     "list_submissions",
     "reject_submission",
     "safe_filename",
