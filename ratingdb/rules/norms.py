@@ -16,7 +16,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from ratingdb.rules.games import Score
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Message, Number
 from ratingdb.rules.rounding import round_half_up, round_to_hundredths_half_up
 from ratingdb.rules.tables import rating_difference_for_score
 from ratingdb.rules.titles import FederationExemption, Title, TitleRegulations
@@ -185,8 +185,11 @@ def _fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 
 
-def _points_text(value: Fraction) -> str:
-    return str(value.numerator // value.denominator) + (".5" if value.denominator == 2 else "")
+def _points(value: Fraction) -> Number:
+    """Points in halves: ``6``, ``6.5`` (``6,5`` in French)."""
+    if value.denominator not in (1, 2):
+        raise ValueError(f"points are counted in halves, not {value}")
+    return Number(float(value), "g")
 
 
 def _games_condition(
@@ -461,7 +464,7 @@ def check_norm(
             ),
             actual=Message(
                 N_("%(points)s points (%(percent)s %%)"),
-                {"points": _points_text(perf.points), "percent": perf.percent},
+                {"points": _points(perf.points), "percent": perf.percent},
             ),
         ),
         Condition(

@@ -42,6 +42,9 @@ REPEATED_PAIRING = "repeated-pairing"
 LARGE_GAIN = "large-gain"
 MISSING_IDENTITY = "missing-identity"
 
+#: The event name of the file a check report looks at, among the period's stored tournaments.
+THIS_FILE = N_("this file")
+
 #: The names an explanation lists before it says how many more.
 NAMES_SHOWN = 12
 
@@ -239,13 +242,22 @@ class RepeatedPairing:
                 "period (%(events)s), %(games)s games in all"
             ),
             {"first": first, "second": second, "count": len(self.events),
-             "events": ", ".join(self.events), "games": self.games},
+             "events": _events(self.events), "games": self.games},
         )  # fmt: skip
 
     def as_json(self, names: Mapping[str, str]) -> dict[str, Any]:
         return {"kind": self.kind, "players": list(self.players),
                 **_json(self.explain(names)), "events": list(self.events),
                 "games": self.games}  # fmt: skip
+
+
+def _events(events: Sequence[str]) -> Message:
+    """The events joined by commas; the file a check looks at (``THIS_FILE``) in words."""
+    values: dict[str, Param] = {
+        f"e{i}": Message(THIS_FILE) if event == THIS_FILE else event
+        for i, event in enumerate(events)
+    }
+    return Message(", ".join(f"%({name})s" for name in values), values)
 
 
 def repeated_pairings(

@@ -32,6 +32,7 @@ from ratingdb.rules.calculator import CalculatorRequest, calculate
 from ratingdb.rules.calendar import NotAListPeriod
 from ratingdb.rules.quality import (
     FILE_SCOPE,
+    THIS_FILE,
     Flag,
     NewPlayerFacts,
     PlayedGame,
@@ -42,9 +43,6 @@ from ratingdb.rules.quality import (
 )
 from ratingdb.rules.versions import NoRuleVersion
 from ratingdb.services.close import Computation
-
-#: The event name of the file a check report looks at, among the period's stored tournaments.
-THIS_FILE = "this file"
 
 
 def shown(
