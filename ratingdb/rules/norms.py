@@ -16,7 +16,8 @@ from enum import StrEnum
 from fractions import Fraction
 
 from ratingdb.rules.games import Score
-from ratingdb.rules.messages import N_, Message, Number
+from ratingdb.rules.messages import Message
+from ratingdb.rules.norm_words import fraction, points, say
 from ratingdb.rules.rounding import round_half_up, round_to_hundredths_half_up
 from ratingdb.rules.tables import rating_difference_for_score
 from ratingdb.rules.titles import FederationExemption, Title, TitleRegulations
@@ -172,50 +173,27 @@ def performance(
     )
 
 
-UNKNOWN = N_("unknown")
-NONE = N_("none")
-
-
-def _count(value: int) -> Message:
-    """A count found, as it is (``%(count)s``: no words to translate)."""
-    return Message("%(count)s", {"count": value})
-
-
-def _fraction_text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
-def _points(value: Fraction) -> Number:
-    """Points in halves: ``6``, ``6.5`` (``6,5`` in French)."""
-    if value.denominator not in (1, 2):
-        raise ValueError(f"points are counted in halves, not {value}")
-    return Number(float(value), "g")
-
-
 def _games_condition(
     games: int, event: NormEvent, unplayed: Sequence[Unplayed], regulations: TitleRegulations
 ) -> Condition:
     """§1.4.1: 9 games; 7 in a 9-round World or Continental team championship; 8 games when
     the ninth round was a forfeit win or a bye the player did not ask for (docs/rules.md
     §20.6: a reading, the article was not transcribed)."""
-    needed = regulations.min_games
-    required = N_("at least %(games)s games")
+    needed, required = regulations.min_games, "games"
     if event.team_championship:
-        needed = regulations.team_championship_min_games
-        required = N_("at least %(games)s games (team championship)")
+        needed, required = regulations.team_championship_min_games, "games_team"
     elif (
         games == regulations.min_games - 1
         and event.rounds >= regulations.min_games
         and any(kind in (Unplayed.FORFEIT_WIN, Unplayed.BYE) for kind in unplayed)
     ):
-        needed = regulations.min_games - 1
-        required = N_("at least %(games)s games (a forfeit win or a bye in the other round)")
+        needed, required = regulations.min_games - 1, "games_one_less"
     return Condition(
         key="games",
         article="1.4.1",
         met=games >= needed,
-        required=Message(required, {"games": needed}),
-        actual=Message(N_("%(games)s games"), {"games": games}),
+        required=say(required, games=needed),
+        actual=say("games_found", games=games),
     )
 
 
@@ -244,22 +222,15 @@ def _swiss_exemption(event: NormEvent, regulations: TitleRegulations) -> Conditi
         key="swiss_exemption",
         article="1.4.3 d",
         met=met,
-        required=Message(
-            N_(
-                "at least %(players)s rated players not of the host federation (%(host)s), from "
-                "at least %(federations)s federations, at least %(titled)s of them GM, IM, WGM "
-                "or WIM"
-            ),
-            {
-                "players": regulations.swiss_foreign_players_min,
-                "host": event.host_federation or Message(UNKNOWN),
-                "federations": regulations.swiss_foreign_federations_min,
-                "titled": regulations.swiss_foreign_titled_min,
-            },
+        required=say(
+            "swiss",
+            players=regulations.swiss_foreign_players_min,
+            host=event.host_federation or say("unknown"),
+            federations=regulations.swiss_foreign_federations_min,
+            titled=regulations.swiss_foreign_titled_min,
         ),
-        actual=Message(
-            N_("%(players)s players from %(federations)s federations, %(titled)s titled"),
-            {"players": len(foreign), "federations": len(federations), "titled": titled},
+        actual=say(
+            "swiss_found", players=len(foreign), federations=len(federations), titled=titled
         ),
     )
 
@@ -284,30 +255,27 @@ def _federation_conditions(
                     key="federation_exemption",
                     article="1.4.3",
                     met=True,
-                    required=Message(N_("federation mix waived for an exempt event")),
-                    actual=Message(
-                        N_("declared %(exemption)s"), {"exemption": event.exemption.value}
-                    ),
+                    required=say("exempt"),
+                    actual=say("exempt_found", exemption=event.exemption.value),
                 )
             )
         return conditions
     unknown = sum(1 for game in games if game.opponent.federation is None)
     if player_federation is None or unknown:
-        opponents = Message(N_("%(count)s opponents' federations unknown"), {"count": unknown})
-        own_unknown = Message(N_("the player's federation is unknown"))
+        opponents = say("opponents_unknown", count=unknown)
         missing = (
-            own_unknown
+            say("own_unknown")
             if not unknown
             else opponents
             if player_federation is not None
-            else Message(N_("%(own)s; %(opponents)s"), {"own": own_unknown, "opponents": opponents})
+            else say("both_unknown", own=say("own_unknown"), opponents=opponents)
         )
         conditions.append(
             Condition(
                 key="federations_known",
                 article="1.4.3",
                 met=False,
-                required=Message(N_("every federation known")),
+                required=say("known"),
                 actual=missing,
             )
         )
@@ -323,13 +291,11 @@ def _federation_conditions(
             key="other_federations",
             article="1.4.3 a",
             met=len(others) >= regulations.other_federations_min,
-            required=Message(
-                N_("at least %(count)s federations other than %(federation)s"),
-                {"count": regulations.other_federations_min, "federation": player_federation},
+            required=say(
+                "others", count=regulations.other_federations_min, federation=player_federation
             ),
-            actual=Message(
-                N_("%(count)s (%(federations)s)"),
-                {"count": len(others), "federations": ", ".join(others) or Message(NONE)},
+            actual=say(
+                "others_found", count=len(others), federations=", ".join(others) or say("none")
             ),
         )
     )
@@ -338,16 +304,14 @@ def _federation_conditions(
             key="own_federation",
             article="1.4.3 b",
             met=own * own_max.denominator <= n * own_max.numerator,
-            required=Message(
-                N_("at most %(share)s of %(n)s opponents from %(federation)s (%(count)s)"),
-                {
-                    "share": _fraction_text(own_max),
-                    "n": n,
-                    "federation": player_federation,
-                    "count": n * own_max.numerator // own_max.denominator,
-                },
+            required=say(
+                "own",
+                share=fraction(own_max),
+                n=n,
+                federation=player_federation,
+                count=n * own_max.numerator // own_max.denominator,
             ),
-            actual=_count(own),
+            actual=say("count", count=own),
         )
     )
     conditions.append(
@@ -355,17 +319,13 @@ def _federation_conditions(
             key="one_federation",
             article="1.4.3 b",
             met=top * one_max.denominator <= n * one_max.numerator,
-            required=Message(
-                N_("at most %(share)s of %(n)s opponents from one federation (%(count)s)"),
-                {
-                    "share": _fraction_text(one_max),
-                    "n": n,
-                    "count": n * one_max.numerator // one_max.denominator,
-                },
+            required=say(
+                "one",
+                share=fraction(one_max),
+                n=n,
+                count=n * one_max.numerator // one_max.denominator,
             ),
-            actual=Message(
-                N_("%(count)s from %(federation)s"), {"count": top, "federation": top_federation}
-            ),
+            actual=say("one_found", count=top, federation=top_federation),
         )
     )
     return conditions
@@ -395,37 +355,27 @@ def _title_conditions(
             key="title_holders",
             article="1.4.4 a",
             met=holders >= holders_needed,
-            required=Message(
-                N_(
-                    "at least %(share)s of %(n)s opponents title holders, CM and WCM excluded "
-                    "(%(count)s)"
-                ),
-                {
-                    "share": _fraction_text(regulations.title_holders_min),
-                    "n": n,
-                    "count": holders_needed,
-                },
+            required=say(
+                "holders",
+                share=fraction(regulations.title_holders_min),
+                n=n,
+                count=holders_needed,
             ),
-            actual=_count(holders),
+            actual=say("count", count=holders),
         ),
         Condition(
             key="norm_level_opponents",
             article="1.4.4",
             met=level_count >= level_needed,
-            required=Message(
-                N_(
-                    "at least %(share)s of %(n)s opponents, and at least %(least)s, %(titles)s "
-                    "(%(count)s)"
-                ),
-                {
-                    "share": _fraction_text(regulations.norm_level_min),
-                    "n": n,
-                    "least": regulations.norm_level_min_count,
-                    "titles": level_names,
-                    "count": level_needed,
-                },
+            required=say(
+                "level",
+                share=fraction(regulations.norm_level_min),
+                n=n,
+                least=regulations.norm_level_min_count,
+                titles=level_names,
+                count=level_needed,
             ),
-            actual=_count(level_count),
+            actual=say("count", count=level_count),
         ),
     ]
 
@@ -448,10 +398,10 @@ def check_norm(
     min_performance = regulations.norm_performance[title]
     min_percent = regulations.min_score_percent
     average = (
-        Message(N_("Ra %(average)s, %(low)s raised to %(high)s"),
-                {"average": perf.average, "low": str(perf.raised_from), "high": perf.raised_to})
+        say("average_raised", average=perf.average, low=str(perf.raised_from),
+            high=perf.raised_to)
         if perf.raised_to is not None
-        else Message(N_("Ra %(average)s"), {"average": perf.average})
+        else say("average_found", average=perf.average)
     )  # fmt: skip
     conditions = [
         _games_condition(n, event, unplayed, regulations),
@@ -459,29 +409,23 @@ def check_norm(
             key="score",
             article="1.4.8 b",
             met=perf.points * 100 >= min_percent * n,
-            required=Message(
-                N_("at least %(percent)s %% of %(n)s games"), {"percent": min_percent, "n": n}
-            ),
-            actual=Message(
-                N_("%(points)s points (%(percent)s %%)"),
-                {"points": _points(perf.points), "percent": perf.percent},
-            ),
+            required=say("score", percent=min_percent, n=n),
+            actual=say("score_found", points=points(perf.points), percent=perf.percent),
         ),
         Condition(
             key="average",
             article="1.4.8 a",
             met=perf.average >= min_average,
-            required=Message(N_("Ra at least %(average)s"), {"average": min_average}),
+            required=say("average", average=min_average),
             actual=average,
         ),
         Condition(
             key="performance",
             article="1.4.8",
             met=perf.performance >= min_performance,
-            required=Message(N_("Rp at least %(performance)s"), {"performance": min_performance}),
-            actual=Message(
-                N_("Rp %(performance)s = Ra %(average)s + dp %(dp)s"),
-                {"performance": perf.performance, "average": perf.average, "dp": perf.dp},
+            required=say("performance", performance=min_performance),
+            actual=say(
+                "performance_found", performance=perf.performance, average=perf.average, dp=perf.dp
             ),
         ),
         *_federation_conditions(player_federation, games, event, regulations),
