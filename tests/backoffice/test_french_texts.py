@@ -21,6 +21,12 @@ from fastapi.testclient import TestClient
 from ratingdb.backoffice.i18n import Reader
 from ratingdb.rules.messages import Message, Number
 from tests.backoffice.conftest import Accounts
+from tests.backoffice.test_publication import (
+    PAGE,
+    _csrf,
+    _submit_and_accept,
+    prepared,  # noqa: F401  (a fixture)
+)
 from tests.backoffice.test_quality_flags import (
     BIG_OPEN,
     CATEGORY,
@@ -35,6 +41,7 @@ from tests.backoffice.test_quality_flags import (
     tokens,  # noqa: F401  (a fixture)
 )
 from tests.services.test_norms import ADA, build
+from tests.support.publication import LATE_ENTRY
 
 NB, NN, AP = "\u00a0", "\u202f", "\u2019"  # no-break spaces, apostrophe
 FRENCH = Reader("fr", True, ())
@@ -261,4 +268,38 @@ def test_refusals_in_french(
     assert (
         f"champ period{NB}: fide-standard 2026-10 précède la dernière liste publiée (2026-11)"
         f"{NB}: la prochaine liste à publier est 2026-12" in html.unescape(early.text)
+    )
+
+
+def test_a_refused_approval_in_french(
+    client: TestClient,
+    users: Accounts,
+    tokens: dict[str, str],  # noqa: F811
+    prepared: str,  # noqa: F811
+) -> None:
+    """tests/backoffice/test_publication.py's case: a tournament accepted after the preview."""
+    session_id, _ = users.session("officer1")
+    client.cookies.set("ratingdb_session", session_id)
+    page = client.get(f"{PAGE}?lang=fr").text
+    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', page)
+    assert digest is not None
+    tournament = _submit_and_accept(client, tokens, LATE_ENTRY)
+    client.cookies.set("ratingdb_session", session_id)
+    refused = client.post(f"{PAGE}/approve?lang=fr",
+                          data={"csrf_token": _csrf(page), "digest": digest[1]})  # fmt: skip
+    assert refused.status_code == 409
+    text = html.unescape(refused.text)
+    assert (
+        f"la liste fide-standard 2026-12 qu{AP}une clôture calcule maintenant n{AP}est pas celle "
+        f"de l{AP}aperçu (empreinte {digest[1][:12]}…" in text
+    )
+    reasons = _items(refused.text, "reasons")
+    assert reasons[0] == (
+        f"le tournoi {tournament} (Club Evening, du 2026-11-20 au 2026-11-20) a été ajouté "
+        f"depuis l{AP}aperçu{NB}: 1 parties comptées"
+    )
+    # Dan (K 20) beat Anna: +6 on his own (test_publication.py works it).
+    assert reasons[1].startswith(f"2 entrées diffèrent{NB}: 1001 ")
+    assert reasons[1].endswith(
+        f"{NN}; 1004 Dan, D{NB}: inchangée à l{AP}aperçu, 2016, +6, 1 parties, K 20 maintenant"
     )

@@ -131,10 +131,14 @@ def _revision(revision: int | None) -> Message:
 def _tournament_differences(
     session: Session, before: Mapping[str, list[Any]], now: Mapping[str, list[Any]]
 ) -> list[Message]:
-    names = {
-        row.tournament_id: f"{row.tournament_id} ({row.name}, {row.start_date} to {row.end_date})"
+    names: dict[str, Param] = {
+        row.tournament_id: Message(
+            N_("%(id)s (%(name)s, %(start)s to %(end)s)"),
+            {"id": row.tournament_id, "name": row.name, "start": str(row.start_date),
+             "end": str(row.end_date)},
+        )
         for row in tournament_repo.with_ids(session, before.keys() | now.keys())
-    }
+    }  # fmt: skip
     reasons = []
     for tournament_id in sorted(before.keys() | now.keys()):
         was, is_ = before.get(tournament_id), now.get(tournament_id)
@@ -180,15 +184,17 @@ def _entry_differences(
         return []
     named = differing[:DIFFERENCES_NAMED]
     names = player_repo.names(session, named)
-    lines = {
-        f"line{index}": Message(
+    lines = [
+        Message(
             N_("%(player)s %(name)s: %(before)s at the preview, %(now)s now"),
             {"player": player_id, "name": names.get(player_id, ""),
              "before": _entry(before.get(player_id)), "now": _entry(now.get(player_id))},
         )
-        for index, player_id in enumerate(named)
-    }  # fmt: skip
-    joined = Message("; ".join(f"%({line})s" for line in lines), lines)
+        for player_id in named
+    ]  # fmt: skip
+    joined = lines[-1]
+    for line in reversed(lines[:-1]):
+        joined = Message(N_("%(first)s; %(rest)s"), {"first": line, "rest": joined})
     more = len(differing) - len(named)
     if more > 0:
         return [
