@@ -25,8 +25,14 @@ and, asked for with ``--endpoints``, the web pages:
   served from the page cache once rendered.
 
 Printed per endpoint and concurrency: requests per second, latency p50/p95/p99 in ms, the
-ratio of its requests per second to /health's at the same concurrency, and errors (any answer
-but 200). The last line is one JSON object with those figures.
+ratio of its requests per second to /health's at the same concurrency, errors (any answer
+but 200), and the server's CPU milliseconds per answer (Linux: the process's user and system
+time over the measurement, warm-up included, divided by every answer in it). The last line is
+one JSON object with those figures.
+
+``--http h11`` or ``--http httptools`` serves the same app under plain uvicorn
+(benchmarks/plain_serve.py) instead of ``ratingdb serve``'s own protocol, to measure what the
+protocol costs.
 
 Without --reuse, the database named by --database-url is emptied first (PostgreSQL: its public
 schema is dropped; a SQLite file is deleted): point it at a scratch database.
