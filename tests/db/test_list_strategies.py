@@ -206,3 +206,28 @@ def test_sorted_pages_keep_the_ranks_by_rating(session: Session) -> None:
         3,
         EXPECTED[wanted],
     )
+
+
+def test_a_list_published_between_the_plan_and_the_read(
+    session: Session, database_url: str, list_file: Path
+) -> None:
+    """LATEST was chosen for 2026-09, then 2026-10 was published (latest_entries hold it now):
+    the read plans again without them and gives the same page; a forced LATEST is refused."""
+    held = svc.find_list(session, CATEGORY, HELD).list_id
+    fra = EntryFilter(federation="FRA")
+    chosen = list_pages.plan(session, held, fra, 2026)
+    forced = list_pages.plan(session, held, fra, 2026, forced=Strategy.LATEST)
+    assert chosen.strategy is Strategy.LATEST
+    session.rollback()  # SQLite: let the import write
+    assert main(["lists", "import", str(list_file), "--category", CATEGORY.value,
+                 "--period", "2026-10", "--database-url", database_url]) == 0  # fmt: skip
+    assert list_pages.plan(session, held, fra, 2026).strategy is Strategy.RESOLVED
+    expected = EXPECTED[fra]
+    assert list_pages.count_filtered(session, held, fra, 2026, chosen) == len(expected)
+    rows = list_pages.filtered_entries(
+        session, held, original_list_id=None, wanted=fra, list_year=2026, limit=10, offset=0,
+        chosen=chosen,
+    )  # fmt: skip
+    assert [(row[8], row[-2], row[-1]) for row in rows] == expected  # 8: player_id
+    with pytest.raises(LookupError, match="no longer hold"):
+        list_pages.count_filtered(session, held, fra, 2026, forced)
