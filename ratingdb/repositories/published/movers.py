@@ -21,22 +21,32 @@ MOVER_FIELDS = ("player_id", "rating", "previous_rating", "games", "active")
 Figures = tuple[int, int | None, int, bool]
 
 
-def predecessor(session: Session, list_id: int) -> tuple[int, date, bool] | None:
-    """The list ``list_id`` is compared with, and whether it is its parent: a computed list's
-    parent (the list it was computed from); else the latest revision of the category's
-    previous published list (None: the category's first list). (its id, its list date,
-    whether it is the parent)"""
+def predecessor(session: Session, list_id: int) -> tuple[int, date, tuple[int, ...]] | None:
+    """The list ``list_id`` is compared with, and the lists whose own rows in list_entries are
+    the players to compare: a computed list's parent (the list it was computed from; through
+    the revisions of its own list date it replaces, each a correction's changes against the
+    one before), with those lists, the list's first; else the latest revision of the
+    category's previous published list, with () (the whole lists compared). (None: the
+    category's first list.)"""
     row = session.execute(
         select(RatingListRow.category, RatingListRow.list_date, RatingListRow.parent_list_id).where(
             RatingListRow.id == list_id
         )
     ).one()
-    if row.parent_list_id is not None:
-        parent_date = session.scalar(
-            select(RatingListRow.list_date).where(RatingListRow.id == row.parent_list_id)
-        )
-        assert parent_date is not None  # a foreign key
-        return int(row.parent_list_id), parent_date, True
+    own: list[int] = [list_id]
+    parent = row.parent_list_id
+    while parent is not None:
+        parent_date, grandparent = session.execute(
+            select(RatingListRow.list_date, RatingListRow.parent_list_id).where(
+                RatingListRow.id == parent
+            )
+        ).one()
+        if parent_date != row.list_date:
+            return int(parent), parent_date, tuple(own)
+        own.append(int(parent))
+        parent = grandparent
+    if len(own) > 1:
+        raise AssertionError(f"list {list_id} revises a list that has no parent")
     before = session.execute(
         select(RatingListRow.id, RatingListRow.list_date)
         .where(
@@ -47,16 +57,18 @@ def predecessor(session: Session, list_id: int) -> tuple[int, date, bool] | None
         .order_by(RatingListRow.list_date.desc())
         .limit(1)
     ).first()
-    return None if before is None else (int(before.id), before.list_date, False)
+    return None if before is None else (int(before.id), before.list_date, ())
 
 
 def changed_on_computed(
-    session: Session, list_id: int, parent_id: int
+    session: Session, own_lists: tuple[int, ...], parent_id: int
 ) -> dict[str, tuple[Figures | None, Figures | None]]:
     """player_id -> (figures on the list, on its parent; None: not on it) of every player
-    whose entry on a computed list differs from the parent's carried forward: the list's own
-    rows in list_entries (one query by the list_id index; a marker: off the list), and those
-    players' entries on the parent (one statement, list_changes.resolve)."""
+    whose entry on a computed list (``own_lists[0]``) differs from the parent's carried
+    forward: the list's own rows in list_entries and those of the revisions it replaces
+    (``own_lists[1:]``), the nearest of each player's kept (one query by the list_id index; a
+    marker: off the list), and those players' entries on the parent (one statement,
+    list_changes.resolve)."""
     own = session.connection().execute(
         select(
             ListEntryRow.player_id,
@@ -64,10 +76,12 @@ def changed_on_computed(
             ListEntryRow.previous_rating,
             ListEntryRow.games,
             ListEntryRow.active,
-        ).where(ListEntryRow.list_id == list_id)
+        )
+        .where(ListEntryRow.list_id.in_(own_lists))
+        .order_by(ListEntryRow.list_id)
     )
     mine: dict[str, Figures | None] = {}
-    for player_id, rating, previous, games, active in own:
+    for player_id, rating, previous, games, active in own:  # the nearest list's row last
         mine[player_id] = (
             None if rating is None else (int(rating), previous, int(games or 0), bool(active))
         )

@@ -110,9 +110,9 @@ def movers(
     found = repo.predecessor(session, summary.list_id)
     if found is None:
         return Movers(summary, None, None, *(_EMPTY for _ in KINDS))
-    compared, compared_date, is_parent = found
-    if is_parent:
-        changed = repo.changed_on_computed(session, summary.list_id, compared)
+    compared, compared_date, own_lists = found
+    if own_lists:
+        changed = repo.changed_on_computed(session, own_lists, compared)
     else:
         changed = _compared_whole(session, summary.list_id, compared)
     players = list_players.players_by_id(
