@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
 from datetime import date
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sqlalchemy import and_, insert, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import RatingListRow, RevisedPlayerRow
+from ratingdb.models import CalculationRow, RatingListRow, RevisedPlayerRow
 from ratingdb.repositories.players import chunks, one_of
 
 
@@ -132,6 +132,22 @@ def sources(
     return chain, {player: source_of(chain, lists) for player, lists in revised.items()}
 
 
+def calculations_of(session: Session, list_id: int) -> dict[tuple[str, int], tuple[Any, ...]]:
+    """(player_id, game_id) -> the calculation (the fields of CALCULATION_KEYS after list_id)
+    of every game of the list, each player's read where it is stored (:func:`sources`)."""
+    chain, held = sources(session, list_id)
+    last = chain[-1]
+    columns = [CalculationRow.__table__.c[key] for key in CALCULATION_KEYS[1:]]
+    found: dict[tuple[str, int], tuple[Any, ...]] = {}
+    rows = session.execute(
+        select(CalculationRow.list_id, *columns).where(CalculationRow.list_id.in_(chain))
+    )
+    for row in rows:
+        if held.get(row[1], last) == row[0]:
+            found[(row[1], int(row[2]))] = tuple(row[1:])
+    return found
+
+
 def write_revised(session: Session, list_id: int, player_ids: Iterable[str]) -> int:
     """The players a revision recomputed (its calculations are theirs only)."""
     rows = [{"list_id": list_id, "player_id": p} for p in sorted(set(player_ids))]
@@ -140,8 +156,17 @@ def write_revised(session: Session, list_id: int, player_ids: Iterable[str]) -> 
     return len(rows)
 
 
+#: The columns of a calculation row, in the order of a close's tuples (ratingdb.services.close).
+CALCULATION_KEYS = (
+    "list_id", "player_id", "game_id", "tournament_id", "rating_used", "opponent_id",
+    "opponent_rating_used", "difference", "difference_used", "expected", "score", "delta",
+    "rated", "reason", "rule_version",
+)  # fmt: skip
+
 __all__ = [
+    "CALCULATION_KEYS",
     "ListLink",
+    "calculations_of",
     "current_sources",
     "links",
     "revised_on",

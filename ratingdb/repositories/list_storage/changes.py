@@ -25,6 +25,7 @@ from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
 from ratingdb.db.chunks import ENTRY
 from ratingdb.db.raw import raw_rows
 from ratingdb.models import CalculationRow, ListEntryRow, PlayerStatusRow, RatingListRow
+from ratingdb.repositories.list_storage.calculations import CALCULATION_KEYS
 from ratingdb.repositories.list_storage.chunk_reads import list_columns
 from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules.carry_forward import Entry, ancestry_of, carried, nearest_shown
@@ -35,11 +36,6 @@ ENTRY_KEYS = (
     "sum_delta", "rated_games", "peak_rating", "last_rated", "active",
 )  # fmt: skip
 STATUS_KEYS = ("list_id", "player_id", "rated_games", "peak_rating", "pool")
-CALCULATION_KEYS = (
-    "list_id", "player_id", "game_id", "tournament_id", "rating_used", "opponent_id",
-    "opponent_rating_used", "difference", "difference_used", "expected", "score", "delta",
-    "rated", "reason", "rule_version",
-)  # fmt: skip
 
 
 # --- writes --------------------------------------------------------------------------------
