@@ -221,13 +221,16 @@ def played_games_of(
     return [PeriodGame(r[0], r[1], r[2], r[3], r[4], r[5], r[7]) for r in ordered]
 
 
-def players_of_tournaments(session: Session, tournament_ids: Collection[str]) -> set[str]:
-    """Every player of a game row (current or superseded) of the tournaments."""
+def players_of_games_replaced(
+    session: Session, tournament_ids: Collection[str], after: int
+) -> set[str]:
+    """The players of the game rows of the tournaments that a correction after ``after``
+    superseded (a revision's calculations stored before name those rows)."""
     found: set[str] = set()
     for chunk in chunks(sorted(tournament_ids)):
         rows = session.connection().execute(
             select(GameRow.white_id, GameRow.black_id)
-            .where(one_of(session, GameRow.tournament_id, chunk))
+            .where(one_of(session, GameRow.tournament_id, chunk), GameRow.superseded_by > after)
             .distinct()
         )
         for white, black in rows:

@@ -218,11 +218,13 @@ def _period(
             reached.add(game.black_id)
         if game.black_id in seeds:
             reached.add(game.white_id)
-    # The players of the tournaments corrected since the stored revision without changing it
-    # are recomputed too: the revision written from this stores their calculations with the
-    # games as they are now (the stored ones name the rows those corrections replaced), so
-    # that every calculation a revision reads through is as of its corrections.
-    reached |= period_inputs.players_of_tournaments(session, touched)
+    # The players of games replaced since the stored revision (by this correction, or by one
+    # that changed no list) are recomputed too: the revision written from this stores their
+    # calculations with the games as they are now, where the stored ones name the rows
+    # replaced; every calculation a revision reads through is then as of its corrections.
+    reached |= period_inputs.players_of_games_replaced(
+        session, touched, current.corrections_applied
+    )
     statuses, loaded = load(
         session, rules, period_id, previous, lists, cascade.corrections, standard_lists,
         Among(reached, calculated, _AsRevised(session, cascade)),
