@@ -131,5 +131,13 @@ def test_correction_benchmark_on_sqlite(tmp_path: Path) -> None:
     assert isinstance(changed, list)
     assert len(changed) == 3
     assert all(count >= 1 for count in changed)
-    # The dry run's impact was checked equal to the cascade's revisions by the script itself.
-    assert {"impact_s", "impact_cpu_s", "cascade_dry_run_s"} <= figures.keys()
+    # The dry run's impact was checked equal to the whole cascade's and the committed one's
+    # revisions by the script itself.
+    assert {"impact_s", "impact_cpu_s", "whole_cascade_s", "cascade_s"} <= figures.keys()
+    # The committed revisions stored what changed: a row per player changed at most, and the
+    # calculations of the players recomputed (each named in revised_players).
+    grown = figures["grown"]
+    assert isinstance(grown, dict)
+    assert grown["revised_players"] >= sum(changed)
+    assert grown["list_entries"] <= grown["revised_players"]
+    assert grown["list_chunks"] >= 3

@@ -162,7 +162,13 @@ def player_entries(
         if key not in shown or shown[key].revision < row.revision:
             shown[key] = row
     found: list[PlayerEntry] = []
-    on_lists = carry_forward.entries_on_lists(parents, rows)
+    dates = {int(row.id): row.list_date for row in lists}
+    revising = {
+        list_id
+        for list_id, parent in parents.items()
+        if parent is not None and dates.get(parent) == dates[list_id]
+    }
+    on_lists = carry_forward.entries_on_lists(parents, rows, revising)
     for (list_category, list_date), row in sorted(
         shown.items(), key=lambda item: (str(item[0][0].value), item[0][1])
     ):

@@ -31,7 +31,13 @@ from ratingdb.services.close.computation import (
     compute,
     latest_correction,
 )
-from ratingdb.services.close.output import encode_pool, entries_digest, entry_rows, publish
+from ratingdb.services.close.output import (
+    calculation_rows,
+    encode_pool,
+    entries_digest,
+    entry_rows,
+    publish,
+)
 from ratingdb.services.close.statuses import decode_pool
 from ratingdb.services.progress import Track, no_progress
 
@@ -156,6 +162,7 @@ __all__ = [
     "CloseOutcome",
     "CloseState",
     "Computation",
+    "calculation_rows",
     "close_period",
     "compute",
     "decode_pool",

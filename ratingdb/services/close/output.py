@@ -4,7 +4,7 @@ streamed into the database (repositories.list_storage), and the digest of its en
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date, datetime
 from typing import Any
 
@@ -70,11 +70,12 @@ def publish(
     rows = list_changes.write_computed(
         session,
         itertools.chain(
-            _entries_digested(results, listed, rating_list.id, digest, against),
+            _entriesdigested(results, listed, rating_list.id, digest, against),
             _markers(rating_list.id, against),
         ),
         _statuses_to_keep(results, rating_list.id),
-        _calculations(results, rating_list.id, rules.version.name, loaded),
+        # A player who played has moved.
+        calculation_rows(results.moved(), rating_list.id, rules.version.name, loaded),
     )
     if against is not None:
         against.check()
@@ -159,7 +160,7 @@ def _against_parent(session: Session, parent_id: int, computation: Computation) 
         ):
             held = unmoved(player_id)
             if held is not None and player_id not in merged:
-                # Its entry made as _entry_row makes it: the same rating as the base, change 0,
+                # Its entry made as entry_row makes it: the same rating as the base, change 0,
                 # no game (no K used nor sum), the K after the list, the status' games, peak
                 # and last rated list, active as that list makes it now.
                 status, next_k = held
@@ -180,7 +181,7 @@ def _against_parent(session: Session, parent_id: int, computation: Computation) 
                 against.seen += 1
             parents = (player_id, rating, None, None, None, k_factor, None, None, rated_games, peak,
                        last_rated, active)  # fmt: skip
-            if _entry_row(0, player_id, r)[2:] != carry_forward.carried(parents)[1:]:
+            if entry_row(0, player_id, r)[2:] != carry_forward.carried(parents)[1:]:
                 against.differs.add(player_id)
     against.gone.sort()
     return against
@@ -198,7 +199,7 @@ def _markers(list_id: int, against: AgainstParent | None) -> Iterator[tuple[Any,
 _NO_FIELDS = (None,) * (len(list_changes.ENTRY_KEYS) - 2)
 
 
-def _entries_digested(
+def _entriesdigested(
     results: Mapping[str, PeriodResult],
     listed: Sequence[str],
     list_id: int,
@@ -213,9 +214,9 @@ def _entries_digested(
     while part := list(itertools.islice(players, DIGEST_SLICE)):
         results_of = [results[player_id] for player_id in part]
         rows = [
-            _entry_row(list_id, player_id, r) for player_id, r in zip(part, results_of, strict=True)
+            entry_row(list_id, player_id, r) for player_id, r in zip(part, results_of, strict=True)
         ]
-        digest.update([_digested(row) for row in rows])
+        digest.update([digested(row) for row in rows])
         if against is None:
             yield from rows
             continue
@@ -233,7 +234,7 @@ def _entries_of(
     """The entries (ENTRY_KEYS but list_id) of the players ``listed``, in that order, each
     made as it is packed."""
     for player_id in listed:
-        yield _entry_row(0, player_id, results[player_id])[1:]
+        yield entry_row(0, player_id, results[player_id])[1:]
 
 
 def _changes(session: Session, computation: Computation) -> list_latest.LatestChanges:
@@ -255,7 +256,7 @@ def _changes(session: Session, computation: Computation) -> list_latest.LatestCh
         if r is None or r.new_rating is None:
             gone.append(player_id)
             continue
-        row = _entry_row(0, player_id, r)  # the entry as written
+        row = entry_row(0, player_id, r)  # the entry as written
         entries.append((player_id, row[2], row[9], row[10], row[11]))
     return list_latest.LatestChanges(entries, gone)
 
@@ -282,10 +283,10 @@ def entry_rows(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tu
     """The list's entries as rows of ENTRY_KEYS, produced as they are written."""
     for player_id, r in results.items():
         if r.new_rating is not None:
-            yield _entry_row(list_id, player_id, r)
+            yield entry_row(list_id, player_id, r)
 
 
-def _entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]:
+def entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]:
     on_previous_list = r.published_rating is not None
     peak = r.status.peak_rating
     last_rated = r.status.last_rated
@@ -307,8 +308,8 @@ def _entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]
     )
 
 
-def _digested(row: tuple[Any, ...], version: int = DIGEST_VERSION) -> tuple[Any, ...]:
-    """The fields of an entry row (_entry_row) a digest of ``version`` covers
+def digested(row: tuple[Any, ...], version: int = DIGEST_VERSION) -> tuple[Any, ...]:
+    """The fields of an entry row (entry_row) a digest of ``version`` covers
     (services.lists.digest.DIGEST_FIELDS): from the player id to the K, and (version 2) the
     activity flag."""
     return row[1:7] if version == 1 else (*row[1:7], row[12])
@@ -329,7 +330,7 @@ def _canonical(
     """The fields of digest ``version`` of each player of ``listed``: the entry's row as
     written."""
     for player_id in listed:
-        yield _digested(_entry_row(0, player_id, results[player_id]), version)
+        yield digested(entry_row(0, player_id, results[player_id]), version)
 
 
 def _statuses_to_keep(results: PeriodResults, list_id: int) -> Iterator[tuple[Any, ...]]:
@@ -344,10 +345,12 @@ def _statuses_to_keep(results: PeriodResults, list_id: int) -> Iterator[tuple[An
                    encode_pool(status.pool))  # fmt: skip
 
 
-def _calculations(
-    results: PeriodResults, list_id: int, version: str, loaded: Loaded
+def calculation_rows(
+    results: Iterable[tuple[str, PeriodResult]], list_id: int, version: str, loaded: Loaded
 ) -> Iterator[tuple[Any, ...]]:
-    for player_id, r in results.moved():  # a player who played has moved
+    """The calculations (CALCULATION_KEYS) of the games of the players' results (player_id,
+    result), made as they are written."""
+    for player_id, r in results:
         for index, event in enumerate(r.events):
             ids = loaded.game_ids[(player_id, index)]
             tournament_id = loaded.tournament_of[(player_id, index)]
