@@ -38,7 +38,6 @@ from ratingdb.api.schemas import (
     CalculationOut,
     FoundPlayerOut,
     HistoryOut,
-    HistoryPointOut,
     InterimOut,
     InterimRatingOut,
     PlayerDetailOut,
@@ -46,6 +45,7 @@ from ratingdb.api.schemas import (
     PlayersOut,
     RatingOut,
 )
+from ratingdb.api.schemas.players import history_json
 from ratingdb.db import ReadSession
 from ratingdb.rules import Category
 from ratingdb.services import published as svc
@@ -243,17 +243,8 @@ async def history(
         return Response(body, media_type="application/json", headers=headers)
 
     def render(session: ReadSession) -> bytes:
-        points = svc.history(session, player_id, category, revision)
-        return (
-            HistoryOut(
-                player_id=player_id,
-                category=category,
-                revision=revision,
-                points=[HistoryPointOut.of(point) for point in points],
-            )
-            .model_dump_json()
-            .encode()
-        )
+        found = svc.history(session, player_id, category, revision)
+        return history_json(player_id, category, revision, found)
 
     return await kept_by_generations(
         request,

@@ -43,6 +43,7 @@ from ratingdb.services.published.lists import (
 from ratingdb.services.published.players import (
     CurrentRating,
     FoundPlayer,
+    HistoryColumns,
     HistoryPoint,
     Player,
     history,
@@ -82,6 +83,7 @@ __all__ = [
     "FoundPlayer",
     "GameLine",
     "Generation",
+    "HistoryColumns",
     "HistoryPoint",
     "InitialWorking",
     "LinkedTournament",
