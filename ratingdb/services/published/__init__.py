@@ -41,6 +41,7 @@ from ratingdb.services.published.lists import (
     published_lists,
 )
 from ratingdb.services.published.players import (
+    NO_HISTORY,
     CurrentRating,
     FoundPlayer,
     HistoryColumns,
@@ -74,6 +75,7 @@ from ratingdb.services.published.tournaments import (
 )
 
 __all__ = [
+    "NO_HISTORY",
     "CategoryInfo",
     "CategoryRecord",
     "ComparedEntry",

@@ -114,15 +114,15 @@ def point_on(
     )
 
 
-def inactive_since(points: Sequence[HistoryPoint]) -> Period | None:
+def inactive_since(history: HistoryColumns) -> Period | None:
     """The first list of the run of lists, up to the player's latest, that show them
     inactive; None when the latest shows them active (or there is none)."""
     since = None
-    for point in reversed(points):
-        if point.active:
+    for index in range(len(history) - 1, -1, -1):
+        if history.actives[index]:
             break
-        since = point.period
-    return since
+        since = index
+    return None if since is None else Period.of_list_date(history.list_dates[since])
 
 
 def history_point(row: Any) -> HistoryPoint:

@@ -1,0 +1,100 @@
+"""The rows of a period's games on the player page, written here rather than by the template.
+
+A ten-year player page shows some 400 games, a row of eight cells each: through Jinja2 each
+cell's label, link, number and escape was a call into the template runtime, and the rows were
+two thirds of a first render (benchmarks/README.md, ``cold_history.py``). Here each row is one
+format of values escaped once, the labels looked up once a page. The text is the one the
+template wrote, byte for byte (``player.html`` calls :func:`game_rows` where its loop was;
+tests/api/test_game_rows.py renders both).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from jinja2.utils import url_quote
+from markupsafe import Markup, escape
+
+from ratingdb.api.i18n import N_, Reader
+from ratingdb.api.reasons import reason_words
+
+#: The labels of the cells, in order (``data-label``: a narrow screen shows them beside each
+#: value).
+LABELS = (
+    N_("Tournament"), N_("Rd"), N_("Opponent"), N_("Rating"), N_("D used"), N_("Expected"),
+    N_("Score"), N_("Delta"),
+)  # fmt: skip
+CAP = N_("cap")
+CAPPED = N_("D %(difference)s, capped")
+NOT_RATED = N_("not rated: %(reason)s")
+DASH = "\u2013"
+_ROW = (
+    '    <tr%s>\n      <td class="name" data-label="%s"><a href="%s">%s</a></td>\n'
+    '      <td class="num" data-label="%s">%s</td>\n'
+    '      <td class="name" data-label="%s"><a href="%s">%s</a></td>\n'
+    '      <td class="num" data-label="%s">%s</td>\n'
+    '      <td class="num" data-label="%s">%s</td>\n'
+    '      <td class="num" data-label="%s">%s</td>\n'
+    '      <td class="num" data-label="%s">%s</td>\n'
+    '      <td class="num" data-label="%s">%s</td>\n'
+    "    </tr>\n"
+)
+_UNRATED = ' class="unrated"'
+_WHY = '<tr class="unrated why"><td colspan="8" class="reason">%s</td></tr>'
+
+#: A page's messages as the template shows them: ``gettext(message, **variables)``, Markup.
+Messages = Callable[..., str]
+
+
+def game_rows(games: Sequence[Any], reader: Reader, messages: Messages) -> Markup:
+    """The ``<tr>`` of each game (``services.published.GameLine``), and after a game not
+    rated the row of its reason, as the template's loop wrote them."""
+    labels = [messages(label) for label in LABELS]
+    (l_tournament, l_round, l_opponent, l_rating, l_used, l_expected, l_score,
+     l_delta) = labels  # fmt: skip
+    cap = messages(CAP)
+    link = reader.link
+    decimal = reader.decimal
+    out: list[str] = []
+    for game in games:
+        rated = game.rated
+        expected = decimal(game.expected) or DASH
+        delta = (decimal(game.delta) or DASH) if rated else DASH
+        used = game.difference_used
+        if used is None:
+            difference = DASH
+        elif game.difference != used:
+            title = messages(CAPPED, difference=game.difference)
+            difference = f'{used}<span class="capped" title="{title}"> ({cap})</span>'
+        else:
+            difference = str(used)
+        rating = game.opponent_rating
+        out.append(
+            _ROW
+            % (
+                "" if rated and game.delta is not None else _UNRATED,
+                l_tournament,
+                escape(link("/tournaments/" + url_quote(game.tournament_id))),
+                escape(game.tournament_name),
+                l_round,
+                escape(game.round),
+                l_opponent,
+                escape(link("/players/" + str(game.opponent_id))),
+                escape(game.opponent_name),
+                l_rating,
+                DASH if rating is None else escape(rating),
+                l_used,
+                difference,
+                l_expected,
+                escape(expected),
+                l_score,
+                escape(decimal(game.score, 0)),
+                l_delta,
+                escape(delta),
+            )
+        )
+        if not rated:
+            words = reason_words(game.reason, reader.gettext, reader.category)
+            out.append(_WHY % messages(NOT_RATED, reason=words))
+    return Markup("".join(out))
