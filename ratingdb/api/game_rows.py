@@ -1,9 +1,10 @@
-"""The rows of a period's games on the player page, written here rather than by the template.
+"""The table of a period's games on the player page (its head and rows), written here rather
+than by the template.
 
 A ten-year player page shows some 400 games, a row of eight cells each: through Jinja2 each
 cell's label, link, number and escape was a call into the template runtime, and the rows were
 two thirds of a first render (benchmarks/README.md, ``cold_history.py``). Here each row is one
-format of values escaped once, the labels looked up once a page. The text is the one the
+format of values escaped once, the labels looked up once a table. The text is the one the
 template wrote, byte for byte (``player.html`` calls :func:`game_rows` where its loop was;
 tests/api/test_game_rows.py renders both).
 """
@@ -25,6 +26,8 @@ LABELS = (
     N_("Tournament"), N_("Rd"), N_("Opponent"), N_("Rating"), N_("D used"), N_("Expected"),
     N_("Score"), N_("Delta"),
 )  # fmt: skip
+#: Which cells hold numbers (right-aligned: ``class="num"``).
+NUMERIC = (False, True, False, True, True, True, True, True)
 CAP = N_("cap")
 CAPPED = N_("D %(difference)s, capped")
 NOT_RATED = N_("not rated: %(reason)s")
@@ -41,10 +44,21 @@ _ROW = (
     "    </tr>\n"
 )
 _UNRATED = ' class="unrated"'
+_HEAD = '<th scope="col"%s>%s</th>'
+_NUMBER = ' class="num"'
 _WHY = '<tr class="unrated why"><td colspan="8" class="reason">%s</td></tr>'
 
 #: A page's messages as the template shows them: ``gettext(message, **variables)``, Markup.
 Messages = Callable[..., str]
+
+
+def games_head(messages: Messages) -> Markup:
+    """The table's head: the labels as column headers, as the template wrote it."""
+    cells = "".join(
+        _HEAD % (_NUMBER if numeric else "", messages(label))
+        for label, numeric in zip(LABELS, NUMERIC, strict=True)
+    )
+    return Markup(f"<thead><tr>{cells}</tr></thead>")
 
 
 def game_rows(games: Sequence[Any], reader: Reader, messages: Messages) -> Markup:

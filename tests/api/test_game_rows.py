@@ -1,9 +1,10 @@
-"""The player page's game rows written in Python (``ratingdb.api.game_rows``) are the text the
-template's loop wrote, byte for byte: that loop (as player.html had it) rendered beside them
-for games of every kind (rated, capped, an unrated opponent with its reason, a rate of play
-outside the category, a score without delta), names and ids that need escaping and quoting,
-in English and French, with and without ``?lang=``. One row is also worked by hand, from the
-French catalogue: Anna's game against Max (2435, D -585 capped at -400), a draw."""
+"""The player page's game table written in Python (``ratingdb.api.game_rows``): its head and
+rows are the text the template wrote, byte for byte. The template's former head and loop are
+rendered beside them for games of every kind (rated, capped, an unrated opponent with its
+reason, a rate of play outside the category, a score without delta), names and ids that need
+escaping and quoting, in English and French, with and without ``?lang=``. One row is also
+worked by hand, from the French catalogue: Anna's game against Max (2435, D -585 capped at
+-400), a draw."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from decimal import Decimal
 
 import pytest
 
-from ratingdb.api.game_rows import game_rows
+from ratingdb.api.game_rows import game_rows, games_head
 from ratingdb.api.i18n import Reader
 from ratingdb.api.routes.pages import _kept_gettext, templates
 from ratingdb.rules.period import OPPONENT_UNRATED
 from ratingdb.services.published import GameLine
 
+#: The table's head as player.html wrote it before games_head.
+HEAD = """<thead><tr><th scope="col">{{ _('Tournament') }}</th><th scope="col" class="num">{{ _('Rd') }}</th><th scope="col">{{ _('Opponent') }}</th><th scope="col" class="num">{{ _('Rating') }}</th><th scope="col" class="num">{{ _('D used') }}</th><th scope="col" class="num">{{ _('Expected') }}</th><th scope="col" class="num">{{ _('Score') }}</th><th scope="col" class="num">{{ _('Delta') }}</th></tr></thead>"""  # noqa: E501
 #: The loop as player.html wrote it before game_rows (its labels looked up in the loop).
 LOOP = """\
     {% for g in games %}
@@ -90,6 +93,8 @@ def test_the_rows_the_template_wrote(language: str, explicit: bool) -> None:
 
     written = game_rows(GAMES, reader, messages)
     assert str(written) == expected
+    head = templates.env.from_string(HEAD).render(reader=reader)
+    assert str(games_head(messages)) == head
     assert expected.count("<tr") == len(GAMES) + 2  # two reasons
 
 

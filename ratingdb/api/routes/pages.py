@@ -28,7 +28,7 @@ from markupsafe import Markup
 from ratingdb.api.caches import Builds
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
-from ratingdb.api.game_rows import game_rows
+from ratingdb.api.game_rows import game_rows, games_head
 from ratingdb.api.i18n import Reader, reader_of
 from ratingdb.api.reasons import INITIAL_METHODS, reason_words
 from ratingdb.api.routes.lists import etag_matches, etag_of
@@ -126,6 +126,11 @@ def _environment() -> Environment:
         gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=True
     )
     environment.globals["gettext"] = _kept_gettext
+    environment.globals["games_head"] = pass_context(
+        lambda context: games_head(
+            lambda message, **values: _kept_gettext(context, message, **values)
+        )
+    )
     environment.globals["game_rows"] = pass_context(
         lambda context, games: game_rows(
             games,
