@@ -3,10 +3,10 @@ than by the template.
 
 A ten-year player page shows some 400 games, a row of eight cells each: through Jinja2 each
 cell's label, link, number and escape was a call into the template runtime, and the rows were
-two thirds of a first render (benchmarks/README.md, ``cold_history.py``). Here each row is one
-format of values escaped once, the labels looked up once a table. The text is the one the
-template wrote, byte for byte (``player.html`` calls :func:`game_rows` where its loop was;
-tests/api/test_game_rows.py renders both).
+about half of a first render's template time (benchmarks/README.md, ``cold_history.py``).
+Here each row is one format of values escaped once, the labels looked up once a table. The
+text is the one the template wrote, byte for byte (``player.html`` calls :func:`game_rows`
+where its loop was; tests/api/test_game_rows.py renders both).
 """
 
 from __future__ import annotations
