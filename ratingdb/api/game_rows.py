@@ -12,6 +12,8 @@ where its loop was; tests/api/test_game_rows.py renders both).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from decimal import Decimal
+from functools import lru_cache
 from typing import Any
 
 from jinja2.utils import url_quote
@@ -69,12 +71,12 @@ def game_rows(games: Sequence[Any], reader: Reader, messages: Messages) -> Marku
      l_delta) = labels  # fmt: skip
     cap = messages(CAP)
     link = reader.link
-    decimal = reader.decimal
+    language = reader.language
     out: list[str] = []
     for game in games:
         rated = game.rated
-        expected = decimal(game.expected) or DASH
-        delta = (decimal(game.delta) or DASH) if rated else DASH
+        expected = DASH if game.expected is None else _decimal(language, game.expected)
+        delta = DASH if not rated or game.delta is None else _decimal(language, game.delta)
         used = game.difference_used
         if used is None:
             difference = DASH
@@ -84,31 +86,44 @@ def game_rows(games: Sequence[Any], reader: Reader, messages: Messages) -> Marku
         else:
             difference = str(used)
         rating = game.opponent_rating
+        # Numbers, decimals and the quoted tournament link hold nothing to escape.
         out.append(
             _ROW
             % (
                 "" if rated and game.delta is not None else _UNRATED,
                 l_tournament,
-                escape(link("/tournaments/" + url_quote(game.tournament_id))),
+                link("/tournaments/" + url_quote(game.tournament_id)),
                 escape(game.tournament_name),
                 l_round,
-                escape(game.round),
+                int(game.round),
                 l_opponent,
                 escape(link("/players/" + str(game.opponent_id))),
                 escape(game.opponent_name),
                 l_rating,
-                DASH if rating is None else escape(rating),
+                DASH if rating is None else int(rating),
                 l_used,
                 difference,
                 l_expected,
-                escape(expected),
+                expected,
                 l_score,
-                escape(decimal(game.score, 0)),
+                _decimal(language, game.score, 0),
                 l_delta,
-                escape(delta),
+                delta,
             )
         )
         if not rated:
             words = reason_words(game.reason, reader.gettext, reader.category)
             out.append(_WHY % messages(NOT_RATED, reason=words))
     return Markup("".join(out))
+
+
+def _decimal(language: str, value: Decimal, places: int = 2) -> str:
+    """``Reader.decimal``'s text of ``value`` (a page's expected scores, scores and deltas are
+    a few hundred values, asked for thousands of times), kept by value: equal decimals
+    (``0.5``, ``0.50``) read the same, and the sign keeps ``-0`` apart from ``0``."""
+    return _decimal_text(language, value, value.is_signed(), places)
+
+
+@lru_cache(maxsize=4096)
+def _decimal_text(language: str, value: Decimal, negative: bool, places: int) -> str:
+    return Reader(language, False, ()).decimal(value, places)

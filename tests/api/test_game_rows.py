@@ -78,6 +78,11 @@ GAMES = [
     ),
     _game(round=4, rated=False, delta=None, reason="rate of play outside fide-blitz"),
     _game(round=5, delta=None, expected=Decimal("0.5715"), difference=0, difference_used=0),
+    # Equal decimals written alike, and a negative zero apart from zero (the texts are kept
+    # by value).
+    _game(round=6, expected=Decimal("0.50"), score=Decimal("0.50"), delta=Decimal("-0.00")),
+    _game(round=7, expected=Decimal("0.5"), score=Decimal("0.5"), delta=Decimal("0.00")),
+    _game(round=8, expected=Decimal("1234.5"), delta=Decimal("-0")),
 ]
 
 
@@ -96,6 +101,7 @@ def test_the_rows_the_template_wrote(language: str, explicit: bool) -> None:
     head = templates.env.from_string(HEAD).render(reader=reader)
     assert str(games_head(messages)) == head
     assert expected.count("<tr") == len(GAMES) + 2  # two reasons
+    assert (">-0.00<" if language == "en" else ">-0,00<") in expected
 
 
 def test_a_row_worked_by_hand() -> None:
