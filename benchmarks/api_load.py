@@ -84,13 +84,17 @@ CONCURRENCY = (1, 10, 50)
 ENDPOINTS = ("health", "list", "history", "calculation")
 #: The web pages, measured when --endpoints names them.
 PAGE_ENDPOINTS = ("list-page", "player-page", "player-page-hot")
-ALL_ENDPOINTS = (*ENDPOINTS, *PAGE_ENDPOINTS)
+#: ``history-cold``: a history of another player at each request, every one a first render
+#: (history.py measures it after a warm-up on other players).
+ALL_ENDPOINTS = (*ENDPOINTS, "history-cold", *PAGE_ENDPOINTS)
 #: Entries per page of a list, JSON (limit=100) and HTML (the page's own size) alike.
 PAGE = 100
 #: List pages are drawn from the first this many entries (a deep OFFSET is a different
 #: question: it costs the database a scan of every skipped entry).
 LIST_DEPTH = 10_000
 SAMPLE_PLAYERS = 2_000
+#: Players drawn for ``history-cold``: more than 50 clients ask for in 20 seconds.
+COLD_PLAYERS = 50_000
 LONG_HISTORIES = 20
 START_TIMEOUT = 60
 #: The targets at 50 clients: p99 under 100 ms for the JSON list page and the player history
@@ -174,6 +178,8 @@ class Targets:
     #: The players with the most rows in list_entries (the longest histories of their own),
     #: for ``player-page-hot``; read only when asked for (:func:`with_long_histories`).
     long_histories: tuple[str, ...] = ()
+    #: Players of the list, each asked for once by ``history-cold``.
+    cold_players: tuple[str, ...] = ()
 
 
 def targets(url: str, seed: int) -> Targets:
@@ -212,6 +218,7 @@ def targets(url: str, seed: int) -> Targets:
         entries=list_id[1],
         players=rng.sample(players, min(SAMPLE_PLAYERS, len(players))),
         players_with_games=rng.sample(with_games, min(SAMPLE_PLAYERS, len(with_games))),
+        cold_players=tuple(rng.sample(players, min(COLD_PLAYERS, len(players)))),
     )
 
 
@@ -361,6 +368,11 @@ def paths(endpoint: str, found: Targets, rng: random.Random) -> list[str]:
         return [
             f"/v1/players/{rng.choice(found.players)}/history?category={CATEGORY.value}"
             for _ in range(count)
+        ]
+    if endpoint == "history-cold":
+        return [
+            f"/v1/players/{player}/history?category={CATEGORY.value}"
+            for player in found.cold_players
         ]
     if endpoint == "list-page":
         pages = max(1, min(LIST_DEPTH, found.entries) // PAGE)

@@ -44,13 +44,23 @@ def test_history_then_storage_designs_on_postgresql(
         reads = figures["reads"]
         assert isinstance(reads, dict)
         assert set(reads) == {
-            "health", "list", "history", "player-page", "player-page-hot", "list_uncached"
+            "health", "list", "history", "history-cold", "player-page", "player-page-hot",
+            "list_uncached",
         }  # fmt: skip
         assert all(row["errors"] == 0 and row["requests"] > 0 for row in reads.values())
         closed = figures["one_more_close"]
         assert isinstance(closed, dict)
         assert closed["period"] == "2027-01"
         assert closed["entries"] > 0
+
+        # The first renders of the longest histories and their pages: every one answered.
+        cold = run("cold_history.py", "--database-url", url, "--samples", "4", "--repeat", "1",
+                   cwd=tmp_path)  # fmt: skip
+        assert cold["points"] == 5  # the baseline, three months and the one more close
+        for name in ("history", "page", "history_render", "page_data"):
+            row = cold[name]
+            assert isinstance(row, dict)
+            assert row["requests"] == 4, name
 
         # Every design answers every read as today's list_entries does (the script exits 1
         # otherwise); the changes hold the baseline's entries and fewer than all the others.
