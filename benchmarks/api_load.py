@@ -25,8 +25,14 @@ and, asked for with ``--endpoints``, the web pages:
   served from the page cache once rendered.
 
 Printed per endpoint and concurrency: requests per second, latency p50/p95/p99 in ms, the
-ratio of its requests per second to /health's at the same concurrency, and errors (any answer
-but 200). The last line is one JSON object with those figures.
+ratio of its requests per second to /health's at the same concurrency, errors (any answer
+but 200), and the server's CPU milliseconds per answer (Linux: the process's user and system
+time over the measurement, warm-up included, divided by every answer in it). The last line is
+one JSON object with those figures.
+
+``--http h11`` or ``--http httptools`` serves the same app under plain uvicorn
+(benchmarks/plain_serve.py) instead of ``ratingdb serve``'s own protocol, to measure what the
+protocol costs.
 
 Without --reuse, the database named by --database-url is emptied first (PostgreSQL: its public
 schema is dropped; a SQLite file is deleted): point it at a scratch database.
@@ -62,6 +68,7 @@ if str(ROOT) not in sys.path:  # run as a script: python benchmarks/api_load.py
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.generate import build  # noqa: E402
+from benchmarks.plain_serve import PROTOCOLS as PLAIN_PROTOCOLS  # noqa: E402
 from ratingdb.config import READ_DATABASE_URL_VARIABLE  # noqa: E402
 from ratingdb.db import is_sqlite, make_engine, make_sessionmaker, upgrade  # noqa: E402
 from ratingdb.models import CalculationRow, ListEntryRow, RatingListRow  # noqa: E402
@@ -77,13 +84,17 @@ CONCURRENCY = (1, 10, 50)
 ENDPOINTS = ("health", "list", "history", "calculation")
 #: The web pages, measured when --endpoints names them.
 PAGE_ENDPOINTS = ("list-page", "player-page", "player-page-hot")
-ALL_ENDPOINTS = (*ENDPOINTS, *PAGE_ENDPOINTS)
+#: ``history-cold``: a history of another player at each request, every one a first render
+#: (history.py measures it after a warm-up on other players).
+ALL_ENDPOINTS = (*ENDPOINTS, "history-cold", *PAGE_ENDPOINTS)
 #: Entries per page of a list, JSON (limit=100) and HTML (the page's own size) alike.
 PAGE = 100
 #: List pages are drawn from the first this many entries (a deep OFFSET is a different
 #: question: it costs the database a scan of every skipped entry).
 LIST_DEPTH = 10_000
 SAMPLE_PLAYERS = 2_000
+#: Players drawn for ``history-cold``: more than 50 clients ask for in 20 seconds.
+COLD_PLAYERS = 50_000
 LONG_HISTORIES = 20
 START_TIMEOUT = 60
 #: The targets at 50 clients: p99 under 100 ms for the JSON list page and the player history
@@ -167,6 +178,8 @@ class Targets:
     #: The players with the most rows in list_entries (the longest histories of their own),
     #: for ``player-page-hot``; read only when asked for (:func:`with_long_histories`).
     long_histories: tuple[str, ...] = ()
+    #: Players of the list, each asked for once by ``history-cold``.
+    cold_players: tuple[str, ...] = ()
 
 
 def targets(url: str, seed: int) -> Targets:
@@ -205,6 +218,7 @@ def targets(url: str, seed: int) -> Targets:
         entries=list_id[1],
         players=rng.sample(players, min(SAMPLE_PLAYERS, len(players))),
         players_with_games=rng.sample(with_games, min(SAMPLE_PLAYERS, len(with_games))),
+        cold_players=tuple(rng.sample(players, min(COLD_PLAYERS, len(players)))),
     )
 
 
@@ -243,10 +257,19 @@ def start_server(
     access_log: bool,
     log: Path,
     page_cache_mb: int | None = None,
+    http: str = "limited",
 ) -> subprocess.Popen[bytes]:
+    """``ratingdb serve`` (``http`` "limited": its own protocol), or its app under plain
+    uvicorn (``http`` one of plain_serve.PROTOCOLS; one worker)."""
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
     command = [sys.executable, "-m", "ratingdb", "serve", "--host", "127.0.0.1",
                "--port", str(port), "--database-url", url, "--workers", str(workers)]  # fmt: skip
+    if http != "limited":
+        if workers != 1:
+            raise SystemExit("--http other than limited runs one worker")
+        command = [sys.executable, "-m", "benchmarks.plain_serve", "--http", http,
+                   "--port", str(port), "--database-url", url]  # fmt: skip
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     if threads is not None:
         command += ["--threads", str(threads)]
     if page_cache_mb is not None:
@@ -346,6 +369,11 @@ def paths(endpoint: str, found: Targets, rng: random.Random) -> list[str]:
             f"/v1/players/{rng.choice(found.players)}/history?category={CATEGORY.value}"
             for _ in range(count)
         ]
+    if endpoint == "history-cold":
+        return [
+            f"/v1/players/{player}/history?category={CATEGORY.value}"
+            for player in found.cold_players
+        ]
     if endpoint == "list-page":
         pages = max(1, min(LIST_DEPTH, found.entries) // PAGE)
         return [
@@ -370,6 +398,10 @@ class Figures:
     errors: int
     seconds: float
     latencies_ms: list[float]
+    #: Every answer, the warm-up's included, and the server's CPU seconds over them all (None:
+    #: not read), for the server's CPU per request.
+    answered: int = 0
+    server_cpu_s: float | None = None
 
     @property
     def rps(self) -> float:
@@ -392,6 +424,8 @@ class Figures:
         }
         if health_rps:
             document["ratio"] = round(self.rps / health_rps, 3)
+        if self.server_cpu_s is not None and self.answered:
+            document["server_cpu_ms"] = round(self.server_cpu_s * 1000 / self.answered, 3)
         return document
 
 
@@ -413,6 +447,7 @@ async def measure(
     latencies: list[float] = []
     errors = 0
     counted = 0
+    answered = 0
     start = time.perf_counter()
     measure_from = start + warmup
     stop = measure_from + duration
@@ -420,7 +455,7 @@ async def measure(
     next_index = 0
 
     async def client() -> None:
-        nonlocal errors, counted, next_index, last_done
+        nonlocal errors, counted, next_index, last_done, answered
         connection = Connection(port, gzip)
         mine = 0
         try:
@@ -436,6 +471,7 @@ async def measure(
                     await connection.close()
                     status = 0
                 done = time.perf_counter()
+                answered += 1
                 if sent >= measure_from:
                     mine += 1
                     counted += 1
@@ -447,7 +483,16 @@ async def measure(
             await connection.close()
 
     await asyncio.gather(*(client() for _ in range(clients)))
-    return Figures(counted, errors, last_done - measure_from, latencies)
+    return Figures(counted, errors, last_done - measure_from, latencies, answered)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The user and system CPU seconds process ``pid`` has used (None: not on Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # --- the run -----------------------------------------------------------------------------------
@@ -467,7 +512,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     log = Path(args.server_log)
     server = start_server(
-        url, port, args.workers, args.threads, args.access_log, log, args.page_cache_mb
+        url, port, args.workers, args.threads, args.access_log, log, args.page_cache_mb, args.http
     )
     rng = random.Random(args.seed)
     results: dict[str, dict[str, dict[str, Any]]] = {name: {} for name in args.endpoints}
@@ -475,6 +520,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for clients in args.concurrency:
             health_rps: float | None = None
             for endpoint in args.endpoints:
+                cpu_before = cpu_seconds(server.pid)
                 figures = asyncio.run(
                     measure(
                         port,
@@ -485,6 +531,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         endpoint in PAGE_ENDPOINTS,
                     )
                 )
+                cpu_after = cpu_seconds(server.pid)
+                if cpu_before is not None and cpu_after is not None:
+                    figures = dataclasses.replace(figures, server_cpu_s=cpu_after - cpu_before)
                 if endpoint == "health":
                     health_rps = figures.rps
                 results[endpoint][str(clients)] = figures.as_json(
@@ -497,13 +546,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def print_table(results: dict[str, dict[str, dict[str, Any]]]) -> None:
     print(f"{'endpoint':<12}{'clients':>8}{'req/s':>10}{'p50 ms':>9}{'p95 ms':>9}"
-          f"{'p99 ms':>9}{'ratio':>8}{'errors':>8}")  # fmt: skip
+          f"{'p99 ms':>9}{'ratio':>8}{'errors':>8}{'cpu ms':>8}")  # fmt: skip
     for endpoint, by_clients in results.items():
         for clients, row in by_clients.items():
             ratio = f"{row['ratio']:.2f}" if "ratio" in row else "1.00"
             latency = f"{row['p50_ms']:>9.1f}{row['p95_ms']:>9.1f}{row['p99_ms']:>9.1f}"
+            cpu = f"{row['server_cpu_ms']:>8.2f}" if "server_cpu_ms" in row else f"{'-':>8}"
             print(f"{endpoint:<12}{clients:>8}{row['rps']:>10,.0f}{latency}{ratio:>8}"
-                  f"{row['errors']:>8}")  # fmt: skip
+                  f"{row['errors']:>8}{cpu}")  # fmt: skip
 
 
 def verdict(results: dict[str, dict[str, dict[str, Any]]]) -> dict[str, Any]:
@@ -567,6 +617,9 @@ def main() -> None:
     parser.add_argument("--page-cache-mb", type=int,
                         help="ratingdb serve --page-cache-mb (default: its default; 0: no "
                         "cache of rendered list pages)")  # fmt: skip
+    parser.add_argument("--http", choices=("limited", *PLAIN_PROTOCOLS), default="limited",
+                        help="limited: ratingdb serve as shipped; h11 or httptools: its app "
+                        "under plain uvicorn (benchmarks/plain_serve.py)")  # fmt: skip
     parser.add_argument("--no-access-log", dest="access_log", action="store_false",
                         help="run the server without its per-request log")  # fmt: skip
     parser.add_argument("--server-log", default=os.devnull,
@@ -578,6 +631,7 @@ def main() -> None:
     results = figures["endpoints"]
     backend = make_url(args.database_url).get_backend_name()
     print(f"{backend}, {figures['entries']:,} list entries, {args.workers} worker(s), "
+          f"protocol {args.http}, "
           f"threads {args.threads or 'default'}, "
           f"page cache {'default' if args.page_cache_mb is None else args.page_cache_mb} MB, "
           f"{args.duration:g} s per measurement")  # fmt: skip
@@ -599,6 +653,7 @@ def main() -> None:
                 "entries": figures["entries"],
                 "reused": figures["reused"],
                 "workers": args.workers,
+                "http": args.http,
                 "threads": args.threads,
                 "access_log": args.access_log,
                 "page_cache_mb": args.page_cache_mb,

@@ -12,13 +12,16 @@ rated game of the oldest of those K periods has its result reversed (1-0 becomes
 - the dry run as ``--dry-run`` now runs it (``dry_run=True``: the impact computed by
   services.impact from the players the correction reaches, nothing of the cascade written,
   the transaction rolled back), in its own process: seconds, CPU seconds and peak memory;
-- the dry run as it was (the whole cascade computed and written in a transaction that is
-  rolled back), in another process: the same figures;
-- the correction itself, committed, in another process: seconds, peak memory, revisions
-  published (K: the player's new rating is carried into every later list) and players changed.
+- the cascade as it was before issue 30 (every period recomputed and written whole, as for
+  lists of other rules: ``services.impact.needs_cascade`` made to say so), in a transaction
+  rolled back, in another process: the same figures (``--skip-whole`` leaves it out);
+- the correction itself, committed, in another process: its revisions written from the
+  impact, each storing only what changed (services.close.revision): seconds, peak memory,
+  revisions published (K: the player's new rating is carried into every later list), players
+  changed, and the rows and bytes the database grew by.
 
 The impact's revisions (lists, revisions, every player changed with both ratings) are checked
-equal to the cascade's before anything is printed: a difference stops the script.
+equal to the whole cascade's and the committed one's: a difference stops the script.
 
 Peak memory is the process's peak resident set (resource.getrusage), as in the other scripts;
 the memory of the interpreter with ratingdb imported, before the work, is printed beside it.
@@ -29,6 +32,7 @@ The last line is one JSON object. The database named by --database-url is emptie
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -91,16 +95,24 @@ def cpu_s() -> float:
 
 def run_phase(url: str, back: int, phase: str) -> dict[str, Any]:
     """One correction in this process (a child of main): seconds and peak memory. ``phase``:
-    ``impact`` (dry_run=True, rolled back), ``dry-run`` (the cascade rolled back, as the dry
-    run was), ``cascade`` (committed)."""
+    ``impact`` (dry_run=True, rolled back), ``whole`` (every period recomputed and written
+    whole, rolled back), ``cascade`` (committed: written from the impact)."""
+    from unittest.mock import patch
+
+    from ratingdb.services import impact
     from ratingdb.services.corrections import correct_game
 
     game = the_game(url, back)
     start_mb = history.peak_mb()
     engine = make_engine(url)
+    grown_before = _stored(engine)
+    whole = patch.object(impact, "needs_cascade", return_value=True)
     try:
         started, started_cpu = time.perf_counter(), cpu_s()
-        with make_sessionmaker(engine).begin() as session:
+        with (
+            make_sessionmaker(engine).begin() as session,
+            whole if phase == "whole" else contextlib.nullcontext(),
+        ):
             outcome = correct_game(
                 session,
                 tournament_id=game["tournament_id"],
@@ -116,9 +128,11 @@ def run_phase(url: str, back: int, phase: str) -> dict[str, Any]:
             if phase != "cascade":
                 session.rollback()
         seconds, cpu = time.perf_counter() - started, cpu_s() - started_cpu
+        grown = {k: v - grown_before[k] for k, v in _stored(engine).items()}
     finally:
         engine.dispose()
     return {
+        "grown": grown,
         "seconds": round(seconds, 2),
         "cpu_s": round(cpu, 2),
         "peak_rss_mb": round(history.peak_mb()),
@@ -128,6 +142,20 @@ def run_phase(url: str, back: int, phase: str) -> dict[str, Any]:
         "changes": [r.as_json() for r in outcome.revisions],
         "game": game,
     }
+
+
+def _stored(engine: Any) -> dict[str, int]:
+    """Rows of the tables a revision writes, and the database's size in bytes (PostgreSQL)."""
+    tables = ("list_entries", "list_chunks", "calculations", "player_status", "revised_players")
+    with engine.connect() as connection:
+        found = {
+            table: int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())
+            for table in tables
+        }
+        if engine.dialect.name == "postgresql":
+            size = "SELECT pg_database_size(current_database())"
+            found["bytes"] = int(connection.execute(text(size)).scalar_one())
+    return found
 
 
 def child(phase: str, url: str, back: int) -> dict[str, Any]:
@@ -166,7 +194,12 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=20261130)
     parser.add_argument(
-        "--phase", choices=("build", "impact", "dry-run", "cascade"), help=argparse.SUPPRESS
+        "--phase", choices=("build", "impact", "whole", "cascade"), help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--skip-whole",
+        action="store_true",
+        help="leave out the whole cascade (every period recomputed and written whole)",
     )
     parser.add_argument(
         "--no-commit",
@@ -234,34 +267,37 @@ def main() -> None:
         f"peak memory {impact['peak_rss_mb']:,} MB (at start {impact['start_rss_mb']} MB), "
         f"{impact['revisions']} revisions (load {load_before_impact[0]:.1f})"
     )
-    load_before_dry = os.getloadavg()
-    dry = child("dry-run", url, args.back)
-    print(
-        f"  dry run (cascade) {dry['seconds']:8.2f} s  CPU {dry['cpu_s']:.2f} s  "
-        f"peak memory {dry['peak_rss_mb']:,} MB "
-        f"(at start {dry['start_rss_mb']} MB), {dry['revisions']} revisions "
-        f"(load {load_before_dry[0]:.1f})"
-    )
-    if impact["changes"] != dry["changes"]:
-        raise SystemExit(
-            "the impact differs from the cascade's revisions:\n"
-            f"impact:  {json.dumps(impact['changes'])}\ncascade: {json.dumps(dry['changes'])}"
+    dry: dict[str, Any] | None = None
+    if not args.skip_whole:
+        load_before_dry = os.getloadavg()
+        dry = child("whole", url, args.back)
+        print(
+            f"  whole cascade     {dry['seconds']:8.2f} s  CPU {dry['cpu_s']:.2f} s  "
+            f"peak memory {dry['peak_rss_mb']:,} MB "
+            f"(at start {dry['start_rss_mb']} MB), {dry['revisions']} revisions "
+            f"(load {load_before_dry[0]:.1f}, rolled back)"
         )
-    print(
-        f"  the same {len(dry['changes'])} revisions, players changed {dry['players_changed']}: "
-        f"{dry['seconds'] / max(impact['seconds'], 0.01):.0f}x faster "
-        f"({dry['cpu_s'] / max(impact['cpu_s'], 0.01):.0f}x less CPU in the process)"
-    )
-    cascade = dry  # with --no-commit, the cascade's figures are the rolled-back one's
+        if impact["changes"] != dry["changes"]:
+            raise SystemExit(
+                "the impact differs from the cascade's revisions:\n"
+                f"impact:  {json.dumps(impact['changes'])}\n"
+                f"cascade: {json.dumps(dry['changes'])}"
+            )
+    cascade = impact
     if not args.no_commit:
+        load_before = os.getloadavg()
         cascade = child("cascade", url, args.back)
         print(
-            f"  cascade   {cascade['seconds']:8.2f} s  peak memory {cascade['peak_rss_mb']:,} MB "
+            f"  cascade   {cascade['seconds']:8.2f} s  CPU {cascade['cpu_s']:.2f} s  "
+            f"peak memory {cascade['peak_rss_mb']:,} MB "
             f"(at start {cascade['start_rss_mb']} MB), {cascade['revisions']} revisions, "
-            f"players changed per revision {cascade['players_changed']}"
+            f"players changed per revision {cascade['players_changed']} "
+            f"(load {load_before[0]:.1f}); the database grew by {cascade['grown']}"
         )
         if cascade["changes"] != impact["changes"]:
             raise SystemExit("the committed cascade differs from the impact")
+        if dry is not None:
+            print(f"  {dry['seconds'] / max(cascade['seconds'], 0.01):.1f}x faster than whole")
     per = cascade["seconds"] / max(1, cascade["revisions"])
     print(f"  per revision {per:.2f} s")
     print(
@@ -275,9 +311,10 @@ def main() -> None:
                 "impact_s": impact["seconds"],
                 "impact_cpu_s": impact["cpu_s"],
                 "impact_peak_rss_mb": impact["peak_rss_mb"],
-                "cascade_dry_run_s": dry["seconds"],
-                "cascade_dry_run_cpu_s": dry["cpu_s"],
-                "cascade_dry_run_peak_rss_mb": dry["peak_rss_mb"],
+                "whole_cascade_s": None if dry is None else dry["seconds"],
+                "whole_cascade_cpu_s": None if dry is None else dry["cpu_s"],
+                "whole_cascade_peak_rss_mb": None if dry is None else dry["peak_rss_mb"],
+                "grown": None if args.no_commit else cascade["grown"],
                 "cascade_s": None if args.no_commit else cascade["seconds"],
                 "cascade_peak_rss_mb": None if args.no_commit else cascade["peak_rss_mb"],
                 "start_rss_mb": cascade["start_rss_mb"],

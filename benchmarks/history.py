@@ -18,8 +18,9 @@ size and the reads; its lists are marked imported and ``periods verify`` is not 
 Then, measured (PostgreSQL):
 - the size of the list tables and of each of their indexes (pg_total_relation_size,
   pg_relation_size), per list-month and per entry;
-- player history and list page at --clients concurrent clients (benchmarks.api_load's server
-  and clients; the list page also with the page cache off, as the database serves it);
+- player history (also ``history-cold``: each request a player not asked for before), player
+  page and list page at --clients concurrent clients (benchmarks.api_load's server and
+  clients; the list page also with the page cache off, as the database serves it);
 - ``ratingdb periods verify --all`` (every list recomputed from its stored inputs);
 - one more close (the month after), and how much the database grew with it.
 
@@ -427,8 +428,10 @@ def backend_cpu(engine: Engine, exclude: int) -> dict[int, float]:
 
 
 def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Player history, the player's HTML page (all its years: random players, and the ones
-    with the longest histories again and again) and the list page at --clients clients (and
+    """Player history (``history``: 2,000 players, most answered from the page cache once
+    rendered; ``history-cold``: another player at each request, every one a first render), the
+    player's HTML page (all its years: random players, and the ones with the longest
+    histories again and again) and the list page at --clients clients (and
     /health, the denominator), through ``ratingdb serve`` as benchmarks.api_load runs it; the
     list page once more with the page cache off. Beside the latencies, the CPU each request
     took in the API process and in the database's backends: the figure a busy machine disturbs
@@ -441,7 +444,7 @@ def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
         own_pid = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
     try:
         for cache_mb, endpoints in (
-            (None, ("health", "list", "history", "player-page", "player-page-hot")),
+            (None, ("health", "list", "history", "history-cold", "player-page", "player-page-hot")),
             (0, ("list",)),
         ):
             port = api_load.free_port()
@@ -451,8 +454,12 @@ def measure_reads(url: str, args: argparse.Namespace) -> dict[str, Any]:
             try:
                 for endpoint in endpoints:
                     paths = api_load.paths(endpoint, found, rng)
+                    warm = paths
+                    if endpoint == "history-cold":  # warmed up on others: each one new
+                        half = len(paths) // 2
+                        warm, paths = paths[half:], paths[:half]
                     gzip = endpoint in api_load.PAGE_ENDPOINTS
-                    asyncio.run(api_load.measure(port, paths, args.clients, args.warmup, 0, gzip))
+                    asyncio.run(api_load.measure(port, warm, args.clients, args.warmup, 0, gzip))
                     api_before = cpu_seconds(server.pid)
                     db_before = backend_cpu(engine, own_pid)
                     figures = asyncio.run(

@@ -3,6 +3,8 @@ wrong, so a rating officer can fix the file without reading code."""
 
 from __future__ import annotations
 
+from ratingdb.rules.messages import Message
+
 
 class InputError(Exception):
     """Bad input from a file or a request: exit code 2 on the command line, 422 in the API.
@@ -11,19 +13,23 @@ class InputError(Exception):
     the field at fault (a dotted path such as ``events[0].games[1].score``): raised by a
     service, a domain name (``period``, ``tournament``), which each edge shows as its own
     parameter (the command line's table: ``ratingdb.cli.fields``).
+
+    ``message`` may be a :class:`~ratingdb.rules.messages.Message` (``text``), which the back
+    office words in the officer's language; ``message`` is then its English, as ever.
     """
 
     def __init__(
         self,
-        message: str,
+        message: str | Message,
         *,
         field: str | None = None,
         source: str | None = None,
         line: int | None = None,
         column: int | None = None,
     ) -> None:
-        super().__init__(message)
-        self.message = message
+        self.text = message if isinstance(message, Message) else Message(message)
+        self.message = self.text.english()
+        super().__init__(self.message)
         self.field = field
         self.source = source
         self.line = line
@@ -32,13 +38,13 @@ class InputError(Exception):
     def located(self, source: str) -> InputError:
         """The same error, naming the file it came from."""
         return InputError(
-            self.message, field=self.field, source=source, line=self.line, column=self.column
+            self.text, field=self.field, source=source, line=self.line, column=self.column
         )
 
     def with_field(self, field: str) -> InputError:
         """The same error under another name of its field (a command's option for it)."""
         return InputError(
-            self.message, field=field, source=self.source, line=self.line, column=self.column
+            self.text, field=field, source=self.source, line=self.line, column=self.column
         )
 
     def __str__(self) -> str:

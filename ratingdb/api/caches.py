@@ -137,8 +137,12 @@ class Deflated:
         gzip``."""
         return self.pages.get(key)
 
-    def put(self, key: str, body: bytes) -> None:
-        self.pages.put(key, gzip_member(body))
+    def put(self, key: str, body: bytes) -> bytes:
+        """Keep ``body`` compressed; returns the gzip member kept, which a first render sends
+        as it is to a client that accepts gzip (compressed once, not again on the way out)."""
+        packed = gzip_member(body)
+        self.pages.put(key, packed)
+        return packed
 
 
 #: zlib's window bits for a gzip header and trailer (RFC 1952) rather than zlib's (RFC 1950).

@@ -10,6 +10,10 @@ answers 408 to a request whose body is not complete in time once its head is (a 
 upload holds a connection and the app's task), and, when ``max_connections`` is set, answers
 503 to a connection beyond it as soon as it is accepted (uvicorn's ``limit_concurrency``
 counts only once a head is complete, and refuses at the limit rather than beyond it).
+
+Why a subclass rather than uvicorn's settings (h11 with ``h11_max_incomplete_event_size``):
+those settings close no idle connection and no slow head, and h11 cost 2.5 times this
+protocol's CPU per request (docs/architecture.md §4.3, benchmarks/protocol_cost.py).
 """
 
 from __future__ import annotations

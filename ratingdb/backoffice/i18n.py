@@ -30,7 +30,9 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb import i18n
-from ratingdb.i18n import LANGUAGES, compile_catalogues
+from ratingdb.i18n import LANGUAGES, SYMBOLS, compile_catalogues
+from ratingdb.rules.messages import Message as Text
+from ratingdb.rules.messages import Number, Param, from_json
 
 LOCALES: Final = Path(__file__).resolve().parent / "locales"
 DOMAIN: Final = "backoffice"
@@ -65,6 +67,26 @@ class Reader(i18n.Reader):
             value = datetime.fromisoformat(value)
         clock = value.strftime("%H:%M:%S" if seconds else "%H:%M")
         return self.gettext("%(day)s, %(time)s") % {"day": self.date(value.date()), "time": clock}
+
+    def message(self, value: Text | Mapping[str, object] | str) -> str:
+        """A service's message (``rules.messages``; or as a report stores it) in the reader's
+        language: its text from the catalogue, its values each in turn (a number with the
+        language's signs, a nested message translated). A ``str`` is a text already worded
+        (an error described by the page), shown as it is."""
+        if isinstance(value, str):
+            return value
+        text = value if isinstance(value, Text) else from_json(value)
+        translated = self.gettext(text.text)
+        if not text.params:
+            return translated
+        return translated % {name: self._param(v) for name, v in text.params.items()}
+
+    def _param(self, value: Param) -> str:
+        if isinstance(value, Text):
+            return self.message(value)
+        if isinstance(value, Number):
+            return value.english().translate(SYMBOLS[self.language])
+        return str(value)
 
 
 #: What the switch's links never repeat from a page's address: no page takes these from it
@@ -135,7 +157,8 @@ def _reader(context: Context) -> Reader:
 def environment(directory: Path) -> Environment:
     """The templates' environment: ``_()``, ``ngettext()``, ``pgettext()`` and ``{% trans %}``
     (trimmed) read the page's ``reader``; the filters ``tr`` (a message made in Python, marked
-    ``N_``, translated and escaped as any text), ``number``, ``day``, ``stamp`` and ``link``,
+    ``N_``, translated and escaped as any text), ``message`` (a service's message with its
+    values, ``rules.messages``), ``number``, ``day``, ``stamp`` and ``link``,
     and ``keep_language()`` (a GET form's hidden ``lang``) write the reader's way."""
     env = Environment(
         loader=FileSystemLoader(directory), autoescape=True, extensions=["jinja2.ext.i18n"]
@@ -151,6 +174,7 @@ def environment(directory: Path) -> Environment:
     env.filters["tr"] = pass_context(
         lambda c, message: _reader(c).gettext(str(message)) if message else message
     )
+    env.filters["message"] = pass_context(lambda c, value: _reader(c).message(value))
     env.filters["number"] = pass_context(lambda c, value: _reader(c).number(value))
     env.filters["day"] = pass_context(lambda c, value: _reader(c).day(value))
     env.filters["stamp"] = pass_context(

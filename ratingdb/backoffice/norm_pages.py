@@ -14,11 +14,12 @@ from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, signed_in
 from ratingdb.errors import InputError
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message
 from ratingdb.rules.titles import NORM_TITLES, FederationExemption, Title
 from ratingdb.services.accounts import Principal
 from ratingdb.services.norms import TournamentNorms, tournament_norms
 from ratingdb.services.published import tournaments
-from ratingdb.services.submissions import describe
+from ratingdb.services.submissions import described
 from ratingdb.services.title_watch import title_watch
 
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -69,7 +70,7 @@ def norm_check(request: Request, tournament_id: str, caller: Caller) -> Response
         norms, query = _norms(request, tournament_id)
     except InputError as bad:
         return _page(request, "norm_check.html", status=422, norms=None,
-                     tournament_id=tournament_id, error=describe(bad), query="",
+                     tournament_id=tournament_id, error=described(bad), query="",
                      exemptions=EXEMPTIONS)  # fmt: skip
     return _page(request, "norm_check.html", norms=norms, tournament_id=tournament_id,
                  error=None, query=query, exemptions=EXEMPTIONS)  # fmt: skip
@@ -81,17 +82,21 @@ def certificate(
     try:
         wanted = Title.parse(title)
         if wanted not in NORM_TITLES:
-            raise InputError(f"{title} is not a norm title", field="title")
+            raise InputError(
+                Message(N_("%(title)s is not a norm title"), {"title": title}), field="title"
+            )
         norms, query = _norms(request, tournament_id)
     except (InputError, ValueError) as bad:
-        message = describe(bad) if isinstance(bad, InputError) else str(bad)
+        message = described(bad) if isinstance(bad, InputError) else str(bad)
         return _page(request, "not_found.html", status=404, error=message)
     player = norms.player(player_id)
     check = None if player is None or wanted is None else player.check(wanted)
     if player is None or check is None:
         return _page(request, "not_found.html", status=404,
-                     error=f"no {title} norm check for player {player_id} in "
-                     f"{tournament_id}")  # fmt: skip
+                     error=Message(N_("no %(title)s norm check for player %(player)s in "
+                                      "%(tournament)s"),
+                                   {"title": title, "player": player_id,
+                                    "tournament": tournament_id}))  # fmt: skip
     return _page(request, "norm_certificate.html", norms=norms, player=player, check=check,
                  query=query)  # fmt: skip
 
@@ -120,7 +125,7 @@ def watch_page(request: Request, caller: Caller) -> Response:
         with found.sessions.begin() as session:
             values["watch"] = title_watch(session, wanted, period)
     except InputError as bad:
-        values["error"] = describe(bad)
+        values["error"] = described(bad)
         return _page(request, "title_watch.html", status=422, **values)
     return _page(request, "title_watch.html", **values)
 

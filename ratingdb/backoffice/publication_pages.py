@@ -14,10 +14,11 @@ from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.publication_api import approval_categories
 from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.errors import InputError
+from ratingdb.rules.messages import Message
 from ratingdb.services import publication as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.publication import AlreadyPublished, ListChanged, PublicationConflict
-from ratingdb.services.submissions import describe
+from ratingdb.services.submissions import described
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -41,8 +42,8 @@ def _preview_page(
     period: str,
     *,
     status: int = 200,
-    error: str | None = None,
-    reasons: list[str] | None = None,
+    error: str | Message | None = None,
+    reasons: list[Message] | None = None,
 ) -> Response:
     found = context(request)
     try:
@@ -54,12 +55,12 @@ def _preview_page(
             )  # fmt: skip
     except AlreadyPublished as published:
         return _page(request, "publication_preview.html", status=status, preview=None,
-                     category=category, period=period, published=published.message,
+                     category=category, period=period, published=published.text,
                      error=error, reasons=reasons or [])  # fmt: skip
     except InputError as bad:
         return _page(request, "publication_preview.html", status=422 if status == 200 else status,
                      preview=None, category=category, period=period, published=None,
-                     error=describe(bad), reasons=[])  # fmt: skip
+                     error=described(bad), reasons=[])  # fmt: skip
     return _page(request, "publication_preview.html", status=status, preview=shown,
                  category=category, period=period, published=None, error=error,
                  reasons=reasons or [], changes_shown=CHANGES_SHOWN)  # fmt: skip
@@ -83,13 +84,13 @@ def approve(
             )  # fmt: skip
     except ListChanged as changed:
         return _preview_page(request, caller, category, period, status=409,
-                             error=changed.message, reasons=changed.reasons)  # fmt: skip
+                             error=changed.text, reasons=changed.explained)  # fmt: skip
     except PublicationConflict as conflict:
         return _preview_page(request, caller, category, period, status=409,
-                             error=conflict.message, reasons=conflict.reasons)  # fmt: skip
+                             error=conflict.text, reasons=conflict.explained)  # fmt: skip
     except InputError as bad:
         return _preview_page(request, caller, category, period, status=422,
-                             error=describe(bad))  # fmt: skip
+                             error=described(bad))  # fmt: skip
     return RedirectResponse(f"/publication/{wanted.value}/{chosen}", status_code=303)
 
 

@@ -37,6 +37,11 @@ SHOWN: Final = (
     N_("deceased"),
     N_("suspended"),
     N_("withdrawn"),
+    # Why a round gave a player no game (rules.norms.Unplayed).
+    N_("forfeit-win"),
+    N_("forfeit-loss"),
+    N_("bye"),
+    N_("no-game"),
 )
 #: A norm check's conditions (``rules.norms``: their keys, ``_`` as spaces).
 NORM_CONDITIONS: Final = (

@@ -11,7 +11,7 @@ from ratingdb.models.account import (
 )
 from ratingdb.models.audit import AuditRow, CorrectionRow
 from ratingdb.models.base import Base
-from ratingdb.models.calculation import CalculationRow
+from ratingdb.models.calculation import CalculationRow, RevisedPlayerRow
 from ratingdb.models.correction_preview import CorrectionPreviewRow
 from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
@@ -57,6 +57,7 @@ __all__ = [
     "PublicationModeRow",
     "PublicationPreviewRow",
     "RatingListRow",
+    "RevisedPlayerRow",
     "SignInAttemptRow",
     "SignInThrottleRow",
     "SubmissionRow",

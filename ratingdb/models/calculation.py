@@ -43,3 +43,17 @@ class CalculationRow(Base):
     #: Why the game did not count (None when rated).
     reason: Mapped[str | None] = mapped_column(String(200))
     rule_version: Mapped[str] = mapped_column(String(40))
+
+
+class RevisedPlayerRow(Base):
+    """A player a correction's revision recomputed (migration 0019). A revision stores the
+    calculations of those players only: everyone else's are the revision's it replaces (its
+    parent, a list of the same date), read through it (repositories.list_storage.calculations).
+    A list computed whole (a close, or a revision recomputed whole) has no rows here."""
+
+    __tablename__ = "revised_players"
+
+    list_id: Mapped[int] = mapped_column(ForeignKey("rating_lists.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        String(PLAYER_ID_LENGTH), ForeignKey("players.player_id"), primary_key=True
+    )

@@ -37,6 +37,8 @@ PUBLIC_TABLES = frozenset(
         # How many player edits there were: the public caches' key (migration 0018).
         "player_edits",
         "rating_lists",
+        # The players a correction's revision recomputed (migration 0019).
+        "revised_players",
         "tournaments",
     }
 )

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from ratingdb.db import raw
 from ratingdb.models import CalculationRow, GameRow, PlayerRow, PlayerStatusRow, TournamentRow
+from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import players as list_players
 from ratingdb.repositories.players import chunks, one_of
@@ -169,20 +170,28 @@ def played_games_of(
     games' index: tournament first)."""
     rows: dict[int, Any] = {}
     corrected = sorted(calculated.corrected_since)
-    for chunk in chunks(sorted(player_ids)) if calculated.list_id is not None else ():
-        query = (
-            select(*_GAME_COLUMNS)
-            .select_from(CalculationRow)
-            .join(GameRow, GameRow.id == CalculationRow.game_id)
-            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-            .where(
-                CalculationRow.list_id == calculated.list_id,
-                one_of(session, CalculationRow.player_id, chunk),
+    # Each player's calculations where they are stored: a correction's revision holds only the
+    # players it recomputed, the others' are the revision's it replaces.
+    by_list: dict[int, list[str]] = {}
+    if calculated.list_id is not None:
+        chain, held = stored_calculations.sources(session, calculated.list_id, player_ids)
+        for player_id in player_ids:
+            by_list.setdefault(held.get(player_id, chain[-1]), []).append(player_id)
+    for list_id, held_there in sorted(by_list.items()):
+        for chunk in chunks(sorted(held_there)):
+            query = (
+                select(*_GAME_COLUMNS)
+                .select_from(CalculationRow)
+                .join(GameRow, GameRow.id == CalculationRow.game_id)
+                .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+                .where(
+                    CalculationRow.list_id == list_id,
+                    one_of(session, CalculationRow.player_id, chunk),
+                )
             )
-        )
-        if corrected:
-            query = query.where(CalculationRow.tournament_id.not_in(corrected))
-        rows.update((row[0], row) for row in session.connection().execute(query))
+            if corrected:
+                query = query.where(CalculationRow.tournament_id.not_in(corrected))
+            rows.update((row[0], row) for row in session.connection().execute(query))
     players = set(player_ids)
     # A few players (an interim rating's, a small impact's): only their games leave the
     # database, not every game of their tournaments (a 200-player open is 1,100 games; on
@@ -210,6 +219,23 @@ def played_games_of(
         )
     ordered = sorted(rows.values(), key=lambda row: (row[5], row[1], row[6], row[0]))
     return [PeriodGame(r[0], r[1], r[2], r[3], r[4], r[5], r[7]) for r in ordered]
+
+
+def players_of_games_replaced(
+    session: Session, tournament_ids: Collection[str], after: int
+) -> set[str]:
+    """The players of the game rows of the tournaments that a correction after ``after``
+    superseded (a revision's calculations stored before name those rows)."""
+    found: set[str] = set()
+    for chunk in chunks(sorted(tournament_ids)):
+        rows = session.connection().execute(
+            select(GameRow.white_id, GameRow.black_id)
+            .where(one_of(session, GameRow.tournament_id, chunk), GameRow.superseded_by > after)
+            .distinct()
+        )
+        for white, black in rows:
+            found.update((white, black))
+    return found
 
 
 def tournaments_played(

@@ -9,6 +9,10 @@ player is then:
 - else the parent's entry carried forward (:func:`carried`: as a close writes a player who did
   not play), or none when the parent shows none.
 
+A correction's revision of a list stores only what it changes too, against the revision it
+replaces (its parent then is a list of the same list date): there the parent's entry is shown
+as it is, not carried forward (a revision is the same period, not a later one).
+
 Carrying forward twice is carrying forward once (``carried(carried(e)) == carried(e)``), so the
 entry is also the player's row on the nearest list of the ancestry, carried forward when that
 list is not the list itself: the form the database reads it in (one row a player). The SQL
@@ -20,7 +24,7 @@ Pure: plain data in, plain data out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -58,22 +62,26 @@ def carried(entry: Sequence[Any]) -> Entry:
     )
 
 
-def shown(own: Sequence[Any] | None, parents: Entry | None) -> Entry | None:
+def shown(own: Sequence[Any] | None, parents: Entry | None, carry: bool = True) -> Entry | None:
     """The entry a list shows for a player: ``own``, the list's row of the player (the fields
     of :class:`Entry`; None: the list has none), a marker (rating None) leaving the player
-    off; without a row, ``parents`` (the parent's entry, None: none) carried forward."""
+    off; without a row, ``parents`` (the parent's entry, None: none) carried forward, or as it
+    is where the list is a revision of its parent (``carry`` False)."""
     if own is not None:
         return None if own[1] is None else Entry._make(own)
-    return None if parents is None else carried(parents)
+    if parents is None:
+        return None
+    return carried(parents) if carry else parents
 
 
-def nearest_shown(depth: int, row: Sequence[Any]) -> Entry | None:
+def nearest_shown(carry: bool, row: Sequence[Any]) -> Entry | None:
     """The entry a list shows for a player from their ``row`` (the fields of :class:`Entry`)
-    on the nearest list of its ancestry that has one, ``depth`` lists up (0: the list's own):
-    :func:`shown` applied down the ancestry, carried forward once however far."""
+    on the nearest list of its ancestry that has one: :func:`shown` applied down the
+    ancestry, carried forward once however far (``carry``: the row is on a list of an earlier
+    date; False: on the list itself or a revision of it it replaces)."""
     if row[1] is None:
         return None
-    return Entry._make(row) if depth == 0 else carried(row)
+    return carried(row) if carry else Entry._make(row)
 
 
 def ancestry_of(parents: Mapping[int, int | None], list_id: int) -> list[int]:
@@ -92,10 +100,14 @@ def ancestry_of(parents: Mapping[int, int | None], list_id: int) -> list[int]:
     return chain
 
 
-def resolved(chain: Sequence[int], rows: Iterable[Sequence[Any]]) -> dict[str, Entry]:
+def resolved(
+    chain: Sequence[int], rows: Iterable[Sequence[Any]], same_date: int = 1
+) -> dict[str, Entry]:
     """player_id -> entry on the list ``chain[0]``, from ``rows`` ((list_id, *fields of
     :class:`Entry`) on lists of ``chain``, its ancestry nearest first, in any order): each
-    player's row on the nearest list, as :func:`nearest_shown` reads it."""
+    player's row on the nearest list, as :func:`nearest_shown` reads it (``same_date``: how
+    many lists at the head of the chain are of the list's date, the list and the revisions it
+    replaces; rows there are not carried)."""
     depth = {list_id: index for index, list_id in enumerate(chain)}
     nearest: dict[str, tuple[int, Sequence[Any]]] = {}
     for row in rows:
@@ -105,18 +117,21 @@ def resolved(chain: Sequence[int], rows: Iterable[Sequence[Any]]) -> dict[str, E
             nearest[row[1]] = (where, row)
     entries: dict[str, Entry] = {}
     for player_id, (where, row) in nearest.items():
-        entry = nearest_shown(where, row[1:])
+        entry = nearest_shown(where >= same_date, row[1:])
         if entry is not None:
             entries[player_id] = entry
     return entries
 
 
 def entries_on_lists(
-    parents: Mapping[int, int | None], rows: Iterable[Sequence[Any]]
+    parents: Mapping[int, int | None],
+    rows: Iterable[Sequence[Any]],
+    revising: Collection[int] = (),
 ) -> dict[int, Entry]:
     """One player's entry on every list of ``parents`` (list id -> parent id, every list of a
     category) they are on, from their ``rows`` ((list_id, *fields of :class:`Entry`)): each
-    list's :func:`shown` entry, every list resolved once, its parent before it."""
+    list's :func:`shown` entry, every list resolved once, its parent before it.
+    ``revising``: the lists whose parent is a revision of the same list (of the same date)."""
     own = {int(row[0]): tuple(row[1:]) for row in rows}
     found: dict[int, Entry | None] = {}
     for list_id in parents:
@@ -131,19 +146,20 @@ def entries_on_lists(
             current = None if current in own else parents[current]
         below = None if current is None else found[current]
         for step in reversed(path):
-            below = shown(own.get(step), below)
+            below = shown(own.get(step), below, step not in revising)
             found[step] = below
     return {list_id: entry for list_id, entry in found.items() if entry is not None}
 
 
 def changes_against(
-    parent: Mapping[str, Entry] | None, entries: Iterable[Entry]
+    parent: Mapping[str, Entry] | None, entries: Iterable[Entry], carry: bool = True
 ) -> tuple[list[Entry], list[str]]:
     """What a list keeps in list_entries, from the whole list (``entries``) and its parent's
     (player_id -> entry; None: the list has no parent, and every entry is a row): the entries
     that are not the parent's carried forward, and the players of the parent not on the list
     (a marker each, in player_id order). The inverse of :func:`shown`: for every player,
-    ``shown(their row or marker or None, parent.get(player))`` is their entry on the list."""
+    ``shown(their row or marker or None, parent.get(player), carry)`` is their entry on the
+    list (``carry`` False: the list is a revision of its parent, of the same date)."""
     if parent is None:
         return list(entries), []
     rows: list[Entry] = []
@@ -151,6 +167,6 @@ def changes_against(
     for entry in entries:
         listed.add(entry.player_id)
         before = parent.get(entry.player_id)
-        if before is None or carried(before) != entry:
+        if before is None or (carried(before) if carry else before) != entry:
             rows.append(entry)
     return rows, sorted(player_id for player_id in parent if player_id not in listed)

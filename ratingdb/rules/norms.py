@@ -16,6 +16,8 @@ from enum import StrEnum
 from fractions import Fraction
 
 from ratingdb.rules.games import Score
+from ratingdb.rules.messages import Message
+from ratingdb.rules.norm_words import fraction, points, say
 from ratingdb.rules.rounding import round_half_up, round_to_hundredths_half_up
 from ratingdb.rules.tables import rating_difference_for_score
 from ratingdb.rules.titles import FederationExemption, Title, TitleRegulations
@@ -82,8 +84,10 @@ class Condition:
     key: str
     article: str
     met: bool
-    required: str
-    actual: str
+    #: What the article requires and what was found, as messages with their figures
+    #: (``rules.messages``: the command line prints their English, the back office words them).
+    required: Message
+    actual: Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,38 +173,27 @@ def performance(
     )
 
 
-def _fraction_text(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
-def _points_text(value: Fraction) -> str:
-    return str(value.numerator // value.denominator) + (".5" if value.denominator == 2 else "")
-
-
 def _games_condition(
     games: int, event: NormEvent, unplayed: Sequence[Unplayed], regulations: TitleRegulations
 ) -> Condition:
     """§1.4.1: 9 games; 7 in a 9-round World or Continental team championship; 8 games when
     the ninth round was a forfeit win or a bye the player did not ask for (docs/rules.md
     §20.6: a reading, the article was not transcribed)."""
-    needed = regulations.min_games
-    note = ""
+    needed, required = regulations.min_games, "games"
     if event.team_championship:
-        needed = regulations.team_championship_min_games
-        note = " (team championship)"
+        needed, required = regulations.team_championship_min_games, "games_team"
     elif (
         games == regulations.min_games - 1
         and event.rounds >= regulations.min_games
         and any(kind in (Unplayed.FORFEIT_WIN, Unplayed.BYE) for kind in unplayed)
     ):
-        needed = regulations.min_games - 1
-        note = " (a forfeit win or a bye in the other round)"
+        needed, required = regulations.min_games - 1, "games_one_less"
     return Condition(
         key="games",
         article="1.4.1",
         met=games >= needed,
-        required=f"at least {needed} games{note}",
-        actual=f"{games} games",
+        required=say(required, games=needed),
+        actual=say("games_found", games=games),
     )
 
 
@@ -229,13 +222,16 @@ def _swiss_exemption(event: NormEvent, regulations: TitleRegulations) -> Conditi
         key="swiss_exemption",
         article="1.4.3 d",
         met=met,
-        required=(
-            f"at least {regulations.swiss_foreign_players_min} rated players not of the host "
-            f"federation ({event.host_federation or 'unknown'}), from at least "
-            f"{regulations.swiss_foreign_federations_min} federations, at least "
-            f"{regulations.swiss_foreign_titled_min} of them GM, IM, WGM or WIM"
+        required=say(
+            "swiss",
+            players=regulations.swiss_foreign_players_min,
+            host=event.host_federation or say("unknown"),
+            federations=regulations.swiss_foreign_federations_min,
+            titled=regulations.swiss_foreign_titled_min,
         ),
-        actual=(f"{len(foreign)} players from {len(federations)} federations, {titled} titled"),
+        actual=say(
+            "swiss_found", players=len(foreign), federations=len(federations), titled=titled
+        ),
     )
 
 
@@ -259,22 +255,27 @@ def _federation_conditions(
                     key="federation_exemption",
                     article="1.4.3",
                     met=True,
-                    required="federation mix waived for an exempt event",
-                    actual=f"declared {event.exemption.value}",
+                    required=say("exempt"),
+                    actual=say("exempt_found", exemption=event.exemption.value),
                 )
             )
         return conditions
     unknown = sum(1 for game in games if game.opponent.federation is None)
     if player_federation is None or unknown:
-        missing = "the player's federation is unknown" if player_federation is None else ""
-        if unknown:
-            missing += ("; " if missing else "") + f"{unknown} opponents' federations unknown"
+        opponents = say("opponents_unknown", count=unknown)
+        missing = (
+            say("own_unknown")
+            if not unknown
+            else opponents
+            if player_federation is not None
+            else say("both_unknown", own=say("own_unknown"), opponents=opponents)
+        )
         conditions.append(
             Condition(
                 key="federations_known",
                 article="1.4.3",
                 met=False,
-                required="every federation known",
+                required=say("known"),
                 actual=missing,
             )
         )
@@ -290,9 +291,12 @@ def _federation_conditions(
             key="other_federations",
             article="1.4.3 a",
             met=len(others) >= regulations.other_federations_min,
-            required=f"at least {regulations.other_federations_min} federations other than "
-            f"{player_federation}",
-            actual=f"{len(others)} ({', '.join(others) or 'none'})",
+            required=say(
+                "others", count=regulations.other_federations_min, federation=player_federation
+            ),
+            actual=say(
+                "others_found", count=len(others), federations=", ".join(others) or say("none")
+            ),
         )
     )
     conditions.append(
@@ -300,9 +304,14 @@ def _federation_conditions(
             key="own_federation",
             article="1.4.3 b",
             met=own * own_max.denominator <= n * own_max.numerator,
-            required=f"at most {_fraction_text(own_max)} of {n} opponents from "
-            f"{player_federation} ({n * own_max.numerator // own_max.denominator})",
-            actual=str(own),
+            required=say(
+                "own",
+                share=fraction(own_max),
+                n=n,
+                federation=player_federation,
+                count=n * own_max.numerator // own_max.denominator,
+            ),
+            actual=say("count", count=own),
         )
     )
     conditions.append(
@@ -310,9 +319,13 @@ def _federation_conditions(
             key="one_federation",
             article="1.4.3 b",
             met=top * one_max.denominator <= n * one_max.numerator,
-            required=f"at most {_fraction_text(one_max)} of {n} opponents from one federation "
-            f"({n * one_max.numerator // one_max.denominator})",
-            actual=f"{top} from {top_federation}",
+            required=say(
+                "one",
+                share=fraction(one_max),
+                n=n,
+                count=n * one_max.numerator // one_max.denominator,
+            ),
+            actual=say("one_found", count=top, federation=top_federation),
         )
     )
     return conditions
@@ -342,17 +355,27 @@ def _title_conditions(
             key="title_holders",
             article="1.4.4 a",
             met=holders >= holders_needed,
-            required=f"at least {_fraction_text(regulations.title_holders_min)} of {n} opponents "
-            f"title holders, CM and WCM excluded ({holders_needed})",
-            actual=str(holders),
+            required=say(
+                "holders",
+                share=fraction(regulations.title_holders_min),
+                n=n,
+                count=holders_needed,
+            ),
+            actual=say("count", count=holders),
         ),
         Condition(
             key="norm_level_opponents",
             article="1.4.4",
             met=level_count >= level_needed,
-            required=f"at least {_fraction_text(regulations.norm_level_min)} of {n} opponents, "
-            f"and at least {regulations.norm_level_min_count}, {level_names} ({level_needed})",
-            actual=str(level_count),
+            required=say(
+                "level",
+                share=fraction(regulations.norm_level_min),
+                n=n,
+                least=regulations.norm_level_min_count,
+                titles=level_names,
+                count=level_needed,
+            ),
+            actual=say("count", count=level_count),
         ),
     ]
 
@@ -374,31 +397,36 @@ def check_norm(
     min_average = regulations.norm_min_average[title]
     min_performance = regulations.norm_performance[title]
     min_percent = regulations.min_score_percent
-    raise_text = (
-        f", {perf.raised_from} raised to {perf.raised_to}" if perf.raised_to is not None else ""
-    )
+    average = (
+        say("average_raised", average=perf.average, low=str(perf.raised_from),
+            high=perf.raised_to)
+        if perf.raised_to is not None
+        else say("average_found", average=perf.average)
+    )  # fmt: skip
     conditions = [
         _games_condition(n, event, unplayed, regulations),
         Condition(
             key="score",
             article="1.4.8 b",
             met=perf.points * 100 >= min_percent * n,
-            required=f"at least {min_percent} % of {n} games",
-            actual=f"{_points_text(perf.points)} points ({perf.percent} %)",
+            required=say("score", percent=min_percent, n=n),
+            actual=say("score_found", points=points(perf.points), percent=perf.percent),
         ),
         Condition(
             key="average",
             article="1.4.8 a",
             met=perf.average >= min_average,
-            required=f"Ra at least {min_average}",
-            actual=f"Ra {perf.average}{raise_text}",
+            required=say("average", average=min_average),
+            actual=average,
         ),
         Condition(
             key="performance",
             article="1.4.8",
             met=perf.performance >= min_performance,
-            required=f"Rp at least {min_performance}",
-            actual=f"Rp {perf.performance} = Ra {perf.average} + dp {perf.dp}",
+            required=say("performance", performance=min_performance),
+            actual=say(
+                "performance_found", performance=perf.performance, average=perf.average, dp=perf.dp
+            ),
         ),
         *_federation_conditions(player_federation, games, event, regulations),
         *_title_conditions(title, games, regulations),

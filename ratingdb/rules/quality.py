@@ -35,10 +35,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ratingdb.rules.messages import N_, Message, Number, Param, listed
+
 CLOSED_GROUP = "closed-group"
 REPEATED_PAIRING = "repeated-pairing"
 LARGE_GAIN = "large-gain"
 MISSING_IDENTITY = "missing-identity"
+
+#: The event name of the file a check report looks at, among the period's stored tournaments.
+THIS_FILE = N_("this file")
 
 #: The names an explanation lists before it says how many more.
 NAMES_SHOWN = 12
@@ -73,18 +78,18 @@ def _name(player_id: str, names: Mapping[str, str]) -> str:
     return f"{name} ({player_id})" if name else player_id
 
 
-def _listed(player_ids: Sequence[str], names: Mapping[str, str]) -> str:
-    shown = [_name(p, names) for p in player_ids[:NAMES_SHOWN]]
-    more = len(player_ids) - len(shown)
-    if more > 0:
-        return ", ".join(shown) + f" and {more} more"
-    if len(shown) == 1:
-        return shown[0]
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+def _listed(player_ids: Sequence[str], names: Mapping[str, str]) -> Param:
+    return listed([_name(p, names) for p in player_ids], NAMES_SHOWN)
 
 
-def _percent(share: Fraction) -> str:
-    return f"{float(share * 100):g}%"
+def _percent(share: Fraction) -> Number:
+    return Number(float(share * 100), "g")
+
+
+def _json(message: Message) -> dict[str, Any]:
+    """A flag's explanation: in English (``message``), and as a message with its values
+    (``i18n``, which the back office words in the officer's language)."""
+    return {"message": message.english(), "i18n": message.as_json()}
 
 
 # --- closed groups ----------------------------------------------------------------------------
@@ -115,24 +120,31 @@ class ClosedGroup:
     def unrated(self) -> tuple[str, ...]:
         return tuple(m.player_id for m in self.members if m.unrated)
 
-    def explain(self, names: Mapping[str, str]) -> str:
+    def explain(self, names: Mapping[str, str]) -> Message:
         size, unrated = len(self.members), self.unrated
         who = (
-            f"all {size} were unrated"
+            Message(N_("all %(size)s were unrated"), {"size": size})
             if len(unrated) == size
-            else f"{len(unrated)} of the {size} were unrated ({_listed(unrated, names)})"
+            else Message(
+                N_("%(unrated)s of the %(size)s were unrated (%(names)s)"),
+                {"unrated": len(unrated), "size": size, "names": _listed(unrated, names)},
+            )
         )
-        return (
-            f"closed group: {_listed(self.players, names)} played {self.inside} of their "
-            f"{self.games} games among themselves (each at least {_percent(self.min_share)} of "
-            f"their own); {who}, so their first ratings rest on each other"
-        )
+        return Message(
+            N_(
+                "closed group: %(players)s played %(inside)s of their %(games)s games among "
+                "themselves (each at least %(share)s%% of their own); %(who)s, so their first "
+                "ratings rest on each other"
+            ),
+            {"players": _listed(self.players, names), "inside": self.inside,
+             "games": self.games, "share": _percent(self.min_share), "who": who},
+        )  # fmt: skip
 
     def as_json(self, names: Mapping[str, str]) -> dict[str, Any]:
         return {
             "kind": self.kind,
             "players": list(self.players),
-            "message": self.explain(names),
+            **_json(self.explain(names)),
             "games": self.games,
             "inside": self.inside,
             "members": [
@@ -222,17 +234,30 @@ class RepeatedPairing:
 
     kind = REPEATED_PAIRING
 
-    def explain(self, names: Mapping[str, str]) -> str:
+    def explain(self, names: Mapping[str, str]) -> Message:
         first, second = (_name(p, names) for p in self.players)
-        return (
-            f"repeated pairing: {first} and {second} met in {len(self.events)} events of the "
-            f"period ({', '.join(self.events)}), {self.games} games in all"
-        )
+        return Message(
+            N_(
+                "repeated pairing: %(first)s and %(second)s met in %(count)s events of the "
+                "period (%(events)s), %(games)s games in all"
+            ),
+            {"first": first, "second": second, "count": len(self.events),
+             "events": _events(self.events), "games": self.games},
+        )  # fmt: skip
 
     def as_json(self, names: Mapping[str, str]) -> dict[str, Any]:
         return {"kind": self.kind, "players": list(self.players),
-                "message": self.explain(names), "events": list(self.events),
+                **_json(self.explain(names)), "events": list(self.events),
                 "games": self.games}  # fmt: skip
+
+
+def _events(events: Sequence[str]) -> Message:
+    """The events joined by commas; the file a check looks at (``THIS_FILE``) in words."""
+    values: dict[str, Param] = {
+        f"e{i}": Message(THIS_FILE) if event == THIS_FILE else event
+        for i, event in enumerate(events)
+    }
+    return Message(", ".join(f"%({name})s" for name in values), values)
 
 
 def repeated_pairings(
@@ -261,6 +286,11 @@ def repeated_pairings(
 # --- large gains ------------------------------------------------------------------------------
 
 
+#: Whose norm a large gain is far above: the period's players', or a submitted file's.
+PERIOD_SCOPE = N_("the period's")
+FILE_SCOPE = N_("this file's")
+
+
 @dataclass(frozen=True, slots=True)
 class LargeGain:
     player_id: str
@@ -269,7 +299,7 @@ class LargeGain:
     variance: Fraction
     rated_players: int  # rated players who played, the norm's
     thresholds: Thresholds
-    scope: str = "the period's"  # whose norm: "this file's" for a check
+    scope: str = PERIOD_SCOPE  # whose norm: FILE_SCOPE for a check
 
     kind = LARGE_GAIN
 
@@ -281,25 +311,30 @@ class LargeGain:
     def deviation(self) -> float:
         return math.sqrt(self.variance)
 
-    def explain(self, names: Mapping[str, str]) -> str:
+    def explain(self, names: Mapping[str, str]) -> Message:
         t = self.thresholds
-        return (
-            f"large gain: {_name(self.player_id, names)} gained {self.change:+d}, far above "
-            f"{self.scope} norm (mean {float(self.mean):+.1f}, standard deviation "
-            f"{self.deviation:.1f}, over {self.rated_players} rated players who played): more than "
-            f"{t.gain_min_deviations} standard deviations above the mean and more than "
-            f"{t.gain_min_points} points"
-        )
+        return Message(
+            N_(
+                "large gain: %(player)s gained %(change)s, far above %(scope)s norm (mean "
+                "%(mean)s, standard deviation %(deviation)s, over %(players)s rated players who "
+                "played): more than %(deviations)s standard deviations above the mean and more "
+                "than %(points)s points"
+            ),
+            {"player": _name(self.player_id, names), "change": Number(self.change, "+d"),
+             "scope": Message(self.scope), "mean": Number(float(self.mean), "+.1f"),
+             "deviation": Number(self.deviation, ".1f"), "players": self.rated_players,
+             "deviations": t.gain_min_deviations, "points": t.gain_min_points},
+        )  # fmt: skip
 
     def as_json(self, names: Mapping[str, str]) -> dict[str, Any]:
         return {"kind": self.kind, "players": [self.player_id],
-                "message": self.explain(names), "change": self.change,
+                **_json(self.explain(names)), "change": self.change,
                 "mean": round(float(self.mean), 2), "deviation": round(self.deviation, 2),
                 "rated_players": self.rated_players}  # fmt: skip
 
 
 def large_gains(
-    changes: Mapping[str, int], thresholds: Thresholds = THRESHOLDS, scope: str = "the period's"
+    changes: Mapping[str, int], thresholds: Thresholds = THRESHOLDS, scope: str = PERIOD_SCOPE
 ) -> list[LargeGain]:
     """The changes (of the rated players who played) far above the norm of them all, the
     largest first. Exact: (change - mean)^2 > k^2 variance, in fractions. ``scope``: whose
@@ -331,8 +366,16 @@ class NewPlayerFacts:
 
 
 _MISSING = {
-    "birth date": "the K factor of juniors and the age lists need it",
-    "sex": "the women's lists need it",
+    "birth date": (
+        N_("%(count)s new player without a birth date (%(why)s): %(players)s"),
+        N_("%(count)s new players without a birth date (%(why)s): %(players)s"),
+        N_("the K factor of juniors and the age lists need it"),
+    ),
+    "sex": (
+        N_("%(count)s new player without sex (%(why)s): %(players)s"),
+        N_("%(count)s new players without sex (%(why)s): %(players)s"),
+        N_("the women's lists need it"),
+    ),
 }
 
 
@@ -343,16 +386,17 @@ class MissingIdentity:
 
     kind = MISSING_IDENTITY
 
-    def explain(self, names: Mapping[str, str]) -> str:
+    def explain(self, names: Mapping[str, str]) -> Message:
         n = len(self.players)
-        return (
-            f"{n} new player{'s' if n > 1 else ''} without {'a ' if self.field != 'sex' else ''}"
-            f"{self.field} ({_MISSING[self.field]}): {_listed(self.players, names)}"
+        one, more, why = _MISSING[self.field]
+        return Message(
+            one if n == 1 else more,
+            {"count": n, "why": Message(why), "players": _listed(self.players, names)},
         )
 
     def as_json(self, names: Mapping[str, str]) -> dict[str, Any]:
         return {"kind": self.kind, "players": list(self.players),
-                "message": self.explain(names), "field": self.field}  # fmt: skip
+                **_json(self.explain(names)), "field": self.field}  # fmt: skip
 
 
 def missing_identity(players: Iterable[NewPlayerFacts]) -> list[MissingIdentity]:

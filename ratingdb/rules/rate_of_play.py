@@ -34,6 +34,7 @@ from fractions import Fraction
 from typing import Final, TypeVar
 
 from ratingdb.rules.categories import Category
+from ratingdb.rules.messages import N_, Message
 
 #: The moves FIDE assumes a game lasts when it measures a time control.
 ASSUMED_MOVES: Final = 60
@@ -158,14 +159,26 @@ class StandardRateOfPlay:
     low_minutes: int
     first_control_min_moves: int
 
-    def minimum(self, white: int | None, black: int | None) -> tuple[int, str]:
+    def minimum(self, white: int | None, black: int | None) -> tuple[int, Message]:
         """The minutes the game needs, and why (the rating band)."""
         top = max((r for r in (white, black) if r is not None), default=None)
+        rated_at_least = N_("a player is rated %(rating)s or more")
         if top is not None and top >= self.high_rating:
-            return self.high_minutes, f"a player is rated {self.high_rating} or more"
+            return self.high_minutes, Message(rated_at_least, {"rating": self.high_rating})
         if top is not None and top >= self.middle_rating:
-            return self.middle_minutes, f"a player is rated {self.middle_rating} or more"
-        return self.low_minutes, f"both players are rated below {self.middle_rating}"
+            return self.middle_minutes, Message(rated_at_least, {"rating": self.middle_rating})
+        return self.low_minutes, Message(
+            N_("both players are rated below %(rating)s"), {"rating": self.middle_rating}
+        )
+
+
+#: A fast category's minutes, by whether its lowest and highest bounds are allowed.
+_BOUNDS: Final = {
+    (True, True): N_("at least %(lowest)s and at most %(highest)s minutes"),
+    (True, False): N_("at least %(lowest)s and less than %(highest)s minutes"),
+    (False, True): N_("more than %(lowest)s and at most %(highest)s minutes"),
+    (False, False): N_("more than %(lowest)s and less than %(highest)s minutes"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,10 +197,9 @@ class FastRateOfPlay:
         below = minutes <= self.highest if self.highest_allowed else minutes < self.highest
         return above and below
 
-    def describe(self) -> str:
-        low = "at least" if self.lowest_allowed else "more than"
-        high = "at most" if self.highest_allowed else "less than"
-        return f"{low} {self.lowest} and {high} {self.highest} minutes"
+    def describe(self) -> Message:
+        text = _BOUNDS[self.lowest_allowed, self.highest_allowed]
+        return Message(text, {"lowest": self.lowest, "highest": self.highest})
 
 
 _B02_2017 = "FIDE Handbook B.02 (1 Jul 2017) §1.1-1.2 (docs/rules.md §2.1; verbatim UNCONFIRMED)"
@@ -247,6 +259,12 @@ class Eligibility:
     code: str | None = None
     reason: str | None = None
     source: str | None = None
+    #: ``reason`` as a message with its values (the back office words it in French).
+    message: Message | None = None
+
+    @classmethod
+    def refused(cls, code: str, message: Message, source: str) -> Eligibility:
+        return cls(False, code, message.english(), source, message)
 
 
 RATED: Final = Eligibility(True)
@@ -303,37 +321,46 @@ class RateOfPlayCheck:
         the start; None: unrated) is rated."""
         control, source = self._control, self.source
         if not control.same_for_both:
-            return Eligibility(
-                False, "different-playing-times",
-                f"the players had different playing times ({control})", source,
+            return Eligibility.refused(
+                "different-playing-times",
+                Message(N_("the players had different playing times (%(control)s)"),
+                        {"control": str(control)}),
+                source,
             )  # fmt: skip
         minutes = self._minutes
         if self._standard is None:
             assert self._fast is not None
             if self._fast.admits(minutes):
                 return RATED
-            return Eligibility(
-                False, "rate-of-play-outside-category",
-                f"rate of play {_minutes(minutes)} min for 60 moves, {self._category.value} "
-                f"needs {self._fast.describe()}", source,
+            return Eligibility.refused(
+                "rate-of-play-outside-category",
+                Message(N_("rate of play %(minutes)s min for 60 moves, %(category)s needs "
+                           "%(bounds)s"),
+                        {"minutes": _minutes(minutes), "category": self._category.value,
+                         "bounds": self._fast.describe()}),
+                source,
             )  # fmt: skip
         rule = self._standard
         first = control.white.first_control_moves
         if first is not None and first < rule.first_control_min_moves:
-            return Eligibility(
-                False, "first-control-too-short",
-                f"the first time control is for {first} moves, fewer than "
-                f"{rule.first_control_min_moves}", source,
+            return Eligibility.refused(
+                "first-control-too-short",
+                Message(N_("the first time control is for %(moves)s moves, fewer than "
+                           "%(least)s"),
+                        {"moves": first, "least": rule.first_control_min_moves}),
+                source,
             )  # fmt: skip
         needed, why = rule.minimum(white_rating, black_rating)
         if minutes >= needed:
             return RATED
         answer = self._answers.get(needed)
         if answer is None:
-            answer = self._answers[needed] = Eligibility(
-                False, "rate-of-play-too-fast",
-                f"rate of play {_minutes(minutes)} min for 60 moves, below the {needed} min "
-                f"required when {why}", source,
+            answer = self._answers[needed] = Eligibility.refused(
+                "rate-of-play-too-fast",
+                Message(N_("rate of play %(minutes)s min for 60 moves, below the %(needed)s min "
+                           "required when %(why)s"),
+                        {"minutes": _minutes(minutes), "needed": needed, "why": why}),
+                source,
             )  # fmt: skip
         return answer
 

@@ -45,7 +45,7 @@ cascade (``needs_cascade``).
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -61,6 +61,7 @@ from ratingdb.rules import Category, Period, PeriodResult, PeriodRules, rate_pla
 from ratingdb.services.close import STANDARD_SEEDED, encode_pool, entry_rows
 from ratingdb.services.close.computation import previous_list
 from ratingdb.services.close.inputs import Among, load
+from ratingdb.services.close.revision import PeriodImpact
 from ratingdb.services.revisions import lists_to_recompute
 
 Change = tuple[str, int | None, int | None]
@@ -157,21 +158,27 @@ def recalculate_impact(
     *,
     through_all: bool = False,
     skip_imported: bool = False,
+    publish: Callable[[RatingListRow, PeriodImpact], None] | None = None,
 ) -> list[tuple[Category, Period, int, int, tuple[Change, ...]]]:
-    """What ``revisions.recalculate(category, first, ...)`` would publish, nothing written:
-    (category, period, from revision, to revision, players changed) for each list revised.
-    The same periods in the same order, the same stop (or not, ``through_all``), the same
-    refusal of an imported list (unless ``skip_imported``)."""
+    """What ``revisions.recalculate(category, first, ...)`` would publish: (category, period,
+    from revision, to revision, players changed) for each list revised. The same periods in
+    the same order, the same stop (or not, ``through_all``), the same refusal of an imported
+    list (unless ``skip_imported``). Nothing written, unless ``publish`` is given: it is
+    handed each list revised and what the impact computed of its period, before the next
+    period is computed (services.close.revision writes it)."""
     revised: list[tuple[Category, Period, int, int, tuple[Change, ...]]] = []
     for period, current, period_row in lists_to_recompute(
         session, category, first, skip_imported=skip_imported
     ):
         rules = PeriodRules.for_period(category, period)
-        changed = _period(session, cascade, rules, period_row.id, current)
-        if changed is None:
+        computed = _period(session, cascade, rules, period_row.id, current)
+        if computed is None:
             if through_all:
                 continue
             break
+        changed, impact = computed
+        if publish is not None:
+            publish(current, impact)
         revised.append((category, period, current.revision, current.revision + 1, changed))
     return revised
 
@@ -181,10 +188,11 @@ def recalculate_impact(
 
 def _period(
     session: Session, cascade: Cascade, rules: PeriodRules, period_id: int, current: RatingListRow
-) -> tuple[Change, ...] | None:
+) -> tuple[tuple[Change, ...], PeriodImpact] | None:
     """The players of the period whose entry changes (player, rating before, after), () when
-    only statuses of players off the list do, None when nothing does; the new rows of those
-    who changed are kept in ``cascade`` for the later periods."""
+    only statuses of players off the list do, with what was computed; None when nothing
+    changes. The new rows of those who changed are kept in ``cascade`` for the later
+    periods."""
     category, period = rules.category, rules.period
     lists = [
         row for row in period_repo.lists_of(session, category) if row.list_date < period.list_date
@@ -202,15 +210,21 @@ def _period(
         seeds |= cascade.changed_on(Category.FIDE_STANDARD, rating_list.list_date)
     if not seeds:
         return None
-    calculated = Calculated(
-        current.id, cascade.touched(session, current.corrections_applied, period_id)
-    )
+    touched = cascade.touched(session, current.corrections_applied, period_id)
+    calculated = Calculated(current.id, touched)
     reached = set(seeds)
     for game in period_inputs.played_games_of(session, period_id, seeds, calculated):
         if game.white_id in seeds:
             reached.add(game.black_id)
         if game.black_id in seeds:
             reached.add(game.white_id)
+    # The players of games replaced since the stored revision (by this correction, or by one
+    # that changed no list) are recomputed too: the revision written from this stores their
+    # calculations with the games as they are now, where the stored ones name the rows
+    # replaced; every calculation a revision reads through is then as of its corrections.
+    reached |= period_inputs.players_of_games_replaced(
+        session, touched, current.corrections_applied
+    )
     statuses, loaded = load(
         session, rules, period_id, previous, lists, cascade.corrections, standard_lists,
         Among(reached, calculated, _AsRevised(session, cascade)),
@@ -220,7 +234,10 @@ def _period(
         for player in reached
         if player in statuses
     }
-    return _compare(session, cascade, current, reached, results)
+    changed = _compare(session, cascade, current, reached, results)
+    if changed is None:
+        return None
+    return changed, PeriodImpact(rules, period_id, frozenset(reached), results, loaded)
 
 
 class _AsRevised:

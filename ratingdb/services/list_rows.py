@@ -68,12 +68,13 @@ def rebuild_rows(
     if not dry_run:
         list_changes.lock_list(session, rating_list.id)
     entries = list(chunk_reads.whole_list(session, rating_list.id))
+    parent_id, revises = list_changes.parent_of(session, rating_list.id)
     parent = (
         None
-        if rating_list.parent_list_id is None
-        else {e.player_id: e for e in chunk_reads.whole_list(session, rating_list.parent_list_id)}
+        if parent_id is None
+        else {e.player_id: e for e in chunk_reads.whole_list(session, parent_id)}
     )
-    rows, markers = changes_against(parent, entries)
+    rows, markers = changes_against(parent, entries, carry=not revises)
     marker_fields = (None,) * (len(ENTRY) - 1)
     wanted = {entry.player_id: tuple(entry) for entry in rows}
     wanted.update({player_id: (player_id, *marker_fields) for player_id in markers})

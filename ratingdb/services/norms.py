@@ -26,6 +26,7 @@ from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.rules import Category
 from ratingdb.rules.games import Score
+from ratingdb.rules.messages import N_, Message
 from ratingdb.rules.norms import (
     NormCheck,
     NormEvent,
@@ -142,31 +143,46 @@ def tournament_norms(
     the check cannot judge (not FIDE standard, too old, too long, no list in force)."""
     row = tournament_repo.get(session, tournament_id)
     if row is None:
-        raise InputError(f"no tournament {tournament_id!r}", field="tournament")
+        raise InputError(
+            Message(N_("no tournament %(id)s"), {"id": repr(tournament_id)}), field="tournament"
+        )
     if row.category is not Category.FIDE_STANDARD:
         raise InputError(
-            f"tournament {tournament_id} is rated in {row.category.value}: norms come from "
-            f"{Category.FIDE_STANDARD.value} tournaments only (Title Regulations §0.5)",
+            Message(
+                N_("tournament %(id)s is rated in %(category)s: norms come from %(standard)s "
+                   "tournaments only (Title Regulations §0.5)"),
+                {"id": tournament_id, "category": row.category.value,
+                 "standard": Category.FIDE_STANDARD.value},
+            ),
             field="tournament",
-        )
+        )  # fmt: skip
     regulations = _regulations(row.start_date)
     days = (row.end_date - row.start_date).days + 1
     if days > LONGEST_DAYS:
         raise InputError(
-            f"tournament {tournament_id} lasted {days} days: past {LONGEST_DAYS} the ratings "
-            "of each game's date count (§1.1.4), and ratingdb stores no game dates",
+            Message(
+                N_("tournament %(id)s lasted %(days)s days: past %(longest)s the ratings of each "
+                   "game's date count (§1.1.4), and ratingdb stores no game dates"),
+                {"id": tournament_id, "days": days, "longest": LONGEST_DAYS},
+            ),
             field="tournament",
-        )
+        )  # fmt: skip
     in_force = title_repo.list_in_force(session, Category.FIDE_STANDARD, row.start_date)
     if in_force is None:
         raise InputError(
-            f"no {Category.FIDE_STANDARD.value} list dated on or before "
-            f"{row.start_date.isoformat()}: the opponents' ratings are unknown (§1.4.6 a)",
+            Message(
+                N_("no %(standard)s list dated on or before %(start)s: the opponents' ratings "
+                   "are unknown (§1.4.6 a)"),
+                {"standard": Category.FIDE_STANDARD.value, "start": row.start_date.isoformat()},
+            ),
             field="tournament",
-        )
+        )  # fmt: skip
     games = game_repo.current_games_of_tournament(session, tournament_id)
     if not games:
-        raise InputError(f"tournament {tournament_id} has no games", field="tournament")
+        raise InputError(
+            Message(N_("tournament %(id)s has no games"), {"id": tournament_id}),
+            field="tournament",
+        )
     rounds = max(game.round for game in games)
     ids = {game.white_id for game in games} | {game.black_id for game in games}
     players = player_repo.by_ids(session, ids)
@@ -286,8 +302,8 @@ def check_json(check: NormCheck) -> dict[str, Any]:
                 "key": c.key,
                 "article": c.article,
                 "met": c.met,
-                "required": c.required,
-                "actual": c.actual,
+                "required": c.required.english(),
+                "actual": c.actual.english(),
             }
             for c in check.conditions
         ],

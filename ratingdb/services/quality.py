@@ -31,6 +31,8 @@ from ratingdb.rules import Category, Event, Game, Period, PlayerStatus, Score
 from ratingdb.rules.calculator import CalculatorRequest, calculate
 from ratingdb.rules.calendar import NotAListPeriod
 from ratingdb.rules.quality import (
+    FILE_SCOPE,
+    THIS_FILE,
     Flag,
     NewPlayerFacts,
     PlayedGame,
@@ -42,15 +44,13 @@ from ratingdb.rules.quality import (
 from ratingdb.rules.versions import NoRuleVersion
 from ratingdb.services.close import Computation
 
-#: The event name of the file a check report looks at, among the period's stored tournaments.
-THIS_FILE = "this file"
-
 
 def shown(
     session: Session, flags: Sequence[Flag], names: Mapping[str, str] | None = None
 ) -> list[dict[str, Any]]:
-    """The flags as JSON, each with its explanation (``kind``, ``players``, ``message`` and its
-    numbers); the names not given are read in one query."""
+    """The flags as JSON, each with its explanation (``kind``, ``players``, ``message`` in
+    English, ``i18n`` the same as a message with its values, and its numbers); the names not
+    given are read in one query."""
     known = dict(names or {})
     wanted = {p for flag in flags for p in flag.players} - known.keys()
     if wanted:
@@ -208,7 +208,7 @@ def submission_flags(session: Session, facts: FileFacts) -> list[dict[str, Any]]
     pairs = {frozenset((g.white_id, g.black_id)) for g in ours}
     flags += repeated_pairings(games, among=pairs)
     gains = file_gains(facts.category, facts.period, facts.start, file_games, ratings)
-    flags += large_gains(gains, scope="this file's")
+    flags += large_gains(gains, scope=FILE_SCOPE)
     new = facts.new_players
     flags += missing_identity(NewPlayerFacts(p, known, sex) for p, _, known, sex in new)
     return shown(session, flags, dict(facts.names) | {p: name for p, name, _, _ in new})

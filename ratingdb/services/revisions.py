@@ -24,6 +24,7 @@ from ratingdb.models import PeriodRow, RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
+from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as change_rows
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import latest as list_latest
@@ -31,6 +32,7 @@ from ratingdb.rules import Category, Period, PeriodRules
 from ratingdb.services import events
 from ratingdb.services.close import (
     Computation,
+    calculation_rows,
     compute,
     encode_pool,
     entries_digest,
@@ -297,7 +299,37 @@ def verify(session: Session, rating_list: RatingListRow) -> Verification:
         return result(False, f"recomputed from its stored inputs, {differs}")
     if _stored_statuses_digest(session, rating_list.id) != _statuses_digest(computation):
         return result(False, "recomputed from its stored inputs, the players off the list differ")
+    differs = _first_calculation_differing(session, rating_list, computation)
+    if differs is not None:
+        return result(False, f"recomputed from its stored inputs, {differs}")
     return result(True, f"recomputed identical ({computation.entry_count} entries)")
+
+
+def _first_calculation_differing(
+    session: Session, rating_list: RatingListRow, computation: Computation
+) -> str | None:
+    """The first game (by player, then game id) whose stored calculation, read where it is
+    stored (a correction's revision holds only the players it recomputed), differs from the
+    recomputed one in any field; None when all agree."""
+    stored = stored_calculations.calculations_of(session, rating_list.id)
+    fresh = {
+        (row[1], row[2]): row[1:]
+        for row in calculation_rows(
+            computation.results.moved(), 0, rating_list.rule_version or "", computation.loaded
+        )
+    }
+    for key in sorted(stored.keys() | fresh.keys()):
+        was, now = stored.get(key), fresh.get(key)
+        if was is None or now is None:
+            where = "not stored" if was is None else "not recomputed"
+            return f"player {key[0]}'s calculation of game {key[1]} is {where}"
+        for field, old, new in zip(stored_calculations.CALCULATION_KEYS[1:], was, now, strict=True):
+            if old != new:
+                return (
+                    f"player {key[0]}'s calculation of game {key[1]}: {field} is {old} "
+                    f"stored, {new} recomputed"
+                )
+    return None
 
 
 def _first_field_differing(session: Session, list_id: int, computation: Computation) -> str | None:

@@ -21,6 +21,7 @@ from ratingdb.repositories import titles as title_repo
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.players import player_entries
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message
 from ratingdb.rules.titles import (
     NoTitleRegulations,
     RatingPoint,
@@ -78,17 +79,24 @@ def title_watch(session: Session, category: Category, period: Period) -> TitleWa
     """Who reached a title's rating on the list of ``period`` for the first time."""
     if category is not Category.FIDE_STANDARD:
         raise InputError(
-            f"titles come from {Category.FIDE_STANDARD.value} ratings only (Title Regulations "
-            f"§0.5), not {category.value}",
+            Message(
+                N_("titles come from %(standard)s ratings only (Title Regulations §0.5), not "
+                   "%(category)s"),
+                {"standard": Category.FIDE_STANDARD.value, "category": category.value},
+            ),
             field="category",
-        )
+        )  # fmt: skip
     try:
         regulations = title_regulations_on(period.list_date)
     except NoTitleRegulations as error:
         raise InputError(str(error), field="period") from None
     found = title_repo.list_of(session, category, period.list_date)
     if found is None:
-        raise InputError(f"no {category.value} list for {period}", field="period")
+        raise InputError(
+            Message(N_("no %(category)s list for %(period)s"),
+                    {"category": category.value, "period": str(period)}),
+            field="period",
+        )  # fmt: skip
     conditions = _conditions(regulations)
     lowest = min(threshold for _, threshold, _ in conditions)
     entries = title_repo.entries_rated_at_least(session, found.list_id, lowest)

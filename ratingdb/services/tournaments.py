@@ -30,6 +30,7 @@ from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period, next_period, period_for_end_date, versions_of
 from ratingdb.rules.calendar import last_list_for
+from ratingdb.rules.messages import N_, Message
 from ratingdb.rules.rate_of_play import parse_time_control
 from ratingdb.services.lists import check_period
 from ratingdb.services.tournament_trf import TournamentDetails, read_trf
@@ -329,19 +330,33 @@ def check_in_time(
 
 def late_bound(category: Category, end_date: date, period: Period) -> str | None:
     """Why a tournament ending on ``end_date`` is too late for ``period``'s list, or None."""
+    message = late_message(category, end_date, period)
+    return None if message is None else message.english()
+
+
+def late_message(category: Category, end_date: date, period: Period) -> Message | None:
+    """``late_bound`` as a message with its values (the back office words it)."""
     found = last_list_for(category, end_date)
     if found is None or period <= found[0]:
         return None
     last, rule = found
-    return (
-        f"the tournament ended on {end_date.isoformat()}: the last {category.value} list it may "
-        f"be rated on is {last} (the {ordinal(rule.lists)} after its end), and the next open "
-        f"list is {period}; FIDE does not rate it ({rule.source.split(' [')[0]})"
-    )
+    return Message(
+        N_("the tournament ended on %(end)s: the last %(category)s list it may be rated on is "
+           "%(last)s (the %(ordinal)s after its end), and the next open list is %(period)s; "
+           "FIDE does not rate it (%(source)s)"),
+        {"end": end_date.isoformat(), "category": category.value, "last": str(last),
+         "ordinal": ordinal(rule.lists), "period": str(period),
+         "source": rule.source.split(" [")[0]},
+    )  # fmt: skip
 
 
-def ordinal(number: int) -> str:
-    return {1: "first", 2: "second", 3: "third"}.get(number, f"{number}th")
+_ORDINALS = {1: N_("first"), 2: N_("second"), 3: N_("third")}
+
+
+def ordinal(number: int) -> Message:
+    if number in _ORDINALS:
+        return Message(_ORDINALS[number])
+    return Message(N_("%(number)sth"), {"number": number})
 
 
 def hold_period(

@@ -146,3 +146,23 @@ def test_a_kept_page_is_sent_as_kept(scenario_url: str, path: str) -> None:
             "W/" + plain_headers["etag"],
         )
         assert raw(client, "GET", path, IDENTITY)[2] == plain
+
+
+@pytest.mark.parametrize("path", ["/players/1002", "/players/1002?lang=fr", "/players/1001"])
+def test_a_first_render_is_sent_as_kept(scenario_url: str, path: str) -> None:
+    """A page's first render, to a client that accepts gzip, is the gzip member the page cache
+    keeps, sent as the next request sends it: compressed once, not again on the way out. A
+    client that does not accept gzip still gets the page itself."""
+    app = create_app(Settings(database_url=scenario_url, read_database_url=scenario_url))
+    with TestClient(app) as client:
+        first = raw(client, "GET", path, GZIP)  # rendered, kept and sent
+        status, headers, body = first
+        kept = Deflated(app.state.list_pages).get_gzip(headers["etag"].removeprefix("W/"))
+        assert kept is not None
+        assert (status, body, headers["content-encoding"]) == (200, kept, "gzip")
+        assert int(headers["content-length"]) == len(kept)
+        assert headers["etag"].startswith('W/"')
+        assert raw(client, "GET", path, GZIP) == first  # from the page cache: the same answer
+        _, plain_headers, plain = raw(client, "GET", path, IDENTITY)
+        assert gzip.decompress(kept) == plain
+        assert "content-encoding" not in plain_headers

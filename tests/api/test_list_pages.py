@@ -112,15 +112,22 @@ def test_the_whole_list_ranked(client: TestClient) -> None:
     ]
 
 
-@pytest.fixture(params=["latest", "resolved", "decoded"])
+@pytest.fixture(params=["chosen", "resolved", "decoded"])
 def matching(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A filtered page of the latest list read from latest_entries; or, as for another list,
-    its entries resolved by player (few match), or the list's decoded from its chunks and
-    filtered (many match: made so here by a threshold of 0)."""
-    if request.param != "latest":
-        monkeypatch.setattr(list_repo, "READ_LATEST", False)
-    if request.param == "decoded":
-        monkeypatch.setattr(list_repo, "FEW_MATCHING", 0)
+    """A filtered page read as list_pages.plan chooses (the latest list: from latest_entries);
+    or, as for another list, its entries resolved by player, or the list decoded from its
+    chunks and filtered (tests/db/test_list_strategies.py compares them on both databases)."""
+    if request.param == "chosen":
+        return
+    chosen, forced = list_repo.plan, list_repo.Strategy(request.param)
+
+    def plan(*args: Any, **options: Any) -> list_repo.Plan:
+        found = chosen(*args, **options)
+        if found.strategy is list_repo.Strategy.WHOLE:
+            return found
+        return chosen(*args, **(options | {"forced": forced}))
+
+    monkeypatch.setattr(list_repo, "plan", plan)
 
 
 @pytest.mark.usefixtures("matching")

@@ -91,6 +91,11 @@ def test_the_back_office_in_french_in_chromium(
             follow(driver, table.find_element(By.CSS_SELECTOR, "tbody a"))
             # (Selenium's text writes the no-break space before ":" as a space.)
             assert appeared(driver, f"check-{ADA}-IM").text == "Norme IM : oui"
+            # The conditions' figures, worded by the services, in French too.
+            condition = driver.find_element(By.ID, f"c-{ADA}-IM-performance").text
+            assert "Rp d\u2019au moins 2450" in condition
+            assert "Rp 2450 = Ra 2284 + dp 166" in condition
+            assert "6,5 points" in driver.find_element(By.ID, f"c-{ADA}-IM-score").text
             seen(driver, tmp_path, "norm-check", width)
             section = driver.find_element(By.ID, f"player-{ADA}")
             follow(driver, section.find_element(By.LINK_TEXT, "Projet de certificat"))

@@ -49,6 +49,7 @@ def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
             assert row["requests"] > 0, (name, clients, row)
             assert row["p50_ms"] <= row["p95_ms"] <= row["p99_ms"]
             assert ("ratio" in row) == (name != "health")
+            assert row["server_cpu_ms"] > 0, (name, clients, row)  # Linux: /proc is read
     targets = figures["targets"]
     assert isinstance(targets, dict)
     assert set(targets) == {"list", "history"}
@@ -75,3 +76,14 @@ def test_api_load_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     assert isinstance(targets, dict)
     assert set(targets) == {"list-page"}
     assert set(targets["list-page"]) == {"p99_ms", "ratio", "p99_met"}
+
+    # The same app under plain uvicorn (benchmarks/plain_serve.py), as the protocol's
+    # comparison runs it: each plain protocol answers every request.
+    for http in ("h11", "httptools"):
+        plain = run(tmp_path, "--reuse", "--concurrency", "10", "--endpoints", "list",
+                    "--http", http)  # fmt: skip
+        assert plain["http"] == http
+        for name in ("health", "list"):
+            row = plain["endpoints"][name]["10"]  # type: ignore[index]
+            assert row["errors"] == 0, (http, name, row)
+            assert row["requests"] > 0, (http, name, row)

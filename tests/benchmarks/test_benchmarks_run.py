@@ -82,3 +82,17 @@ def test_interim_page_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
              "cached")  # fmt: skip
     for mode in modes:
         assert figures[mode]["requests"] == 2, mode
+
+
+def test_protocol_cost_benchmark_runs_and_ends_with_a_json_line() -> None:
+    done = forks.run_benchmark(
+        "protocol_cost.py", "--rounds", "1", "--clients", "2", "--duration", "0.2",
+        "--warmup", "0.05", "--sizes", "100", cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert set(figures["rounds"]) == {"limited 100", "h11 100", "httptools 100"}
+    for name, rounds in figures["rounds"].items():
+        assert len(rounds) == 1, name
+        assert rounds[0]["rps"] > 0, name
+        assert rounds[0]["cpu_ms"] > 0, name  # Linux: the server's /proc is read

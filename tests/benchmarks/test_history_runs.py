@@ -44,13 +44,23 @@ def test_history_then_storage_designs_on_postgresql(
         reads = figures["reads"]
         assert isinstance(reads, dict)
         assert set(reads) == {
-            "health", "list", "history", "player-page", "player-page-hot", "list_uncached"
+            "health", "list", "history", "history-cold", "player-page", "player-page-hot",
+            "list_uncached",
         }  # fmt: skip
         assert all(row["errors"] == 0 and row["requests"] > 0 for row in reads.values())
         closed = figures["one_more_close"]
         assert isinstance(closed, dict)
         assert closed["period"] == "2027-01"
         assert closed["entries"] > 0
+
+        # The first renders of the longest histories and their pages: every one answered.
+        cold = run("cold_history.py", "--database-url", url, "--samples", "4", "--repeat", "1",
+                   cwd=tmp_path)  # fmt: skip
+        assert cold["points"] == 5  # the baseline, three months and the one more close
+        for name in ("history", "page", "history_render", "page_data"):
+            row = cold[name]
+            assert isinstance(row, dict)
+            assert row["requests"] == 4, name
 
         # Every design answers every read as today's list_entries does (the script exits 1
         # otherwise); the changes hold the baseline's entries and fewer than all the others.
@@ -131,5 +141,13 @@ def test_correction_benchmark_on_sqlite(tmp_path: Path) -> None:
     assert isinstance(changed, list)
     assert len(changed) == 3
     assert all(count >= 1 for count in changed)
-    # The dry run's impact was checked equal to the cascade's revisions by the script itself.
-    assert {"impact_s", "impact_cpu_s", "cascade_dry_run_s"} <= figures.keys()
+    # The dry run's impact was checked equal to the whole cascade's and the committed one's
+    # revisions by the script itself.
+    assert {"impact_s", "impact_cpu_s", "whole_cascade_s", "cascade_s"} <= figures.keys()
+    # The committed revisions stored what changed: a row per player changed at most, and the
+    # calculations of the players recomputed (each named in revised_players).
+    grown = figures["grown"]
+    assert isinstance(grown, dict)
+    assert grown["revised_players"] >= sum(changed)
+    assert grown["list_entries"] <= grown["revised_players"]
+    assert grown["list_chunks"] >= 3

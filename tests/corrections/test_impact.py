@@ -1,7 +1,9 @@
 """A dry run's impact (services.impact: only the players a correction reaches, recomputed) is
 exactly what the cascade publishes (services.revisions.recalculate: every later period closed
 again in full): the same lists revised, from the same revision to the same, the same players
-changed, from the same rating to the same (issue 16).
+changed, from the same rating to the same (issue 16). And a correction applied, whose
+revisions are written from the impact and store only what changed (issue 30), leaves the same
+lists as that cascade: every entry, calculation and status of every current list.
 
 The reference is the existing cascade, run on the same database in a SAVEPOINT rolled back;
 the impact is run on the same database state in another. Worlds and corrections are random but
@@ -13,39 +15,87 @@ unrated or rated), several periods back.
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from ratingdb.db.chunks import ENTRY
 from ratingdb.errors import InputError
-from ratingdb.models import RatingListRow
+from ratingdb.models import GameRow, RatingListRow
+from ratingdb.repositories import periods as period_repo
+from ratingdb.repositories.list_storage import calculations as stored_calculations
+from ratingdb.repositories.list_storage import changes as change_rows
+from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.rules import Category
 from ratingdb.services import impact
 from tests.corrections import worlds
 
 
-def _rolled_back(session: Session, kind: str, arguments: dict[str, Any], dry_run: bool) -> Any:
-    """The correction's outcome (or the error refusing it), nothing of it kept."""
+def _rolled_back(
+    session: Session, kind: str, arguments: dict[str, Any], dry_run: bool, *, whole: bool = False
+) -> tuple[Any, dict[Any, Any]]:
+    """The correction's outcome (or the error refusing it) and the current lists it leaves
+    (:func:`_current_lists`), nothing of it kept. ``whole``: every period recomputed whole,
+    as for a list of other rules (services.revisions.recalculate), not from the impact."""
     savepoint = session.begin_nested()
     try:
-        return worlds.run(session, kind, arguments, dry_run=dry_run)
+        with patch.object(impact, "needs_cascade", return_value=True) if whole else nullcontext():
+            outcome = worlds.run(session, kind, arguments, dry_run=dry_run)
+        return outcome, _current_lists(session)
     except InputError as error:
-        return ("refused", str(error), error.field)
+        return ("refused", str(error), error.field), {}
     finally:
         savepoint.rollback()
         session.expire_all()
 
 
+def _current_lists(session: Session) -> dict[Any, Any]:
+    """(category, list date) -> every entry (from the chunks), every calculation (each
+    player's where it is stored, its game named by tournament, round and players: a game
+    written again has another id in each savepoint) and the statuses, of each current list."""
+    games = {
+        row.id: (row.tournament_id, row.round, row.white_id, row.black_id)
+        for row in session.execute(select(GameRow)).scalars()
+    }
+    found: dict[Any, Any] = {}
+    for category in Category:
+        for rating_list in period_repo.lists_of(session, category):
+            calculations = {
+                (player, games[game]): fields[2:]
+                for (player, game), fields in stored_calculations.calculations_of(
+                    session, rating_list.id
+                ).items()
+            }
+            found[(category, rating_list.list_date)] = (
+                rating_list.revision,
+                rating_list.digest,
+                chunk_reads.canonical_entries(session, rating_list.id, ENTRY),
+                calculations,
+                sorted(change_rows.statuses_of(session, rating_list.id)),
+            )
+    return found
+
+
 def check_same(session: Session, kind: str, arguments: dict[str, Any]) -> Any:
-    cascade = _rolled_back(session, kind, arguments, dry_run=False)
-    impact = _rolled_back(session, kind, arguments, dry_run=True)
-    assert impact == cascade, (kind, arguments)
-    return cascade
+    """The revisions a correction publishes, the same computed three ways: every period
+    recomputed whole (the reference), written from the impact, and the dry run's impact; and
+    the lists the first two leave, the same to the last field and calculation."""
+    whole, whole_lists = _rolled_back(session, kind, arguments, dry_run=False, whole=True)
+    written, written_lists = _rolled_back(session, kind, arguments, dry_run=False)
+    dry, _ = _rolled_back(session, kind, arguments, dry_run=True)
+    assert dry == whole, (kind, arguments)
+    assert written == whole, (kind, arguments)
+    assert written_lists.keys() == whole_lists.keys()
+    for key, stored in whole_lists.items():
+        assert written_lists[key] == stored, (kind, arguments, key)
+    return whole
 
 
 #: Each era's world on one database, the eras alternating between the two: what an era

@@ -267,6 +267,20 @@ def entries(url: str, period: str, revision: int | None = None) -> dict[str, Ent
     return {row[0]: tuple(row[1:]) for row in rows}
 
 
+def stored_by_revision(url: str, table: str) -> dict[tuple[str, int], list[str]]:
+    """(list month, revision) -> the players of the revisions after the first in ``table``
+    (revised_players, or calculations: each once)."""
+    rows = query(
+        url,
+        f"SELECT DISTINCT l.list_date, l.revision, t.player_id FROM {table} t "
+        "JOIN rating_lists l ON l.id = t.list_id WHERE l.revision > 1 ORDER BY t.player_id",
+    )
+    found: dict[tuple[str, int], list[str]] = {}
+    for day, revision, player in rows:
+        found.setdefault((str(day)[:7], revision), []).append(player)
+    return found
+
+
 def stored_rows(url: str) -> dict[tuple[str, int], list[str]]:
     """(list month, revision) -> the players with a row in list_entries (a marker shown as
     ``"-<id>"``): a computed list stores only what differs from its parent carried forward."""
@@ -421,12 +435,33 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
         (P3, 1, 2),
     ]
     assert latest_revisions(url) == dict.fromkeys(PERIODS, 2)
-    # Revision 2 of P stores no row of Ada: without a rated game, her entry is the baseline's
-    # carried forward (1800, 60 rated games, K 20).
+    # Each revision 2 stores its changes against the revision 1 it replaces (issue 30), every
+    # field compared: P, Ada and Ben (Cal, recomputed as Ben's opponent, rated Ben with the
+    # 2026-08 list: unchanged). P+1, Ada and Ben, and Cal and Dee: their ratings are as before
+    # but their sums of deltas are not (Cal -.24 for -.23, Dee +.26 for +.25, worked below).
+    # P+2, Ada and Ben, and Dee (-.64 for -.63) and Eve (+.16 for +.15). P+3, Ada and Ben,
+    # carried from other ratings.
     assert {key: rows for key, rows in stored_rows(url).items() if key[1] == 2} == {
-        (P, 2): [BEN, CAL, DEE, EVE, FAY, GIL, HAL, ZED, YAN],
+        (P, 2): [ADA, BEN],
         (P1, 2): [ADA, BEN, CAL, DEE],
-        (P2, 2): [ADA, BEN, DEE, EVE, ZED, YAN],
+        (P2, 2): [ADA, BEN, DEE, EVE],
+        (P3, 2): [ADA, BEN],
+    }
+    # And the players each recomputed (revised_players): those whose games changed (Ada, Ben)
+    # or whose standing did on an earlier list (Ada and Ben again), and everyone who played
+    # them in the period (P: Ben's Cal; Ada's only game is the forfeit, never rated. P+1: Cal
+    # and Dee. P+2: Dee and Eve). Only their calculations are stored: those who played a
+    # rated game in the period.
+    assert stored_by_revision(url, "revised_players") == {
+        (P, 2): [ADA, BEN, CAL],
+        (P1, 2): [ADA, BEN, CAL, DEE],
+        (P2, 2): [ADA, BEN, DEE, EVE],
+        (P3, 2): [ADA, BEN],
+    }
+    assert stored_by_revision(url, "calculations") == {
+        (P, 2): [BEN, CAL],
+        (P1, 2): [ADA, BEN, CAL, DEE],
+        (P2, 2): [ADA, BEN, DEE, EVE],
     }
 
     # P: Ada-Ben is no longer rated. Ada: no game -> 1800, change 0, games 0.

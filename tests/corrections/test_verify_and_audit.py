@@ -241,9 +241,11 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     alter(url, latest, EVE, "k_factor", 20)
     code, lines = verify(capsys, url)
     assert code == 1
-    # 2026-12 revision 2 stores no row of Eve (she did not play): her entry is P+2's carried
-    # forward, tampered with too.
-    assert [(f[1], f[2]) for f in failing(lines)] == [(P1, 1), (P2, 1), (P2, 2), ("2026-12", 2)]
+    # 2026-12 revision 2 stores its changes against 2026-12 revision 1 (issue 30): Eve did
+    # not play and her carried entry did not change, so it reads her entry through revision 1,
+    # from P+2's revision 1, not the tampered row; and a close computes the K it writes from
+    # the rules, not from the stored K: it verifies.
+    assert [(f[1], f[2]) for f in failing(lines)] == [(P1, 1), (P2, 1), (P2, 2)]
 
     # Put both back: identical again.
     alter(url, original, DEE, "rating", -1)

@@ -142,7 +142,7 @@ def test_write_latest_rewrites_only_the_changed_players_of_the_latest_list(
     chain: Session,
 ) -> None:
     session = chain
-    latest, older = list_id(session, 3), list_id(session, 2)
+    latest, older = list_id(session, 3), list_id(session, 1)
     # An older list (a cascade's revision of an earlier list) leaves the table alone.
     assert list_latest.write_latest(session, older) == 0
     assert stored(session) == LATEST_HELD
@@ -197,7 +197,7 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
     parent) and the players gone: when latest_entries hold that list, only those rows are
     written; when they hold another, the list's entries (resolved) are compared, all."""
     session = chain
-    latest, older = list_id(session, 3), list_id(session, 2)
+    latest, older = list_id(session, 3), list_id(session, 1)
     parent = session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == latest))
     assert parent is not None
     # 2026-12 carries 2026-11 over: the parent's rows made to differ from it, and Zed off it.
@@ -229,7 +229,8 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
         ADA: LATEST_HELD[ADA],
     }
     assert list_latest.latest_category(session, latest) == "fide-standard"
-    # Holding another list than the parent (here 2026-12 itself), the names are not used.
+    # Holding another list than the parent (here 2026-12's revision 1: revision 3's parent is
+    # revision 2, the one it replaces), the names are not used.
     session.execute(update(LatestListRow).values(list_id=older))
     assert list_latest.write_latest(session, latest, changes) == len(LATEST) - 2
     assert stored(session) == {p: fields for p, fields in LATEST_HELD.items() if p != ZED}

@@ -5,7 +5,9 @@ the close and the corrections write at 0010; a downgrade drops them. SQLite and 
 The chain of tests/corrections/test_revision_chain.py (an imported list of 2026-08, four closed
 periods 2026-09..12), then two corrections: T1 (2026-09) revises every list, T3 (2026-11)
 revises 2026-11 and 2026-12 again. The parents worked by hand: a closed list's parent is the
-latest revision, written before it, of the list before it; the imported list has none.
+latest revision, written before it, of the list before it; the imported list has none; since
+migration 0019, a correction's revision names the revision it replaces, and 0019's downgrade
+gives it the first kind of parent again.
 
 The latest list (latest_lists, latest_entries) is 2026-12 revision 3, worked by hand from the
 chain's docstring: T1's Ada-Ben a forfeit (Ada 1800 in 2026-09, 1805 in 2026-10, as
@@ -72,11 +74,18 @@ def entries(url: str) -> dict[int, list[tuple[Any, ...]]]:
         last_rated = date.fromisoformat(row[11]) if isinstance(row[11], str) else row[11]
         active = None if row[12] is None else bool(row[12])
         stored.append((*row[:8], delta, *row[9:11], last_rated, active))
-    parents = dict(query(url, "SELECT id, parent_list_id FROM rating_lists"))
+    lists = query(url, "SELECT id, parent_list_id, list_date FROM rating_lists")
+    parents = {row[0]: row[1] for row in lists}
+    dates = {row[0]: row[2] for row in lists}
     by_list: dict[int, list[tuple[Any, ...]]] = {}
     for list_id in parents:
         chain = ancestry_of(parents, list_id)
-        found = resolved(chain, [row for row in stored if row[0] in chain]).values()
+        # The list and the revisions it replaces (of its date) show their rows as they are.
+        same_date = 0
+        while same_date < len(chain) and dates[chain[same_date]] == dates[list_id]:
+            same_date += 1
+        rows = [row for row in stored if row[0] in chain]
+        found = resolved(chain, rows, same_date).values()
         if found:
             by_list[list_id] = sorted(found, key=lambda e: (-e[1], e[0]))
     return by_list
@@ -138,18 +147,19 @@ def test_parents_and_chunks_derived_as_written(
         ("2026-12", 3),
     ]
     written_parents, written_chunks = parents(url), chunks(url)
+    # A correction's revision names the revision it replaces (migration 0019, issue 30).
     assert written_parents == {
         ("2026-08", 1): None,
         ("2026-09", 1): ("2026-08", 1),
         ("2026-10", 1): ("2026-09", 1),
         ("2026-11", 1): ("2026-10", 1),
         ("2026-12", 1): ("2026-11", 1),
-        ("2026-09", 2): ("2026-08", 1),
-        ("2026-10", 2): ("2026-09", 2),
-        ("2026-11", 2): ("2026-10", 2),
-        ("2026-12", 2): ("2026-11", 2),
-        ("2026-11", 3): ("2026-10", 2),
-        ("2026-12", 3): ("2026-11", 3),
+        ("2026-09", 2): ("2026-09", 1),
+        ("2026-10", 2): ("2026-10", 1),
+        ("2026-11", 2): ("2026-11", 1),
+        ("2026-12", 2): ("2026-12", 1),
+        ("2026-11", 3): ("2026-11", 2),
+        ("2026-12", 3): ("2026-12", 2),
     }
     # The chunks hold every entry in list order, every field as list_entries resolve it.
     by_list = entries(url)
@@ -174,6 +184,20 @@ def test_parents_and_chunks_derived_as_written(
     assert query(url, "SELECT count(*) FROM rating_lists") == [(11,)]
     upgrade(url)
     assert current_revision(url) == head_revision()
-    assert parents(url) == written_parents
+    # 0019's downgrade made every revision whole, computed from the previous period's list, as
+    # the close and the corrections wrote them from 0010 to 0018; 0010 derives those parents.
+    assert parents(url) == {
+        ("2026-08", 1): None,
+        ("2026-09", 1): ("2026-08", 1),
+        ("2026-10", 1): ("2026-09", 1),
+        ("2026-11", 1): ("2026-10", 1),
+        ("2026-12", 1): ("2026-11", 1),
+        ("2026-09", 2): ("2026-08", 1),
+        ("2026-10", 2): ("2026-09", 2),
+        ("2026-11", 2): ("2026-10", 2),
+        ("2026-12", 2): ("2026-11", 2),
+        ("2026-11", 3): ("2026-10", 2),
+        ("2026-12", 3): ("2026-11", 3),
+    }
     assert chunks(url) == written_chunks
     assert latest(url) == ([("fide-standard", "2026-12", 3)], LATEST)

@@ -32,7 +32,7 @@ def test_seeded_guarded_and_dropped(database_url: str) -> None:
             "VALUES (:i, :n, :s, :f, :t)", i=player[0], n=player[1], s=player[2], f=player[3],
             t=player[4])  # fmt: skip
     upgrade(url)
-    assert current_revision(url) == head_revision() == "0018"
+    assert current_revision(url) == head_revision()
     federations = query(url, "SELECT player_id, CAST(effective_from AS VARCHAR(10)), federation "
                         "FROM player_federations ORDER BY player_id")  # fmt: skip
     assert federations == [("1", "1900-01-01", "FRA"), ("2", "1900-01-01", "GER")]

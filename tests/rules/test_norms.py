@@ -99,7 +99,7 @@ def test_the_issue_case_is_an_im_norm_with_the_floor_raise_and_none_without() ->
     assert (perf.raised_player_id, perf.raised_from, perf.raised_to) == ("P9", 1990, 2050)
     assert result.norm
     assert result.counts_as_games == 9
-    shown = {c.key: (c.required, c.actual) for c in result.conditions}
+    shown = {c.key: (c.required.english(), c.actual.english()) for c in result.conditions}
     assert shown["performance"] == ("Rp at least 2450", "Rp 2450 = Ra 2284 + dp 166")
     assert shown["average"] == ("Ra at least 2230", "Ra 2284, 1990 raised to 2050")
     # Without the raise (the floor of a title whose floor is below every opponent: none) the
@@ -301,7 +301,7 @@ def test_unknown_federations_fail_the_mix_and_say_so() -> None:
     )
     [known] = [c for c in result.conditions if c.key == "federations_known"]
     assert not known.met
-    assert known.actual == "1 opponents' federations unknown"
+    assert known.actual.english() == "1 opponents' federations unknown"
 
 
 # --- Properties -------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ def test_the_brief_example_four_unrated_players_18_of_20_games_among_themselves(
     assert (group.inside, group.games) == (18, 20)
     assert [(m.games, m.inside) for m in group.members] == [(10, 9), (10, 9), (9, 9), (9, 9)]
     names = {"A": "Alpha, Ann", "B": "Beta, Bob"}
-    assert group.explain(names) == (
+    assert group.explain(names).english() == (
         "closed group: Alpha, Ann (A), Beta, Bob (B), C and D played 18 of their 20 games "
         "among themselves (each at least 80% of their own); all 4 were unrated, so their first "
         "ratings rest on each other"
@@ -65,14 +65,16 @@ def test_at_least_three_unrated_players_half_of_the_group() -> None:
     played = round_robin("E1", "ABCDEFG", 1)
     assert closed_groups(round_robin("E1", "ABC", 1), {"A", "B"}) == []  # 2 unrated
     (group,) = closed_groups(round_robin("E1", "ABC", 1), {"A", "B", "C"})
-    assert group.explain({}).endswith(
-        "all 3 were unrated, so their first ratings rest on each other"
+    assert (
+        group.explain({})
+        .english()
+        .endswith("all 3 were unrated, so their first ratings rest on each other")
     )
     six = round_robin("E1", "ABCDEF", 1)
     (group,) = closed_groups(six, {"A", "B", "C"})  # 3 of 6: half
     assert group.players == tuple("ABCDEF")
-    assert "3 of the 6 were unrated (A, B and C)" in group.explain({})
-    assert "played 15 of their 15 games" in group.explain({})
+    assert "3 of the 6 were unrated (A, B and C)" in group.explain({}).english()
+    assert "played 15 of their 15 games" in group.explain({}).english()
     assert closed_groups(played, {"A", "B", "C"}) == []  # 3 of 7: less than half
 
 
@@ -99,7 +101,7 @@ def test_the_same_pairing_in_three_events() -> None:
     played += games("E3", ("A", "B"), ("A", "B"))
     (pairing,) = repeated_pairings(played)
     assert (pairing.players, pairing.events, pairing.games) == (("A", "B"), ("E1", "E2", "E3"), 4)
-    assert pairing.explain({"A": "Alpha, Ann"}) == (
+    assert pairing.explain({"A": "Alpha, Ann"}).english() == (
         "repeated pairing: Alpha, Ann (A) and B met in 3 events of the period (E1, E2, E3), "
         "4 games in all"
     )
@@ -114,7 +116,7 @@ def test_a_gain_more_than_3_deviations_above_the_mean_and_more_than_100() -> Non
     assert (gain.player_id, gain.change, gain.rated_players) == ("W", 150, 11)
     assert gain.mean == Fraction(150, 11)
     assert gain.variance == Fraction(2475000, 1331)
-    assert gain.explain({"W": "Winner, Walt"}) == (
+    assert gain.explain({"W": "Winner, Walt"}).english() == (
         "large gain: Winner, Walt (W) gained +150, far above the period's norm (mean +13.6, "
         "standard deviation 43.1, over 11 rated players who played): more than 3 standard "
         "deviations above the mean and more than 100 points"
@@ -136,11 +138,11 @@ def test_new_players_without_a_birth_date_or_sex() -> None:
     ]
     birth, sex = missing_identity(facts)
     assert (birth.players, sex.players) == (("1", "3"), ("1",))
-    assert birth.explain({"1": "Un, Ann"}) == (
+    assert birth.explain({"1": "Un, Ann"}).english() == (
         "2 new players without a birth date (the K factor of juniors and the age lists need "
         "it): Un, Ann (1) and 3"
     )
-    assert sex.explain({}) == "1 new player without sex (the women's lists need it): 1"
+    assert sex.explain({}).english() == "1 new player without sex (the women's lists need it): 1"
     assert missing_identity([NewPlayerFacts("2", True, "M")]) == []
 
 

@@ -28,6 +28,7 @@ from markupsafe import Markup
 from ratingdb.api.caches import Builds
 from ratingdb.api.chart import step_chart
 from ratingdb.api.dependencies import ReaderDep
+from ratingdb.api.game_rows import game_rows, games_head
 from ratingdb.api.i18n import Reader, reader_of
 from ratingdb.api.reasons import INITIAL_METHODS, reason_words
 from ratingdb.api.routes.lists import etag_matches, etag_of
@@ -125,6 +126,18 @@ def _environment() -> Environment:
         gettext=_gettext, ngettext=_ngettext, pgettext=_pgettext, newstyle=True
     )
     environment.globals["gettext"] = _kept_gettext
+    environment.globals["games_head"] = pass_context(
+        lambda context: games_head(
+            lambda message, **values: _kept_gettext(context, message, **values)
+        )
+    )
+    environment.globals["game_rows"] = pass_context(
+        lambda context, games: game_rows(
+            games,
+            _reader(context),
+            lambda message, **values: _kept_gettext(context, message, **values),
+        )
+    )
     environment.filters["signed"] = pass_context(
         lambda context, value, places=0: _reader(context).signed(value, places)
     )
@@ -318,17 +331,25 @@ def _category(
     """What the page shows of one category: its published history and calculations, and its
     interim rating (unofficial) when its open period holds games of the player's, shown with
     the published calculations' partials (subtotals and ratings used by period)."""
-    points = () if item is None else item.points
+    history = svc.NO_HISTORY if item is None else item.history
     calculations = () if item is None else item.calculations
     shown = [*calculations, *([] if interim is None else [interim.calculation])]
+    periods = history.periods()
+    # The history table's rows, newest first: one tuple a list, as its macro unpacks them.
+    rows = list(
+        zip(
+            map(str, periods), history.ratings, history.revisions, history.original_ratings,
+            history.changes, history.rule_versions, history.games, history.k_factors,
+            strict=True,
+        )
+    )[::-1]  # fmt: skip
     return {
         "category": category.value,
-        "points": points,
-        "recent_points": points[::-1][:RECENT_LISTS],
-        "earlier_points": points[::-1][RECENT_LISTS:],
-        "latest": points[-1] if points else None,
-        "chart": step_chart([(p.period, p.rating) for p in points]),
-        "inactive_since": svc.inactive_since(points),
+        "recent_points": rows[:RECENT_LISTS],
+        "earlier_points": rows[RECENT_LISTS:],
+        "latest": history.point(-1, category) if len(history) else None,
+        "chart": step_chart(list(zip(periods, history.ratings, strict=True))),
+        "inactive_since": svc.inactive_since(history),
         "calculations": calculations,
         "earlier": _by_year(calculations[1:]),
         "subtotals": {calc.period: svc.tournament_subtotals(calc) for calc in shown},

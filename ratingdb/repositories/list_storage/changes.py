@@ -18,15 +18,16 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, literal, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
 from ratingdb.db.chunks import ENTRY
 from ratingdb.db.raw import raw_rows
 from ratingdb.models import CalculationRow, ListEntryRow, PlayerStatusRow, RatingListRow
+from ratingdb.repositories.list_storage.calculations import CALCULATION_KEYS
 from ratingdb.repositories.list_storage.chunk_reads import list_columns
-from ratingdb.repositories.players import chunks
+from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules.carry_forward import Entry, ancestry_of, carried, nearest_shown
 
 #: The columns of the rows a close writes, in the order of its tuples.
@@ -35,11 +36,6 @@ ENTRY_KEYS = (
     "sum_delta", "rated_games", "peak_rating", "last_rated", "active",
 )  # fmt: skip
 STATUS_KEYS = ("list_id", "player_id", "rated_games", "peak_rating", "pool")
-CALCULATION_KEYS = (
-    "list_id", "player_id", "game_id", "tournament_id", "rating_used", "opponent_id",
-    "opponent_rating_used", "difference", "difference_used", "expected", "score", "delta",
-    "rated", "reason", "rule_version",
-)  # fmt: skip
 
 
 # --- writes --------------------------------------------------------------------------------
@@ -105,6 +101,35 @@ def replace_rows(session: Session, list_id: int, rows: Iterable[Sequence[Any]]) 
     return bulk_insert_rows(session, ListEntryRow, ENTRY_KEYS, ((list_id, *row) for row in rows))
 
 
+def copy_statuses(
+    session: Session, from_list: int, to_list: int, leaving_out: Sequence[str]
+) -> int:
+    """The statuses of the players kept off ``from_list`` copied to ``to_list`` (in the
+    database), but those of ``leaving_out`` (whose new ones the caller writes); returns the
+    rows kept."""
+    connection = session.connection()
+    copied = connection.execute(
+        insert(PlayerStatusRow).from_select(
+            list(STATUS_KEYS),
+            select(
+                literal(to_list),
+                PlayerStatusRow.player_id,
+                PlayerStatusRow.rated_games,
+                PlayerStatusRow.peak_rating,
+                PlayerStatusRow.pool,
+            ).where(PlayerStatusRow.list_id == from_list),
+        )
+    ).rowcount
+    for part in chunks(sorted(set(leaving_out))):
+        copied -= connection.execute(
+            delete(PlayerStatusRow).where(
+                PlayerStatusRow.list_id == to_list,
+                one_of(session, PlayerStatusRow.player_id, part),
+            )
+        ).rowcount
+    return max(0, int(copied))
+
+
 def insert_statuses(session: Session, statuses: Sequence[Mapping[str, Any]]) -> int:
     """Players kept off a list, as column -> value (an imported list's unrated players)."""
     return bulk_insert(session, PlayerStatusRow, statuses)
@@ -150,32 +175,35 @@ def ancestry(session: Session, list_id: int) -> list[int]:
     return ancestry_of({int(row[0]): row[1] for row in rows}, list_id)
 
 
-#: The rows of some players on a list and the lists it was computed from: the ancestry walked
-#: in the database (a recursive CTE over rating_lists' parents, depth 0 for the list), joined
-#: to the players' rows (list_entries' key starts with the player). ``{players}``: the
-#: condition on e.player_id (placeholders: SQLite's; PostgreSQL reads :data:`_RESOLVE_NEAREST`).
+#: The list's ancestry (a recursive CTE over rating_lists' parents), each list with ``own``: 1
+#: for the list and the revisions of it that it replaces (its same-date parents: a
+#: correction's revision stores its changes against the revision it replaces), whose rows are
+#: shown as they are; 0 for the lists of earlier dates, whose rows are carried forward.
+_CHAIN = (
+    "WITH RECURSIVE chain(id, parent, list_date, own) AS ("
+    "SELECT id, parent_list_id, list_date, 1 FROM rating_lists WHERE id = ? "
+    "UNION ALL SELECT r.id, r.parent_list_id, r.list_date, "
+    "CASE WHEN c.own = 1 AND r.list_date = c.list_date THEN 1 ELSE 0 END "
+    "FROM rating_lists AS r JOIN chain AS c ON r.id = c.parent) "
+)
+#: The rows of some players on a list and the lists it was computed from, each with its list's
+#: ``own`` and id, joined to the players' rows (list_entries' key starts with the player).
+#: ``{players}``: the condition on e.player_id (placeholders: SQLite's; PostgreSQL reads
+#: :data:`_RESOLVE_NEAREST`).
 _RESOLVE = (
-    "WITH RECURSIVE chain(id, parent, depth) AS ("
-    "SELECT id, parent_list_id, 0 FROM rating_lists WHERE id = ? "
-    "UNION ALL SELECT r.id, r.parent_list_id, c.depth + 1 FROM rating_lists AS r "
-    "JOIN chain AS c ON r.id = c.parent) "
-    "SELECT c.depth, e.player_id, {fields} "
+    _CHAIN + "SELECT c.own, e.list_id, e.player_id, {fields} "
     "FROM list_entries AS e JOIN chain AS c ON c.id = e.list_id WHERE e.player_id {players}"
 )
 #: PostgreSQL's: for each player (an array), only the nearest row read, by a backward scan of
 #: list_entries' key (player_id, list_id) from the list down, stopping at the first row on a
 #: list of the ancestry. Nearest is highest: a list's parent was written before it, so every
-#: list of an ancestry has a smaller id than the lists below it (the close and the corrections
-#: name an existing list as parent; migration 0010 derived parents among earlier ids). Where
-#: :data:`_RESOLVE` reads every row of a player across a long history (a third of 120 lists:
-#: 20 ms for 100 players at 121 lists of 200,000), this reads one or two (3 ms; benchmarks/
-#: README.md, "Years of history").
+#: list of an ancestry has a smaller id than the lists below it (the database guards it:
+#: migration 0013). Where :data:`_RESOLVE` reads every row of a player across a long history
+#: (a third of 120 lists: 20 ms for 100 players at 121 lists of 200,000), this reads one or
+#: two (3 ms; benchmarks/README.md, "Years of history").
 _RESOLVE_NEAREST = (
-    "WITH RECURSIVE chain(id, parent) AS ("
-    "SELECT id, parent_list_id FROM rating_lists WHERE id = ? "
-    "UNION ALL SELECT r.id, r.parent_list_id FROM rating_lists AS r "
-    "JOIN chain AS c ON r.id = c.parent) "
-    "SELECT n.* FROM unnest(CAST(? AS text[])) AS p(player_id) CROSS JOIN LATERAL ("
+    _CHAIN + "SELECT (SELECT own FROM chain WHERE chain.id = n.list_id), n.* "
+    "FROM unnest(CAST(? AS text[])) AS p(player_id) CROSS JOIN LATERAL ("
     "SELECT e.list_id, e.player_id, {fields} FROM list_entries AS e "
     "WHERE e.player_id = p.player_id AND e.list_id <= ? AND e.list_id IN (SELECT id FROM chain) "
     "ORDER BY e.list_id DESC LIMIT 1) AS n"
@@ -188,14 +216,14 @@ _ENTRY_FIELDS = (
 
 def resolve(session: Session, list_id: int, player_ids: Iterable[str]) -> dict[str, Entry]:
     """player_id -> entry on the list of those of ``player_ids`` on it: each one's row on the
-    nearest list of its ancestry, carried forward when older, left out at a marker
-    (ratingdb.rules.carry_forward.nearest_shown). One plain statement for 5,000 players
+    nearest list of its ancestry, carried forward when of an earlier date, left out at a
+    marker (ratingdb.rules.carry_forward.nearest_shown). One plain statement for 5,000 players
     (:func:`_nearest_rows`), the driver's tuples."""
     postgresql = session.get_bind().dialect.name == "postgresql"
     nearest = _nearest_rows(session, list_id, player_ids, _ENTRY_FIELDS)
     entries: dict[str, Entry] = {}
-    for player_id, (depth, row) in nearest.items():
-        entry = nearest_shown(depth, _typed(row[1:], postgresql))
+    for player_id, row in nearest.items():
+        entry = nearest_shown(not row[0], _typed(row[2:], postgresql))
         if entry is not None:
             entries[player_id] = entry
     return entries
@@ -210,7 +238,7 @@ def ratings_on(session: Session, list_id: int, player_ids: Iterable[str]) -> dic
     """The ratings of ``player_ids`` on a list (those who have an entry): as :func:`resolve`
     (a carried entry keeps the rating; a marker: none), only the rating read."""
     nearest = _nearest_rows(session, list_id, player_ids, "e.rating")
-    return {player_id: int(row[2]) for player_id, (_, row) in nearest.items() if row[2] is not None}
+    return {player_id: int(row[3]) for player_id, row in nearest.items() if row[3] is not None}
 
 
 def ratings_and_k_on(
@@ -219,34 +247,34 @@ def ratings_and_k_on(
     """As :func:`ratings_on`, each rating with the K the entry gives for the next period."""
     nearest = _nearest_rows(session, list_id, player_ids, "e.rating, e.k_factor")
     return {
-        player_id: (int(row[2]), None if row[3] is None else int(row[3]))
-        for player_id, (_, row) in nearest.items()
-        if row[2] is not None
+        player_id: (int(row[3]), None if row[4] is None else int(row[4]))
+        for player_id, row in nearest.items()
+        if row[3] is not None
     }
 
 
 def _nearest_rows(
     session: Session, list_id: int, player_ids: Iterable[str], fields: str
-) -> dict[str, tuple[int, Any]]:
-    """player_id -> (depth, (depth, player_id, *fields)) of each player's row on the nearest
-    list of the list's ancestry (depth 0: the list; on PostgreSQL 1 for any older list), 5,000
-    players a statement: :data:`_RESOLVE_NEAREST` on PostgreSQL, :data:`_RESOLVE` on SQLite
-    (each player's rows on every list of the ancestry, the nearest kept here)."""
+) -> dict[str, tuple[Any, ...]]:
+    """player_id -> (own, list_id, player_id, *fields) of each player's row on the nearest list
+    of the list's ancestry (own: 1 on the list or a revision it replaces, 0 on a list of an
+    earlier date), 5,000 players a statement: :data:`_RESOLVE_NEAREST` on PostgreSQL,
+    :data:`_RESOLVE` on SQLite (each player's rows on every list of the ancestry, the nearest,
+    the highest id, kept here)."""
     postgresql = session.get_bind().dialect.name == "postgresql"
-    nearest: dict[str, tuple[int, Any]] = {}
+    nearest: dict[str, tuple[Any, ...]] = {}
     for part in chunks(sorted(set(player_ids))):
         if postgresql:
             sql = _RESOLVE_NEAREST.format(fields=fields)
             for row in raw_rows(session, sql, (list_id, list(part), list_id)):
-                depth = 0 if row[0] == list_id else 1
-                nearest[row[1]] = (depth, (depth, *row[1:]))
+                nearest[row[2]] = tuple(row)
             continue
         placeholders = ", ".join("?" * len(part))
         sql = _RESOLVE.format(fields=fields, players=f"IN ({placeholders})")
         for row in raw_rows(session, sql, (list_id, *part)):
-            found = nearest.get(row[1])
-            if found is None or row[0] < found[0]:
-                nearest[row[1]] = (row[0], row)
+            found = nearest.get(row[2])
+            if found is None or row[1] > found[1]:
+                nearest[row[2]] = tuple(row)
     return nearest
 
 
@@ -288,6 +316,29 @@ def _typed_fields(row: tuple[Any, ...], fields: Sequence[str], postgresql: bool)
     return tuple(typed)
 
 
+def parent_of(session: Session, list_id: int) -> tuple[int | None, bool]:
+    """The list's parent (None: it has none) and whether the list is a revision of it (the
+    same list date: a correction's revision, storing its changes against the revision it
+    replaces) rather than the next period computed from it."""
+    row = (
+        session.connection()
+        .execute(
+            select(RatingListRow.parent_list_id, RatingListRow.list_date).where(
+                RatingListRow.id == list_id
+            )
+        )
+        .one()
+    )
+    if row.parent_list_id is None:
+        return None, False
+    parent_date = (
+        session.connection()
+        .execute(select(RatingListRow.list_date).where(RatingListRow.id == row.parent_list_id))
+        .scalar_one()
+    )
+    return int(row.parent_list_id), parent_date == row.list_date
+
+
 def canonical_rows(
     session: Session, list_id: int, fields: Sequence[str] = ENTRY[:6]
 ) -> list[tuple[Any, ...]]:
@@ -301,14 +352,14 @@ def canonical_rows(
     is verified (``periods verify --all`` checks every list: each ancestry's rows once)."""
     if fields[0] != "player_id":
         raise ValueError(f"canonical rows start with the player id, not {fields[0]!r}")
-    parent = (
-        session.connection()
-        .execute(select(RatingListRow.parent_list_id).where(RatingListRow.id == list_id))
-        .scalar_one()
-    )
+    parent, revises = parent_of(session, list_id)
     entries: dict[str, tuple[Any, ...]] = {}
     at = [ENTRY.index(name) for name in fields]
-    if parent is not None:
+    if parent is not None and revises:
+        # A revision of its parent: the parent's entries as they are.
+        for values in zip(*list_columns(session, parent, fields), strict=True):
+            entries[values[0]] = tuple(values)
+    elif parent is not None:
         # Only the fields asked for read, and placed where an entry has them; carried() makes
         # the entry carried forward (the other fields it passes through or leaves None).
         read = [ENTRY.index(name) for name in dict.fromkeys((*ENTRY[:6], *fields))]

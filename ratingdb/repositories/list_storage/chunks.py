@@ -10,13 +10,14 @@ import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, insert, literal, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.db.chunks import CHUNK_SIZE, ENTRY, pack, pack_columns
 from ratingdb.models import ListChunkRow, ListEntryRow, RatingListRow
 from ratingdb.repositories.list_storage.changes import ENTRY_KEYS
+from ratingdb.repositories.players import chunks
 
 #: The columns of list_chunks, in the order of :func:`packed_chunks`' tuples.
 CHUNK_KEYS = ("list_id", "chunk", "top_rating", "bottom_rating", "size", "entries")
@@ -72,6 +73,44 @@ def packed_chunks(list_id: int, entries: Iterable[Sequence[Any]]) -> Iterator[tu
         fields = list(zip(*part, strict=True))
         last = _check_order(list_id, fields[0], fields[1], last)
         yield _chunk_row(list_id, chunk, fields)
+
+
+def packed_chunk(list_id: int, chunk: int, entries: Sequence[Sequence[Any]]) -> tuple[Any, ...]:
+    """One chunk (a tuple of CHUNK_KEYS) of the list, number ``chunk``, from its entries
+    (tuples of ENTRY_KEYS but list_id) in list order: a revision rewriting only the chunks a
+    correction moved entries in."""
+    if not 0 < len(entries) <= CHUNK_SIZE or {len(entry) for entry in entries} != {len(ENTRY)}:
+        pack(list(entries))  # refuses it, saying which entry
+        raise ValueError(
+            f"list {list_id} chunk {chunk}: 1 to {CHUNK_SIZE} entries, not {len(entries)}"
+        )
+    fields = list(zip(*entries, strict=True))
+    _check_order(list_id, fields[0], fields[1], None)
+    return _chunk_row(list_id, chunk, fields)
+
+
+def copy_chunks(
+    session: Session, from_list: int, to_list: int, count: int, leaving_out: Iterable[int]
+) -> int:
+    """The chunks 0 to ``count`` - 1 of ``from_list`` copied to ``to_list`` in the database, but
+    ``leaving_out`` (the caller writes those); returns the chunks kept."""
+    connection = session.connection()
+    columns = [ListChunkRow.__table__.c[key] for key in CHUNK_KEYS[1:]]
+    copied = connection.execute(
+        insert(ListChunkRow).from_select(
+            list(CHUNK_KEYS),
+            select(literal(to_list), *columns).where(
+                ListChunkRow.list_id == from_list, ListChunkRow.chunk < count
+            ),
+        )
+    ).rowcount
+    for part in chunks(sorted(set(leaving_out))):
+        copied -= connection.execute(
+            delete(ListChunkRow).where(
+                ListChunkRow.list_id == to_list, ListChunkRow.chunk.in_(part)
+            )
+        ).rowcount
+    return max(0, int(copied))
 
 
 def _chunk_row(list_id: int, chunk: int, fields: Sequence[Sequence[Any]]) -> tuple[Any, ...]:

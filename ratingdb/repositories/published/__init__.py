@@ -36,7 +36,9 @@ from ratingdb.repositories.published.lists import (
 )
 from ratingdb.repositories.published.players import (
     LatestRating,
+    ListedEntries,
     get_player,
+    listed_entries,
     player_entries,
     ratings_on_latest_lists,
     search_players,
@@ -57,6 +59,7 @@ __all__ = [
     "PLAYER_COLUMNS",
     "AnyRow",
     "LatestRating",
+    "ListedEntries",
     "Standby",
     "count_list_entries",
     "count_period_tournaments",
@@ -72,6 +75,7 @@ __all__ = [
     "linked_tournaments",
     "list_entries",
     "list_revisions",
+    "listed_entries",
     "name_matches",
     "period_tournaments",
     "player_calculations",

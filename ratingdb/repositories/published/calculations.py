@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
 from decimal import Decimal
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.orm import Session, aliased
@@ -17,8 +18,9 @@ from ratingdb.models import (
     RatingListRow,
     TournamentRow,
 )
+from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as list_changes
-from ratingdb.repositories.published.common import AnyRow, is_current
+from ratingdb.repositories.published.common import AnyRow
 
 
 @cache
@@ -55,8 +57,6 @@ def _player_calculations_statement(*, of_list: bool) -> Select[*tuple[Any, ...]]
     )
     if of_list:
         statement = statement.where(CalculationRow.list_id == bindparam("list_id"))
-    else:
-        statement = statement.where(is_current())
     return statement.order_by(
         RatingListRow.category,
         RatingListRow.list_date,
@@ -71,11 +71,48 @@ def player_calculations(
     session: Session, player_id: str, list_id: int | None = None
 ) -> Sequence[AnyRow]:
     """The player's game-by-game calculations on every current list (or on ``list_id``), in
-    the order they were rated: list date, tournament start, tournament, round."""
+    the order they were rated: list date, tournament start, tournament, round. Each is read
+    where it is stored (a correction's revision holds only the players it recomputed:
+    repositories.list_storage.calculations) and given as the list's it is shown for (its id
+    and revision)."""
     statement = _player_calculations_statement(of_list=list_id is not None)
-    return (
-        session.connection().execute(statement, {"player_id": player_id, "list_id": list_id}).all()
-    )
+    if list_id is not None:
+        chain, held = stored_calculations.sources(session, list_id, [player_id])
+        source = held.get(player_id, chain[-1])
+        rows = (
+            session.connection()
+            .execute(statement, {"player_id": player_id, "list_id": source})
+            .all()
+        )
+        if source == list_id:
+            return rows
+        target = stored_calculations.links(session, [list_id])[list_id]
+        return [_shown_as(row, target) for row in rows]
+    rows = session.connection().execute(statement, {"player_id": player_id}).all()
+    lists = stored_calculations.links(session, {int(row.list_id) for row in rows})
+    revised = stored_calculations.revised_on(session, list(lists), [player_id])
+    shown = stored_calculations.current_sources(lists, revised.get(player_id, set()))
+    found: list[AnyRow] = []
+    for row in rows:
+        shown_on = shown.get(int(row.list_id))
+        if shown_on is None:
+            continue  # on a revision replaced since, or recomputed on a later one
+        found.append(row if shown_on.id == row.list_id else _shown_as(row, shown_on))
+    return found
+
+
+def _shown_as(row: AnyRow, target: stored_calculations.ListLink) -> AnyRow:
+    """A calculation stored on a revision that a later one (``target``) reads through, given
+    as ``target``'s (its list id and revision)."""
+    shown: Any = _Shown(*row)
+    return cast(AnyRow, shown._replace(list_id=target.id, revision=target.revision))
+
+
+#: A calculation row with its list given as another's (:func:`_shown_as`): the fields of the
+#: statement's rows, by name.
+_Shown = namedtuple(  # type: ignore[misc]
+    "_Shown", [c.name for c in _player_calculations_statement(of_list=False).selected_columns]
+)
 
 
 class EntryOn(NamedTuple):

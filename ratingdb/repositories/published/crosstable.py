@@ -4,7 +4,7 @@ is out, the ratings on the list in force at its start."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import date
 from typing import Any, NamedTuple
 
@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ratingdb.models import CalculationRow, GameRow, RatingListRow, TournamentRow
+from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.common import is_current
 from ratingdb.rules import Category
@@ -40,7 +41,7 @@ def tournament_calculations(session: Session, tournament_id: str) -> list[Calcul
     """The tournament's games as computed on the latest revision of its period's list, from
     each player's side, with the player's entry on that list (``k_used``, ``previous_rating``,
     ``rating``; None when not on it), resolved through the list's ancestry."""
-    rows = session.execute(
+    stored = session.execute(
         select(
             CalculationRow.player_id,
             CalculationRow.game_id,
@@ -60,21 +61,21 @@ def tournament_calculations(session: Session, tournament_id: str) -> list[Calcul
         .where(
             CalculationRow.tournament_id == tournament_id,
             RatingListRow.period_id == TournamentRow.period_id,
-            is_current(),
         )
         .order_by(CalculationRow.player_id, GameRow.round, CalculationRow.game_id)
     ).all()
+    rows = _on_current_list(session, stored)
     players: dict[int, set[str]] = {}
     for row in rows:
-        players.setdefault(int(row.list_id), set()).add(row.player_id)
+        players.setdefault(int(row[10]), set()).add(row[0])
     entries = {
         list_id: list_changes.resolve(session, list_id, ids) for list_id, ids in players.items()
     }
     found: list[CalculationWithEntry] = []
     for row in rows:
-        entry = entries[int(row.list_id)].get(row.player_id)
+        entry = entries[int(row[10])].get(row[0])
         found.append(
-            CalculationWithEntry(
+            CalculationWithEntry(  # type: ignore[call-arg]
                 *row[:10],
                 None if entry is None else entry[1],
                 None if entry is None else entry[2],
@@ -82,6 +83,25 @@ def tournament_calculations(session: Session, tournament_id: str) -> list[Calcul
             )
         )
     return found
+
+
+def _on_current_list(session: Session, rows: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """The rows (any revision of the period's list, list_id last, revision before it) that
+    the current revision shows, each player's read where it is stored (a correction's
+    revision holds only the players it recomputed: repositories.list_storage.calculations),
+    given as the current revision's (its revision and id)."""
+    if not rows:
+        return []
+    lists = stored_calculations.links(session, {int(row.list_id) for row in rows})
+    current = max(lists.values(), key=lambda link: link.revision)
+    chain = stored_calculations.revision_chain(lists, current.id)
+    revised = stored_calculations.revised_on(session, chain[:-1], {row.player_id for row in rows})
+    shown: list[tuple[Any, ...]] = []
+    for row in rows:
+        source = stored_calculations.source_of(chain, revised.get(row.player_id, ()))
+        if int(row.list_id) == source:
+            shown.append((*row[:9], current.revision, current.id))
+    return shown
 
 
 def ratings_in_force(

@@ -39,6 +39,12 @@ class EntryFilter:
                   self.active_since)  # fmt: skip
         return all(value is None for value in values)
 
+    @property
+    def asks_players(self) -> bool:
+        """Whether the filter has conditions on the players table (anything but activity)."""
+        values = (self.federation, self.sex, self.title, self.age, self.search)
+        return any(value is not None for value in values)
+
     def keeps(self, last_rated: date | None) -> bool:
         """Whether the activity part of the filter keeps an entry last rated then."""
         since = self.active_since

@@ -21,7 +21,12 @@ from ratingdb.repositories.published.common import (
     is_current,
 )
 from ratingdb.repositories.published.entry_filter import EntryFilter
-from ratingdb.repositories.published.list_pages import count_filtered, filtered_entries
+from ratingdb.repositories.published.list_pages import (
+    Plan,
+    Strategy,
+    count_filtered,
+    filtered_entries,
+)
 from ratingdb.rules import Category
 
 
@@ -176,19 +181,25 @@ def list_entries(
     search: str | None,
     limit: int,
     offset: int,
+    chosen: Plan | None = None,
 ) -> Sequence[Any]:
     """One page of the list's entries matching the filters, as published: rating descending,
     then player_id; each with its ``original_rating`` on ``original_list_id`` (default: the
-    list itself). The whole list's page is cut from its chunks (one or two rows, however deep
-    the offset), its players and original ratings read by id."""
-    if federation is None and search is None:
-        return _page(session, list_id, original_list_id, limit, offset)
+    list itself); read by ``chosen`` (None: list_pages.plan's choice). The whole list's page
+    (WHOLE) is cut from its chunks (one or two rows, however deep the offset), its players
+    and original ratings read by id; a filtered one is list_pages.filtered_entries'."""
     wanted = EntryFilter(federation=federation, search=search)
+    if chosen is None and wanted.is_empty:
+        chosen = Plan(Strategy.WHOLE)
+    if chosen is not None and chosen.strategy is Strategy.WHOLE:
+        if not wanted.is_empty:
+            raise ValueError("a WHOLE page keeps every entry: no filter")
+        return _page(session, list_id, original_list_id, limit, offset)
     return [
         row[:-2]
         for row in filtered_entries(
             session, list_id, original_list_id=original_list_id, wanted=wanted, list_year=0,
-            limit=limit, offset=offset, ranked=False,
+            limit=limit, offset=offset, ranked=False, chosen=chosen,
         )
     ]  # fmt: skip
 

@@ -133,51 +133,94 @@ def _lists_with_rows(*, by_category: bool) -> Select[Any]:
     return statement
 
 
-def player_entries(
+class ListedEntries(NamedTuple):
+    """A player's entries on the lists shown, column-wise: item i of each column is one
+    list's (by category, then list date, oldest first). Beside the entries resolved through
+    the ancestry (carry_forward's), no object a list."""
+
+    list_ids: list[int]
+    categories: list[Category]
+    list_dates: list[date]
+    revisions: list[int]
+    rule_versions: list[str | None]
+    entries: list[carry_forward.Entry]
+    #: The rating on the original list (revision 1); None when the player was not on it.
+    original_ratings: list[int | None]
+
+
+def listed_entries(
     session: Session, player_id: str, category: Category | None = None, upto: int | None = None
-) -> list[PlayerEntry]:
-    """The player's entries on every current list (or, with ``upto``, on the latest revision up
-    to ``upto`` of every list), by category then list date (oldest first), each with the
-    rating on the original list (``original_rating``, None when the player was not on it).
-    The lists and the player's rows read in one statement, each list's entry resolved
-    through its ancestry here (entries_on_lists)."""
+) -> ListedEntries:
+    """The player's entries on every current list (or, with ``upto``, on the latest revision
+    up to ``upto`` of every list), by category then list date (oldest first), each with the
+    rating on the original list. The lists and the player's rows read in one statement, each
+    list's entry resolved through its ancestry here (entries_on_lists)."""
     parameters = {"player_id": player_id, "category": category}
     lists = (
         session.connection()
         .execute(_lists_with_rows(by_category=category is not None), parameters)
         .all()
     )
-    rows = [(row.id, *row[6:]) for row in lists if row.player_id is not None]
-    if not rows:
-        return []
-    parents = {int(row.id): row.parent_list_id for row in lists}
-    shown: dict[tuple[Any, date], Any] = {}  # (category, list date) -> the revision shown
-    originals: dict[tuple[Any, date], int] = {}
+    found = ListedEntries([], [], [], [], [], [], [])
+    # Each row: id, category, list_date, revision, rule_version, parent_list_id, then the
+    # player's row on the list (player_id None where there is none).
+    parents: dict[int, int | None] = {}
+    rows: list[Sequence[Any]] = []
+    shown: dict[tuple[Category, date], Any] = {}  # (category, list date) -> the revision shown
+    originals: dict[tuple[Category, date], int] = {}
     for row in lists:
-        key = (row.category, row.list_date)
-        if row.revision == 1:
-            originals[key] = int(row.id)
-        if upto is not None and row.revision > upto:
+        list_id, revision = row[0], row[3]
+        parents[list_id] = row[5]
+        if row[6] is not None:
+            rows.append((list_id, *row[6:]))
+        key = (row[1], row[2])
+        if revision == 1:
+            originals[key] = list_id
+        if upto is not None and revision > upto:
             continue
-        if key not in shown or shown[key].revision < row.revision:
+        before = shown.get(key)
+        if before is None or before[3] < revision:
             shown[key] = row
-    found: list[PlayerEntry] = []
-    on_lists = carry_forward.entries_on_lists(parents, rows)
-    for (list_category, list_date), row in sorted(
-        shown.items(), key=lambda item: (str(item[0][0].value), item[0][1])
-    ):
-        entry = on_lists.get(int(row.id))
+    if not rows:
+        return found
+    dates = {int(row[0]): row[2] for row in lists}
+    revising = {
+        list_id
+        for list_id, parent in parents.items()
+        if parent is not None and dates.get(parent) == dates[list_id]
+    }
+    on_lists = carry_forward.entries_on_lists(parents, rows, revising)
+    # (category, list date) keys sort as the category's name, then the date: a StrEnum.
+    for key in sorted(shown):
+        row = shown[key]
+        entry = on_lists.get(row[0])
         if entry is None:
             continue
-        original_id = originals.get((list_category, list_date))
+        original_id = originals.get(key)
         original = None if original_id is None else on_lists.get(original_id)
-        (_, rating, previous, change, games, k_factor, k_used, sum_delta, rated, peak,
-         last_rated, active) = entry  # fmt: skip
-        found.append(
-            PlayerEntry(
-                int(row.id), list_category, list_date, int(row.revision), row.rule_version,
-                rating, previous, change, games, k_factor, rated, peak, k_used, sum_delta,
-                None if original is None else original[1], last_rated, active,
-            )
-        )  # fmt: skip
+        found.list_ids.append(row[0])
+        found.categories.append(row[1])
+        found.list_dates.append(row[2])
+        found.revisions.append(row[3])
+        found.rule_versions.append(row[4])
+        found.entries.append(entry)
+        found.original_ratings.append(None if original is None else original[1])
     return found
+
+
+def player_entries(
+    session: Session, player_id: str, category: Category | None = None, upto: int | None = None
+) -> list[PlayerEntry]:
+    """:func:`listed_entries`, an entry with its list each."""
+    found = listed_entries(session, player_id, category, upto)
+    return [
+        PlayerEntry(
+            list_id, list_category, list_date, revision, rule_version, entry.rating,
+            entry.previous_rating, entry.change, entry.games, entry.k_factor, entry.rated_games,
+            entry.peak_rating, entry.k_used, entry.sum_delta, original, entry.last_rated,
+            entry.active,
+        )
+        for list_id, list_category, list_date, revision, rule_version, entry, original in zip(
+            *found, strict=True
+        )
+    ]  # fmt: skip

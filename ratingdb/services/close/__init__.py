@@ -32,7 +32,12 @@ from ratingdb.services.close.computation import (
     latest_correction,
     load_inputs,
 )
-from ratingdb.services.close.output import encode_pool, entries_digest, entry_rows
+from ratingdb.services.close.output import (
+    calculation_rows,
+    encode_pool,
+    entries_digest,
+    entry_rows,
+)
 from ratingdb.services.close.statuses import decode_pool
 from ratingdb.services.close.writing import publish, publish_rating
 from ratingdb.services.progress import Track, no_progress
@@ -173,6 +178,7 @@ __all__ = [
     "CloseOutcome",
     "CloseState",
     "Computation",
+    "calculation_rows",
     "close_period",
     "compute",
     "decode_pool",

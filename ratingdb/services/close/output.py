@@ -16,6 +16,7 @@ from ratingdb.rules import (
     activity,
 )
 from ratingdb.rules.results import Unmoved
+from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.lists import DIGEST_VERSION, digest_of_sorted
 
 _POINTS = {score: score.points for score in Score}
@@ -188,3 +189,14 @@ def calculations_of(
                 calc.expected, _POINTS[game.score], calc.delta, calc.rated,
                 None if reason is None else str(reason), version,
             )  # fmt: skip
+
+
+def calculation_rows(
+    results: Iterable[tuple[str, PeriodResult]], list_id: int, version: str, loaded: Loaded
+) -> Iterator[tuple[Any, ...]]:
+    """The calculations (CALCULATION_KEYS) of the games of the players' results (player_id,
+    result), made as they are written."""
+    for player_id, r in results:
+        yield from calculations_of(
+            player_id, r, list_id, version, loaded.game_ids, loaded.tournament_of
+        )

@@ -5,18 +5,21 @@ published, computed by services.impact instead."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.orm import Session
 
 from ratingdb.enums import PeriodState
-from ratingdb.models import CorrectionRow, TournamentRow
+from ratingdb.models import CorrectionRow, RatingListRow, TournamentRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Category, Period
-from ratingdb.services import impact
+from ratingdb.services import events, impact
 from ratingdb.services.close import STANDARD_SEEDED
+from ratingdb.services.close.revision import PeriodImpact, publish_revision
 from ratingdb.services.corrections.outcome import CorrectionOutcome
 from ratingdb.services.progress import Track
 from ratingdb.services.revisions import Revision, recalculate
@@ -96,15 +99,22 @@ def recompute_from(
     lists are passed over (revisions.recalculate's ``skip_imported``), and a replaced standard
     list is revised even when no later standard list changes.
 
-    ``dry_run``: the revisions the recalculation would publish, computed by services.impact
-    from the players the correction reaches, nothing written (``game_players``: period id ->
-    the players of the games the correction superseded or created there; ``replaced``: the
-    list replaced, with a list_replaced); when a list to recompute was published under another
-    rule version than its period's rules now (services.impact.needs_cascade), the whole
-    recalculation runs instead, for the caller to roll back."""
+    The revisions are computed by services.impact from the players the correction reaches
+    (``game_players``: period id -> the players of the games the correction superseded or
+    created there; ``replaced``: the list replaced, with a list_replaced) and each stores only
+    what it changes (services.close.revision); in a dry run nothing is written. Each period
+    is recomputed whole (services.revisions.recalculate, a revision storing every entry and
+    calculation of its period) when a list to recompute was published under another rule
+    version than its period's rules now (services.impact.needs_cascade: every entry may
+    change, and the impact does not guess), and for a replaced imported list written for good
+    (the players its file changed are not given)."""
     hold_off_closes(session, set(first))
-    if dry_run and not impact.needs_cascade(session, first):
-        return _impact_of(session, correction, first, list_replaced, replaced, game_players or {})
+    by_impact = dry_run or not list_replaced
+    if by_impact and not impact.needs_cascade(session, first):
+        return _impact_of(
+            session, correction, first, list_replaced, replaced, game_players or {},
+            now=None if dry_run else now,
+        )  # fmt: skip
     revisions: list[Revision] = []
     for category, period in sorted(first.items(), key=lambda item: item[0].value):
         revisions.extend(
@@ -139,9 +149,12 @@ def _impact_of(
     list_replaced: bool,
     replaced: Replaced | None,
     game_players: Mapping[int, set[str]],
+    *,
+    now: datetime | None,
 ) -> list[Revision]:
     """The revisions of recompute_from, the same categories in the same order, computed by
-    services.impact."""
+    services.impact; each written as it is computed (services.close.revision) unless ``now``
+    is None (a dry run)."""
     if list_replaced and replaced is None:
         raise AssertionError("a replaced list's dry run needs the players the file changed")
     cascade = impact.Cascade.of(
@@ -152,24 +165,68 @@ def _impact_of(
     )
     if replaced is not None:
         cascade.seeds[(replaced.category, replaced.period.list_date)] = replaced.players
+    written = _Written(session, correction.id, now)
     found: list[tuple[Category, Period, int, int, tuple[tuple[str, int | None, int | None], ...]]]
     found = []
     for category, period in sorted(first.items(), key=lambda item: item[0].value):
-        found.extend(
-            impact.recalculate_impact(
-                session, cascade, category, period, skip_imported=list_replaced
-            )
-        )
-    if Category.FIDE_STANDARD in first and (found or list_replaced):
-        for category in sorted(STANDARD_SEEDED - first.keys(), key=lambda c: c.value):
+        with written.cascade(category):
             found.extend(
                 impact.recalculate_impact(
-                    session,
-                    cascade,
-                    category,
-                    first[Category.FIDE_STANDARD],
-                    through_all=True,
-                    skip_imported=list_replaced,
+                    session, cascade, category, period, skip_imported=list_replaced,
+                    publish=written.publish,
                 )
-            )
+            )  # fmt: skip
+    if Category.FIDE_STANDARD in first and (found or list_replaced):
+        for category in sorted(STANDARD_SEEDED - first.keys(), key=lambda c: c.value):
+            with written.cascade(category):
+                found.extend(
+                    impact.recalculate_impact(
+                        session,
+                        cascade,
+                        category,
+                        first[Category.FIDE_STANDARD],
+                        through_all=True,
+                        skip_imported=list_replaced,
+                        publish=written.publish,
+                    )
+                )
     return [Revision(*revision) for revision in found]
+
+
+class _Written:
+    """Writes each revision the impact computes (none in a dry run: ``now`` None), and tells
+    what a category's cascade wrote (services.events.ListsWritten, as
+    services.revisions.recalculate does)."""
+
+    def __init__(self, session: Session, cause: int, now: datetime | None) -> None:
+        self.session = session
+        self.cause = cause
+        self.now = now
+        self.lists = self.entries = self.rows = 0
+
+    @contextmanager
+    def cascade(self, category: Category) -> Iterator[None]:
+        started = time.perf_counter()
+        self.lists = self.entries = self.rows = 0
+        yield
+        if self.now is not None and self.lists:
+            events.tell(
+                events.ListsWritten(
+                    "cascade", category, time.perf_counter() - started, self.lists,
+                    self.entries, self.rows,
+                )
+            )  # fmt: skip
+
+    @property
+    def publish(self) -> Callable[[RatingListRow, PeriodImpact], None] | None:
+        return None if self.now is None else self._publish
+
+    def _publish(self, current: RatingListRow, computed: PeriodImpact) -> None:
+        if self.now is None:
+            raise AssertionError("a dry run writes nothing")
+        rating_list, rows = publish_revision(
+            self.session, computed, current, cause=self.cause, now=self.now
+        )
+        self.lists += 1
+        self.entries += rating_list.entry_count
+        self.rows += rows

@@ -14,6 +14,7 @@ from ratingdb.models import PublicationPreviewRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import publication as repo
 from ratingdb.rules import Category, Period, closing_date
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services import audit
 from ratingdb.services.close import CloseOutcome, Computation, close_period, entries_digest
 from ratingdb.services.close.computation import CloseState
@@ -35,10 +36,10 @@ from ratingdb.services.publication.shown import (
 )
 
 #: A list whose inputs look the same but whose entries differ (not expected to happen).
-_NO_REASON = (
-    "its entries differ, though no tournament, correction or starting list changed since the "
-    "preview"
-)
+_NO_REASON = Message(
+    N_("its entries differ, though no tournament, correction or starting list changed since "
+       "the preview")
+)  # fmt: skip
 
 # --- approve ---------------------------------------------------------------------------------
 
@@ -69,20 +70,31 @@ def approve(
     cut_off = closing_date(category, period)
     due = cut_off < now.date()
     if not due and category not in approval:
-        raise PublicationConflict(
-            f"{category.value} is published automatically: the scheduled close publishes "
-            f"{period} after its cut-off on {cut_off.isoformat()}; there is nothing to approve "
-            "before then"
-        )
+        raise PublicationConflict(Message(
+            N_("%(category)s is published automatically: the scheduled close publishes "
+               "%(period)s after its cut-off on %(cut_off)s; there is nothing to approve before "
+               "then"),
+            {"category": category.value, "period": str(period), "cut_off": cut_off.isoformat()},
+        ))  # fmt: skip
 
     def same_as_previewed(computation: Computation) -> None:
         computed = entries_digest(computation.results)
         if computed != wanted:
             reasons = explain(session, shown, computation)
             raise ListChanged(
-                f"the {category.value} {period} list a close computes now is not the one "
-                f"previewed (digest {wanted[:12]}..., now {computed[:12]}...): preview it again",
-                reasons or [_NO_REASON],
+                Message(
+                    N_(
+                        "the %(category)s %(period)s list a close computes now is not the one "
+                        "previewed (digest %(previewed)s..., now %(now)s...): preview it again"
+                    ),
+                    {
+                        "category": category.value,
+                        "period": str(period),
+                        "previewed": wanted[:12],
+                        "now": computed[:12],
+                    },
+                ),
+                [*reasons] or [_NO_REASON],
                 computed,
             )
 
@@ -97,9 +109,10 @@ def approve(
                              before_publishing=same_as_previewed)
     )  # fmt: skip
     if outcome.already_published:  # another close published it meanwhile
-        raise AlreadyPublished(
-            f"{category.value} {period} was published meanwhile (revision {outcome.revision})"
-        )
+        raise AlreadyPublished(Message(
+            N_("%(category)s %(period)s was published meanwhile (revision %(revision)s)"),
+            {"category": category.value, "period": str(period), "revision": str(outcome.revision)},
+        ))  # fmt: skip
     repo.mark_approved(session, shown, user, now)
     _record_approval(session, shown, user, now, published=outcome)
     return Approved(category, period, "published", wanted, outcome.entries,

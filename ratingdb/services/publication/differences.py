@@ -16,6 +16,7 @@ from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import publication as repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message, Number, Param
 from ratingdb.services.close import STANDARD_SEEDED, Computation
 from ratingdb.services.publication.shown import Change, changes_of, games_used
 
@@ -61,70 +62,120 @@ def entries_of(computation: Computation, changed: Sequence[Change]) -> dict[str,
     }  # fmt: skip
 
 
-def explain(session: Session, shown: PublicationPreviewRow, computation: Computation) -> list[str]:
+def explain(
+    session: Session, shown: PublicationPreviewRow, computation: Computation
+) -> list[Message]:
     """Why the list computed now is not the previewed one, in words."""
     before, now = shown.inputs, inputs_of(session, computation)
     category = computation.rules.category
-    reasons: list[str] = []
+    reasons: list[Message] = []
     if before["rule_version"] != now["rule_version"]:
         reasons.append(
-            f"the rules are now {now['rule_version']} (the preview used {before['rule_version']})"
+            Message(
+                N_("the rules are now %(now)s (the preview used %(before)s)"),
+                {"now": now["rule_version"], "before": before["rule_version"]},
+            )
         )
     for key, what in (("lists", category.value), ("standard_lists", "fide-standard")):
         was, is_ = before[key], now[key]
         for name in sorted(was.keys() | is_.keys()):
             if was.get(name) != is_.get(name):
                 reasons.append(
-                    f"the {what} list of {name} it reads was "
-                    f"{_revision(was.get(name))} at the preview and is {_revision(is_.get(name))} "
-                    "now"
+                    Message(
+                        N_(
+                            "the %(category)s list of %(period)s it reads was %(was)s at the "
+                            "preview and is %(now)s now"
+                        ),
+                        {
+                            "category": what,
+                            "period": name,
+                            "was": _revision(was.get(name)),
+                            "now": _revision(is_.get(name)),
+                        },
+                    )
                 )
     reasons += _tournament_differences(session, before["tournaments"], now["tournaments"])
     for correction in repo.corrections_between(session, before["corrections"],
                                                now["corrections"]):  # fmt: skip
         if correction.category in (None, category.value):
-            about = f", tournament {correction.tournament_id}" if correction.tournament_id else ""
+            values: dict[str, Param] = {"id": correction.id, "kind": str(correction.kind),
+                                        "actor": str(correction.actor),
+                                        "reason": str(correction.reason)}  # fmt: skip
             reasons.append(
-                f"correction {correction.id} ({correction.kind}{about}) recorded since the "
-                f"preview by {correction.actor}: {correction.reason}"
+                Message(
+                    N_(
+                        "correction %(id)s (%(kind)s, tournament %(tournament)s) recorded "
+                        "since the preview by %(actor)s: %(reason)s"
+                    ),
+                    values | {"tournament": str(correction.tournament_id)},
+                )
+                if correction.tournament_id
+                else Message(
+                    N_(
+                        "correction %(id)s (%(kind)s) recorded since the preview by "
+                        "%(actor)s: %(reason)s"
+                    ),
+                    values,
+                )
             )
     reasons += _entry_differences(session, shown.entries, computation)
     return reasons
 
 
-def _revision(revision: int | None) -> str:
-    return "not published" if revision is None else f"revision {revision}"
+def _revision(revision: int | None) -> Message:
+    if revision is None:
+        return Message(N_("not published"))
+    return Message(N_("revision %(revision)s"), {"revision": revision})
 
 
 def _tournament_differences(
     session: Session, before: Mapping[str, list[Any]], now: Mapping[str, list[Any]]
-) -> list[str]:
-    names = {
-        row.tournament_id: f"{row.tournament_id} ({row.name}, {row.start_date} to {row.end_date})"
+) -> list[Message]:
+    names: dict[str, Param] = {
+        row.tournament_id: Message(
+            N_("%(id)s (%(name)s, %(start)s to %(end)s)"),
+            {"id": row.tournament_id, "name": row.name, "start": str(row.start_date),
+             "end": str(row.end_date)},
+        )
         for row in tournament_repo.with_ids(session, before.keys() | now.keys())
-    }
+    }  # fmt: skip
     reasons = []
     for tournament_id in sorted(before.keys() | now.keys()):
         was, is_ = before.get(tournament_id), now.get(tournament_id)
         name = names.get(tournament_id, tournament_id)
         if was is None and is_ is not None:
-            reasons.append(f"tournament {name} was added since the preview: {is_[0]} rated games")
+            reasons.append(
+                Message(
+                    N_("tournament %(name)s was added since the preview: %(now)s rated games"),
+                    {"name": name, "now": is_[0]},
+                )
+            )
         elif is_ is None and was is not None:
             reasons.append(
-                f"tournament {name} is no longer rated in the period ({was[0]} rated games at "
-                "the preview)"
+                Message(
+                    N_(
+                        "tournament %(name)s is no longer rated in the period (%(was)s rated games "
+                        "at the preview)"
+                    ),
+                    {"name": name, "was": was[0]},
+                )
             )
         elif was != is_ and was is not None and is_ is not None:
             reasons.append(
-                f"tournament {name} was corrected or replaced since the preview: {was[0]} rated "
-                f"games at the preview, {is_[0]} now"
+                Message(
+                    N_(
+                        "tournament %(name)s was corrected or replaced since the preview: %(was)s "
+                        "rated games at the preview, %(now)s now"
+                    ),
+                    {"name": name, "was": was[0], "now": is_[0]},
+                )
             )
     return reasons
 
 
 def _entry_differences(
     session: Session, before: Mapping[str, list[Any]], computation: Computation
-) -> list[str]:
+) -> list[Message]:
     """The entries that are not what the preview showed (a player missing from a side kept
     the previous list's entry there)."""
     now = entries_of(computation, list(changes_of(session, computation)))
@@ -134,20 +185,42 @@ def _entry_differences(
     named = differing[:DIFFERENCES_NAMED]
     names = player_repo.names(session, named)
     lines = [
-        f"{player_id} {names.get(player_id, '')}: {_entry(before.get(player_id))} at the "
-        f"preview, {_entry(now.get(player_id))} now"
+        Message(
+            N_("%(player)s %(name)s: %(before)s at the preview, %(now)s now"),
+            {"player": player_id, "name": names.get(player_id, ""),
+             "before": _entry(before.get(player_id)), "now": _entry(now.get(player_id))},
+        )
         for player_id in named
-    ]
+    ]  # fmt: skip
+    joined = lines[-1]
+    for line in reversed(lines[:-1]):
+        joined = Message(N_("%(first)s; %(rest)s"), {"first": line, "rest": joined})
     more = len(differing) - len(named)
-    tail = f" (and {more} more)" if more > 0 else ""
-    return [f"{len(differing)} entries differ{tail}: " + "; ".join(lines)]
+    if more > 0:
+        return [
+            Message(
+                N_("%(count)s entries differ (and %(more)s more): %(entries)s"),
+                {"count": len(differing), "more": more, "entries": joined},
+            )
+        ]
+    return [
+        Message(
+            N_("%(count)s entries differ: %(entries)s"),
+            {"count": len(differing), "entries": joined},
+        )
+    ]
 
 
-def _entry(entry: list[Any] | None) -> str:
+def _entry(entry: list[Any] | None) -> Message:
     if entry is None:
-        return "unchanged"
+        return Message(N_("unchanged"))
     rating, _, change, games, k = entry
     if rating is None:
-        return "not on the list"
-    moved = "" if change is None else f", {change:+d}"
-    return f"{rating}{moved}, {games} games, K {k}"
+        return Message(N_("not on the list"))
+    values = {"rating": rating, "games": games, "k": str(k)}
+    if change is None:
+        return Message(N_("%(rating)s, %(games)s games, K %(k)s"), values)
+    return Message(
+        N_("%(rating)s, %(change)s, %(games)s games, K %(k)s"),
+        values | {"change": Number(change, "+d")},
+    )

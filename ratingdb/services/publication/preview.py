@@ -15,6 +15,7 @@ from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import publication as repo
 from ratingdb.rules import Category, Period, PeriodRules, closing_date
 from ratingdb.rules.calendar import NotAListPeriod, next_period
+from ratingdb.rules.messages import N_, Message, Param
 from ratingdb.rules.versions import NoRuleVersion
 from ratingdb.services.close import CloseOutcome, Computation, close_period, entries_digest
 from ratingdb.services.publication.differences import entries_of, inputs_of
@@ -135,22 +136,29 @@ def unpublished(session: Session, category: Category, period: Period) -> PeriodR
     row = period_repo.get_period(session, category, period)
     if row is not None and row.state == "published":
         published = period_repo.list_for(session, category, period)
-        detail = (
-            ""
-            if published is None
-            else f" (revision {published.revision}, {published.entry_count} entries)"
-        )
-        raise AlreadyPublished(
-            f"{category.value} {period} is published{detail}: a published list never changes"
-        )
+        values: dict[str, Param] = {"category": category.value, "period": str(period)}
+        if published is None:
+            raise AlreadyPublished(Message(
+                N_("%(category)s %(period)s is published: a published list never changes"),
+                values,
+            ))  # fmt: skip
+        raise AlreadyPublished(Message(
+            N_("%(category)s %(period)s is published (revision %(revision)s, %(entries)s "
+               "entries): a published list never changes"),
+            values | {"revision": published.revision, "entries": published.entry_count},
+        ))  # fmt: skip
     lists = period_repo.lists_of(session, category)
     if lists and lists[-1].list_date > period.list_date:
         latest = Period.of_list_date(lists[-1].list_date)
         raise InputError(
-            f"{category.value} {period} comes before the latest published list ({latest}): the "
-            f"next list to publish is {next_period(category, latest)}",
+            Message(
+                N_("%(category)s %(period)s comes before the latest published list "
+                   "(%(latest)s): the next list to publish is %(next)s"),
+                {"category": category.value, "period": str(period), "latest": str(latest),
+                 "next": str(next_period(category, latest))},
+            ),
             field="period",
-        )
+        )  # fmt: skip
     return row
 
 
@@ -164,7 +172,12 @@ def dry_run(
                              dry_run=True, before_publishing=captured.append)
     )  # fmt: skip
     if outcome.already_published or not captured:
-        raise AlreadyPublished(f"{category.value} {period} is already published")
+        raise AlreadyPublished(
+            Message(
+                N_("%(category)s %(period)s is already published"),
+                {"category": category.value, "period": str(period)},
+            )
+        )
     return captured[0], outcome
 
 

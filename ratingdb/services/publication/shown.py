@@ -15,6 +15,7 @@ from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import publication as repo
 from ratingdb.repositories.published.tournaments import tournament_summaries
 from ratingdb.rules import Category, Period, PeriodResult
+from ratingdb.rules.messages import Message
 from ratingdb.services.close import Computation
 from ratingdb.services.close.computation import changes
 
@@ -29,10 +30,14 @@ class PublicationConflict(Exception):
     """The period is not in a state that allows this (409): published already, automatic
     before its cut-off, or a list that is no longer the one previewed (``reasons``)."""
 
-    def __init__(self, message: str, reasons: Sequence[str] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.reasons = list(reasons)
+    def __init__(self, message: str | Message, reasons: Sequence[str | Message] = ()) -> None:
+        #: In the back office's words (``rules.messages``); ``message`` and ``reasons`` are
+        #: their English, the JSON API's.
+        self.text = message if isinstance(message, Message) else Message(message)
+        self.explained = [r if isinstance(r, Message) else Message(r) for r in reasons]
+        self.message = self.text.english()
+        self.reasons = [reason.english() for reason in self.explained]
+        super().__init__(self.message)
 
 
 class AlreadyPublished(PublicationConflict):
@@ -43,7 +48,9 @@ class ListChanged(PublicationConflict):
     """The list a close would publish now is not the one previewed: ``digest`` is the list
     computed now; preview again."""
 
-    def __init__(self, message: str, reasons: Sequence[str], digest: str) -> None:
+    def __init__(
+        self, message: str | Message, reasons: Sequence[str | Message], digest: str
+    ) -> None:
         super().__init__(message, reasons)
         self.digest = digest
 

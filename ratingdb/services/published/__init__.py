@@ -41,8 +41,10 @@ from ratingdb.services.published.lists import (
     published_lists,
 )
 from ratingdb.services.published.players import (
+    NO_HISTORY,
     CurrentRating,
     FoundPlayer,
+    HistoryColumns,
     HistoryPoint,
     Player,
     history,
@@ -73,6 +75,7 @@ from ratingdb.services.published.tournaments import (
 )
 
 __all__ = [
+    "NO_HISTORY",
     "CategoryInfo",
     "CategoryRecord",
     "ComparedEntry",
@@ -82,6 +85,7 @@ __all__ = [
     "FoundPlayer",
     "GameLine",
     "Generation",
+    "HistoryColumns",
     "HistoryPoint",
     "InitialWorking",
     "LinkedTournament",

@@ -19,9 +19,11 @@ from ratingdb.services.published.common import NotFound
 from ratingdb.services.published.initial import InitialWorking, initial_working
 from ratingdb.services.published.lists import find_list
 from ratingdb.services.published.players import (
+    NO_HISTORY,
+    HistoryColumns,
     HistoryPoint,
     Player,
-    history_point,
+    by_category,
     player,
     point_on,
 )
@@ -171,7 +173,7 @@ def calculation(
 @dataclass(frozen=True, slots=True)
 class CategoryRecord:
     category: Category
-    points: tuple[HistoryPoint, ...]  # oldest first
+    history: HistoryColumns  # oldest first
     calculations: tuple[PeriodCalculation, ...]  # periods with games, newest first
 
 
@@ -182,14 +184,15 @@ class PlayerRecord:
 
 
 def player_record(session: Session, player_id: str) -> PlayerRecord:
-    """Everything the player page shows, in two queries past the player."""
+    """Everything the player page shows, in two queries past the player: the histories
+    column-wise (no object a point), a point made only for the lists with games."""
     found = player(session, player_id)
-    points: dict[Category, list[HistoryPoint]] = defaultdict(list)
-    by_list: dict[int, HistoryPoint] = {}
-    for row in repo.player_entries(session, player_id):
-        point = history_point(row)
-        points[point.category].append(point)
-        by_list[row.list_id] = point
+    listed = repo.listed_entries(session, player_id)
+    histories = by_category(listed)
+    at = {list_id: index for index, list_id in enumerate(listed.list_ids)}
+    starts: dict[Category, int] = {}  # where each category's lists start in ``listed``
+    for position, listed_category in enumerate(listed.categories):
+        starts.setdefault(listed_category, position)
     games: dict[int, list[AnyRow]] = defaultdict(list)
     for calculation in repo.player_calculations(session, player_id):
         games[calculation.list_id].append(calculation)
@@ -197,7 +200,10 @@ def player_record(session: Session, player_id: str) -> PlayerRecord:
     for list_id, rows in games.items():
         category = rows[0].category
         period = Period.of_list_date(rows[0].list_date)
-        on_list = by_list.get(list_id)
+        index = at.get(list_id)
+        on_list = None
+        if index is not None:
+            on_list = histories[category].point(index - starts[category], category)
         version = None if on_list is None else on_list.rule_version
         calc = _calculation(category, period, rows[0].revision, version, on_list, rows)
         calculations[category].append(_with_working(session, player_id, calc, rows))
@@ -206,10 +212,10 @@ def player_record(session: Session, player_id: str) -> PlayerRecord:
         tuple(
             CategoryRecord(
                 category,
-                tuple(points.get(category, ())),
+                histories.get(category, NO_HISTORY),
                 tuple(sorted(calculations.get(category, ()), key=lambda c: -c.period.index)),
             )
             for category in Category
-            if category in points or category in calculations
+            if category in histories or category in calculations
         ),
     )

@@ -156,14 +156,16 @@ def list_entries(
     search: str | None = None,
     limit: int = 100,
     offset: int = 0,
+    strategy: list_pages.Strategy | None = None,
 ) -> tuple[int, tuple[ComparedEntry, ...]]:
-    """One page of the list's entries matching the filters, and how many match in all."""
-    if federation is None and search is None:
+    """One page of the list's entries matching the filters, and how many match in all, read
+    as ``list_pages.plan`` chooses once for both (``strategy``: forced, for the tests)."""
+    wanted = EntryFilter(federation=federation, search=search)
+    chosen = list_pages.plan(session, summary.list_id, wanted, 0, forced=strategy)
+    if chosen.strategy is list_pages.Strategy.WHOLE:
         total = summary.entries  # counted when the list was published
     else:
-        total = repo.count_list_entries(
-            session, summary.list_id, federation=federation, search=search
-        )
+        total = list_pages.count_filtered(session, summary.list_id, wanted, 0, chosen)
     rows = repo.list_entries(
         session,
         summary.list_id,
@@ -172,6 +174,7 @@ def list_entries(
         search=search,
         limit=limit,
         offset=offset,
+        chosen=chosen,
     )
     # Positional: the query's columns are the dataclass's fields, in order (no per-row dict).
     # Each player's federation and title on the list's date (issue 28 item 2).
@@ -239,17 +242,22 @@ def ranked_entries(
     limit: int,
     offset: int,
     sort: str = "rating",
+    strategy: list_pages.Strategy | None = None,
 ) -> tuple[int, tuple[RankedEntry, ...]]:
-    """One page of the entries ``wanted`` keeps, ranked, and how many it keeps in all. The
-    whole list is paged from its index and ranked from the page's position (one count for a
+    """One page of the entries ``wanted`` keeps, ranked, and how many it keeps in all, read
+    as ``list_pages.plan`` chooses (``strategy``: forced, for the tests). The whole list
+    (WHOLE) is paged from its chunks and ranked from the page's position (one count for a
     first rating shared with the page before); a filtered list counts each row's ranks.
     ``sort`` (SORTS): the page's order (by change or games: each descending, ties in list
     order); the ranks stay the ranks by rating."""
     year = summary.period.year
     if sort not in SORTS:
         raise InputError(f"sort must be one of {', '.join(SORTS)}, not {sort!r}", field="sort")
-    if wanted.is_empty and sort == "rating":
-        total, entries = list_entries(session, summary, limit=limit, offset=offset)
+    chosen = list_pages.plan(session, summary.list_id, wanted, year, sort, forced=strategy)
+    if chosen.strategy is list_pages.Strategy.WHOLE:
+        total, entries = list_entries(
+            session, summary, limit=limit, offset=offset, strategy=strategy
+        )
         ranked: list[RankedEntry] = []
         for index, entry in enumerate(entries):
             if ranked and ranked[-1].entry.rating == entry.rating:
@@ -263,7 +271,7 @@ def ranked_entries(
     total = (
         summary.entries
         if wanted.is_empty
-        else list_pages.count_filtered(session, summary.list_id, wanted, year)
+        else list_pages.count_filtered(session, summary.list_id, wanted, year, chosen)
     )
     rows = list_pages.filtered_entries(
         session,
@@ -274,6 +282,7 @@ def ranked_entries(
         limit=limit,
         offset=offset,
         sort=sort,
+        chosen=chosen,
     )
     dated = player_history.as_of(session, summary.period.list_date)
     return total, tuple(

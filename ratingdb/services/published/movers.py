@@ -16,7 +16,7 @@ compared with, up to its own date (repositories.player_history, the dated titles
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from sqlalchemy.orm import Session
@@ -110,28 +110,32 @@ def movers(
     found = repo.predecessor(session, summary.list_id)
     if found is None:
         return Movers(summary, None, None, *(_EMPTY for _ in KINDS))
-    compared, compared_date, is_parent = found
-    if is_parent:
-        changed = repo.changed_on_computed(session, summary.list_id, compared)
+    compared, compared_date, own_lists = found
+    if own_lists:
+        changed = repo.changed_on_computed(session, own_lists, compared)
     else:
         changed = _compared_whole(session, summary.list_id, compared)
-    players = list_players.players_by_id(
-        session,
-        [player_id for player_id, (now, _) in changed.items() if now is not None],
-        (PLAYER_COLUMNS[1], PLAYER_COLUMNS[2], PLAYER_COLUMNS[5]),  # name, federation, title
+    # The players' names, federations and titles are read for those shown only; with a
+    # federation, every changed player's federation first (the federation's movers only).
+    of_federation = (
+        None
+        if federation is None
+        else list_players.players_by_id(
+            session,
+            [player_id for player_id, (now, _) in changed.items() if now is not None],
+            (PLAYER_COLUMNS[2],),  # federation
+        )
     )
     kinds: dict[str, list[Mover]] = {kind: [] for kind in KINDS}
     for player_id, (now, was) in changed.items():
         if now is None:
             continue  # off the list
-        name, player_federation, title = players[player_id]
-        if federation is not None and player_federation != federation:
+        if of_federation is not None and of_federation[player_id][0] != federation:
             continue
         rating, previous_rating, games, active = now
         before = None if was is None else was[0]
         change = None if before is None else rating - before
-        mover = Mover(player_id, name, player_federation, title, rating, before, change, games,
-                      active)  # fmt: skip
+        mover = Mover(player_id, "", None, None, rating, before, change, games, active)
         if was is None:
             if previous_rating is None:  # a first rating (not a player back above the floor)
                 kinds["new_players"].append(mover)
@@ -147,6 +151,7 @@ def movers(
     )
     first = {kind: _first(found, _ORDER.get(kind, _by_rating), limit)
              for kind, found in kinds.items()}  # fmt: skip
+    first = _named(session, first)
     return Movers(
         summary,
         compared,
@@ -188,6 +193,31 @@ def _new_titles(
                   None if before is None else entry.rating - before, entry.games, entry.active)
         )  # fmt: skip
     return found
+
+
+def _named(session: Session, first: dict[str, MoverList]) -> dict[str, MoverList]:
+    """The movers shown, with their names, federations and titles (one query)."""
+    shown = {m.player_id for found in first.values() for m in found.movers}
+    players = list_players.players_by_id(
+        session,
+        sorted(shown),
+        (PLAYER_COLUMNS[1], PLAYER_COLUMNS[2], PLAYER_COLUMNS[5]),  # name, federation, title
+    )
+    return {
+        kind: MoverList(
+            found.total,
+            tuple(
+                replace(
+                    m,
+                    name=players[m.player_id][0],
+                    federation=players[m.player_id][1],
+                    title=m.title or players[m.player_id][2],
+                )
+                for m in found.movers
+            ),
+        )
+        for kind, found in first.items()
+    }
 
 
 def _first(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -113,15 +114,15 @@ def point_on(
     )
 
 
-def inactive_since(points: Sequence[HistoryPoint]) -> Period | None:
+def inactive_since(history: HistoryColumns) -> Period | None:
     """The first list of the run of lists, up to the player's latest, that show them
     inactive; None when the latest shows them active (or there is none)."""
     since = None
-    for point in reversed(points):
-        if point.active:
+    for index in range(len(history) - 1, -1, -1):
+        if history.actives[index]:
             break
-        since = point.period
-    return since
+        since = index
+    return None if since is None else Period.of_list_date(history.list_dates[since])
 
 
 def history_point(row: Any) -> HistoryPoint:
@@ -132,9 +133,100 @@ def history_point(row: Any) -> HistoryPoint:
     )  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class HistoryColumns:
+    """A player's published ratings in one category, column-wise: item i of each column is
+    their entry on the i-th list, oldest first. Made by transposing the lists' resolved
+    entries (``zip``), with no object a point: what the history's JSON and the player page
+    are written from."""
+
+    list_dates: Sequence[date]
+    revisions: Sequence[int]
+    rule_versions: Sequence[str | None]
+    ratings: Sequence[int]
+    #: The rating on the original list (revision 1); None when the player was not on it.
+    original_ratings: Sequence[int | None]
+    previous_ratings: Sequence[int | None]
+    changes: Sequence[int | None]
+    games: Sequence[int]
+    k_factors: Sequence[int]  # the K the next period starts from
+    k_used: Sequence[int | None]  # the K applied in the period
+    sum_deltas: Sequence[Decimal | None]
+    rated_games: Sequence[int]
+    peak_ratings: Sequence[int]
+    actives: Sequence[bool]
+
+    def __len__(self) -> int:
+        return len(self.list_dates)
+
+    def periods(self) -> list[Period]:
+        return [Period(day.year, day.month) for day in self.list_dates]
+
+    def point(self, index: int, category: Category) -> HistoryPoint:
+        """The point of the list ``index`` (one object, for the few places that want one)."""
+        return HistoryPoint(
+            rating=self.ratings[index],
+            previous_rating=self.previous_ratings[index],
+            change=self.changes[index],
+            games=self.games[index],
+            k_factor=self.k_factors[index],
+            rated_games=self.rated_games[index],
+            peak_rating=self.peak_ratings[index],
+            active=self.actives[index],
+            category=category,
+            period=Period.of_list_date(self.list_dates[index]),
+            revision=self.revisions[index],
+            rule_version=self.rule_versions[index],
+            k_used=self.k_used[index],
+            sum_delta=self.sum_deltas[index],
+            original_rating=self.original_ratings[index],
+        )
+
+
+NO_HISTORY = HistoryColumns(*([()] * 14))
+
+
+def history_columns(
+    list_dates: Sequence[date],
+    revisions: Sequence[int],
+    rule_versions: Sequence[str | None],
+    entries: Sequence[Sequence[Any]],
+    original_ratings: Sequence[int | None],
+) -> HistoryColumns:
+    """The columns of lists and of their ``entries`` (carry_forward.Entry each, in the order
+    of its fields: player_id, rating, previous_rating, change, games, k_factor, k_used,
+    sum_delta, rated_games, peak_rating, last_rated, active)."""
+    if not entries:
+        return NO_HISTORY
+    (_, ratings, previous, changes, games, k_factors, k_used, sum_deltas, rated, peaks, _,
+     actives) = zip(*entries, strict=True)  # fmt: skip
+    return HistoryColumns(
+        list_dates, revisions, rule_versions, ratings, original_ratings, previous, changes,
+        games, k_factors, k_used, sum_deltas, rated, peaks, actives,
+    )  # fmt: skip
+
+
+def by_category(found: repo.ListedEntries) -> dict[Category, HistoryColumns]:
+    """The columns of each category of ``found`` (which holds them a category after another)."""
+    histories: dict[Category, HistoryColumns] = {}
+    start, count = 0, len(found.categories)
+    while start < count:
+        category = found.categories[start]
+        end = start + 1
+        while end < count and found.categories[end] == category:
+            end += 1
+        part = slice(start, end)
+        histories[category] = history_columns(
+            found.list_dates[part], found.revisions[part], found.rule_versions[part],
+            found.entries[part], found.original_ratings[part],
+        )  # fmt: skip
+        start = end
+    return histories
+
+
 def history(
     session: Session, player_id: str, category: Category, revision: int | None = None
-) -> tuple[HistoryPoint, ...]:
+) -> HistoryColumns:
     """The player's published ratings in the category, oldest first: on the latest revision of
     each list, or with ``revision`` on the latest revision up to it (1: the original lists).
     NotFound: no player, or no list of the category has that revision."""
@@ -146,10 +238,13 @@ def history(
                 f"no {category.value} list has a revision {revision} "
                 f"(the highest is {latest or 'none: nothing is published'})"
             )
-    rows = repo.player_entries(session, player_id, category, upto=revision)
-    if not rows:
+    found = repo.listed_entries(session, player_id, category, upto=revision)
+    if not found.entries:
         player(session, player_id)  # no such player, or one never on a list of the category
-    return tuple(history_point(row) for row in rows)
+    return history_columns(
+        found.list_dates, found.revisions, found.rule_versions, found.entries,
+        found.original_ratings,
+    )  # fmt: skip
 
 
 def latest_ratings(session: Session, player_id: str) -> tuple[HistoryPoint, ...]:

@@ -24,6 +24,7 @@ from ratingdb.models import SubmissionRow
 from ratingdb.models.submission import REASON_LENGTH
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import Message
 from ratingdb.services import audit
 from ratingdb.services.accounts import Principal
 from ratingdb.services.submissions.checks import (
@@ -34,6 +35,7 @@ from ratingdb.services.submissions.checks import (
     check,
     check_tournament_size,
     describe,
+    described,
     located,
     safe_filename,
 )
@@ -126,7 +128,7 @@ def submit(
                  "categories": row.categories, "warnings": checked.report["warnings"]},
     )  # fmt: skip
     answer: dict[str, Any] = {"submission_id": str(row.id), "state": row.state, **checked.report}
-    answer["warnings"] = shown_warnings(session, row, caller)
+    answer |= _warnings(shown_warnings(session, row, caller))
     if accept:
         accepted = accept_submission(session, row.id, caller, now)
         answer |= accepted
@@ -197,8 +199,17 @@ def show_submission(session: Session, submission_id: str, viewer: Principal) -> 
     row = _visible(session, submission_id, viewer)
     ids = {row.submitter_id} | ({row.reviewer_id} if row.reviewer_id is not None else set())
     document = _as_json(row, repo.usernames(session, ids), full=True)
-    document["report"] = dict(row.report) | {"warnings": shown_warnings(session, row, viewer)}
+    document["report"] = dict(row.report) | _warnings(shown_warnings(session, row, viewer))
     return document
+
+
+def _warnings(warnings: Sequence[Message]) -> dict[str, Any]:
+    """A report's ``warnings`` in English (the API's, as ever) and ``warnings_i18n``, the same
+    as messages with their values (``rules.messages``: the back office words them)."""
+    return {
+        "warnings": [warning.english() for warning in warnings],
+        "warnings_i18n": [warning.as_json() for warning in warnings],
+    }
 
 
 def _pending(session: Session, submission_id: str | int, officer: Principal) -> SubmissionRow:
@@ -283,6 +294,7 @@ __all__ = [
     "check",
     "check_tournament_size",
     "describe",
+    "described",
     "list_submissions",
     "reject_submission",
     "safe_filename",

@@ -24,6 +24,7 @@ from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message, Param, from_json
 from ratingdb.services.quality import FileFacts, submission_flags
 from ratingdb.services.submissions.duplicates import uploader_warnings
 from ratingdb.services.submissions.player_warnings import (
@@ -53,6 +54,9 @@ def check_tournament_size(content: bytes) -> None:
             field="file",
         )
 
+
+#: A warning or flag of one of the categories a file is rated in.
+IN_CATEGORY = N_("%(category)s: %(message)s")
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._ -]+")
 
@@ -85,14 +89,23 @@ def located(error: InputError, path: Path, filename: str) -> InputError:
 
 def describe(error: InputError) -> str:
     """An error as the API and the pages answer it: file, line, column and field in words."""
-    parts = [part for part in (error.source,) if part]
+    return described(error).english()
+
+
+def described(error: InputError) -> Message:
+    """``describe`` as a message with its values (the back office words it)."""
+    parts: list[Param] = [part for part in (error.source,) if part]
     if error.line is not None:
-        parts.append(f"line {error.line}")
+        parts.append(Message(N_("line %(line)s"), {"line": error.line}))
     if error.column is not None:
-        parts.append(f"column {error.column}")
+        parts.append(Message(N_("column %(column)s"), {"column": error.column}))
     if error.field:
-        parts.append(f"field {error.field}")
-    return (", ".join(parts) + ": " if parts else "") + error.message
+        parts.append(Message(N_("field %(field)s"), {"field": error.field}))
+    if not parts:
+        return error.text
+    where = Message(", ".join(f"%(p{i})s" for i in range(len(parts))),
+                    {f"p{i}": part for i, part in enumerate(parts)})  # fmt: skip
+    return Message(N_("%(where)s: %(message)s"), {"where": where, "message": error.text})
 
 
 def _same_name(text: str) -> str:
@@ -176,7 +189,9 @@ def _quality(
                           new if index == 0 else [], names)  # fmt: skip
         for flag in submission_flags(session, facts):
             if len(planned) > 1:
-                flag["message"] = f"{category.value}: {flag['message']}"
+                prefixed = Message(IN_CATEGORY, {"category": category.value,
+                                                 "message": from_json(flag["i18n"])})  # fmt: skip
+                flag["message"], flag["i18n"] = prefixed.english(), prefixed.as_json()
             flags.append(flag)
     return flags
 
@@ -251,7 +266,9 @@ def check(
             # Who the file would create, each with the stored players it may be.
             "new_players": [_new_player(p, duplicates) for p in created],
         },
-        "warnings": warnings,
+        # In English (the API's), and as messages with their values (the back office's).
+        "warnings": [warning.english() for warning in warnings],
+        "warnings_i18n": [warning.as_json() for warning in warnings],
         # Quality-control flags (issue 28 item 8), explained; never a refusal.
         "quality": quality,
         "categories": [

@@ -19,6 +19,7 @@ from ratingdb.formats.names import search_words
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message
 
 #: The players a warning names before it says how many more.
 NAMES_SHOWN = 10
@@ -95,29 +96,32 @@ def player_warnings(
     duplicates: Mapping[str, Sequence[Mapping[str, Any]]],
     federations: Mapping[str, str | None],
     home: str | None,
-) -> list[str]:
+) -> list[Message]:
     """The warnings of the players: likely duplicates among the new, and players of other
     federations than the tournament's (``home``, the TRF's 032; none: not checked)."""
     warnings = []
     for player in new:
         for other in duplicates.get(player.player_id, ()):
-            warnings.append(
-                f"new player {player.name} (born {player.birth_year}) may be {other['name']} "
-                f"(id {other['player_id']}, born {other['birth_year']}), already stored: merge "
-                "them after the import if they are one person"
-            )
+            warnings.append(Message(
+                N_("new player %(name)s (born %(year)s) may be %(other)s (id %(id)s, born "
+                   "%(other_year)s), already stored: merge them after the import if they are "
+                   "one person"),
+                {"name": player.name, "year": str(player.birth_year), "other": other["name"],
+                 "id": other["player_id"], "other_year": str(other["birth_year"])},
+            ))  # fmt: skip
     if home is not None:
         foreign = Counter(f for f in federations.values() if f is not None and f != home)
         if foreign:
             listed = ", ".join(f"{code} {count}" for code, count in sorted(foreign.items()))
-            warnings.append(
-                f"{sum(foreign.values())} player(s) of other federations than the tournament's "
-                f"({home}): {listed}"
-            )
+            warnings.append(Message(
+                N_("%(count)s player(s) of other federations than the tournament's (%(home)s): "
+                   "%(federations)s"),
+                {"count": sum(foreign.values()), "home": home, "federations": listed},
+            ))  # fmt: skip
     return warnings
 
 
-def list_warnings(session: Session, categories: Sequence[Category], start: date) -> list[str]:
+def list_warnings(session: Session, categories: Sequence[Category], start: date) -> list[Message]:
     """Per category: no published list in force at the tournament's start (its players are
     rated as unrated), or a list published since its start (it is rated with the older one,
     in force at its start, as the rules say)."""
@@ -128,14 +132,18 @@ def list_warnings(session: Session, categories: Sequence[Category], start: date)
             continue  # a category's first tournaments: nothing published yet, nothing to say
         in_force = period_repo.in_force(lists, start)
         if in_force is None:
-            warnings.append(
-                f"{category.value}: no published list in force at the start ({start}): its "
-                f"players are rated as unrated (the first list is of {lists[0].list_date:%Y-%m})"
-            )
+            warnings.append(Message(
+                N_("%(category)s: no published list in force at the start (%(start)s): its "
+                   "players are rated as unrated (the first list is of %(first)s)"),
+                {"category": category.value, "start": str(start),
+                 "first": f"{lists[0].list_date:%Y-%m}"},
+            ))  # fmt: skip
         elif lists[-1].list_date > start:
-            warnings.append(
-                f"{category.value}: the tournament starts before the latest list "
-                f"({Period.of_list_date(lists[-1].list_date)}): its games are rated with the "
-                f"{Period.of_list_date(in_force.list_date)} list, in force at its start"
-            )
+            warnings.append(Message(
+                N_("%(category)s: the tournament starts before the latest list (%(latest)s): "
+                   "its games are rated with the %(list)s list, in force at its start"),
+                {"category": category.value,
+                 "latest": str(Period.of_list_date(lists[-1].list_date)),
+                 "list": str(Period.of_list_date(in_force.list_date))},
+            ))  # fmt: skip
     return warnings
