@@ -121,7 +121,8 @@ def _letting_go(
     for player_id, r in moved:
         yield player_id, r
         results.drop_events(player_id)
-        events[player_id] = _LET_GO
+        if player_id in events:  # (a player moves without games too: K, activity)
+            events[player_id] = _LET_GO
         for index in range(len(r.events)):
             del game_ids[(player_id, index)]
             del tournament_of[(player_id, index)]
