@@ -4,21 +4,28 @@
         --database-url postgresql+psycopg://postgres@127.0.0.1:5432/bench
 
 The database is built first (in a separate process, so its memory is not counted), then one
-period is closed through the real service. Printed per phase (load, compute, write, total):
-seconds, rows per second, the process's peak memory and its CPU seconds. The baseline, measured in
-the same run, is the floor no close can beat: a plain COPY of the same games out of the
+period is closed through the real service. Before the close, in the same process, the period is
+loaded and rated alone (``services.close.compute``, nothing written, rolled back): the close's
+time is also given as a ratio to that. Printed per phase (load, compute, write, total): seconds,
+rows per second, the process's peak memory and its CPU seconds, and on PostgreSQL on this
+machine the CPU seconds of the close's server process (read from /proc). The baseline, measured
+in the same run, is the floor no close can beat: a plain COPY of the same games out of the
 database and of the same list entries and calculation rows into the same tables (executemany
 on SQLite). The last line is one JSON object.
 
 The database named by --database-url is emptied (PostgreSQL: its public schema is dropped; a
-SQLite file is deleted) — point it at a scratch database.
+SQLite file is deleted) — point it at a scratch database. ``--reuse`` (PostgreSQL) keeps a
+database ``generate.py`` built, with the same --players, --games and --seed: the close is then
+rolled back instead of committed (no commit, no VACUUM of latest_entries after it), so that the
+same period can be closed again and again.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
-import resource
+import os
 import subprocess
 import sys
 import time
@@ -28,10 +35,12 @@ from typing import Any
 
 from sqlalchemy import Engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 
 from ratingdb.db import is_sqlite, make_engine, make_sessionmaker
-from ratingdb.rules import Category, Period
-from ratingdb.services.close import close_period
+from ratingdb.repositories import periods as period_repo
+from ratingdb.rules import Category, Period, PeriodRules
+from ratingdb.services.close import close_period, compute
 
 HERE = Path(__file__).resolve().parent
 PERIOD = Period(2026, 12)
@@ -47,7 +56,57 @@ CALCULATION_COLUMNS = (
 
 
 def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    """The process's peak resident set since :func:`reset_peak` (Linux: VmHWM)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM in /proc/self/status")
+
+
+def reset_peak() -> None:
+    """Forget the peak resident set so far (Linux 4.0+: clear_refs 5), so that the close's peak
+    is not the loading and rating alone's measured before it."""
+    with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+        clear.write("5")
+
+
+def server_cpu_s(session: Session) -> float | None:
+    """CPU seconds so far of the session's PostgreSQL server process, when it runs on this
+    machine (its /proc entry); None on SQLite or a server elsewhere."""
+    if session.get_bind().dialect.name != "postgresql":
+        return None
+    pid = session.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load_and_rate(engine: Engine) -> dict[str, float]:
+    """The period loaded and rated alone (what the close does before writing), rolled back."""
+    gc.disable()  # as close_period does
+    try:
+        with make_sessionmaker(engine)() as session:
+            rules = PeriodRules.for_period(Category.FIDE_STANDARD, PERIOD)
+            period_row = period_repo.get_or_create_period(session, rules.category, PERIOD)
+            lists = [
+                rating_list
+                for rating_list in period_repo.lists_of(session, rules.category)
+                if rating_list.list_date < PERIOD.list_date
+            ]
+            started = time.perf_counter()
+            computation = compute(session, rules, period_row.id, lists)
+            elapsed = time.perf_counter() - started
+            load_s, compute_s = computation.load_s, computation.compute_s
+            del computation
+            session.rollback()
+    finally:
+        gc.enable()
+        gc.collect()
+    return {"load_rate_s": elapsed, "alone_load_s": load_s, "alone_rate_s": compute_s}
 
 
 def reset(url: str) -> None:
@@ -73,36 +132,53 @@ def baseline(engine: Engine, list_id: int) -> dict[str, float]:
     raw = engine.raw_connection()
     try:
         connection: Any = raw.driver_connection
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "INSERT INTO rating_lists (period_id, category, list_date, revision, source, "
-                "published_at, entry_count) SELECT period_id, category, list_date, 99, source, "
-                "published_at, entry_count FROM rating_lists WHERE id = %s RETURNING id",
-                (list_id,),
-            )
-            scratch = cursor.fetchone()[0]
-            entries = _copy_out(cursor, ENTRY_COLUMNS, "list_entries", list_id, scratch)
-            calculations = _copy_out(cursor, CALCULATION_COLUMNS, "calculations", list_id, scratch)
-            started = time.perf_counter()
-            with cursor.copy(
-                "COPY (SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) "
-                "JOIN periods p ON p.id = t.period_id WHERE p.list_date = %s) TO STDOUT",
-                (PERIOD.list_date,),
-            ) as copy:
-                for _ in copy:
-                    pass
-            read_s = time.perf_counter() - started
-            started = time.perf_counter()
-            for table, columns, data in (
-                ("list_entries", ENTRY_COLUMNS, entries),
-                ("calculations", CALCULATION_COLUMNS, calculations),
-            ):
-                with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-                    copy.write(data)
-            write_s = time.perf_counter() - started
+        figures = _baseline_on(connection, list_id)
         connection.rollback()
     finally:
         raw.close()
+    return figures
+
+
+def baseline_in(session: Session, list_id: int) -> dict[str, float]:
+    """:func:`baseline` in the close's own transaction (``--reuse``: the close is not
+    committed), undone to a savepoint after."""
+    if session.get_bind().dialect.name != "postgresql":
+        raise SystemExit("--reuse measures the baseline on PostgreSQL only")
+    connection: Any = session.connection().connection.driver_connection
+    connection.execute("SAVEPOINT baseline")
+    figures = _baseline_on(connection, list_id)
+    connection.execute("ROLLBACK TO SAVEPOINT baseline")
+    return figures
+
+
+def _baseline_on(connection: Any, list_id: int) -> dict[str, float]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO rating_lists (period_id, category, list_date, revision, source, "
+            "published_at, entry_count) SELECT period_id, category, list_date, 99, source, "
+            "published_at, entry_count FROM rating_lists WHERE id = %s RETURNING id",
+            (list_id,),
+        )
+        scratch = cursor.fetchone()[0]
+        entries = _copy_out(cursor, ENTRY_COLUMNS, "list_entries", list_id, scratch)
+        calculations = _copy_out(cursor, CALCULATION_COLUMNS, "calculations", list_id, scratch)
+        started = time.perf_counter()
+        with cursor.copy(
+            "COPY (SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) "
+            "JOIN periods p ON p.id = t.period_id WHERE p.list_date = %s) TO STDOUT",
+            (PERIOD.list_date,),
+        ) as copy:
+            for _ in copy:
+                pass
+        read_s = time.perf_counter() - started
+        started = time.perf_counter()
+        for table, columns, data in (
+            ("list_entries", ENTRY_COLUMNS, entries),
+            ("calculations", CALCULATION_COLUMNS, calculations),
+        ):
+            with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                copy.write(data)
+        write_s = time.perf_counter() - started
     return {"baseline_read_s": read_s, "baseline_write_s": write_s}
 
 
@@ -162,25 +238,35 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300_000)
     parser.add_argument("--database-url", default="sqlite:///benchmark.sqlite3")
     parser.add_argument("--seed", type=int, default=20261130)
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the database generate.py built, and roll the close back",
+    )
     args = parser.parse_args()
     url = args.database_url
 
-    reset(url)
-    started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, str(HERE / "generate.py"), "--players", str(args.players), "--games",
-         str(args.games), "--database-url", url, "--seed", str(args.seed)],
-        check=True,
-    )  # fmt: skip
-    print(f"database built in {time.perf_counter() - started:.1f} s")
+    if not args.reuse:
+        reset(url)
+        started = time.perf_counter()
+        subprocess.run(
+            [sys.executable, str(HERE / "generate.py"), "--players", str(args.players),
+             "--games", str(args.games), "--database-url", url, "--seed", str(args.seed)],
+            check=True,
+        )  # fmt: skip
+        print(f"database built in {time.perf_counter() - started:.1f} s")
     engine = make_engine(url)
     if engine.dialect.name == "postgresql":
         with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
             connection.exec_driver_sql("VACUUM ANALYZE")
     try:
-        started = time.perf_counter()
-        cpu_started = time.process_time()
-        with make_sessionmaker(engine).begin() as session:
+        figures = load_and_rate(engine)
+        reset_peak()
+        session = make_sessionmaker(engine)()
+        try:
+            server_started = server_cpu_s(session)
+            started = time.perf_counter()
+            cpu_started = time.process_time()
             outcome = close_period(
                 session,
                 Category.FIDE_STANDARD,
@@ -188,12 +274,25 @@ def main() -> None:
                 now=datetime.now(UTC),
                 closed_by="benchmark",
             )
-        total_s = time.perf_counter() - started
-        cpu_s = time.process_time() - cpu_started
+            if args.reuse:
+                session.flush()
+            else:
+                session.commit()  # and latest_entries vacuumed (ratingdb.db.vacuum)
+            total_s = time.perf_counter() - started
+            cpu_s = time.process_time() - cpu_started
+            server_s = None if server_started is None else server_cpu_s(session)
+            if server_s is not None and server_started is not None:
+                server_s -= server_started
+            if outcome.list_id is None:
+                raise SystemExit(f"the close published nothing: {outcome.as_json()}")
+            if args.reuse:
+                figures |= baseline_in(session, outcome.list_id)
+                session.rollback()
+        finally:
+            session.close()
         peak = peak_mb()
-        if outcome.list_id is None:
-            raise SystemExit(f"the close published nothing: {outcome.as_json()}")
-        figures = baseline(engine, outcome.list_id)
+        if not args.reuse:
+            figures |= baseline(engine, outcome.list_id)
     finally:
         engine.dispose()
 
@@ -210,6 +309,12 @@ def main() -> None:
           f"  ({outcome.rows_written:,} rows)")  # fmt: skip
     print(f"  total    {total_s:7.2f} s  peak memory {peak:,.0f} MB  ({players:,} list entries)")
     print(f"  cpu      {cpu_s:7.2f} s  of this process (the rest is the server's, or waiting)")
+    if server_s is not None:
+        print(f"  server   {server_s:7.2f} s  of CPU in the close's PostgreSQL process")
+    load_rate_s = figures["load_rate_s"]
+    print(f"  alone    {load_rate_s:7.2f} s  loading and rating alone (load "
+          f"{figures['alone_load_s']:.2f} s, rate {figures['alone_rate_s']:.2f} s): the close is "
+          f"{total_s / load_rate_s:.2f} x that")  # fmt: skip
     print(f"  baseline {base_s:7.2f} s  (COPY games out {figures['baseline_read_s']:.2f} s, "
           f"entries and calculations in {figures['baseline_write_s']:.2f} s)")  # fmt: skip
     print(f"  ratio    {total_s / base_s:7.2f} x the baseline")
@@ -224,6 +329,10 @@ def main() -> None:
                 "write_s": round(outcome.write_s, 3),
                 "total_s": round(total_s, 3),
                 "cpu_s": round(cpu_s, 3),
+                "server_cpu_s": None if server_s is None else round(server_s, 3),
+                "load_rate_s": round(load_rate_s, 3),
+                "ratio_to_load_rate": round(total_s / load_rate_s, 3),
+                "reused": args.reuse,
                 "baseline_s": round(base_s, 3),
                 "ratio": round(total_s / base_s, 3),
                 "peak_rss_mb": round(peak),

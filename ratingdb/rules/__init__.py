@@ -24,7 +24,7 @@ from ratingdb.rules.period import (
     PeriodRules,
     rate_player,
 )
-from ratingdb.rules.results import PeriodResults, rate_players
+from ratingdb.rules.results import PeriodResults, rate_players, rating
 from ratingdb.rules.rounding import round_half_away_from_zero, round_half_up
 from ratingdb.rules.tables import probability_from_table, rating_difference_for_score
 from ratingdb.rules.versions import (
@@ -76,6 +76,7 @@ __all__ = [
     "probability_from_table",
     "rate_player",
     "rate_players",
+    "rating",
     "rating_difference_for_score",
     "round_half_away_from_zero",
     "round_half_up",

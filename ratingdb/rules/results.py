@@ -14,14 +14,17 @@ from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, Se
 from decimal import Decimal
 from typing import Any
 
+from ratingdb.rules.categories import Period
 from ratingdb.rules.games import Event, PlayerStatus
 from ratingdb.rules.period import PeriodResult, PeriodRules, rate_player
+from ratingdb.rules.versions import RuleVersion
 
 _ZERO = Decimal(0)
 _new_result = tuple.__new__
 
 #: (status, K of the status, K applied, K after the list): a result held in little memory.
-_Unmoved = tuple[PlayerStatus, int | None, int | None, int]
+Unmoved = tuple[PlayerStatus, int | None, int | None, int]
+_Unmoved = Unmoved
 
 
 def rate_players(
@@ -37,12 +40,35 @@ def rate_players(
     ``statuses`` is taken over: each status is replaced by its player's result in the same map,
     so that a period of two million players never holds a second map of them. Do not read it
     afterwards."""
+    results, moved = rating(rules, statuses, events, each)
+    for _ in moved:
+        pass
+    return results
+
+
+def rating(
+    rules: PeriodRules,
+    statuses: dict[str, PlayerStatus],
+    events: Mapping[str, Sequence[Event]],
+    each: Callable[[Iterable[tuple[str, PlayerStatus]]], Iterable[tuple[str, PlayerStatus]]] = iter,
+) -> tuple[PeriodResults, Iterator[tuple[str, PeriodResult]]]:
+    """:func:`rate_players` as it goes: the results (filled as the players are rated) and an
+    iterator that rates them, giving (player id, result) of each player who moved
+    (:meth:`PeriodResults.moved`) as soon as rated, in order: a close streams their
+    calculations to the database while it rates the others. The results are complete once
+    the iterator is exhausted."""
     held: dict[str, Any] = statuses
     results = PeriodResults(rules, held)
-    for player_id, status in each(statuses.items()):
-        result = rate_player(rules, status, events.get(player_id, ()))
-        held[player_id] = results._held_form(status, result)
-    return results
+
+    def rate() -> Iterator[tuple[str, PeriodResult]]:
+        held_form = results._held_form
+        for player_id, status in each(statuses.items()):
+            result = rate_player(rules, status, events.get(player_id, ()))
+            kept = held[player_id] = held_form(status, result)
+            if kept is result:
+                yield player_id, result
+
+    return results, rate()
 
 
 class PeriodResults(Mapping[str, PeriodResult]):
@@ -58,6 +84,14 @@ class PeriodResults(Mapping[str, PeriodResult]):
         self.entries = 0
         self.first_ratings = 0
         self.below_floor = 0
+
+    @property
+    def version(self) -> RuleVersion:
+        return self._version
+
+    @property
+    def period(self) -> Period:
+        return self._period
 
     def _held_form(self, status: PlayerStatus, result: PeriodResult) -> PeriodResult | _Unmoved:
         if result.new_rating is not None:
@@ -105,6 +139,21 @@ class PeriodResults(Mapping[str, PeriodResult]):
             status, _, _, next_k = held  # type: ignore[misc]
             return status, next_k
         return None
+
+    def held(self) -> Mapping[str, PeriodResult | Unmoved]:
+        """The results as held, to read many at once without making them again (do not
+        change it): each player's PeriodResult, or for a player held unmoved (no game, the
+        standing as it was, the same rating) the tuple (status, K of the status, K applied,
+        K after the list). The result is then the status' rating, unchanged, no game."""
+        return self._held
+
+    def drop_events(self, player_id: str) -> None:
+        """Keep the result of a player who moved without its events' calculations (once
+        they are written: two million game calculations, 400 MB, at two million players).
+        Every other field stays; ``events`` is then empty."""
+        held = self._held[player_id]
+        if type(held) is PeriodResult:
+            self._held[player_id] = held._replace(events=())
 
     def moved(self) -> Iterator[tuple[str, PeriodResult]]:
         """(player id, result) of the players who played or whose standing moved, in order:

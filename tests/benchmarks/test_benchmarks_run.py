@@ -38,6 +38,12 @@ def test_close_period_benchmark_runs_on_sqlite(tmp_path: Path) -> None:
     assert figures["games"] == 800
     assert figures["total_s"] > 0
     assert figures["baseline_s"] > 0
+    # The close against loading and rating alone, measured in the same run.
+    assert figures["load_rate_s"] > 0
+    # (Both times are printed to the millisecond: at this size a few tens of milliseconds.)
+    ratio = figures["total_s"] / figures["load_rate_s"]
+    assert figures["ratio_to_load_rate"] == pytest.approx(ratio, rel=0.05)
+    assert figures["server_cpu_s"] is None  # SQLite: no server process
 
 
 def test_publication_preview_benchmark_runs_on_sqlite(tmp_path: Path) -> None:

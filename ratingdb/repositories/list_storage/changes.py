@@ -50,10 +50,23 @@ def write_computed(
     """A computed list's entries, statuses and calculations (tuples of ENTRY_KEYS,
     STATUS_KEYS, CALCULATION_KEYS), streamed into the database in that order; returns the rows
     written."""
+    written = write_entries_and_statuses(session, entries, statuses)
+    return written + write_calculations(session, calculations)
+
+
+def write_entries_and_statuses(
+    session: Session, entries: Iterable[Sequence[Any]], statuses: Iterable[Sequence[Any]]
+) -> int:
+    """A computed list's entries and statuses (tuples of ENTRY_KEYS, STATUS_KEYS), streamed
+    into the database in that order; returns the rows written."""
     written = bulk_insert_rows(session, ListEntryRow, ENTRY_KEYS, entries)
-    written += bulk_insert_rows(session, PlayerStatusRow, STATUS_KEYS, statuses)
-    written += bulk_insert_rows(session, CalculationRow, CALCULATION_KEYS, calculations)
-    return written
+    return written + bulk_insert_rows(session, PlayerStatusRow, STATUS_KEYS, statuses)
+
+
+def write_calculations(session: Session, calculations: Iterable[Sequence[Any]]) -> int:
+    """A computed list's calculations (tuples of CALCULATION_KEYS), streamed into the database:
+    an iterator's made as they are sent (ratingdb.db.bulk); returns the rows written."""
+    return bulk_insert_rows(session, CalculationRow, CALCULATION_KEYS, calculations)
 
 
 def insert_entries(session: Session, entries: Sequence[Mapping[str, Any]]) -> int:

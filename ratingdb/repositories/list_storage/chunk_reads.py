@@ -5,7 +5,7 @@ asked for are decoded (ratingdb.db.chunks.Packed)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -62,6 +62,21 @@ def _packed_batches(
 def _joined_columns(packed: Sequence[bytes], fields: Sequence[str]) -> list[list[Any]]:
     opened = [Packed(value) for value in packed]
     return [list(itertools.chain.from_iterable(o.column(f) for o in opened)) for f in fields]
+
+
+def packed_batches(session: Session, list_id: int) -> list[list[bytes]]:
+    """Every packed chunk of the list, in list order, read whole (CHUNKS_PER_BATCH chunks a
+    query and a batch), to be decoded later without the database (:func:`columns_of_batches`):
+    a close reads its parent's before its calculations stream in (2.6 MB at 500,000 entries)."""
+    return list(_packed_batches(session, list_id))
+
+
+def columns_of_batches(
+    batches: Iterable[Sequence[bytes]], fields: Sequence[str]
+) -> Iterator[list[list[Any]]]:
+    """:func:`column_batches` of packed chunks read already (:func:`packed_batches`)."""
+    for packed in batches:
+        yield _joined_columns(packed, fields)
 
 
 def column_batches(

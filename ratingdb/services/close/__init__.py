@@ -30,15 +30,16 @@ from ratingdb.services.close.computation import (
     changes,
     compute,
     latest_correction,
+    load_inputs,
 )
 from ratingdb.services.close.output import (
     calculation_rows,
     encode_pool,
     entries_digest,
     entry_rows,
-    publish,
 )
 from ratingdb.services.close.statuses import decode_pool
+from ratingdb.services.close.writing import publish, publish_rating
 from ratingdb.services.progress import Track, no_progress
 
 
@@ -139,20 +140,35 @@ def _close(
         for rating_list in period_repo.lists_of(session, rules.category)
         if rating_list.list_date < rules.period.list_date
     ]
-    computation = compute(session, rules, period_row.id, lists, track=track)
-    if before_publishing is not None:
-        before_publishing(computation)
-    outcome = computation.outcome(CloseState.DRY_RUN if dry_run else CloseState.PUBLISHED)
-    if dry_run:
-        return dataclasses.replace(outcome, changes=changes(computation.results))
-    started = time.perf_counter()
-    rating_list, rows = publish(session, computation, revision=1, now=now)
+    if dry_run or before_publishing is not None:
+        # The computation whole first: a dry run writes nothing, and the check is given it
+        # before anything is written (it may ask the database: no COPY may be open).
+        computation = compute(session, rules, period_row.id, lists, track=track)
+        if before_publishing is not None:
+            before_publishing(computation)
+        outcome = computation.outcome(CloseState.DRY_RUN if dry_run else CloseState.PUBLISHED)
+        if dry_run:
+            return dataclasses.replace(outcome, changes=changes(computation.results))
+        started = time.perf_counter()
+        rating_list, rows = publish(session, computation, revision=1, now=now)
+        write_s = time.perf_counter() - started
+    else:
+        # The players rated as their calculations stream in (services.close.writing).
+        inputs = load_inputs(session, rules, period_row.id, lists)
+        started = time.perf_counter()
+        computation, rating_list, rows = publish_rating(
+            session, inputs, revision=1, now=now, track=track
+        )
+        # The rating (with the calculations made and queued as it goes) is compute_s; the
+        # rest, the list made and written, is write_s.
+        write_s = time.perf_counter() - started - computation.compute_s
+        outcome = computation.outcome(CloseState.PUBLISHED)
     period_repo.mark_published(session, period_row, now)
     return dataclasses.replace(
         outcome,
         list_id=rating_list.id,
         revision=rating_list.revision,
-        write_s=time.perf_counter() - started,
+        write_s=write_s,
         rows_written=rows,
     )
 
@@ -170,5 +186,7 @@ __all__ = [
     "entries_digest",
     "entry_rows",
     "latest_correction",
+    "load_inputs",
     "publish",
+    "publish_rating",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -14,7 +14,15 @@ from ratingdb.errors import InputError
 from ratingdb.models import RatingListRow
 from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import periods as period_repo
-from ratingdb.rules import Category, Period, PeriodResult, PeriodResults, PeriodRules, rate_players
+from ratingdb.rules import (
+    Category,
+    Period,
+    PeriodResult,
+    PeriodResults,
+    PeriodRules,
+    PlayerStatus,
+    rating,
+)
 from ratingdb.services.close.inputs import Loaded, load
 from ratingdb.services.progress import Track, no_progress
 
@@ -129,6 +137,66 @@ class Computation:
         )
 
 
+@dataclass(slots=True)
+class PeriodInputs:
+    """A period's inputs loaded, not yet rated (:func:`load_inputs`): rated at once
+    (:func:`compute`), or as a close streams the calculations (:meth:`rating`)."""
+
+    rules: PeriodRules
+    period_id: int
+    lists: Sequence[RatingListRow]
+    previous: RatingListRow | None
+    corrections: int
+    statuses: dict[str, PlayerStatus]  # taken over by the rating
+    loaded: Loaded
+    load_s: float
+
+    def rating(
+        self, track: Track = no_progress
+    ) -> tuple[PeriodResults, Iterator[tuple[str, PeriodResult]]]:
+        """The results, filled as the iterator rates the players, giving each who moved as
+        soon as rated (ratingdb.rules.rating)."""
+        label = f"{self.rules.category.value} {self.rules.period}: players"
+        count = len(self.statuses)
+        return rating(
+            self.rules, self.statuses, self.loaded.events, lambda items: track(items, label, count)
+        )
+
+    def computed(self, results: PeriodResults, compute_s: float) -> Computation:
+        """The computation, once ``results`` are complete."""
+        return Computation(
+            self.rules, self.period_id, self.lists, self.previous, self.corrections, self.loaded,
+            results, self.load_s, compute_s,
+        )  # fmt: skip
+
+
+def load_inputs(
+    session: Session,
+    rules: PeriodRules,
+    period_id: int,
+    lists: Sequence[RatingListRow],
+    *,
+    corrections: int | None = None,
+    written_before: int | None = None,
+) -> PeriodInputs:
+    """Load the period's inputs in a few set-based queries (the arguments: :func:`compute`'s)."""
+    started = time.perf_counter()
+    if corrections is None:
+        corrections = latest_correction(session)
+    previous = previous_list(rules, lists)
+    standard_lists = (
+        period_repo.lists_of(session, Category.FIDE_STANDARD, written_before=written_before)
+        if rules.category in STANDARD_SEEDED
+        else []
+    )
+    statuses, loaded = load(session, rules, period_id, previous, lists, corrections,
+                            standard_lists)  # fmt: skip
+    return PeriodInputs(
+        rules, period_id, lists, previous, corrections, statuses, loaded,
+        time.perf_counter() - started,
+    )  # fmt: skip
+
+
 def compute(
     session: Session,
     rules: PeriodRules,
@@ -147,26 +215,15 @@ def compute(
     (default: as they are now, every correction included). ``written_before``: the standard
     lists a rapid or blitz period reads, as they were before that list id (verification).
     """
-    started = time.perf_counter()
-    if corrections is None:
-        corrections = latest_correction(session)
-    previous = previous_list(rules, lists)
-    standard_lists = (
-        period_repo.lists_of(session, Category.FIDE_STANDARD, written_before=written_before)
-        if rules.category in STANDARD_SEEDED
-        else []
+    inputs = load_inputs(
+        session, rules, period_id, lists, corrections=corrections, written_before=written_before
     )
-    statuses, loaded = load(session, rules, period_id, previous, lists, corrections,
-                            standard_lists)  # fmt: skip
-    loaded_at = time.perf_counter()
-    label = f"{rules.category.value} {rules.period}: players"
+    started = time.perf_counter()
     # The map of statuses becomes the map of results (no second map of every player).
-    count = len(statuses)
-    results = rate_players(rules, statuses, loaded.events, lambda items: track(items, label, count))
-    return Computation(
-        rules, period_id, lists, previous, corrections, loaded, results, loaded_at - started,
-        time.perf_counter() - loaded_at,
-    )  # fmt: skip
+    results, moved = inputs.rating(track)
+    for _ in moved:
+        pass
+    return inputs.computed(results, time.perf_counter() - started)
 
 
 def latest_correction(session: Session) -> int:
