@@ -24,7 +24,7 @@ REQUESTS = "ratingdb_http_requests_total"
 CLOSE = {"operation": "close", "category": case.CATEGORY}
 CASCADE = {"operation": "cascade", "category": case.CATEGORY}
 #: Where a list's rows go (ratingdb.services.close.output.publish): what "rows written" counts.
-LIST_TABLES = ("list_entries", "player_status", "calculations", "list_chunks")
+LIST_TABLES = ("list_entries", "player_status", "calculations", "list_chunks", "revised_players")
 
 
 def bearer(token: str) -> dict[str, str]:
