@@ -13,7 +13,7 @@ from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
     chromium,
     chromium_at,
 )
-from tests.support.browser import ON_SQLITE
+from tests.support.browser import ON_SQLITE, follow
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +31,7 @@ def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language
         full_list = "Full list" if language == "en" else "Liste complète"
         links = driver.find_elements(By.LINK_TEXT, full_list)
         assert links, driver.page_source
-        links[0].click()
+        follow(driver, links[0])
         # The click returns once navigation starts (a phone's tap): wait for the list itself.
         WebDriverWait(driver, 10).until(
             lambda d: d.find_elements(By.CSS_SELECTOR, "table.list tbody tr")
@@ -52,7 +52,7 @@ def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language
         # The filter form: women of FRA, with the federation rank.
         driver.find_element(By.ID, "f-federation").send_keys("fra")
         Select(driver.find_element(By.ID, "f-sex")).select_by_value("F")
-        driver.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]").click()
+        follow(driver, driver.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]"))
         WebDriverWait(driver, 10).until(
             lambda d: (
                 "federation=fra" in d.current_url

@@ -15,7 +15,7 @@ from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
     chromium,
     chromium_at,
 )
-from tests.support.browser import ON_SQLITE
+from tests.support.browser import ON_SQLITE, follow
 
 pytestmark = pytest.mark.slow
 
@@ -67,13 +67,13 @@ def test_movers_and_the_list_by_change(
                          words["losers"]: ["Nina, N", "Max, M"]}  # fmt: skip
         fits()
         assert driver.save_screenshot(str(folder / f"movers-home-{width}-{language}.png"))
-        driver.find_elements(By.LINK_TEXT, words["full"])[0].click()
+        follow(driver, driver.find_elements(By.LINK_TEXT, words["full"])[0])
         WebDriverWait(driver, 10).until(
             lambda d: d.find_elements(By.CSS_SELECTOR, "table.list tbody tr")
         )
         assert movers() == found
         Select(driver.find_element(By.ID, "f-sort")).select_by_value("change")
-        driver.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]").click()
+        follow(driver, driver.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]"))
         WebDriverWait(driver, 10).until(lambda d: "sort=change" in d.current_url)
         rows = driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")
         cells = [[c.text for c in r.find_elements(By.TAG_NAME, "td")][:2] for r in rows]

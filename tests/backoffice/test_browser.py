@@ -88,7 +88,9 @@ def sign_in(driver: Any, base: str, username: str) -> None:
     driver.get(f"{base}/login")
     driver.find_element(By.NAME, "username").send_keys(username)
     driver.find_element(By.NAME, "password").send_keys(PASSWORD)
-    driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]").click()
+    follow(
+        driver, driver.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]")
+    )
     who = WebDriverWait(driver, WAIT).until(
         expected_conditions.presence_of_element_located((By.CSS_SELECTOR, "header .who"))
     )
@@ -132,7 +134,7 @@ def test_upload_check_and_accept_in_chromium(
         follow(driver, driver.find_element(By.LINK_TEXT, "Send a tournament file"))
         driver.find_element(By.NAME, "file").send_keys(str(TRF_FOLDER / TRF_NAME))
         driver.find_element(By.CSS_SELECTOR, "input[name=category][value=fide-standard]").click()
-        driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button").click()
+        follow(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button"))
         assert appeared(driver, "state").text == "submitted"
         # EXPECTED.md: 93 games stored, 89 of them played (rated); the period 2010-11.
         assert driver.find_element(By.ID, "games").text == "93 games, 89 rated"
@@ -144,7 +146,7 @@ def test_upload_check_and_accept_in_chromium(
         # The officer accepts it.
         sign_in(driver, backoffice, "officer1")
         driver.get(report_url)
-        driver.find_element(By.ID, "accept").click()
+        follow(driver, driver.find_element(By.ID, "accept"))
         assert appeared(driver, "tournaments").text == "T000001"
         assert driver.find_element(By.ID, "state").text == "accepted"
     finally:

@@ -26,9 +26,10 @@ from ratingdb.services import accounts
 from tests.api.test_browser import chromium, chromium_at  # noqa: F401
 from tests.api.test_pages import Parsed
 from tests.backoffice.conftest import PASSWORD, Accounts
-from tests.backoffice.test_browser import WAIT, appeared, sign_in
+from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_corrections import FORFEIT_IMPACT, forfeit_ratings, ratings
 from tests.corrections.test_revision_chain import ADA, BEN, CATEGORY, PERIODS, P, build, entries
+from tests.support.browser import follow
 from tests.support.server import running_server
 from tests.support.sql import query
 
@@ -173,15 +174,14 @@ def test_a_game_result_corrected_in_chromium(
     tmp_path: Path,
 ) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
 
     base, ids = chain_backoffice
     driver = chromium_at(WIDTH)
     try:
         sign_in(driver, base, "officer1")
-        driver.find_element(By.LINK_TEXT, "Corrections").click()
-        appeared(driver, "correct-game").click()
+        follow(driver, driver.find_element(By.LINK_TEXT, "Corrections"))
+        follow(driver, appeared(driver, "correct-game"))
         appeared(driver, "correction-form")
         no_wider_than_the_screen(driver)
         screenshot(driver, tmp_path / f"correction-form-{WIDTH}.png")
@@ -189,7 +189,7 @@ def test_a_game_result_corrected_in_chromium(
                             ("black", BEN), ("reason", "Ben never came: a forfeit")):  # fmt: skip
             driver.find_element(By.NAME, name).send_keys(value)
         Select(driver.find_element(By.NAME, "result")).select_by_value("+-")
-        driver.find_element(By.ID, "show-impact").click()
+        follow(driver, driver.find_element(By.ID, "show-impact"))
 
         # The impact: every list of the chain revised, Ada and Ben with their new ratings.
         assert appeared(driver, "state").text == "previewed"
@@ -219,17 +219,15 @@ def test_a_game_result_corrected_in_chromium(
         # Nothing applied yet.
         assert query(database_url, "SELECT count(*) FROM corrections") == [(0,)]
 
-        driver.find_element(By.ID, "confirm").click()
-        WebDriverWait(driver, WAIT).until(
-            expected_conditions.text_to_be_present_in_element((By.ID, "state"), "applied")
-        )
+        follow(driver, driver.find_element(By.ID, "confirm"))
+        assert appeared(driver, "state").text == "applied"
         assert driver.find_element(By.ID, "correction").text.startswith("correction ")
         assert driver.find_element(By.XPATH, reason_term).text == (
             "Reason (published on the public diff page)"
         )
         assert not driver.find_elements(By.ID, "confirm")
         no_wider_than_the_screen(driver)
-        driver.find_element(By.LINK_TEXT, "Corrections").click()
+        follow(driver, driver.find_element(By.LINK_TEXT, "Corrections"))
         appeared(driver, "correct-list")
         no_wider_than_the_screen(driver)
         screenshot(driver, tmp_path / f"corrections-{WIDTH}.png")

@@ -97,7 +97,7 @@ def test_from_the_arbiters_file_to_the_public_list(
         follow(driver, driver.find_element(By.LINK_TEXT, "Send a tournament file"))
         driver.find_element(By.NAME, "file").send_keys(str(TRF_FOLDER / TRF_NAME))
         driver.find_element(By.CSS_SELECTOR, "input[name=category][value=fide-standard]").click()
-        driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button").click()
+        follow(driver, driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button"))
         assert appeared(driver, "state").text == "submitted"
         # EXPECTED.md: 93 games stored, 89 of them played (rated); the period 2010-11.
         assert driver.find_element(By.ID, "games").text == "93 games, 89 rated"
@@ -106,10 +106,10 @@ def test_from_the_arbiters_file_to_the_public_list(
         # The officer accepts it, then previews the 2010-11 list from the Publication page.
         sign_in(driver, backoffice, "officer1")
         driver.get(report_url)
-        driver.find_element(By.ID, "accept").click()
+        follow(driver, driver.find_element(By.ID, "accept"))
         assert appeared(driver, "tournaments").text == "T000001"
         driver.get(f"{backoffice}/")
-        driver.find_element(By.PARTIAL_LINK_TEXT, "Publication").click()
+        follow(driver, driver.find_element(By.PARTIAL_LINK_TEXT, "Publication"))
         row = appeared(driver, "next-fide-standard")
         assert "automatic" in row.text
         follow(driver, row.find_element(By.LINK_TEXT, "2010-11"))
@@ -123,7 +123,7 @@ def test_from_the_arbiters_file_to_the_public_list(
         _, previous, rating, change, *_ = cells(gain)
         assert int(rating) - int(previous) == int(change) > 0
         full_screenshot(driver, tmp_path / f"preview-{width}.png", width)
-        driver.find_element(By.ID, "approve").click()
+        follow(driver, driver.find_element(By.ID, "approve"))
         assert appeared(driver, "published").text.endswith(
             f"fide-standard 2010-11 is published (revision 1, {entries} entries): a published "
             "list never changes"

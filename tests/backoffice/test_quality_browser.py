@@ -59,7 +59,9 @@ def test_the_flags_fit_the_screen_in_the_report_and_the_preview(
             follow(driver, driver.find_element(By.LINK_TEXT, "Send a tournament file"))
             driver.find_element(By.NAME, "file").send_keys(str(big))
             driver.find_element(By.CSS_SELECTOR, f"input[name=category][value={CATEGORY}]").click()
-            driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button").click()
+            follow(
+                driver, driver.find_element(By.CSS_SELECTOR, "form[action='/submissions'] button")
+            )
             assert appeared(driver, "state").text == "submitted"
             flags = [li.text for li in appeared(driver, "quality").find_elements(By.TAG_NAME, "li")]
             assert len(flags) == 2
