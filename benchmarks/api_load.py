@@ -71,7 +71,7 @@ from benchmarks.generate import build  # noqa: E402
 from benchmarks.plain_serve import PROTOCOLS as PLAIN_PROTOCOLS  # noqa: E402
 from ratingdb.config import READ_DATABASE_URL_VARIABLE  # noqa: E402
 from ratingdb.db import is_sqlite, make_engine, make_sessionmaker, upgrade  # noqa: E402
-from ratingdb.models import CalculationRow, ListEntryRow, RatingListRow  # noqa: E402
+from ratingdb.models import ListEntryRow, PlayerCalculationsRow, RatingListRow  # noqa: E402
 from ratingdb.rules import Category, Period  # noqa: E402
 from ratingdb.services.close import close_period  # noqa: E402
 
@@ -203,8 +203,8 @@ def targets(url: str, seed: int) -> Targets:
             )
             with_games = list(
                 connection.scalars(
-                    select(CalculationRow.player_id)
-                    .where(CalculationRow.list_id == list_id[0])
+                    select(PlayerCalculationsRow.player_id)
+                    .where(PlayerCalculationsRow.list_id == list_id[0])
                     .distinct()
                     .limit(50 * SAMPLE_PLAYERS)
                 )

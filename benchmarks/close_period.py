@@ -48,11 +48,7 @@ ENTRY_COLUMNS = (
     "list_id, player_id, rating, previous_rating, change, games, k_factor, k_used, "
     "sum_delta, rated_games, peak_rating, last_rated, active"
 )
-CALCULATION_COLUMNS = (
-    "list_id, player_id, game_id, tournament_id, rating_used, opponent_id, "
-    "opponent_rating_used, difference, difference_used, expected, score, delta, rated, reason, "
-    "rule_version"
-)
+CALCULATION_COLUMNS = "list_id, player_id, games, packed"
 
 
 def peak_mb() -> float:
@@ -161,7 +157,9 @@ def _baseline_on(connection: Any, list_id: int) -> dict[str, float]:
         )
         scratch = cursor.fetchone()[0]
         entries = _copy_out(cursor, ENTRY_COLUMNS, "list_entries", list_id, scratch)
-        calculations = _copy_out(cursor, CALCULATION_COLUMNS, "calculations", list_id, scratch)
+        calculations = _copy_out(
+            cursor, CALCULATION_COLUMNS, "player_calculations", list_id, scratch
+        )
         started = time.perf_counter()
         with cursor.copy(
             "COPY (SELECT g.* FROM games g JOIN tournaments t USING (tournament_id) "
@@ -174,7 +172,7 @@ def _baseline_on(connection: Any, list_id: int) -> dict[str, float]:
         started = time.perf_counter()
         for table, columns, data in (
             ("list_entries", ENTRY_COLUMNS, entries),
-            ("calculations", CALCULATION_COLUMNS, calculations),
+            ("player_calculations", CALCULATION_COLUMNS, calculations),
         ):
             with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                 copy.write(data)
@@ -206,7 +204,7 @@ def _baseline_sqlite(engine: Engine, list_id: int) -> dict[str, float]:
         rows = {}
         for table, columns in (
             ("list_entries", ENTRY_COLUMNS),
-            ("calculations", CALCULATION_COLUMNS),
+            ("player_calculations", CALCULATION_COLUMNS),
         ):
             select = columns.replace("list_id", f"{scratch} AS list_id", 1)
             rows[table] = (

@@ -146,7 +146,13 @@ def run_phase(url: str, back: int, phase: str) -> dict[str, Any]:
 
 def _stored(engine: Any) -> dict[str, int]:
     """Rows of the tables a revision writes, and the database's size in bytes (PostgreSQL)."""
-    tables = ("list_entries", "list_chunks", "calculations", "player_status", "revised_players")
+    tables = (
+        "list_entries",
+        "list_chunks",
+        "player_calculations",
+        "player_status",
+        "revised_players",
+    )
     with engine.connect() as connection:
         found = {
             table: int(connection.execute(text(f"SELECT count(*) FROM {table}")).scalar_one())

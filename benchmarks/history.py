@@ -69,7 +69,13 @@ CATEGORY = Category.FIDE_STANDARD
 LAST = api_load.PERIOD
 #: The tables that grow with every list (entries, statuses, calculations) and what a list
 #: rests on (the lists themselves, the games and tournaments of its period).
-LIST_TABLES = ("list_entries", "list_chunks", "player_status", "calculations", "rating_lists")
+LIST_TABLES = (
+    "list_entries",
+    "list_chunks",
+    "player_status",
+    "player_calculations",
+    "rating_lists",
+)
 INPUT_TABLES = ("games", "tournaments", "players")
 
 

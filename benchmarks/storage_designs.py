@@ -48,7 +48,6 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -178,55 +177,6 @@ ALTER TABLE designs.list_pages ADD PRIMARY KEY (list_id, chunk);
 """
 VACUUM = """VACUUM ANALYZE designs.full_entries, designs.lean_entries, designs.entry_changes,
     designs.list_ranking, designs.list_pages, designs.chain"""
-
-#: The calculations without what their game and list already say: the player's opponent,
-#: score and tournament are the game's, the rule version the list's, difference is
-#: rating_used - opponent_rating_used and delta score - expected (exact in every stored row);
-#: the expected score as ten-thousandths in a smallint.
-BUILD_CALCULATIONS = """
-DROP TABLE IF EXISTS designs.lean_calculations;
-CREATE TABLE designs.lean_calculations (
-    list_id integer NOT NULL,
-    game_id integer NOT NULL,
-    rating_used smallint,
-    opponent_rating_used smallint,
-    difference_used smallint,
-    expected smallint,
-    rated boolean NOT NULL,
-    player_id varchar(20) NOT NULL,
-    reason varchar(200)
-);
-INSERT INTO designs.lean_calculations
-SELECT list_id, game_id, rating_used, opponent_rating_used, difference_used,
-       (expected * 10000)::smallint, rated, player_id, reason
-FROM calculations ORDER BY list_id, player_id, game_id;
-ALTER TABLE designs.lean_calculations ADD PRIMARY KEY (list_id, player_id, game_id);
-"""
-
-#: One player's calculation on one list, as the calculation page reads it.
-CALCULATION_QUERIES = {
-    "today": """
-        SELECT game_id, tournament_id, rating_used, opponent_id, opponent_rating_used,
-               difference, difference_used, expected, score, delta, rated, reason, rule_version
-        FROM calculations WHERE list_id = %(list)s AND player_id = %(player)s
-        ORDER BY game_id""",
-    "lean": """
-        SELECT c.game_id, g.tournament_id, c.rating_used,
-               CASE WHEN g.white_id = c.player_id THEN g.black_id ELSE g.white_id END,
-               c.opponent_rating_used, c.rating_used - c.opponent_rating_used,
-               c.difference_used, c.expected / 10000.0, s.score,
-               s.score - c.expected / 10000.0, c.rated, c.reason, l.rule_version
-        FROM designs.lean_calculations c
-        JOIN games g ON g.id = c.game_id
-        JOIN rating_lists l ON l.id = c.list_id
-        CROSS JOIN LATERAL (SELECT CASE g.result WHEN '1/2-1/2' THEN 0.5
-                                   WHEN '1-0' THEN CASE WHEN g.white_id = c.player_id
-                                                   THEN 1.0 ELSE 0.0 END
-                                   ELSE CASE WHEN g.white_id = c.player_id
-                                        THEN 0.0 ELSE 1.0 END END AS score) s
-        WHERE c.list_id = %(list)s AND c.player_id = %(player)s
-        ORDER BY c.game_id""",
-}
 
 # --- the reads, per design ----------------------------------------------------------------------
 
@@ -481,58 +431,6 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def measure_calculations(
-    connection: psycopg.Connection[Any], args: argparse.Namespace, rng: random.Random
-) -> dict[str, Any] | None:
-    """Today's calculations against the lean ones: bytes per row, and one player's
-    calculation on one list (checked equal, then timed). None on a database without games."""
-    found = connection.execute(
-        "SELECT list_id, player_id FROM calculations ORDER BY random() LIMIT %s",
-        (args.samples,),
-    ).fetchall()
-    if not found:
-        return None
-    built = connection.execute("SELECT to_regclass('designs.lean_calculations')").fetchone()
-    if not args.reuse or built is None or built[0] is None:
-        connection.execute(BUILD_CALCULATIONS)
-        connection.execute("VACUUM ANALYZE designs.lean_calculations")
-    rows = int(connection.execute("SELECT count(*) FROM calculations").fetchone()[0])  # type: ignore[index]
-    out: dict[str, Any] = {"rows": rows}
-    samples = [{"list": list_id, "player": player} for list_id, player in found]
-    rng.shuffle(samples)
-    expected: list[list[tuple[Any, ...]]] | None = None
-    for design, table in (("today", "public.calculations"), ("lean", "designs.lean_calculations")):
-        size = connection.execute(f"SELECT pg_total_relation_size('{table}')").fetchone()
-        assert size is not None
-        query = CALCULATION_QUERIES[design]
-        time_reads(connection, query, samples[:3])
-        latencies, answers = time_reads(connection, query, samples)
-        got = [
-            [tuple(float(v) if isinstance(v, Decimal) else v for v in row) for row in rows_]
-            for rows_ in answers
-        ]
-        if expected is None:
-            expected = got
-        elif got != expected:
-            bad = next(i for i, (a, b) in enumerate(zip(got, expected, strict=True)) if a != b)
-            raise SystemExit(
-                f"lean calculations differ for {samples[bad]}:\n{got[bad][:2]}\n{expected[bad][:2]}"
-            )
-        out[design] = {
-            "bytes": int(size[0]),
-            "per_row_bytes": round(int(size[0]) / rows, 1),
-            "p50_ms": round(percentile(latencies, 0.5), 2),
-            "p99_ms": round(percentile(latencies, 0.99), 2),
-        }
-        row = out[design]
-        print(
-            f"calculations {design:<8}{row['per_row_bytes']:>8.1f} B/row  p50 "
-            f"{row['p50_ms']:.2f} ms  p99 {row['p99_ms']:.2f} ms"
-        )
-    out["lean_vs_today"] = round(out["lean"]["bytes"] / out["today"]["bytes"], 3)
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database-url", required=True)
@@ -672,7 +570,6 @@ def main() -> None:
                     f"{row['buffers']:>9,}",
                     flush=True,
                 )
-        calculations = measure_calculations(connection, args, rng)
         if not args.keep:
             connection.execute("DROP SCHEMA designs CASCADE")
     print(
@@ -687,7 +584,6 @@ def main() -> None:
                 "samples": args.samples,
                 "sizes": size_rows,
                 "reads": reads,
-                "calculations": calculations,
                 "load_average": {
                     "start": [round(x, 2) for x in load_at_start],
                     "end": [round(x, 2) for x in os.getloadavg()],

@@ -11,7 +11,7 @@ from ratingdb.models.account import (
 )
 from ratingdb.models.audit import AuditRow, CorrectionRow
 from ratingdb.models.base import Base
-from ratingdb.models.calculation import CalculationRow, RevisedPlayerRow
+from ratingdb.models.calculation import PlayerCalculationsRow, RevisedPlayerRow
 from ratingdb.models.correction_preview import CorrectionPreviewRow
 from ratingdb.models.game import GameRow
 from ratingdb.models.period import PeriodRow
@@ -38,7 +38,6 @@ __all__ = [
     "ApiTokenRow",
     "AuditRow",
     "Base",
-    "CalculationRow",
     "CorrectionPreviewRow",
     "CorrectionRow",
     "GameRow",
@@ -48,6 +47,7 @@ __all__ = [
     "ListChunkRow",
     "ListEntryRow",
     "PeriodRow",
+    "PlayerCalculationsRow",
     "PlayerEditsRow",
     "PlayerFederationRow",
     "PlayerRow",

@@ -20,7 +20,7 @@ BACK_OFFICE_TABLES = frozenset(
 PUBLIC_TABLES = frozenset(
     {
         "alembic_version",
-        "calculations",
+        "player_calculations",
         "corrections",
         "games",
         "latest_entries",

@@ -44,7 +44,8 @@ LIST_WRITE_SECONDS = Histogram(
 )
 LIST_WRITE_ROWS = Counter(
     "ratingdb_list_write_rows",
-    "Rows written by closes and cascades: entries, markers, statuses, calculations, chunks.",
+    "Rows written by closes and cascades: entries, markers, statuses, chunks, and calculations "
+    "(one a game side, packed by player).",
     ["operation", "category"],
     registry=None,
 )

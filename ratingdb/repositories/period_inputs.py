@@ -20,7 +20,7 @@ from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
 from ratingdb.db import raw
-from ratingdb.models import CalculationRow, GameRow, PlayerRow, PlayerStatusRow, TournamentRow
+from ratingdb.models import GameRow, PlayerRow, PlayerStatusRow, TournamentRow
 from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import players as list_players
@@ -172,26 +172,19 @@ def played_games_of(
     corrected = sorted(calculated.corrected_since)
     # Each player's calculations where they are stored: a correction's revision holds only the
     # players it recomputed, the others' are the revision's it replaces.
-    by_list: dict[int, list[str]] = {}
+    game_ids: set[int] = set()
     if calculated.list_id is not None:
-        chain, held = stored_calculations.sources(session, calculated.list_id, player_ids)
-        for player_id in player_ids:
-            by_list.setdefault(held.get(player_id, chain[-1]), []).append(player_id)
-    for list_id, held_there in sorted(by_list.items()):
-        for chunk in chunks(sorted(held_there)):
-            query = (
-                select(*_GAME_COLUMNS)
-                .select_from(CalculationRow)
-                .join(GameRow, GameRow.id == CalculationRow.game_id)
-                .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-                .where(
-                    CalculationRow.list_id == list_id,
-                    one_of(session, CalculationRow.player_id, chunk),
-                )
-            )
-            if corrected:
-                query = query.where(CalculationRow.tournament_id.not_in(corrected))
-            rows.update((row[0], row) for row in session.connection().execute(query))
+        held = stored_calculations.calculations_of(session, calculated.list_id, player_ids)
+        game_ids = {c.game_id for calculations in held.values() for c in calculations}
+    for chunk in chunks(sorted(game_ids)):
+        query = (
+            select(*_GAME_COLUMNS)
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .where(GameRow.id.in_(chunk))
+        )
+        if corrected:
+            query = query.where(GameRow.tournament_id.not_in(corrected))
+        rows.update((row[0], row) for row in session.connection().execute(query))
     players = set(player_ids)
     # A few players (an interim rating's, a small impact's): only their games leave the
     # database, not every game of their tournaments (a 200-player open is 1,100 games; on

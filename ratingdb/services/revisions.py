@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ratingdb.db.calculation_format_v1 import StoredCalculation
 from ratingdb.db.chunks import ENTRY
 from ratingdb.enums import ListSource
 from ratingdb.errors import InputError
@@ -32,7 +33,7 @@ from ratingdb.rules import Category, Period, PeriodRules
 from ratingdb.services import events
 from ratingdb.services.close import (
     Computation,
-    calculation_rows,
+    calculations_of,
     compute,
     encode_pool,
     entries_digest,
@@ -313,23 +314,32 @@ def _first_calculation_differing(
     recomputed one in any field; None when all agree."""
     stored = stored_calculations.calculations_of(session, rating_list.id)
     fresh = {
-        (row[1], row[2]): row[1:]
-        for row in calculation_rows(
-            computation.results.moved(), 0, rating_list.rule_version or "", computation.loaded
-        )
+        player_id: calculations_of(player_id, r, computation.loaded.game_ids)
+        for player_id, r in computation.results.moved()
     }
-    for key in sorted(stored.keys() | fresh.keys()):
-        was, now = stored.get(key), fresh.get(key)
+    was_of, now_of = _by_game(stored), _by_game(fresh)
+    for key in sorted(was_of.keys() | now_of.keys()):
+        was, now = was_of.get(key), now_of.get(key)
         if was is None or now is None:
             where = "not stored" if was is None else "not recomputed"
             return f"player {key[0]}'s calculation of game {key[1]} is {where}"
-        for field, old, new in zip(stored_calculations.CALCULATION_KEYS[1:], was, now, strict=True):
+        for field, old, new in zip(StoredCalculation._fields, was, now, strict=True):
             if old != new:
                 return (
                     f"player {key[0]}'s calculation of game {key[1]}: {field} is {old} "
                     f"stored, {new} recomputed"
                 )
     return None
+
+
+def _by_game(
+    held: dict[str, list[StoredCalculation]],
+) -> dict[tuple[str, int], StoredCalculation]:
+    return {
+        (player_id, calculation.game_id): calculation
+        for player_id, calculations in held.items()
+        for calculation in calculations
+    }
 
 
 def _first_field_differing(session: Session, list_id: int, computation: Computation) -> str | None:

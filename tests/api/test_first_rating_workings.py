@@ -177,16 +177,18 @@ def test_each_pooled_method_shows_its_own_working(
 def test_a_working_that_does_not_give_the_published_rating_is_not_shown(
     database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # As if written by an older ratingdb: 60's calculations name the rules of 2022-10, which
-    # have no standard seed. Worked again with them, 3 pooled games (5 needed) give no rating:
-    # the published 1853 is shown, no working, and a plain statement why.
+    # As if written by an older ratingdb: the list of 60's calculations names the rules of
+    # 2022-10, which have no standard seed (a calculation's rules are its list's). Worked again
+    # with them, 3 pooled games (5 needed) give no rating: the published 1853 is shown, no
+    # working, and a plain statement why.
     _seeded(database_url, tmp_path, capsys)
     engine = create_engine(database_url)
     with engine.begin() as connection:
-        connection.execute(
-            text("UPDATE calculations SET rule_version = 'fide-rapid-2022-10' "
-                 "WHERE player_id = '60'")
+        changed = connection.execute(
+            text("UPDATE rating_lists SET rule_version = 'fide-rapid-2022-10' "
+                 "WHERE category = 'fide-rapid' AND list_date = '2024-03-01'")
         )  # fmt: skip
+        assert changed.rowcount == 1
     engine.dispose()
     with make_client(database_url) as client:
         body = client.get("/v1/players/60/calculations/fide-rapid/2024-03").json()

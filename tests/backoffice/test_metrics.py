@@ -15,6 +15,7 @@ from ratingdb.backoffice.app import create_app
 from ratingdb.config import Settings
 from tests.backoffice.conftest import Accounts, Clock
 from tests.support import publication as case
+from tests.support.calculations import calculation_count
 from tests.support.metrics import samples, value
 from tests.support.sql import query
 
@@ -23,8 +24,10 @@ APPROVE = f"/admin/v1/periods/{case.CATEGORY}/{case.PERIOD}/approve"
 REQUESTS = "ratingdb_http_requests_total"
 CLOSE = {"operation": "close", "category": case.CATEGORY}
 CASCADE = {"operation": "cascade", "category": case.CATEGORY}
-#: Where a list's rows go (ratingdb.services.close.output.publish): what "rows written" counts.
-LIST_TABLES = ("list_entries", "player_status", "calculations", "list_chunks", "revised_players")
+#: Where a list's rows go (ratingdb.services.close.output.publish): what "rows written" counts,
+#: with its calculations (player_calculations) counted a game each, as the close counts them
+#: (ratingdb.repositories.list_storage.changes.write_calculations), not a row a player.
+LIST_TABLES = ("list_entries", "player_status", "list_chunks", "revised_players")
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -47,7 +50,8 @@ def grew(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
 
 
 def rows_of_revision(url: str, revision: int) -> int:
-    """The rows the database holds for that revision of the case's list, table by table."""
+    """The rows the database holds for that revision of the case's list, table by table, a
+    calculation counted as a row."""
     (list_id,) = query(
         url,
         "SELECT id FROM rating_lists WHERE category = :category AND list_date = '2026-12-01' "
@@ -55,10 +59,11 @@ def rows_of_revision(url: str, revision: int) -> int:
         category=case.CATEGORY,
         revision=revision,
     )[0]
-    return sum(
-        query(url, f"SELECT count(*) FROM {table} WHERE list_id = :list_id", list_id=list_id)[0][0]
+    stored = sum(
+        int(query(url, f"SELECT count(*) FROM {table} WHERE list_id = :l", l=list_id)[0][0])
         for table in LIST_TABLES
     )
+    return stored + calculation_count(url, "c.list_id = :list_id", list_id=list_id)
 
 
 @pytest.fixture

@@ -74,10 +74,6 @@ def test_history_then_storage_designs_on_postgresql(
         share = designs["changed_share"]
         assert isinstance(share, float)
         assert 0.2 < share < 1.0
-        # The calculations without the game's and the list's columns, read back identical.
-        calculations = designs["calculations"]
-        assert isinstance(calculations, dict)
-        assert calculations["lean"]["bytes"] < calculations["today"]["bytes"]
     finally:
         postgresql_databases.drop(url)
 
@@ -105,7 +101,7 @@ def test_history_copy_build_on_postgresql(
         assert isinstance(rows, int)
         listed = int(size["entries_per_list"])  # every list has the baseline's entries
         assert listed + 4 * 0.2 * listed < rows < listed + 4 * 0.4 * listed
-        assert tables["calculations"]["rows"] == 0
+        assert tables["player_calculations"]["rows"] == 0
         # Every list has its chunks, the copied ones too: 3 of 200 entries for each of the 5
         # lists (401 to 600 entries each), sized before the one more close.
         assert 400 < int(size["entries_per_list"]) <= 600

@@ -36,13 +36,14 @@ from tests.corrections.test_revision_chain import (
     ok,
     row_counts,
 )
+from tests.support.calculations import stored_calculations
 from tests.support.cli import run_cli as cli
 from tests.support.sql import query
 
 
 def revision_one(url: str) -> dict[str, Any]:
     """Everything stored for the revision 1 lists: the list rows, their entries (every column),
-    statuses and calculations."""
+    statuses and calculations (their rows as stored, and each calculation read back)."""
     lists = query(
         url,
         "SELECT id, category, list_date, revision, source, rule_version, "
@@ -60,7 +61,8 @@ def revision_one(url: str) -> dict[str, Any]:
         "lists": lists,
         "entries": rows("list_entries", "list_id, player_id"),
         "statuses": rows("player_status", "list_id, player_id"),
-        "calculations": rows("calculations", "list_id, player_id, game_id"),
+        "player_calculations": rows("player_calculations", "list_id, player_id"),
+        "calculations": [c for c in stored_calculations(url) if c.list_id in ids],
     }
 
 

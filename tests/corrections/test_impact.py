@@ -68,10 +68,11 @@ def _current_lists(session: Session) -> dict[Any, Any]:
     for category in Category:
         for rating_list in period_repo.lists_of(session, category):
             calculations = {
-                (player, games[game]): fields[2:]
-                for (player, game), fields in stored_calculations.calculations_of(
+                (player, games[c.game_id]): c[1:]
+                for player, held in stored_calculations.calculations_of(
                     session, rating_list.id
                 ).items()
+                for c in held
             }
             found[(category, rating_list.list_date)] = (
                 rating_list.revision,

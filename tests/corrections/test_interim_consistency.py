@@ -15,21 +15,21 @@ import random
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import CalculationRow
 from ratingdb.repositories import period_inputs
 from ratingdb.rules import Category
 from ratingdb.services.close import close_period
 from ratingdb.services.interim import Interim, interim_ratings
 from tests.corrections import worlds
+from tests.support.calculations import Calculation, stored_calculations
 
 #: The uplift era (2022-06 + months) on PostgreSQL, the standard seed's (2023-12) on SQLite.
 ERA_BY_DATABASE = [("sqlite", 1), ("postgresql", 0)]
 
 
-def _published(session: Session, list_id: int, interim: Interim) -> None:
+def _published(session: Session, list_id: int, interim: Interim, rows: list[Calculation]) -> None:
+    """``rows``: the player's calculations stored under the list, by game."""
     player = interim.player_id
     calc = interim.calculation
     entries = period_inputs.entries_of(session, list_id, [player])
@@ -41,22 +41,6 @@ def _published(session: Session, list_id: int, interim: Interim) -> None:
         rating, previous, change, _, next_k = entry[:5]
         assert (calc.rating, calc.previous_rating, calc.change, calc.next_k_factor) == (
             rating, previous, change, next_k), player  # fmt: skip
-    rows = session.execute(
-        select(
-            CalculationRow.opponent_id,
-            CalculationRow.opponent_rating_used,
-            CalculationRow.rating_used,
-            CalculationRow.difference_used,
-            CalculationRow.expected,
-            CalculationRow.score,
-            CalculationRow.delta,
-            CalculationRow.rated,
-            CalculationRow.reason,
-            CalculationRow.tournament_id,
-        )
-        .where(CalculationRow.list_id == list_id, CalculationRow.player_id == player)
-        .order_by(CalculationRow.game_id)
-    ).all()
     assert len(rows) == len(calc.games), player
     by_key: dict[tuple[str, str], list[tuple[object, ...]]] = {}
     for g in calc.games:
@@ -100,16 +84,14 @@ def test_interim_ratings_are_what_the_close_publishes(
         }, category  # fmt: skip
         outcome = close_period(session, category, open_period, now=worlds.NOW, closed_by="test")
         assert outcome.list_id is not None
-        played = set(
-            session.scalars(
-                select(CalculationRow.player_id).where(CalculationRow.list_id == outcome.list_id)
-            )
-        )
-        assert set(everyone[category]) == played, category
+        played: dict[str, list[Calculation]] = {}
+        for c in stored_calculations(session, "c.list_id = :id", id=outcome.list_id):
+            played.setdefault(c.player_id, []).append(c)
+        assert set(everyone[category]) == set(played), category
         for interim in everyone[category].values():
             assert interim.official is False
             assert interim.period == open_period
-            _published(session, outcome.list_id, interim)
+            _published(session, outcome.list_id, interim, played[interim.player_id])
             compared += 1
     assert compared > 50, compared
     firsts = [i for c in everyone.values() for i in c.values() if i.calculation.first_rating]

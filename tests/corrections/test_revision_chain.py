@@ -269,7 +269,7 @@ def entries(url: str, period: str, revision: int | None = None) -> dict[str, Ent
 
 def stored_by_revision(url: str, table: str) -> dict[tuple[str, int], list[str]]:
     """(list month, revision) -> the players of the revisions after the first in ``table``
-    (revised_players, or calculations: each once)."""
+    (revised_players, or player_calculations: each once)."""
     rows = query(
         url,
         f"SELECT DISTINCT l.list_date, l.revision, t.player_id FROM {table} t "
@@ -458,7 +458,7 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
         (P2, 2): [ADA, BEN, DEE, EVE],
         (P3, 2): [ADA, BEN],
     }
-    assert stored_by_revision(url, "calculations") == {
+    assert stored_by_revision(url, "player_calculations") == {
         (P, 2): [BEN, CAL],
         (P1, 2): [ADA, BEN, CAL, DEE],
         (P2, 2): [ADA, BEN, DEE, EVE],

@@ -13,10 +13,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
+from ratingdb.db.calculation_format_v1 import pack, unpack
 from ratingdb.models import (
-    CalculationRow,
     ListEntryRow,
     PeriodRow,
+    PlayerCalculationsRow,
     PlayerRow,
     PlayerStatusRow,
     TournamentRow,
@@ -82,7 +83,7 @@ def test_bulk_insert_writes_rows(session: Session, statements: list[str]) -> Non
 
 
 def test_bulk_insert_converts_values_like_an_insert(session: Session, graph: Graph) -> None:
-    """Decimals, booleans, JSON, dates and UTC instants come back as written."""
+    """Decimals, booleans, JSON, bytes, dates and UTC instants come back as written."""
     white, black = graph.player_ids
     pool = [
         {
@@ -91,6 +92,10 @@ def test_bulk_insert_converts_values_like_an_insert(session: Session, graph: Gra
             "games": [{"opponent_rating": 1800, "score": "0.5"}],
         }
     ]
+    packed = pack(
+        [(graph.game_id, 2837, 2802, 35, 35, Decimal("0.55"), Decimal("1"), Decimal("0.45"),
+          True, None)]
+    )  # fmt: skip
     paris = timezone(timedelta(hours=1))
     with session.begin():
         bulk_insert(
@@ -129,24 +134,13 @@ def test_bulk_insert_converts_values_like_an_insert(session: Session, graph: Gra
         )
         bulk_insert(
             session,
-            CalculationRow,
+            PlayerCalculationsRow,
             [
                 {
                     "list_id": graph.list_id,
                     "player_id": white,
-                    "game_id": graph.game_id,
-                    "tournament_id": graph.tournament_id,
-                    "rating_used": 2837,
-                    "opponent_id": black,
-                    "opponent_rating_used": 2802,
-                    "difference": 35,
-                    "difference_used": 35,
-                    "expected": Decimal("0.55"),
-                    "score": Decimal("1"),
-                    "delta": Decimal("0.45"),
-                    "rated": True,
-                    "reason": None,
-                    "rule_version": "fide-2025-10",
+                    "games": 1,
+                    "packed": packed,
                 }
             ],
         )
@@ -181,8 +175,10 @@ def test_bulk_insert_converts_values_like_an_insert(session: Session, graph: Gra
     assert status.pool == pool
     assert status.peak_rating is None
 
-    calculation = session.get(CalculationRow, (graph.list_id, white, graph.game_id))
-    assert calculation is not None
+    calculations = session.get(PlayerCalculationsRow, (graph.list_id, white))
+    assert calculations is not None
+    assert (calculations.games, calculations.packed) == (1, packed)  # bytes, through COPY too
+    (calculation,) = unpack(calculations.packed)
     assert (calculation.expected, calculation.score, calculation.delta) == (
         Decimal("0.5500"),
         Decimal("1.0"),

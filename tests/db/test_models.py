@@ -11,11 +11,12 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.orm import Session
 
+from ratingdb.db.calculation_format_v1 import pack
 from ratingdb.models import (
-    CalculationRow,
     GameRow,
     ListEntryRow,
     PeriodRow,
+    PlayerCalculationsRow,
     PlayerRow,
     RatingListRow,
     TournamentRow,
@@ -171,26 +172,22 @@ def test_foreign_keys_are_enforced(session: Session, graph: Graph) -> None:
     refused(session, GameRow, game(graph, white_id="999999"), "foreign key")
 
 
-def test_calculation_without_rating_needs_a_reason(session: Session, graph: Graph) -> None:
-    white, black = graph.player_ids
-    row = {
-        "list_id": graph.list_id,
-        "player_id": white,
-        "game_id": graph.game_id,
-        "tournament_id": graph.tournament_id,
-        "opponent_id": black,
-        "score": Decimal("1"),
-        "rated": False,
-        "rule_version": "fide-2025-10",
-    }
-    refused(session, CalculationRow, row, "ck_calculations_unrated_has_reason")
-    refused(
-        session,
-        CalculationRow,
-        {**row, "score": Decimal("0.3"), "reason": "x"},
-        "ck_calculations_score",
-    )
-    accepted(session, CalculationRow, {**row, "reason": "opponent unrated"})
+def test_player_calculations_hold_their_games(session: Session, graph: Graph) -> None:
+    """A player's row holds at least one calculation, and its packed bytes at least as many as
+    it says (format 1: a 3-byte header, 17 bytes or more a game). What a calculation holds (a
+    reason when not rated, a score of 0, 0.5 or 1) is the packed format's to refuse
+    (tests/db/test_calculation_format.py): the database sees bytes."""
+    white, _ = graph.player_ids
+    calculation = (graph.game_id, 2837, 2802, 35, 35, Decimal("0.55"), Decimal("1"),
+                   Decimal("0.45"), True, None)  # fmt: skip
+    row = {"list_id": graph.list_id, "player_id": white, "games": 1, "packed": pack([calculation])}
+    refused(session, PlayerCalculationsRow, {**row, "games": 0, "packed": pack([])},
+            "ck_player_calculations_games_positive")  # fmt: skip
+    refused(session, PlayerCalculationsRow, {**row, "games": 2},
+            "ck_player_calculations_packed_holds_games")  # fmt: skip
+    refused(session, PlayerCalculationsRow, {**row, "list_id": graph.list_id + 1}, "foreign key")
+    accepted(session, PlayerCalculationsRow, row)
+    refused(session, PlayerCalculationsRow, {**row, "packed": pack([calculation] * 2)}, "unique")
 
 
 def test_list_entries_and_status_store_their_numbers(session: Session, graph: Graph) -> None:

@@ -23,6 +23,7 @@ from sqlalchemy import create_engine, text
 
 from ratingdb.rules.period import EXCLUDED_600, OPPONENT_UNRATED
 from tests.support import factories
+from tests.support.calculations import stored_calculations
 from tests.support.cli import cli_ok as cli
 from tests.support.files import GAMES_HEADER, LIST_HEADER
 
@@ -101,22 +102,14 @@ def stored_games(published: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 
 def calculations(url: str, category: str = "fide-standard") -> list[tuple[Any, ...]]:
-    """(player, opponent, rated, reason) of every calculation row of the 2026-09 list."""
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                text(
-                    "SELECT c.player_id, c.opponent_id, c.rated, c.reason FROM calculations c "
-                    "JOIN rating_lists l ON l.id = c.list_id "
-                    "WHERE l.category = :category AND l.list_date = '2026-09-01' "
-                    "ORDER BY c.player_id, c.game_id"
-                ),
-                {"category": category},
-            )
-            return [(p, o, bool(r), reason) for p, o, r, reason in rows]
-    finally:
-        engine.dispose()
+    """(player, opponent, rated, reason) of every calculation of the 2026-09 list, by player
+    and game."""
+    return [
+        (c.player_id, c.opponent_id, c.rated, c.reason)
+        for c in stored_calculations(
+            url, "l.category = :category AND l.list_date = '2026-09-01'", category=category
+        )
+    ]
 
 
 def statuses_of(url: str, player_id: str) -> int:

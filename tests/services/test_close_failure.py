@@ -3,7 +3,8 @@ no entries, no statuses and no calculations; a later close then publishes it nor
 
 Baseline fide-standard 2026-08: four rated players and one unrated who does not play; one
 tournament in 2026-09 with three played games, so the 2026-09 list has 4 entries and 6
-calculations (one per player and game).
+calculations (one per player and game), stored in 4 rows of player_calculations (one per player
+who played: 1001 and 1003 played two games each).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
+from tests.support.calculations import calculation_count
 from tests.support.factories import BASELINE
 
 TABLES = (
@@ -32,7 +34,7 @@ TABLES = (
     "player_status",
     "tournaments",
     "games",
-    "calculations",
+    "player_calculations",
 )
 GAMES = (
     "tournament,start_date,end_date,round,white_id,black_id,result\n"
@@ -140,7 +142,8 @@ def test_a_failure_in_the_middle_of_a_close_changes_nothing(
     assert published["september lists"] == 1
     assert published["rating_lists"] == before["rating_lists"] + 1
     assert published["list_entries"] == before["list_entries"] + 4
-    assert published["calculations"] == before["calculations"] + 6
+    assert published["player_calculations"] == before["player_calculations"] + 4
+    assert calculation_count(prepared_url, "l.list_date = :d", d=SEPTEMBER.list_date) == 6
 
 
 def test_the_cli_close_after_a_failed_close_publishes(
@@ -197,7 +200,7 @@ def test_a_failure_inside_a_streamed_write_changes_nothing(
             yield row
 
     def failing(session: Any, table: Any, keys: Sequence[str], rows: Iterable[Any]) -> int:
-        if "game_id" in keys:
+        if "packed" in keys:  # player_calculations: 4 rows, one per player who played
             rows = breaks_after_two(rows)
         return real(session, table, keys, rows)
 

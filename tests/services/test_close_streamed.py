@@ -9,12 +9,11 @@ games, 6 calculations (one per player and game).
 
 from __future__ import annotations
 
-from sqlalchemy import text
-
 from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category
 from ratingdb.services.close import close_period
 from tests.services.test_close_failure import NOW, SEPTEMBER, prepared_url
+from tests.support.calculations import calculation_count
 
 __all__ = ["prepared_url"]  # the fixture, used here
 
@@ -29,11 +28,7 @@ def test_the_streamed_close_reports_what_a_dry_run_does(prepared_url: str) -> No
         with make_sessionmaker(engine).begin() as session:
             closed = close_period(session, Category.FIDE_STANDARD, SEPTEMBER, now=NOW,
                                   closed_by="t")  # fmt: skip
-        with engine.connect() as connection:
-            calculations = connection.execute(
-                text("SELECT count(*) FROM calculations WHERE list_id = :id"),
-                {"id": closed.list_id},
-            ).scalar_one()
+        calculations = calculation_count(prepared_url, "c.list_id = :id", id=closed.list_id)
     finally:
         engine.dispose()
     assert (closed.players_with_games, closed.games) == (4, 3)

@@ -25,6 +25,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from tests.support import forks
+from tests.support.calculations import calculation_count
 from tests.support.files import GAMES_HEADER, LIST_HEADER
 
 # Slow: each test races several close processes.
@@ -156,8 +157,10 @@ def test_two_processes_close_the_same_period_once(
     )
     entries = f"SELECT sum(size) FROM list_chunks WHERE list_id IN {september}"
     assert count(database_url, entries) == PLAYERS
-    done = f"SELECT count(*) FROM calculations WHERE list_id IN {september}"
+    # Written once: every player plays one game, so one row of player_calculations each.
+    done = f"SELECT count(*) FROM player_calculations WHERE list_id IN {september}"
     assert count(database_url, done) == calculations
+    assert calculation_count(database_url, f"c.list_id IN {september}") == calculations
     assert count(database_url, "SELECT count(*) FROM periods WHERE state <> 'published'") == 0
 
 

@@ -26,6 +26,7 @@ from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
 from ratingdb.services.tournaments import import_tournament_file
+from tests.support.calculations import stored_calculations
 from tests.support.files import GAMES_HEADER, LIST_HEADER
 from tests.support.sql import query
 
@@ -161,12 +162,10 @@ def test_a_tournament_imported_beside_the_close_of_its_period_is_rated_or_late(
     )
     assert len(rows) == 1
     _, list_date, late = rows[0]
-    rated = query(
-        url,
-        "SELECT count(*) FROM calculations c JOIN rating_lists l ON l.id = c.list_id "
-        "WHERE l.list_date = '2026-09-01' AND c.tournament_id = "
-        f"'{imported.tournament_id}'",
-    )[0][0]
+    rated = sum(
+        c.tournament_id == imported.tournament_id
+        for c in stored_calculations(url, "l.list_date = '2026-09-01'")
+    )
     # Rated by the close, or the next period's, late: never in 2026-09 unrated.
     assert (str(list_date), bool(late), rated) in {
         ("2026-09-01", False, 4),

@@ -26,7 +26,7 @@ TABLES = (
     "player_status",
     "tournaments",
     "games",
-    "calculations",
+    "player_calculations",
 )
 GOOD_GAMES = GAMES_HEADER + (
     "Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n"  # line 2

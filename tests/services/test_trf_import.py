@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.calculations import stored_calculations
 from tests.support.cli import run_cli as cli
 from tests.support.factories import ANNA, BOB, list_csv
 from tests.support.files import TRF_HEADER as HEADER
@@ -296,15 +297,11 @@ def test_unidentified_opponents_change_nothing_for_rated_players(
     pooled = query(database_url, "SELECT count(*) FROM player_status WHERE player_id = :p",
                    p="900000000001")  # fmt: skip
     assert pooled == [(0,)]
-    his_side = query(database_url, "SELECT count(*) FROM calculations WHERE player_id = :p",
-                     p="900000000001")  # fmt: skip
-    assert his_side == [(0,)]
-    against_him = query(
-        database_url,
-        "SELECT rated, reason FROM calculations WHERE opponent_id = :p ORDER BY player_id",
-        p="900000000001",
-    )
-    assert [(bool(rated), reason) for rated, reason in against_him] == [
+    stored = stored_calculations(database_url)
+    his_side = [c for c in stored if c.player_id == "900000000001"]
+    assert his_side == []
+    against_him = [c for c in stored if c.opponent_id == "900000000001"]  # by player
+    assert [(c.rated, c.reason) for c in against_him] == [
         (False, "opponent unrated"),
         (False, "opponent unrated"),
     ]
@@ -394,12 +391,14 @@ def test_fide_lists_rate_fide_ids_only_national_lists_national_ids_too(
     entries = {e["player_id"]: (e["rating"], e["change"], e["games"])
                for e in json.loads(out)["entries"]}  # fmt: skip
     assert entries == {"1001": (1862, 12, 1), "1002": (1908, -12, 1)}
-    calculations = query(
-        database_url,
-        "SELECT c.player_id, c.opponent_id, c.rated, c.reason, l.category FROM calculations c "
-        "JOIN rating_lists l ON l.id = c.list_id WHERE :p IN (c.player_id, c.opponent_id) "
-        "ORDER BY l.category, c.player_id",
-        p=nat,
+    category_of = dict(query(database_url, "SELECT id, category FROM rating_lists"))
+    calculations = sorted(
+        (
+            (c.player_id, c.opponent_id, c.rated, c.reason, category_of[c.list_id])
+            for c in stored_calculations(database_url)
+            if nat in (c.player_id, c.opponent_id)
+        ),
+        key=lambda row: (row[4], row[0]),
     )
     assert calculations == [
         ("1001", nat, False, "opponent unrated", "ffe-rapid"),

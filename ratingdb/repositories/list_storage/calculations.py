@@ -8,14 +8,15 @@ there."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import date
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, insert, select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import CalculationRow, RatingListRow, RevisedPlayerRow
+from ratingdb.db.calculation_format_v1 import StoredCalculation, pack, unpack
+from ratingdb.models import PlayerCalculationsRow, RatingListRow, RevisedPlayerRow
 from ratingdb.repositories.players import chunks, one_of
 
 
@@ -132,20 +133,57 @@ def sources(
     return chain, {player: source_of(chain, lists) for player, lists in revised.items()}
 
 
-def calculations_of(session: Session, list_id: int) -> dict[tuple[str, int], tuple[Any, ...]]:
-    """(player_id, game_id) -> the calculation (the fields of CALCULATION_KEYS after list_id)
-    of every game of the list, each player's read where it is stored (:func:`sources`)."""
-    chain, held = sources(session, list_id)
+def calculations_of(
+    session: Session, list_id: int, player_ids: Collection[str] | None = None
+) -> dict[str, list[StoredCalculation]]:
+    """player_id -> the calculations of every player of the list (or of ``player_ids``), each
+    player's read where they are stored (:func:`sources`)."""
+    chain, held = sources(session, list_id, player_ids)
     last = chain[-1]
-    columns = [CalculationRow.__table__.c[key] for key in CALCULATION_KEYS[1:]]
-    found: dict[tuple[str, int], tuple[Any, ...]] = {}
-    rows = session.execute(
-        select(CalculationRow.list_id, *columns).where(CalculationRow.list_id.in_(chain))
-    )
-    for row in rows:
-        if held.get(row[1], last) == row[0]:
-            found[(row[1], int(row[2]))] = tuple(row[1:])
+    found: dict[str, list[StoredCalculation]] = {}
+    for stored_on, player_id, calculations in stored_rows(session, chain, player_ids):
+        if held.get(player_id, last) == stored_on:
+            found[player_id] = calculations
     return found
+
+
+def stored_rows(
+    session: Session, list_ids: Collection[int], player_ids: Collection[str] | None = None
+) -> Iterator[tuple[int, str, list[StoredCalculation]]]:
+    """(list_id, player_id, calculations) of each row stored on ``list_ids`` (of every player,
+    or of ``player_ids``), as stored: no revision read through."""
+    if not list_ids:
+        return
+    table = PlayerCalculationsRow
+    statement = select(table.list_id, table.player_id, table.packed).where(
+        table.list_id.in_(sorted(list_ids))
+    )
+    parts: Iterable[Sequence[str] | None] = (
+        [None] if player_ids is None else chunks(sorted(set(player_ids)))
+    )
+    for part in parts:
+        query = statement
+        if part is not None:
+            query = statement.where(one_of(session, table.player_id, part))
+        for stored_on, player_id, packed in session.connection().execute(query):
+            yield int(stored_on), player_id, unpack(packed)
+
+
+def player_rows(session: Session, player_id: str) -> list[tuple[int, list[StoredCalculation]]]:
+    """(list_id, calculations) of every row of the player, on every list and revision."""
+    table = PlayerCalculationsRow
+    rows = session.connection().execute(
+        select(table.list_id, table.packed).where(table.player_id == player_id)
+    )
+    return [(int(list_id), unpack(packed)) for list_id, packed in rows]
+
+
+def packed_row(
+    list_id: int, player_id: str, calculations: Sequence[Sequence[Any]]
+) -> tuple[int, str, int, bytes]:
+    """A row of player_calculations (PLAYER_CALCULATION_KEYS): a player's calculations on a
+    list, packed."""
+    return list_id, player_id, len(calculations), pack(calculations)
 
 
 def write_revised(session: Session, list_id: int, player_ids: Iterable[str]) -> int:
@@ -156,22 +194,21 @@ def write_revised(session: Session, list_id: int, player_ids: Iterable[str]) -> 
     return len(rows)
 
 
-#: The columns of a calculation row, in the order of a close's tuples (ratingdb.services.close).
-CALCULATION_KEYS = (
-    "list_id", "player_id", "game_id", "tournament_id", "rating_used", "opponent_id",
-    "opponent_rating_used", "difference", "difference_used", "expected", "score", "delta",
-    "rated", "reason", "rule_version",
-)  # fmt: skip
+#: The columns of player_calculations, in the order of a close's tuples (ratingdb.services.close).
+PLAYER_CALCULATION_KEYS = ("list_id", "player_id", "games", "packed")
 
 __all__ = [
-    "CALCULATION_KEYS",
+    "PLAYER_CALCULATION_KEYS",
     "ListLink",
     "calculations_of",
     "current_sources",
     "links",
+    "packed_row",
+    "player_rows",
     "revised_on",
     "revision_chain",
     "source_of",
     "sources",
+    "stored_rows",
     "write_revised",
 ]

@@ -13,7 +13,7 @@ ratingdb.db.bulk)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from decimal import Decimal
 from typing import Any, NamedTuple
@@ -24,8 +24,8 @@ from sqlalchemy.orm import Session
 from ratingdb.db.bulk import bulk_insert, bulk_insert_rows
 from ratingdb.db.chunks import ENTRY
 from ratingdb.db.raw import raw_rows
-from ratingdb.models import CalculationRow, ListEntryRow, PlayerStatusRow, RatingListRow
-from ratingdb.repositories.list_storage.calculations import CALCULATION_KEYS
+from ratingdb.models import ListEntryRow, PlayerCalculationsRow, PlayerStatusRow, RatingListRow
+from ratingdb.repositories.list_storage.calculations import PLAYER_CALCULATION_KEYS
 from ratingdb.repositories.list_storage.chunk_reads import list_columns
 from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules.carry_forward import Entry, ancestry_of, carried, nearest_shown
@@ -48,8 +48,8 @@ def write_computed(
     calculations: Iterable[Sequence[Any]],
 ) -> int:
     """A computed list's entries, statuses and calculations (tuples of ENTRY_KEYS,
-    STATUS_KEYS, CALCULATION_KEYS), streamed into the database in that order; returns the rows
-    written."""
+    STATUS_KEYS, PLAYER_CALCULATION_KEYS), streamed into the database in that order; returns
+    the rows written (a calculation counted as a row)."""
     written = write_entries_and_statuses(session, entries, statuses)
     return written + write_calculations(session, calculations)
 
@@ -64,9 +64,19 @@ def write_entries_and_statuses(
 
 
 def write_calculations(session: Session, calculations: Iterable[Sequence[Any]]) -> int:
-    """A computed list's calculations (tuples of CALCULATION_KEYS), streamed into the database:
-    an iterator's made as they are sent (ratingdb.db.bulk); returns the rows written."""
-    return bulk_insert_rows(session, CalculationRow, CALCULATION_KEYS, calculations)
+    """A computed list's calculations (rows of PLAYER_CALCULATION_KEYS: a player's packed),
+    streamed into the database: an iterator's made as they are sent (ratingdb.db.bulk);
+    returns the calculations written (games, not rows)."""
+    games = 0
+
+    def counted() -> Iterator[Sequence[Any]]:
+        nonlocal games
+        for row in calculations:
+            games += row[2]
+            yield row
+
+    bulk_insert_rows(session, PlayerCalculationsRow, PLAYER_CALCULATION_KEYS, counted())
+    return games
 
 
 def insert_entries(session: Session, entries: Sequence[Mapping[str, Any]]) -> int:

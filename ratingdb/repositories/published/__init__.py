@@ -13,6 +13,7 @@ pieces in ``common``; every public name is importable from here too.
 from __future__ import annotations
 
 from ratingdb.repositories.published.calculations import (
+    PlayerCalculation,
     entry_on,
     player_calculations,
     rating_on,
@@ -60,6 +61,7 @@ __all__ = [
     "AnyRow",
     "LatestRating",
     "ListedEntries",
+    "PlayerCalculation",
     "Standby",
     "count_list_entries",
     "count_period_tournaments",

@@ -2,117 +2,155 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
-from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
-from functools import cache
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
-from ratingdb.models import (
-    CalculationRow,
-    GameRow,
-    PlayerRow,
-    RatingListRow,
-    TournamentRow,
-)
+from ratingdb.db.calculation_format_v1 import StoredCalculation
+from ratingdb.models import GameRow, PlayerRow, RatingListRow, TournamentRow
 from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as list_changes
-from ratingdb.repositories.published.common import AnyRow
+from ratingdb.repositories.players import chunks
+from ratingdb.rules import Category
 
 
-@cache
-def _player_calculations_statement(*, of_list: bool) -> Select[*tuple[Any, ...]]:
-    opponent = aliased(PlayerRow)
-    statement = (
-        select(
-            CalculationRow.list_id,
-            RatingListRow.category,
-            RatingListRow.list_date,
-            RatingListRow.revision,
-            CalculationRow.tournament_id,
-            TournamentRow.name.label("tournament_name"),
-            TournamentRow.start_date,
-            GameRow.round,
-            CalculationRow.opponent_id,
-            opponent.name.label("opponent_name"),
-            CalculationRow.rating_used,
-            CalculationRow.opponent_rating_used,
-            CalculationRow.difference,
-            CalculationRow.difference_used,
-            CalculationRow.expected,
-            CalculationRow.score,
-            CalculationRow.delta,
-            CalculationRow.rated,
-            CalculationRow.reason,
-            CalculationRow.rule_version,
-        )
-        .join(RatingListRow, RatingListRow.id == CalculationRow.list_id)
-        .join(GameRow, GameRow.id == CalculationRow.game_id)
-        .join(TournamentRow, TournamentRow.tournament_id == CalculationRow.tournament_id)
-        .join(opponent, opponent.player_id == CalculationRow.opponent_id)
-        .where(CalculationRow.player_id == bindparam("player_id"))
-    )
-    if of_list:
-        statement = statement.where(CalculationRow.list_id == bindparam("list_id"))
-    return statement.order_by(
-        RatingListRow.category,
-        RatingListRow.list_date,
-        TournamentRow.start_date,
-        CalculationRow.tournament_id,
-        GameRow.round,
-        CalculationRow.game_id,
-    )
+class PlayerCalculation(NamedTuple):
+    """A game from the player's side as computed for a list, with what the page shows of its
+    list, tournament and opponent."""
+
+    list_id: int
+    category: Category
+    list_date: date
+    revision: int
+    tournament_id: str
+    tournament_name: str
+    start_date: date
+    round: int
+    opponent_id: str
+    opponent_name: str
+    rating_used: int | None
+    opponent_rating_used: int | None
+    difference: int | None
+    difference_used: int | None
+    expected: Decimal | None
+    score: Decimal
+    delta: Decimal | None
+    rated: bool
+    reason: str | None
+    rule_version: str | None
+    game_id: int
 
 
 def player_calculations(
     session: Session, player_id: str, list_id: int | None = None
-) -> Sequence[AnyRow]:
+) -> list[PlayerCalculation]:
     """The player's game-by-game calculations on every current list (or on ``list_id``), in
-    the order they were rated: list date, tournament start, tournament, round. Each is read
-    where it is stored (a correction's revision holds only the players it recomputed:
+    the order they were rated: list, tournament start, tournament, round. Each is read where
+    it is stored (a correction's revision holds only the players it recomputed:
     repositories.list_storage.calculations) and given as the list's it is shown for (its id
     and revision)."""
-    statement = _player_calculations_statement(of_list=list_id is not None)
+    # (the list shown, the list stored on, its calculations)
+    held: list[tuple[int, int, list[StoredCalculation]]] = []
     if list_id is not None:
-        chain, held = stored_calculations.sources(session, list_id, [player_id])
-        source = held.get(player_id, chain[-1])
-        rows = (
-            session.connection()
-            .execute(statement, {"player_id": player_id, "list_id": source})
-            .all()
+        chain, sources = stored_calculations.sources(session, list_id, [player_id])
+        source = sources.get(player_id, chain[-1])
+        for _, _, calculations in stored_calculations.stored_rows(session, [source], [player_id]):
+            held.append((list_id, source, calculations))
+    else:
+        rows = stored_calculations.player_rows(session, player_id)
+        links = stored_calculations.links(session, {stored_on for stored_on, _ in rows})
+        revised = stored_calculations.revised_on(session, list(links), [player_id])
+        shown = stored_calculations.current_sources(links, revised.get(player_id, set()))
+        for stored_on, calculations in rows:
+            shown_on = shown.get(stored_on)
+            if shown_on is not None:  # else on a revision replaced since, or recomputed later
+                held.append((shown_on.id, stored_on, calculations))
+    if not held:
+        return []
+    lists = _lists(session, {i for shown, stored_on, _ in held for i in (shown, stored_on)})
+    games = _games(session, player_id, {c.game_id for *_, cs in held for c in cs})
+    found_calculations = [
+        PlayerCalculation(
+            shown,
+            lists[shown][0],
+            lists[shown][1],
+            lists[shown][2],
+            *games[c.game_id],
+            c.rating_used,
+            c.opponent_rating_used,
+            c.difference,
+            c.difference_used,
+            c.expected,
+            c.score,
+            c.delta,
+            c.rated,
+            c.reason,
+            lists[stored_on][3],
+            c.game_id,
         )
-        if source == list_id:
-            return rows
-        target = stored_calculations.links(session, [list_id])[list_id]
-        return [_shown_as(row, target) for row in rows]
-    rows = session.connection().execute(statement, {"player_id": player_id}).all()
-    lists = stored_calculations.links(session, {int(row.list_id) for row in rows})
-    revised = stored_calculations.revised_on(session, list(lists), [player_id])
-    shown = stored_calculations.current_sources(lists, revised.get(player_id, set()))
-    found: list[AnyRow] = []
-    for row in rows:
-        shown_on = shown.get(int(row.list_id))
-        if shown_on is None:
-            continue  # on a revision replaced since, or recomputed on a later one
-        found.append(row if shown_on.id == row.list_id else _shown_as(row, shown_on))
+        for shown, stored_on, calculations in held
+        for c in calculations
+    ]
+    found_calculations.sort(key=_rating_order)
+    return found_calculations
+
+
+def _rating_order(c: PlayerCalculation) -> tuple[Any, ...]:
+    return (c.category, c.list_date, c.start_date, c.tournament_id, c.round, c.game_id)
+
+
+def _lists(
+    session: Session, list_ids: set[int]
+) -> dict[int, tuple[Category, date, int, str | None]]:
+    """list id -> its category, date, revision and rule version."""
+    rows = session.execute(
+        select(
+            RatingListRow.id,
+            RatingListRow.category,
+            RatingListRow.list_date,
+            RatingListRow.revision,
+            RatingListRow.rule_version,
+        ).where(RatingListRow.id.in_(sorted(list_ids)))
+    )
+    return {int(row[0]): (Category(row[1]), row[2], int(row[3]), row[4]) for row in rows}
+
+
+def _games(
+    session: Session, player_id: str, game_ids: set[int]
+) -> dict[int, tuple[str, str, date, int, str, str]]:
+    """game id -> its tournament (id, name, start), round and the player's opponent (id,
+    name)."""
+    white, black = aliased(PlayerRow), aliased(PlayerRow)
+    found: dict[int, tuple[str, str, date, int, str, str]] = {}
+    for part in chunks(sorted(game_ids)):
+        rows = session.execute(
+            select(
+                GameRow.id,
+                GameRow.tournament_id,
+                TournamentRow.name,
+                TournamentRow.start_date,
+                GameRow.round,
+                GameRow.white_id,
+                white.name,
+                GameRow.black_id,
+                black.name,
+            )
+            .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
+            .join(white, white.player_id == GameRow.white_id)
+            .join(black, black.player_id == GameRow.black_id)
+            .where(GameRow.id.in_(part))
+        )
+        for game_id, tournament, name, start, round_, white_id, w, black_id, b in rows:
+            if player_id not in (white_id, black_id):
+                raise AssertionError(f"game {game_id} is not player {player_id}'s")
+            opponent = (black_id, b) if white_id == player_id else (white_id, w)
+            found[int(game_id)] = (tournament, name, start, int(round_), *opponent)
+    if len(found) != len(game_ids):
+        raise AssertionError(f"calculations name games not stored: {sorted(game_ids - set(found))}")
     return found
-
-
-def _shown_as(row: AnyRow, target: stored_calculations.ListLink) -> AnyRow:
-    """A calculation stored on a revision that a later one (``target``) reads through, given
-    as ``target``'s (its list id and revision)."""
-    shown: Any = _Shown(*row)
-    return cast(AnyRow, shown._replace(list_id=target.id, revision=target.revision))
-
-
-#: A calculation row with its list given as another's (:func:`_shown_as`): the fields of the
-#: statement's rows, by name.
-_Shown = namedtuple(  # type: ignore[misc]
-    "_Shown", [c.name for c in _player_calculations_statement(of_list=False).selected_columns]
-)
 
 
 class EntryOn(NamedTuple):

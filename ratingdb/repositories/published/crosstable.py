@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import CalculationRow, GameRow, RatingListRow, TournamentRow
+from ratingdb.models import GameRow, RatingListRow, TournamentRow
 from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.common import is_current
@@ -41,29 +41,7 @@ def tournament_calculations(session: Session, tournament_id: str) -> list[Calcul
     """The tournament's games as computed on the latest revision of its period's list, from
     each player's side, with the player's entry on that list (``k_used``, ``previous_rating``,
     ``rating``; None when not on it), resolved through the list's ancestry."""
-    stored = session.execute(
-        select(
-            CalculationRow.player_id,
-            CalculationRow.game_id,
-            CalculationRow.rating_used,
-            CalculationRow.opponent_id,
-            CalculationRow.opponent_rating_used,
-            CalculationRow.score,
-            CalculationRow.delta,
-            CalculationRow.rated,
-            CalculationRow.reason,
-            RatingListRow.revision,
-            CalculationRow.list_id,
-        )
-        .join(RatingListRow, RatingListRow.id == CalculationRow.list_id)
-        .join(TournamentRow, TournamentRow.tournament_id == CalculationRow.tournament_id)
-        .join(GameRow, GameRow.id == CalculationRow.game_id)
-        .where(
-            CalculationRow.tournament_id == tournament_id,
-            RatingListRow.period_id == TournamentRow.period_id,
-        )
-        .order_by(CalculationRow.player_id, GameRow.round, CalculationRow.game_id)
-    ).all()
+    stored = _stored_calculations(session, tournament_id)
     rows = _on_current_list(session, stored)
     players: dict[int, set[str]] = {}
     for row in rows:
@@ -83,6 +61,61 @@ def tournament_calculations(session: Session, tournament_id: str) -> list[Calcul
             )
         )
     return found
+
+
+class _Stored(NamedTuple):
+    """A calculation of the tournament as stored on one revision of its period's list."""
+
+    player_id: str
+    game_id: int
+    rating_used: int | None
+    opponent_id: str
+    opponent_rating_used: int | None
+    score: Any
+    delta: Any
+    rated: bool
+    reason: str | None
+    revision: int
+    list_id: int
+
+
+def _stored_calculations(session: Session, tournament_id: str) -> list[_Stored]:
+    """The calculations of the tournament's games on every revision of its period's lists, by
+    player, round and game."""
+    games = {
+        int(game_id): (int(round_), white_id, black_id)
+        for game_id, round_, white_id, black_id in session.execute(
+            select(GameRow.id, GameRow.round, GameRow.white_id, GameRow.black_id).where(
+                GameRow.tournament_id == tournament_id
+            )
+        )
+    }
+    lists = {
+        int(list_id): int(revision)
+        for list_id, revision in session.execute(
+            select(RatingListRow.id, RatingListRow.revision)
+            .join(TournamentRow, TournamentRow.period_id == RatingListRow.period_id)
+            .where(TournamentRow.tournament_id == tournament_id)
+        )
+    }
+    players = {player for _, white, black in games.values() for player in (white, black)}
+    found: list[tuple[tuple[str, int, int], _Stored]] = []
+    for list_id, player_id, calculations in stored_calculations.stored_rows(
+        session, lists, players
+    ):
+        for c in calculations:
+            game = games.get(c.game_id)
+            if game is None:
+                continue  # a game of another tournament of the period
+            round_, white_id, black_id = game
+            opponent = black_id if white_id == player_id else white_id
+            row = _Stored(
+                player_id, c.game_id, c.rating_used, opponent, c.opponent_rating_used, c.score,
+                c.delta, c.rated, c.reason, lists[list_id], list_id,
+            )  # fmt: skip
+            found.append(((player_id, round_, c.game_id), row))
+    found.sort(key=lambda item: item[0])
+    return [row for _, row in found]
 
 
 def _on_current_list(session: Session, rows: Sequence[Any]) -> list[tuple[Any, ...]]:

@@ -34,6 +34,7 @@ from ratingdb.services.close.computation import (
 )
 from ratingdb.services.close.output import (
     calculation_rows,
+    calculations_of,
     encode_pool,
     entries_digest,
     entry_rows,
@@ -179,6 +180,7 @@ __all__ = [
     "CloseState",
     "Computation",
     "calculation_rows",
+    "calculations_of",
     "close_period",
     "compute",
     "decode_pool",

@@ -7,7 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
+from ratingdb.db.calculation_format_v1 import StoredCalculation
 from ratingdb.repositories.list_storage import changes as list_changes
+from ratingdb.repositories.list_storage.calculations import packed_row
 from ratingdb.rules import (
     PeriodResult,
     PeriodResults,
@@ -166,37 +168,30 @@ def statuses_to_keep(results: PeriodResults, list_id: int) -> Iterator[tuple[Any
 
 
 def calculations_of(
-    player_id: str,
-    r: PeriodResult,
-    list_id: int,
-    version: str,
-    game_ids: Mapping[tuple[str, int], Sequence[int]],
-    tournament_of: Mapping[tuple[str, int], str],
-) -> Iterator[tuple[Any, ...]]:
-    """The calculations (CALCULATION_KEYS) of a player's games (``game_ids``, ``tournament_of``:
-    close.inputs.Loaded's)."""
+    player_id: str, r: PeriodResult, game_ids: Mapping[tuple[str, int], Sequence[int]]
+) -> list[StoredCalculation]:
+    """The calculations of a player's games, as stored (``game_ids``: close.inputs.Loaded's)."""
+    found: list[StoredCalculation] = []
     for index, event in enumerate(r.events):
         ids = game_ids[(player_id, index)]
-        tournament_id = tournament_of[(player_id, index)]
         for game_id, calc in zip(ids, event.games, strict=True):
-            game = calc.game
-            if game.opponent_id is None:
-                raise AssertionError("every stored game names its opponent")
             reason = calc.not_rated_reason
-            yield (
-                list_id, player_id, game_id, tournament_id, event.rating_used,
-                game.opponent_id, game.opponent_rating, calc.difference, calc.difference_used,
-                calc.expected, _POINTS[game.score], calc.delta, calc.rated,
-                None if reason is None else str(reason), version,
+            found.append(
+                StoredCalculation(
+                    game_id, event.rating_used, calc.game.opponent_rating, calc.difference,
+                    calc.difference_used, calc.expected, _POINTS[calc.game.score], calc.delta,
+                    calc.rated, None if reason is None else str(reason),
+                )
             )  # fmt: skip
+    return found
 
 
 def calculation_rows(
-    results: Iterable[tuple[str, PeriodResult]], list_id: int, version: str, loaded: Loaded
+    results: Iterable[tuple[str, PeriodResult]], list_id: int, loaded: Loaded
 ) -> Iterator[tuple[Any, ...]]:
-    """The calculations (CALCULATION_KEYS) of the games of the players' results (player_id,
-    result), made as they are written."""
+    """The rows of player_calculations (PLAYER_CALCULATION_KEYS) of the players' results
+    (player_id, result), made as they are written."""
     for player_id, r in results:
-        yield from calculations_of(
-            player_id, r, list_id, version, loaded.game_ids, loaded.tournament_of
-        )
+        calculations = calculations_of(player_id, r, loaded.game_ids)
+        if calculations:  # moved without a game: a status only
+            yield packed_row(list_id, player_id, calculations)

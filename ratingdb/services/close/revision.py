@@ -99,7 +99,7 @@ def publish_revision(
         session,
         [*((new_id, *row) for row in changed), *markers],
         _statuses(impact, new_id),
-        calculation_rows(_recomputed(impact), new_id, rules.version.name, impact.loaded),
+        calculation_rows(_recomputed(impact), new_id, impact.loaded),
     )
     rows += stored_calculations.write_revised(session, new_id, reached)
     rows += _write_chunks(session, current.id, new_id, order, changed, gone)

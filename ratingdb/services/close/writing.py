@@ -33,6 +33,7 @@ from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
+from ratingdb.repositories.list_storage.calculations import packed_row
 from ratingdb.rules import (
     Event,
     PeriodResult,
@@ -202,10 +203,11 @@ class _ListWriting:
         moved: Iterator[tuple[str, PeriodResult]],
         computation: Callable[[], Computation],
     ) -> Iterator[tuple[Any, ...]]:
-        list_id, version = self.rating_list.id, self.rules.version.name
-        game_ids, tournament_of = self.game_ids, self.tournament_of
+        list_id, game_ids = self.rating_list.id, self.game_ids
         for player_id, r in moved:  # a player who played has moved
-            yield from calculations_of(player_id, r, list_id, version, game_ids, tournament_of)
+            calculations = calculations_of(player_id, r, game_ids)
+            if calculations:  # moved without a game: a status only
+                yield packed_row(list_id, player_id, calculations)
         # Every player rated: the rest of the list made as the server stores the last rows
         # (the iterator ends, and the COPY with it, once it is made).
         self.computation = computation()

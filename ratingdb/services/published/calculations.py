@@ -13,7 +13,7 @@ from decimal import Decimal
 from sqlalchemy.orm import Session
 
 from ratingdb.repositories import published as repo
-from ratingdb.repositories.published import AnyRow
+from ratingdb.repositories.published import PlayerCalculation
 from ratingdb.rules import Category, Period
 from ratingdb.services.published.common import NotFound
 from ratingdb.services.published.initial import InitialWorking, initial_working
@@ -71,7 +71,7 @@ class PeriodCalculation:
     initial: InitialWorking | None = None
 
 
-def _game_line(row: AnyRow) -> GameLine:
+def _game_line(row: PlayerCalculation) -> GameLine:
     return GameLine(
         tournament_id=row.tournament_id,
         tournament_name=row.tournament_name,
@@ -97,7 +97,7 @@ def _calculation(
     revision: int,
     list_rule_version: str | None,
     point: HistoryPoint | None,
-    games: Sequence[AnyRow],
+    games: Sequence[PlayerCalculation],
     original_rating: int | None = None,
 ) -> PeriodCalculation:
     rule_version = games[0].rule_version if games else list_rule_version
@@ -124,7 +124,7 @@ def _calculation(
 
 
 def _with_working(
-    session: Session, player_id: str, calc: PeriodCalculation, rows: Sequence[AnyRow]
+    session: Session, player_id: str, calc: PeriodCalculation, rows: Sequence[PlayerCalculation]
 ) -> PeriodCalculation:
     """A first rating gets its working (docs/rules.md §9), the others stay as they are."""
     if not calc.first_rating or calc.rating is None or calc.rule_version is None:
@@ -193,7 +193,7 @@ def player_record(session: Session, player_id: str) -> PlayerRecord:
     starts: dict[Category, int] = {}  # where each category's lists start in ``listed``
     for position, listed_category in enumerate(listed.categories):
         starts.setdefault(listed_category, position)
-    games: dict[int, list[AnyRow]] = defaultdict(list)
+    games: dict[int, list[PlayerCalculation]] = defaultdict(list)
     for calculation in repo.player_calculations(session, player_id):
         games[calculation.list_id].append(calculation)
     calculations: dict[Category, list[PeriodCalculation]] = defaultdict(list)

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratingdb.repositories.published import AnyRow
+from ratingdb.repositories.published import PlayerCalculation
 from ratingdb.repositories.published import initial as repo
 from ratingdb.rules import Category, Period
 from ratingdb.rules.calendar import previous_period
@@ -57,7 +57,7 @@ class InitialWorking:
         }
 
 
-def _not_shown(method: str, rows: Sequence[AnyRow]) -> InitialWorking:
+def _not_shown(method: str, rows: Sequence[PlayerCalculation]) -> InitialWorking:
     """No working: only what the stored games say (how many were rated, their points)."""
     rated = [row for row in rows if row.rated]
     figures: dict[str, Any] = dict.fromkeys(FIGURES)
@@ -66,7 +66,7 @@ def _not_shown(method: str, rows: Sequence[AnyRow]) -> InitialWorking:
     return InitialWorking(method, False, figures)
 
 
-def _events(rows: Sequence[AnyRow]) -> list[Event]:
+def _events(rows: Sequence[PlayerCalculation]) -> list[Event]:
     """The period's rated games, one event per tournament in the order they were rated, each
     with the player's own rating used there (a seeded player's: the standard rating)."""
     events: dict[str, tuple[list[Game], Any]] = {}
@@ -89,7 +89,7 @@ def initial_working(
     category: Category,
     period: Period,
     rule_version: str,
-    rows: Sequence[AnyRow],
+    rows: Sequence[PlayerCalculation],
     published: int,
 ) -> InitialWorking:
     """The first rating ``published`` on the list of ``period``, worked again by the core from
