@@ -74,27 +74,33 @@ def pack(calculations: Iterable[Sequence[Any]]) -> bytes:
 
 
 def _record(calculation: Sequence[Any]) -> bytes:
+    # A close packs a record for each game side (600,000 at 500,000 players): the checks that
+    # name a field run only when the plain path fails.
     if len(calculation) != len(FIELDS):
         raise ValueError(f"a calculation has {len(FIELDS)} fields, not {len(calculation)}")
     game_id, rating_used, opponent, difference, used, expected, score, delta, rated, reason = (
         calculation
     )
-    if not -(2**31) <= game_id < 2**31:
-        raise ValueError(f"calculation field game_id out of the int32 range: {game_id}")
-    halves = _SCORES.get(Decimal(score))
+    halves = _SCORES.get(score)
     if halves is None:
         raise ValueError(f"calculation field score is not 0, 0.5 or 1: {score}")
     if not rated and reason is None:
         raise ValueError(f"game {game_id}: a calculation not rated names why")
     flags = (_RATED if rated else 0) | halves << 1 | (0 if reason is None else _REASON)
     numbers = (
-        rating_used, opponent, difference, used, _scaled(expected, "expected"),
-        _scaled(delta, "delta"),
-    )  # fmt: skip
-    for name, number in zip(_INT16, numbers, strict=True):
-        if number is not None and not NULL16 < number < 2**15:
-            raise ValueError(f"calculation field {name} out of the int16 range: {number}")
-    record = _RECORD.pack(game_id, flags, *(NULL16 if n is None else n for n in numbers))
+        NULL16 if rating_used is None else rating_used,
+        NULL16 if opponent is None else opponent,
+        NULL16 if difference is None else difference,
+        NULL16 if used is None else used,
+        NULL16 if expected is None else _scaled(expected, "expected"),
+        NULL16 if delta is None else _scaled(delta, "delta"),
+    )
+    try:
+        record = _RECORD.pack(game_id, flags, *numbers)
+    except struct.error:
+        record = b""
+    if not record or NULL16 in numbers:  # out of range, or a None, or -32768 given
+        _refuse_out_of_range(calculation, numbers, packed=bool(record))
     if reason is None:
         return record
     text = str(reason).encode("utf-8")
@@ -103,15 +109,38 @@ def _record(calculation: Sequence[Any]) -> bytes:
     return record + _LENGTH.pack(len(text)) + text
 
 
-def _scaled(value: Decimal | None, name: str) -> int | None:
+def _refuse_out_of_range(
+    calculation: Sequence[Any], numbers: Sequence[int], *, packed: bool
+) -> None:
+    """Name the first field out of its range (-32768 is None's); a record ``packed`` with
+    every field in range (its -32768s all None) passes."""
+    game_id = calculation[0]
+    if not -(2**31) <= game_id < 2**31:
+        raise ValueError(f"calculation field game_id out of the int32 range: {game_id}")
+    given = (*calculation[1:5], calculation[5], calculation[7])
+    for name, value, number in zip(_INT16, given, numbers, strict=True):
+        if value is not None and not NULL16 < number < 2**15:
+            raise ValueError(f"calculation field {name} out of the int16 range: {number}")
+    if not packed:
+        raise AssertionError(f"calculation of game {game_id} not packed: {calculation!r}")
+
+
+#: Ten-thousandths of the Decimals already seen: PD and delta take a few hundred values.
+_SCALED_SEEN: dict[Any, int] = {}
+
+
+def _scaled(value: Decimal, name: str) -> int:
     """A Decimal of at most four places as ten-thousandths; more places are refused (the
     column it replaced rounded them away without a word)."""
-    if value is None:
-        return None
+    number = _SCALED_SEEN.get(value)
+    if number is not None:
+        return number
     scaled = Decimal(value).scaleb(SCALE)
     number = int(scaled)
     if number != scaled:
         raise ValueError(f"calculation field {name} has more than {SCALE} places: {value}")
+    if len(_SCALED_SEEN) < 100_000:
+        _SCALED_SEEN[value] = number
     return number
 
 
