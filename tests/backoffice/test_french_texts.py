@@ -295,11 +295,11 @@ def test_a_refused_approval_in_french(
     )
     reasons = _items(refused.text, "reasons")
     assert reasons[0] == (
-        f"le tournoi {tournament} (Club Evening, du 2026-11-20 au 2026-11-20) a été ajouté "
-        f"depuis l{AP}aperçu{NB}: 1 parties comptées"
+        f"le tournoi {tournament} (Club Evening, du 20 novembre 2026 au 20 novembre 2026) a été "
+        f"ajouté depuis l{AP}aperçu{NB}: 1 partie comptée"
     )
     # Dan (K 20) beat Anna: +6 on his own (test_publication.py works it).
     assert reasons[1].startswith(f"2 entrées diffèrent{NB}: 1001 ")
     assert reasons[1].endswith(
-        f"{NN}; 1004 Dan, D{NB}: inchangée à l{AP}aperçu, 2016, +6, 1 parties, K 20 maintenant"
+        f"{NN}; 1004 Dan, D{NB}: inchangée à l{AP}aperçu, 2016, +6, 1 partie, K 20 maintenant"
     )
