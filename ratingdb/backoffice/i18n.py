@@ -31,8 +31,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ratingdb import i18n
 from ratingdb.i18n import LANGUAGES, SYMBOLS, compile_catalogues
+from ratingdb.rules.messages import Day, Number, Param, from_json
 from ratingdb.rules.messages import Message as Text
-from ratingdb.rules.messages import Number, Param, from_json
 
 LOCALES: Final = Path(__file__).resolve().parent / "locales"
 DOMAIN: Final = "backoffice"
@@ -72,11 +72,19 @@ class Reader(i18n.Reader):
         """A service's message (``rules.messages``; or as a report stores it) in the reader's
         language: its text from the catalogue, its values each in turn (a number with the
         language's signs, a nested message translated). A ``str`` is a text already worded
-        (an error described by the page), shown as it is."""
+        (an error described by the page), shown as it is. A counted message takes the form its
+        count asks for in the reader's language (``1 partie``, ``2 parties``), whatever
+        English wrote; a date is written as the pages write dates (``1 novembre 2026``)."""
         if isinstance(value, str):
             return value
         text = value if isinstance(value, Text) else from_json(value)
-        translated = self.gettext(text.text)
+        if text.plural is not None and text.count is not None:
+            count = text.params[text.count]
+            if not isinstance(count, int):  # Message checks it: for mypy
+                raise TypeError(f"not a count: {count!r}")
+            translated = self.ngettext(text.text, text.plural, count)
+        else:
+            translated = self.gettext(text.text)
         if not text.params:
             return translated
         return translated % {name: self._param(v) for name, v in text.params.items()}
@@ -86,6 +94,8 @@ class Reader(i18n.Reader):
             return self.message(value)
         if isinstance(value, Number):
             return value.english().translate(SYMBOLS[self.language])
+        if isinstance(value, Day):
+            return self.date(value.value)
         return str(value)
 
 

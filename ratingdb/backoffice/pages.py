@@ -39,6 +39,7 @@ from ratingdb.enums import Role, TokenScope
 from ratingdb.errors import InputError
 from ratingdb.formats.unregistered_csv import write_unregistered_csv
 from ratingdb.i18n import N_
+from ratingdb.rules.messages import Message as Text
 from ratingdb.services import accounts, sign_in
 from ratingdb.services.accounts import NotAllowed, Principal, UnknownUserError
 from ratingdb.services.unregistered import unregistered_players
@@ -182,7 +183,17 @@ def _roles_of(method: str, path: str) -> frozenset[str]:
     return frozenset() if rule is None or rule == policy.PUBLIC else rule
 
 
-def _users_page(request: Request, status: int = 200, error: str | None = None) -> HTMLResponse:
+def _refusal(error: InputError) -> Text:
+    """An account form's refusal as ``str(error)`` writes it (``username: no user 'ben'``),
+    worded in the officer's language (a service's ``InputError`` names no file)."""
+    if not error.field:
+        return error.text
+    return Text(N_("%(field)s: %(message)s"), {"field": error.field, "message": error.text})
+
+
+def _users_page(
+    request: Request, status: int = 200, error: str | Text | None = None
+) -> HTMLResponse:
     with context(request).reads.begin() as session:  # reads: no write lock
         users = accounts.list_users(session)
     return _page(request, "users.html", status=status, users=users, roles=list(Role),
@@ -205,7 +216,7 @@ def _user_change(request: Request, change: Callable[[Session], object]) -> Respo
         with context(request).sessions.begin() as session:
             change(session)
     except InputError as error:
-        return _users_page(request, _status(error), str(error))
+        return _users_page(request, _status(error), _refusal(error))
     return RedirectResponse("/users", status_code=303)
 
 
@@ -260,7 +271,7 @@ def _account_page(
     request: Request,
     caller: Principal,
     status: int = 200,
-    error: str | None = None,
+    error: str | Text | None = None,
     notice: str | None = None,
 ) -> HTMLResponse:
     with context(request).reads.begin() as session:  # reads: no write lock
@@ -292,7 +303,7 @@ def change_password(request: Request, caller: Caller, fields: Fields) -> Respons
                 keep_session_hash=caller.session_hash,
             )  # fmt: skip
     except InputError as error:
-        return _account_page(request, caller, _status(error), str(error))
+        return _account_page(request, caller, _status(error), _refusal(error))
     return RedirectResponse("/", status_code=303)
 
 
@@ -301,7 +312,8 @@ def issue_token(request: Request, caller: Caller, fields: Fields) -> Response:
     days_text = fields.get("days", "") or str(accounts.DEFAULT_TOKEN_DAYS)
     try:
         if not days_text.isdigit():
-            raise InputError(f"must be a whole number, got {days_text!r}", field="days")
+            raise InputError(Text(N_("must be a whole number, got %(given)s"),
+                                  {"given": repr(days_text)}), field="days")  # fmt: skip
         with found.sessions.begin() as session:
             issued = accounts.issue_token(
                 session, caller.username, fields.get("label", "") or accounts.DEFAULT_TOKEN_LABEL,
@@ -309,7 +321,7 @@ def issue_token(request: Request, caller: Caller, fields: Fields) -> Response:
                 by=caller, actor=caller.username, now=found.clock(),
             )  # fmt: skip
     except InputError as error:
-        return _account_page(request, caller, _status(error), str(error))
+        return _account_page(request, caller, _status(error), _refusal(error))
     return _page(request, "token.html", issued=issued)
 
 

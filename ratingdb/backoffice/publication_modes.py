@@ -16,9 +16,10 @@ from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.publication_api import configured_approval
 from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.errors import InputError
+from ratingdb.rules.messages import Message
 from ratingdb.services import publication as service
 from ratingdb.services.accounts import Principal
-from ratingdb.services.submissions import describe
+from ratingdb.services.submissions import describe, described
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -36,7 +37,9 @@ def _modes(request: Request) -> list[service.CategoryMode]:
         return service.category_modes(session, configured_approval(request))
 
 
-def _modes_page(request: Request, status: int = 200, error: str | None = None) -> Response:
+def _modes_page(
+    request: Request, status: int = 200, error: str | Message | None = None
+) -> Response:
     return _page(request, "publication_modes.html", status=status, modes=_modes(request),
                  choices=service.MODES, error=error)  # fmt: skip
 
@@ -60,7 +63,7 @@ def change_mode(request: Request, category: str, caller: Caller, fields: Fields)
     try:
         _change(request, caller, category, fields.get("mode", ""), fields.get("reason", ""))
     except InputError as error:
-        return _modes_page(request, 422, describe(error))
+        return _modes_page(request, 422, described(error))
     return RedirectResponse("/settings/publication", status_code=303)
 
 

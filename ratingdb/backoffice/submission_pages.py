@@ -18,6 +18,7 @@ from ratingdb.enums import SubmissionState
 from ratingdb.errors import InputError
 from ratingdb.i18n import N_
 from ratingdb.rules import Category
+from ratingdb.rules.messages import Message
 from ratingdb.services import audit, audit_words
 from ratingdb.services import submissions as service
 from ratingdb.services.accounts import Principal
@@ -42,7 +43,7 @@ def submissions_page(request: Request, caller: Caller, state: str | None = None)
                  state=chosen, error=None)  # fmt: skip
 
 
-def _upload_form(request: Request, status: int = 200, error: str | None = None,
+def _upload_form(request: Request, status: int = 200, error: str | Message | None = None,
                  values: dict[str, Any] | None = None) -> HTMLResponse:  # fmt: skip
     return _page(request, "submission_new.html", status=status, error=error,
                  categories=[c.value for c in Category], formats=FORMATS,
@@ -60,7 +61,7 @@ async def upload(request: Request, caller: Caller, fields: Fields) -> Response:
         with uploads.slot(request, caller):
             return await _upload(request, caller, fields)
     except uploads.Busy as busy:
-        answer = _upload_form(request, busy.status_code, busy.detail)
+        answer = _upload_form(request, busy.status_code, busy.text)
         answer.headers.update(busy.headers or {})
         return answer
 
@@ -72,7 +73,9 @@ async def _upload(request: Request, caller: Principal, fields: dict[str, str]) -
               "format": fields.get("format", "")}  # fmt: skip
     sent = await uploads.form_file(request)
     if sent is None:
-        return _upload_form(request, 422, N_("field file: choose the file to send"), values)
+        return _upload_form(
+            request, 422, Message(N_("field file: choose the file to send")), values
+        )
     given = Upload(sent[0], sent[1], categories, fields.get("period") or None,
                    fields.get("format") or None)  # fmt: skip
     accept = fields.get("accept") == "yes"
@@ -90,12 +93,12 @@ async def _upload(request: Request, caller: Principal, fields: dict[str, str]) -
     except SubmissionConflict as error:
         return _upload_form(request, 409, str(error), values)
     except InputError as error:
-        return _upload_form(request, 422, service.describe(error), values)
+        return _upload_form(request, 422, service.described(error), values)
     return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
 
 
 def _detail(request: Request, caller: Principal, submission_id: str, status: int = 200,
-            error: str | None = None) -> Response:  # fmt: skip
+            error: str | Message | None = None) -> Response:  # fmt: skip
     try:
         with context(request).reads.begin() as session:
             shown = service.show_submission(session, submission_id, caller)
@@ -133,7 +136,7 @@ def reject(request: Request, submission_id: str, caller: Caller, fields: Fields)
     except SubmissionConflict as error:
         return _detail(request, caller, submission_id, 409, str(error))
     except InputError as error:
-        return _detail(request, caller, submission_id, 422, service.describe(error))
+        return _detail(request, caller, submission_id, 422, service.described(error))
     return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
 
 

@@ -27,6 +27,7 @@ from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ratingdb.rules.messages import N_, Message, Nn_, counted
 from ratingdb.services.accounts import Principal
 from ratingdb.services.submissions import MAX_UPLOAD_BYTES
 
@@ -43,8 +44,10 @@ class Busy(HTTPException):
     """No upload slot for the caller: 429 (their own upload is being checked) or 503 (the
     process's are all taken), with ``Retry-After``."""
 
-    def __init__(self, status_code: int, detail: str) -> None:
+    def __init__(self, status_code: int, text: Message) -> None:
+        detail = text.english()  # the API's, as ever; the upload form words ``text``
         super().__init__(status_code, detail, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        self.text = text
 
 
 class UploadSlots:
@@ -70,11 +73,17 @@ class UploadSlots:
         """A slot for ``user_id`` for the block; released however the block ends."""
         with self._lock:
             if user_id in self._users:
-                raise Busy(429, "another upload of yours is being checked: send this one once "
-                           "it is done")  # fmt: skip
+                raise Busy(429, Message(N_("another upload of yours is being checked: send "
+                                           "this one once it is done")))  # fmt: skip
             if len(self._users) >= self.most:
-                raise Busy(503, f"the back office is checking {self.most} uploads already: "
-                           f"try again in {RETRY_AFTER_SECONDS} seconds")  # fmt: skip
+                busy = counted(
+                    Nn_("the back office is checking %(most)s upload already: try again in "
+                        "%(seconds)s seconds",
+                        "the back office is checking %(most)s uploads already: try again in "
+                        "%(seconds)s seconds"),
+                    "most", {"most": self.most, "seconds": RETRY_AFTER_SECONDS},
+                )  # fmt: skip
+                raise Busy(503, busy)
             self._users.add(user_id)
         try:
             yield

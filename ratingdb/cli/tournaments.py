@@ -127,7 +127,7 @@ def run_import(args: argparse.Namespace) -> int:
             | ({"late_reason": args.late_reason} if args.late_reason else {}),
         )  # fmt: skip
     for line in outcome.report:
-        print(line, file=sys.stderr)
+        print(line.english(), file=sys.stderr)
     for imported in outcome.tournaments:
         print(json.dumps(imported.as_json()))
     return 0
@@ -157,7 +157,7 @@ def run_replace(args: argparse.Namespace) -> int:
         if args.dry_run:
             session.rollback()
     for line in read.report:
-        print(line, file=sys.stderr)
+        print(line.english(), file=sys.stderr)
     document = correction_document(outcome, args.dry_run) | {"tournament_id": args.replace}
     print(json.dumps(document))
     if args.dry_run:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import date
 from enum import StrEnum
 
+from ratingdb.rules.messages import N_, Message, MessageError
+
 
 class Category(StrEnum):
     """A rating list with its own rules and its own history."""
@@ -32,7 +34,10 @@ class Category(StrEnum):
             return cls(text)
         except ValueError:
             names = ", ".join(c.value for c in cls)
-            raise ValueError(f"unknown category {text!r} (expected one of: {names})") from None
+            raise MessageError(
+                Message(N_("unknown category %(given)s (expected one of: %(names)s)"),
+                        {"given": repr(text), "names": names})
+            ) from None  # fmt: skip
 
 
 _PERIOD = re.compile(r"(\d{4})-(\d{2})")
@@ -47,15 +52,18 @@ class Period:
 
     def __post_init__(self) -> None:
         if not 1 <= self.month <= 12:
-            raise ValueError(f"period month must be 1..12, got {self.month}")
+            raise MessageError(Message(N_("period month must be 1..12, got %(month)s"),
+                                       {"month": self.month}))  # fmt: skip
         if not 1900 <= self.year <= 9999:
-            raise ValueError(f"period year out of range: {self.year}")
+            raise MessageError(Message(N_("period year out of range: %(year)s"),
+                                       {"year": self.year}))  # fmt: skip
 
     @classmethod
     def parse(cls, text: str) -> Period:
         match = _PERIOD.fullmatch(text)
         if match is None:
-            raise ValueError(f"period must be YYYY-MM, got {text!r}")
+            raise MessageError(Message(N_("period must be YYYY-MM, got %(given)s"),
+                                       {"given": repr(text)}))  # fmt: skip
         return cls(int(match.group(1)), int(match.group(2)))
 
     @classmethod

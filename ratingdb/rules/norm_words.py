@@ -14,7 +14,6 @@ WORDS: Final[Mapping[str, str]] = {
     "games": N_("at least %(games)s games"),
     "games_team": N_("at least %(games)s games (team championship)"),
     "games_one_less": N_("at least %(games)s games (a forfeit win or a bye in the other round)"),
-    "games_found": N_("%(games)s games"),
     "swiss": N_(
         "at least %(players)s rated players not of the host federation (%(host)s), from at "
         "least %(federations)s federations, at least %(titled)s of them GM, IM, WGM or WIM"

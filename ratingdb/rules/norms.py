@@ -16,7 +16,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from ratingdb.rules.games import Score
-from ratingdb.rules.messages import Message
+from ratingdb.rules.messages import Message, game_count
 from ratingdb.rules.norm_words import fraction, points, say
 from ratingdb.rules.rounding import round_half_up, round_to_hundredths_half_up
 from ratingdb.rules.tables import rating_difference_for_score
@@ -193,7 +193,7 @@ def _games_condition(
         article="1.4.1",
         met=games >= needed,
         required=say(required, games=needed),
-        actual=say("games_found", games=games),
+        actual=game_count(games),
     )
 
 

@@ -32,6 +32,7 @@ from ratingdb.errors import InputError
 from ratingdb.models import ApiTokenRow, UserRow
 from ratingdb.models.account import TOKEN_PREFIX_LENGTH, USERNAME_LENGTH
 from ratingdb.repositories import accounts as repository
+from ratingdb.rules.messages import N_, Message, one_of
 from ratingdb.services import audit, passwords
 
 USERNAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]*")
@@ -52,7 +53,7 @@ class UnknownUserError(InputError):
     """No user of that name: exit code 2 on the command line, 404 in the API."""
 
     def __init__(self, username: str, field: str = "username") -> None:
-        super().__init__(f"no user {username!r}", field=field)
+        super().__init__(Message(N_("no user %(user)s"), {"user": repr(username)}), field=field)
 
 
 class NotAllowed(InputError):
@@ -108,10 +109,11 @@ def digest(secret: str) -> str:
 def check_username(username: str, field: str = "username") -> str:
     if not 1 <= len(username) <= USERNAME_LENGTH or not USERNAME_PATTERN.fullmatch(username):
         raise InputError(
-            f"must be 1..{USERNAME_LENGTH} of a-z, 0-9, '.', '_', '-' (starting with a letter "
-            f"or digit), got {username!r}",
+            Message(N_("must be 1..%(most)s of a-z, 0-9, '.', '_', '-' (starting with a letter "
+                       "or digit), got %(given)s"),
+                    {"most": USERNAME_LENGTH, "given": repr(username)}),
             field=field,
-        )
+        )  # fmt: skip
     return username
 
 
@@ -119,7 +121,7 @@ def check_role(role: str, field: str = "role") -> Role:
     try:
         return Role(role)
     except ValueError:
-        raise InputError(f"must be one of {', '.join(Role)}, got {role!r}", field=field) from None
+        raise InputError(one_of(Role, role), field=field) from None
 
 
 def check_password(password: str, username: str, field: str = "password") -> None:
@@ -155,7 +157,8 @@ def add_user(
     checked_role = check_role(role)
     check_password(password, username)
     if repository.get_user(session, username) is not None:
-        raise InputError(f"a user {username!r} already exists", field="username")
+        raise InputError(Message(N_("a user %(user)s already exists"), {"user": repr(username)}),
+                         field="username")  # fmt: skip
     row = repository.add_user(session, username, checked_role, passwords.hash_password(password))
     row.awaiting_approval_from_other_than = _by_admin(by)
     row.must_change_password = by is not None
@@ -169,7 +172,12 @@ def approve_user(session: Session, username: str, *, by: Principal, now: datetim
     row = _awaiting(session, username)
     if by.user_id in (row.awaiting_approval_from_other_than, row.id):
         raise NotAllowed(
-            "another admin must approve it: you chose its password, or it is your own account",
+            Message(
+                N_(
+                    "another admin must approve it: you chose its password, or it is your own "
+                    "account"
+                )
+            ),
             field="username",
         )
     row.awaiting_approval_from_other_than = None
@@ -179,7 +187,8 @@ def approve_user(session: Session, username: str, *, by: Principal, now: datetim
 def _awaiting(session: Session, username: str) -> UserRow:
     row = _user(session, username)
     if row.awaiting_approval_from_other_than is None:
-        raise InputError(f"user {username!r} awaits no approval", field="username")
+        raise InputError(Message(N_("user %(user)s awaits no approval"), {"user": repr(username)}),
+                         field="username")  # fmt: skip
     return row
 
 
@@ -205,7 +214,8 @@ def reset_password(
     Your own password: :func:`change_password`."""
     row = _user(session, username)
     if by is not None and by.user_id == row.id:
-        raise NotAllowed("change your own password from your account page", field="username")
+        raise NotAllowed(Message(N_("change your own password from your account page")),
+                         field="username")  # fmt: skip
     check_password(password, username)
     row.password_hash = passwords.hash_password(password)
     row.must_change_password = True
@@ -228,9 +238,10 @@ def change_password(
     caller ends (a thief's included)."""
     row = _user(session, caller.username)
     if len(current) > passwords.MAX_LENGTH or not passwords.verify(row.password_hash, current):
-        raise InputError("is not your current password", field="current_password")
+        raise InputError(Message(N_("is not your current password")), field="current_password")
     if new == current:
-        raise InputError("must differ from the current password", field="new_password")
+        raise InputError(Message(N_("must differ from the current password")),
+                         field="new_password")  # fmt: skip
     check_password(new, row.username, field="new_password")
     row.password_hash = passwords.hash_password(new)
     row.must_change_password = False
@@ -246,7 +257,7 @@ def disable_user(
     cannot disable themself (the last admin would lock everybody out of user management)."""
     row = _user(session, username)
     if by is not None and by.user_id == row.id:
-        raise NotAllowed("you cannot disable yourself", field="username")
+        raise NotAllowed(Message(N_("you cannot disable yourself")), field="username")
     row.disabled = True
     repository.delete_web_sessions_of(session, row.id)
     audit.record(session, "user-disable", actor, now, details={"username": username})
@@ -256,7 +267,8 @@ def enable_user(session: Session, username: str, *, actor: str, now: datetime) -
     """A disabled account enabled again (its password unchanged: nobody new learns it)."""
     row = _user(session, username)
     if not row.disabled:
-        raise InputError(f"user {username!r} is not disabled", field="username")
+        raise InputError(Message(N_("user %(user)s is not disabled"), {"user": repr(username)}),
+                         field="username")  # fmt: skip
     row.disabled = False
     audit.record(session, "user-enable", actor, now, details={"username": username})
 
@@ -300,13 +312,15 @@ def list_users(session: Session) -> list[dict[str, Any]]:
 
 def check_label(label: str, field: str = "label") -> str:
     if not 1 <= len(label) <= MAX_LABEL_LENGTH or not label.isprintable():
-        raise InputError(f"must be 1..{MAX_LABEL_LENGTH} printable characters", field=field)
+        raise InputError(Message(N_("must be 1..%(most)s printable characters"),
+                                 {"most": MAX_LABEL_LENGTH}), field=field)  # fmt: skip
     return label
 
 
 def check_days(days: int, field: str = "days") -> int:
     if not 1 <= days <= MAX_TOKEN_DAYS:
-        raise InputError(f"must be 1..{MAX_TOKEN_DAYS}, got {days}", field=field)
+        raise InputError(Message(N_("must be 1..%(most)s, got %(given)s"),
+                                 {"most": MAX_TOKEN_DAYS, "given": days}), field=field)  # fmt: skip
     return days
 
 
@@ -314,9 +328,7 @@ def check_scope(scope: str, field: str = "scope") -> TokenScope:
     try:
         return TokenScope(scope)
     except ValueError:
-        raise InputError(
-            f"must be one of {', '.join(TokenScope)}, got {scope!r}", field=field
-        ) from None
+        raise InputError(one_of(TokenScope, scope), field=field) from None
 
 
 def issue_token(
@@ -338,9 +350,11 @@ def issue_token(
     checked_scope = check_scope(scope)
     user = _user(session, username)
     if by is not None and by.user_id != user.id:
-        raise NotAllowed("a token is issued only to its owner, by themself", field="username")
+        raise NotAllowed(Message(N_("a token is issued only to its owner, by themself")),
+                         field="username")  # fmt: skip
     if user.disabled:
-        raise InputError(f"user {username!r} is disabled", field="username")
+        raise InputError(Message(N_("user %(user)s is disabled"), {"user": repr(username)}),
+                         field="username")  # fmt: skip
     token = secrets.token_urlsafe(32)
     expires = now + timedelta(days=days)
     repository.add_token(

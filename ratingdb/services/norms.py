@@ -26,7 +26,7 @@ from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.rules import Category
 from ratingdb.rules.games import Score
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Day, Message
 from ratingdb.rules.norms import (
     NormCheck,
     NormEvent,
@@ -173,7 +173,7 @@ def tournament_norms(
             Message(
                 N_("no %(standard)s list dated on or before %(start)s: the opponents' ratings "
                    "are unknown (§1.4.6 a)"),
-                {"standard": Category.FIDE_STANDARD.value, "start": row.start_date.isoformat()},
+                {"standard": Category.FIDE_STANDARD.value, "start": Day(row.start_date)},
             ),
             field="tournament",
         )  # fmt: skip

@@ -24,6 +24,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from ratingdb.errors import InputError
+from ratingdb.rules.messages import N_, Message
 
 MIN_LENGTH = 12
 #: argon2 hashes whatever it is given; a megabyte-long "password" is only a way to burn CPU.
@@ -51,25 +52,30 @@ class HashingBusy(Exception):
 def check(password: str, username: str, field: str = "password") -> None:
     """Refuse a password nobody should use (see the module's docstring), naming the field."""
     if len(password) < MIN_LENGTH:
-        raise InputError(f"must have at least {MIN_LENGTH} characters", field=field)
+        raise InputError(Message(N_("must have at least %(count)s characters"),
+                                 {"count": MIN_LENGTH}), field=field)  # fmt: skip
     if len(password) > MAX_LENGTH:
-        raise InputError(f"must have at most {MAX_LENGTH} characters", field=field)
+        raise InputError(Message(N_("must have at most %(count)s characters"),
+                                 {"count": MAX_LENGTH}), field=field)  # fmt: skip
     if not password.strip():
-        raise InputError("must not be only spaces", field=field)
+        raise InputError(Message(N_("must not be only spaces")), field=field)
     if password.strip().casefold() == username.casefold():
-        raise InputError("must not be the user name", field=field)
+        raise InputError(Message(N_("must not be the user name")), field=field)
     if _REPEATED.fullmatch(password):
-        raise InputError("must not be a character or a short pattern repeated", field=field)
+        raise InputError(Message(N_("must not be a character or a short pattern repeated")),
+                         field=field)  # fmt: skip
     from zxcvbn import zxcvbn  # its dictionaries take a moment to load: only when needed
 
     estimate = zxcvbn(password[:ZXCVBN_MAX], user_inputs=[username, "ratingdb", "chess"])
     if estimate["score"] < MIN_SCORE:
-        warning = estimate["feedback"].get("warning") or "it is too easy to guess"
+        # zxcvbn's own warning, in English (it has no French): the reason given after ours.
+        warning = estimate["feedback"].get("warning")
         raise InputError(
-            f"is too easy to guess ({warning.rstrip('.').lower()}): use a longer phrase of "
-            "unrelated words",
+            Message(N_("is too easy to guess (%(why)s): use a longer phrase of unrelated words"),
+                    {"why": warning.rstrip(".").lower() if warning
+                     else Message(N_("it is too easy to guess"))}),
             field=field,
-        )
+        )  # fmt: skip
 
 
 @contextmanager

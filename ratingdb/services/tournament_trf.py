@@ -17,6 +17,7 @@ from ratingdb.formats.games_csv import TournamentFile
 from ratingdb.formats.trf import SHORT_GAMES, TrfFile, TrfPlayer, parse_trf
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period, closing_date
+from ratingdb.rules.messages import N_, Day, Message, Nn_, counted
 from ratingdb.services.lists import check_period
 from ratingdb.services.player_matching import Matched, match_players, national_key
 
@@ -37,7 +38,8 @@ class TrfRead:
 
     tournament: TournamentFile
     details: TournamentDetails
-    report: tuple[str, ...]
+    #: What the file held and what was skipped (English on the command line).
+    report: tuple[Message, ...]
     #: The file's players already stored, with their player id (before the file completes them).
     known: tuple[tuple[TrfPlayer, str], ...]
     #: How many players the file created.
@@ -51,7 +53,7 @@ def read_trf(
     file lacks them, players created or matched; with what the file holds, for the report."""
     trf = parse_trf(raw, source=str(path))
     source = str(path)
-    notes: list[str] = []
+    notes: list[Message] = []
     start, end = _trf_dates(trf, categories[0], forced, notes)
     if not trf.games:
         raise InputError(
@@ -76,7 +78,8 @@ def read_trf(
         ),
     )
     if trf.name is None:
-        notes.append(f"no tournament name (012): named after the file, {path.stem!r}")
+        notes.append(Message(N_("no tournament name (012): named after the file, %(name)s"),
+                             {"name": repr(path.stem)}))  # fmt: skip
     details = TournamentDetails(trf.city, trf.federation, trf.time_control, trf.time_control_code)
     report = tuple(_trf_report(trf, tournament, matched, notes))
     created = matched.created_fide + matched.created_national + matched.created_local
@@ -84,15 +87,17 @@ def read_trf(
 
 
 def _trf_dates(
-    trf: TrfFile, category: Category, forced: Period | None, notes: list[str]
+    trf: TrfFile, category: Category, forced: Period | None, notes: list[Message]
 ) -> tuple[date, date]:
     start, end = trf.start_date, trf.end_date
     if start is None and trf.round_dates:
         start = min(trf.round_dates)
-        notes.append(f"no start date (042): the first round date, {start}, is used")
+        notes.append(Message(N_("no start date (042): the first round date, %(day)s, is used"),
+                             {"day": Day(start)}))  # fmt: skip
     if end is None and trf.round_dates:
         end = max(trf.round_dates)
-        notes.append(f"no end date (052): the last round date, {end}, is used")
+        notes.append(Message(N_("no end date (052): the last round date, %(day)s, is used"),
+                             {"day": Day(end)}))  # fmt: skip
     if start is None and end is None:
         if forced is None:
             raise InputError(
@@ -104,15 +109,17 @@ def _trf_dates(
         check_period(category, forced)
         start = end = closing_date(category, forced)
         notes.append(
-            f"no dates in the file: the closing date of {forced} ({start}) is used as the "
-            "start and end date"
-        )
-    if start is None:
+            Message(N_("no dates in the file: the closing date of %(period)s (%(day)s) is used "
+                       "as the start and end date"), {"period": str(forced), "day": Day(start)})
+        )  # fmt: skip
+    if start is None and end is not None:
         start = end
-        notes.append(f"no start date (042): the end date, {end}, is used")
-    if end is None:
+        notes.append(Message(N_("no start date (042): the end date, %(day)s, is used"),
+                             {"day": Day(end)}))  # fmt: skip
+    if end is None and start is not None:
         end = start
-        notes.append(f"no end date (052): the start date, {start}, is used")
+        notes.append(Message(N_("no end date (052): the start date, %(day)s, is used"),
+                             {"day": Day(start)}))  # fmt: skip
     if start is None or end is None:  # for mypy: both were filled in above
         raise AssertionError("dates not filled in")
     if end < start:
@@ -125,8 +132,11 @@ def _trf_dates(
 
 
 def _trf_report(
-    trf: TrfFile, tournament: TournamentFile, matched: Matched, notes: Sequence[str]
-) -> list[str]:
+    trf: TrfFile, tournament: TournamentFile, matched: Matched, notes: Sequence[Message]
+) -> list[Message]:
+    """What the file held and what was skipped: in English, the lines the import always wrote
+    (``players: 12 records; ...``); French counts are written after their words
+    (``joueurs : fiches 12 ; ...``) where one line has several."""
     pseudo = [p for p in trf.players if p.pseudo]
     real = trf.real_players
     with_fide = sum(1 for p in real if p.fide_id)
@@ -135,41 +145,93 @@ def _trf_report(
     byes = trf.byes_by_code()
     neither = len(real) - with_fide - national_only
     by_code = f" ({', '.join(f'{c} {n}' for c, n in byes.items())})" if byes else ""
-    heading = (
-        f"{trf.source}: {trf.version}, {trf.encoding}, {trf.line_endings} line ends; "
-        f"{tournament.name!r}, {tournament.start_date} to {tournament.end_date}, "
-        f"{trf.rounds} rounds"
+    heading = counted(
+        Nn_(
+            "%(source)s: %(version)s, %(encoding)s, %(endings)s line ends; %(name)s, %(start)s "
+            "to %(end)s, %(rounds)s round",
+            "%(source)s: %(version)s, %(encoding)s, %(endings)s line ends; %(name)s, %(start)s "
+            "to %(end)s, %(rounds)s rounds",
+        ),
+        "rounds",
+        {
+            "source": trf.source,
+            "version": trf.version,
+            "encoding": trf.encoding,
+            "endings": trf.line_endings,
+            "name": repr(tournament.name),
+            "start": Day(tournament.start_date),
+            "end": Day(tournament.end_date),
+            "rounds": trf.rounds,
+        },
     )
-    players = (
-        f"players: {len(trf.players)} records; {len(real)} players ({with_fide} with a FIDE "
-        f"id, {national_only} with a national id only, {neither} with neither); created "
-        f"{matched.created_fide} by FIDE id, {matched.created_national} by national id, "
-        f"{matched.created_local} with a local id; already known {matched.known}"
+    players = Message(
+        N_(
+            "players: %(records)s records; %(players)s players (%(fide)s with a FIDE id, "
+            "%(national)s with a national id only, %(neither)s with neither); created "
+            "%(by_fide)s by FIDE id, %(by_national)s by national id, %(local)s with a local id; "
+            "already known %(known)s"
+        ),
+        {
+            "records": len(trf.players),
+            "players": len(real),
+            "fide": with_fide,
+            "national": national_only,
+            "neither": neither,
+            "by_fide": matched.created_fide,
+            "by_national": matched.created_national,
+            "local": matched.created_local,
+            "known": matched.known,
+        },
     )
-    games = (
-        f"games: {len(trf.games)} stored = {trf.played} played (rated candidates) + "
-        f"{trf.forfeits} forfeits + {short} shorter than one move (never rated)"
+    games = Message(
+        N_(
+            "games: %(stored)s stored = %(played)s played (rated candidates) + %(forfeits)s "
+            "forfeits + %(short)s shorter than one move (never rated)"
+        ),
+        {"stored": len(trf.games), "played": trf.played, "forfeits": trf.forfeits, "short": short},
     )
     lines = [
         heading,
         players,
         games,
-        f"byes (no opponent, not games): {len(trf.byes)}{by_code}; absent: {trf.absent}",
+        Message(
+            N_("byes (no opponent, not games): %(byes)s%(by_code)s; absent: %(absent)s"),
+            {"byes": len(trf.byes), "by_code": by_code, "absent": trf.absent},
+        ),
     ]
     for player in pseudo:
         lines.append(
-            f"skipped: #{player.rank} {player.name!r} (line {player.line}) stands for the bye: "
-            "no player created"
+            Message(
+                N_(
+                    "skipped: #%(rank)s %(name)s (line %(line)s) stands for the bye: no "
+                    "player created"
+                ),
+                {"rank": player.rank, "name": repr(player.name), "line": player.line},
+            )
         )
     for player in matched.skipped:
         lines.append(
-            f"skipped: #{player.rank} {player.name!r} (line {player.line}) has no id and no "
-            "game: no player created"
+            Message(
+                N_(
+                    "skipped: #%(rank)s %(name)s (line %(line)s) has no id and no game: no "
+                    "player created"
+                ),
+                {"rank": player.rank, "name": repr(player.name), "line": player.line},
+            )
         )
     if trf.unfinished:
-        lines.append(f"skipped: {len(trf.unfinished)} pairings without a result")
+        lines.append(
+            counted(
+                Nn_(
+                    "skipped: %(count)s pairing without a result",
+                    "skipped: %(count)s pairings without a result",
+                ),
+                "count",
+                {"count": len(trf.unfinished)},
+            )
+        )
     if trf.skipped_records:
         ignored = ", ".join(f"{kind} {count}" for kind, count in trf.skipped_records.items())
-        lines.append(f"records ignored: {ignored}")
-    lines.extend(f"note: {note}" for note in (*trf.notes, *notes))
+        lines.append(Message(N_("records ignored: %(records)s"), {"records": ignored}))
+    lines.extend(Message(N_("note: %(note)s"), {"note": note}) for note in (*trf.notes, *notes))
     return lines

@@ -30,7 +30,7 @@ from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period, next_period, period_for_end_date, versions_of
 from ratingdb.rules.calendar import last_list_for
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Day, Message, Nn_, counted, game_count, one_of
 from ratingdb.rules.rate_of_play import parse_time_control
 from ratingdb.services.lists import check_period
 from ratingdb.services.tournament_trf import TournamentDetails, read_trf
@@ -63,7 +63,7 @@ class ImportOutcome:
     held and what was skipped, for the operator (stderr)."""
 
     tournaments: tuple[ImportedTournament, ...]
-    report: tuple[str, ...]
+    report: tuple[Message, ...]
 
 
 def format_of(path: Path, given: str | None) -> TournamentFormat:
@@ -71,7 +71,7 @@ def format_of(path: Path, given: str | None) -> TournamentFormat:
     TRF."""
     if given is not None:
         if given not in FORMATS:
-            raise InputError(f"must be one of {', '.join(FORMATS)}", field="format")
+            raise InputError(one_of(FORMATS), field="format")
         return TournamentFormat(given)
     return TournamentFormat.CSV if path.suffix.lower() == ".csv" else TournamentFormat.TRF
 
@@ -109,10 +109,11 @@ def import_tournament_file(
 def check_categories(categories: Sequence[Category]) -> None:
     """At least one category, none twice."""
     if not categories:
-        raise InputError("give at least one category", field="category")
+        raise InputError(Message(N_("give at least one category")), field="category")
     repeated = sorted({c.value for c in categories if list(categories).count(c) > 1})
     if repeated:
-        raise InputError(f"{repeated[0]} is given twice", field="category")
+        raise InputError(Message(N_("%(category)s is given twice"), {"category": repeated[0]}),
+                         field="category")  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,8 @@ class ReadTournament:
     digest: str
     source_format: TournamentFormat
     details: TournamentDetails | None
-    report: tuple[str, ...]
+    #: What the file held and what was skipped: the command line writes it in English.
+    report: tuple[Message, ...]
     known: tuple[tuple[TrfPlayer, str], ...] = ()
     created: int = 0
 
@@ -155,11 +157,14 @@ def read_tournament(
     tournament = read_games_csv(path)
     player_repo.lock_imports(session)
     played = sum(1 for game in tournament.games if game.played)
-    summary = (
-        f"{path}: games CSV, {tournament.name!r}, {tournament.start_date} to "
-        f"{tournament.end_date}: {len(tournament.games)} games, {played} played "
-        "(rated candidates)"
-    )
+    summary = Message(
+        N_("%(source)s: games CSV, %(name)s, %(start)s to %(end)s: %(games)s, %(played)s"),
+        {"source": str(path), "name": repr(tournament.name), "start": Day(tournament.start_date),
+         "end": Day(tournament.end_date), "games": game_count(len(tournament.games)),
+         "played": counted(Nn_("%(count)s played (rated candidate)",
+                               "%(count)s played (rated candidates)"),
+                           "count", {"count": played})},
+    )  # fmt: skip
     details = TournamentDetails(time_control_code=tournament.time_control)
     return ReadTournament(
         tournament,
@@ -344,7 +349,7 @@ def late_message(category: Category, end_date: date, period: Period) -> Message 
         N_("the tournament ended on %(end)s: the last %(category)s list it may be rated on is "
            "%(last)s (the %(ordinal)s after its end), and the next open list is %(period)s; "
            "FIDE does not rate it (%(source)s)"),
-        {"end": end_date.isoformat(), "category": category.value, "last": str(last),
+        {"end": Day(end_date), "category": category.value, "last": str(last),
          "ordinal": ordinal(rule.lists), "period": str(period),
          "source": rule.source.split(" [")[0]},
     )  # fmt: skip

@@ -22,6 +22,7 @@ from tests.backoffice.test_correction_browser import (
     screenshot,
     serving,
 )
+from tests.backoffice.test_french_texts import NOTED_TRF
 from tests.services.test_norms import ADA, build
 from tests.support.browser import WIDTH_BY_DATABASE, follow
 
@@ -124,6 +125,21 @@ def test_the_back_office_in_french_in_chromium(
                                ("Journal d’audit", "audit")):  # noqa: RUF001  # fmt: skip
                 home_link(text)
                 seen(driver, tmp_path, name, width)
+            # A TRF sent from the French form: its check report's notes in French.
+            trf = tmp_path / "small.trf"
+            trf.write_bytes(NOTED_TRF)
+            home_link("Envoyer un fichier de tournoi")
+            driver.find_element(By.NAME, "file").send_keys(str(trf))
+            driver.find_element(
+                By.CSS_SELECTOR, "input[name=category][value=fide-standard]"
+            ).click()
+            follow(driver, driver.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
+            assert appeared(driver, "games").text == "1 partie, 1 comptée pour le classement"
+            driver.find_element(By.CSS_SELECTOR, "details summary").click()
+            notes = driver.find_element(By.ID, "notes").text
+            assert "'Test Open', du 2 novembre 2026 au 2 novembre 2026, 1 ronde" in notes
+            assert "la date de début, le 2 novembre 2026, est utilisée" in notes
+            seen(driver, tmp_path, "submission", width)
             follow(driver, driver.find_element(By.CSS_SELECTOR, "header a.who"))
             assert driver.find_element(By.TAG_NAME, "h1").text == "Votre compte"
             seen(driver, tmp_path, "account", width)

@@ -48,6 +48,7 @@ def test_the_catalogue_is_complete_and_up_to_date(tmp_path: Path) -> None:
     fresh = tmp_path / "backoffice.pot"
     CommandLineInterface().run([  # type: ignore[no-untyped-call]
         "pybabel", "-q", "extract", "-F", str(ROOT / "babel-backoffice.cfg"), "-k", "N_",
+        "-k", "Nn_:1,2",
         "-o", str(fresh), str(ROOT),
     ])  # fmt: skip
     found = set(_messages(fresh))

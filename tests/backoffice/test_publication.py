@@ -290,8 +290,11 @@ def test_the_pages_preview_refuse_and_approve(
     refused = client.post(f"{PAGE}/approve", data={"csrf_token": csrf, "digest": digest.group(1)})
     assert refused.status_code == 409
     assert 'id="refusal"' in refused.text
-    assert f"tournament {tournament} (Club Evening, 2026-11-20 to 2026-11-20) was added" in (
-        refused.text)  # fmt: skip
+    # The page writes its dates and counts for people (the API above: ISO, "1 rated games").
+    assert (
+        f"<li>tournament {tournament} (Club Evening, November 20, 2026 to November 20, 2026) was "
+        "added since the preview: 1 rated game</li>" in refused.text
+    )
     assert published(prepared) == []
     fresh = re.search(r'name="digest" value="([0-9a-f]{64})"', refused.text)
     assert fresh is not None

@@ -16,6 +16,7 @@ from ratingdb.formats.trf.dates import (
     two_digit_year,
 )
 from ratingdb.formats.trf.lines import LineReader
+from ratingdb.rules.messages import N_, Day, Message
 
 #: The date headers, and the field each refusal names.
 DATE_HEADERS = {"042": "start date", "052": "end date"}
@@ -40,7 +41,12 @@ class HeaderDates(LineReader):
                     year = two_digit_year(year) if year < 100 else year
                     found = date(year, int(match[2]), int(match[3]))
                 except ValueError:
-                    self.notes.append(f"line {number}: round date {match[0]!r} ignored")
+                    self.notes.append(
+                        Message(
+                            N_("line %(line)s: round date %(text)s ignored"),
+                            {"line": number, "text": repr(match[0])},
+                        )
+                    )
                     continue
                 where = self._fail(number, match.start() + 5, "132 round dates")
                 round_dates.append(check_date(found, where))
@@ -111,7 +117,18 @@ class HeaderDates(LineReader):
         for kind, value in zip(kinds, found, strict=True):
             number, text = self.headers[kind]
             self.notes.append(
-                f"line {number}: {kind} {text!r} read as {value.isoformat()} ({order}, the only "
-                "plausible reading of its two-digit year)"
+                Message(
+                    N_(
+                        "line %(line)s: %(kind)s %(text)s read as %(day)s (%(order)s, the only "
+                        "plausible reading of its two-digit year)"
+                    ),
+                    {
+                        "line": number,
+                        "kind": kind,
+                        "text": repr(text),
+                        "day": Day(value),
+                        "order": order,
+                    },
+                )
             )
         return found

@@ -44,6 +44,7 @@ from ratingdb.formats.trf.records import (
     field_at,
     field_text,
 )
+from ratingdb.rules.messages import N_, Message
 
 
 class LineReader:
@@ -52,7 +53,8 @@ class LineReader:
     def __init__(self, source: str, encoding: str) -> None:
         self.source = source
         self.encoding = encoding
-        self.notes: list[str] = []
+        #: What was read leniently, for the report (in English on the command line).
+        self.notes: list[Message] = []
 
     def error(self, message: str, line: int, column: int | None, field: str) -> InputError:
         return InputError(message, source=self.source, line=line, column=column, field=field)
@@ -157,7 +159,12 @@ class LineReader:
         if not text:
             return None
         if text not in SEXES:
-            self.notes.append(f"line {number}: sex {text!r} (column {SEX}) not m/w: ignored")
+            self.notes.append(
+                Message(
+                    N_("line %(line)s: sex %(text)s (column %(column)s) not m/w: ignored"),
+                    {"line": number, "text": repr(text), "column": SEX},
+                )
+            )
             return None
         return SEXES[text]
 
@@ -166,7 +173,12 @@ class LineReader:
         if not text:
             return None
         if text not in TITLES:
-            self.notes.append(f"line {number}: title {text!r} (columns 11-13) unknown: ignored")
+            self.notes.append(
+                Message(
+                    N_("line %(line)s: title %(text)s (columns 11-13) unknown: ignored"),
+                    {"line": number, "text": repr(text)},
+                )
+            )
             return None
         return TITLES[text]
 
@@ -175,7 +187,12 @@ class LineReader:
         if not text:
             return None
         if not re.fullmatch(r"[A-Za-z]{3}", text):
-            self.notes.append(f"line {number}: federation {text!r} is not a 3-letter code")
+            self.notes.append(
+                Message(
+                    N_("line %(line)s: federation %(text)s is not a 3-letter code"),
+                    {"line": number, "text": repr(text)},
+                )
+            )
             return None
         return text.upper()
 
@@ -184,7 +201,12 @@ class LineReader:
         if not text:
             return None
         if not is_digits(text):
-            self.notes.append(f"line {number}: {text!r} in the FIDE id column is not an id")
+            self.notes.append(
+                Message(
+                    N_("line %(line)s: %(text)s in the FIDE id column is not an id"),
+                    {"line": number, "text": repr(text)},
+                )
+            )
             return None
         stripped = text.lstrip("0")
         return stripped or None
@@ -220,7 +242,12 @@ class LineReader:
                 raise InvalidOperation
             return points
         except InvalidOperation:
-            self.notes.append(f"line {number}: points {text!r} (columns 81-84) not a number")
+            self.notes.append(
+                Message(
+                    N_("line %(line)s: points %(text)s (columns 81-84) not a number"),
+                    {"line": number, "text": repr(text)},
+                )
+            )
             return None
 
     def _entries(self, number: int, line: str, rounds: int) -> tuple[TrfEntry, ...]:

@@ -32,6 +32,7 @@ import codecs
 import re
 from collections import Counter
 from dataclasses import replace
+from decimal import Decimal
 from fractions import Fraction
 from io import BytesIO
 from pathlib import Path
@@ -67,6 +68,7 @@ from ratingdb.formats.trf.records import (
     field_at,
     field_text,
 )
+from ratingdb.rules.messages import N_, Message, Number
 from ratingdb.rules.rate_of_play import parse_time_control
 
 #: The key of a value that may be on one line only.
@@ -86,6 +88,15 @@ def split_lines(text: str) -> tuple[list[str], str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines, "+".join(kinds) or "none"
+
+
+def _as_written(points: Decimal) -> Number | str:
+    """Declared points as ``str()`` writes them (``2.0``, ``2.50``), as a figure a French
+    report writes with a comma; an exponent (``1E+1``) as it is."""
+    exponent = points.as_tuple().exponent
+    if not isinstance(exponent, int) or exponent > 0:
+        return str(points)
+    return Number(float(points), f".{-exponent}f")
 
 
 def read_trf(path: Path, *, source: str | None = None) -> TrfFile:
@@ -129,8 +140,15 @@ class _Parser(HeaderDates):
             )  # fmt: skip
         if self.encoding != "UTF-8":
             self.notes.append(
-                f"read as {self.encoding} (not valid UTF-8"
-                + (", despite its UTF-8 byte order mark, dropped)" if self.bom else ")")
+                Message(
+                    N_(
+                        "read as %(encoding)s (not valid UTF-8, despite its UTF-8 byte order "
+                        "mark, dropped)"
+                    )
+                    if self.bom
+                    else N_("read as %(encoding)s (not valid UTF-8)"),
+                    {"encoding": self.encoding},
+                )
             )
         by_rank = self._ranks()
         self._attach_national(by_rank)
@@ -178,7 +196,11 @@ class _Parser(HeaderDates):
         """The ``032`` federation, upper case; noted and ignored if it is not a code."""
         federation = self._header("032")
         if federation is not None and not re.fullmatch(r"[A-Za-z]{3}", federation):
-            self.notes.append(f"032 {federation!r} is not a federation code: ignored")
+            self.notes.append(
+                Message(
+                    N_("032 %(text)s is not a federation code: ignored"), {"text": repr(federation)}
+                )
+            )
             federation = None
         return None if federation is None else federation.upper()
 
@@ -204,7 +226,12 @@ class _Parser(HeaderDates):
                 )
                 self.headers[kind] = (number, value)
             elif kind not in ("102", "112"):
-                self.notes.append(f"line {number}: a second {kind} record ignored")
+                self.notes.append(
+                    Message(
+                        N_("line %(line)s: a second %(kind)s record ignored"),
+                        {"line": number, "kind": kind},
+                    )
+                )
         elif (
             re.fullmatch(r"[A-Z]{3}", kind)
             and not kind.startswith(("XX", "BB"))
@@ -260,7 +287,10 @@ class _Parser(HeaderDates):
             player = by_rank[record.rank]
             if player.national is not None:
                 self.notes.append(
-                    f"line {record.line}: a second national record for #{record.rank} ignored"
+                    Message(
+                        N_("line %(line)s: a second national record for #%(rank)s ignored"),
+                        {"line": record.line, "rank": record.rank},
+                    )
                 )
                 continue
             updated = replace(player, national=record)
@@ -372,8 +402,13 @@ class _Parser(HeaderDates):
             white, black, code_pair = player, other, codes
             if colours == ("-", "-") and code_pair in PLAYED:
                 self.notes.append(
-                    f"line {player.line}: round {r} game without colours, #{player.rank} "
-                    "stored as white"
+                    Message(
+                        N_(
+                            "line %(line)s: round %(round)s game without colours, #%(rank)s "
+                            "stored as white"
+                        ),
+                        {"line": player.line, "round": r, "rank": player.rank},
+                    )
                 )
         return TrfGame(player.line, r, white.rank, black.rank, STORED_RESULTS.get(code_pair, ""))
 
@@ -384,6 +419,16 @@ class _Parser(HeaderDates):
             total = sum((POINTS.get(e.code, Fraction(0)) for e in player.entries), Fraction(0))
             if Fraction(player.points) != total:
                 self.notes.append(
-                    f"line {player.line}: #{player.rank} declares {player.points} points, "
-                    f"the results give {float(total):g}"
+                    Message(
+                        N_(
+                            "line %(line)s: #%(rank)s declares %(declared)s points, the "
+                            "results give %(total)s"
+                        ),
+                        {
+                            "line": player.line,
+                            "rank": player.rank,
+                            "declared": _as_written(player.points),
+                            "total": Number(float(total), "g"),
+                        },
+                    )
                 )

@@ -13,6 +13,8 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
+from ratingdb.rules.messages import Message
+
 #: What to save a TRF as, when it is in an encoding that is not read.
 SAVE_AS = "UTF-8 (or Latin-1)"
 #: What each header record holds, to name it in a message.
@@ -200,7 +202,8 @@ class TrfFile:
     absent: int
     rounds: int
     skipped_records: dict[str, int] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
+    #: What was read leniently (values ignored or guessed), worded by the reader's edge.
+    notes: tuple[Message, ...] = ()
 
     @property
     def played(self) -> int:

@@ -39,6 +39,7 @@ from ratingdb.services.corrections import (
     withdraw_tournament,
 )
 from ratingdb.services.corrections.merges import MergeConflicts
+from ratingdb.services.submissions.checks import renamed
 
 
 def _run(
@@ -90,8 +91,10 @@ def _run_file(
             session, values["tournament"], path, file_format=values["format"],
             reason=checked.reason, actor=actor, now=now, dry_run=dry_run,
         )  # fmt: skip
-        notes = [line.replace(str(path), str(checked.filename)) for line in read.report]
-        return outcome, {"notes": notes, "file_digest": read.digest}
+        notes = [renamed(line, str(path), str(checked.filename)) for line in read.report]
+        return outcome, {"notes": [line.english() for line in notes],
+                         "notes_i18n": [line.as_json() for line in notes],
+                         "file_digest": read.digest}  # fmt: skip
     outcome, imported = replace_list(
         session, path, Category(values["category"]), Period.parse(values["period"]),
         file_format=values["format"], reason=checked.reason, actor=actor, now=now,
@@ -131,7 +134,8 @@ def _impact(
         summary = {"name_before": before["name"], "name_after": after["name"],
                    "games_before": len(before["game_ids"]), "games_after": after["games"],
                    "file_digest": extra.get("file_digest"),
-                   "notes": extra.get("notes", [])}  # fmt: skip
+                   "notes": extra.get("notes", []),
+                   "notes_i18n": extra.get("notes_i18n", [])}  # fmt: skip
         if after.get("withdrawn"):
             summary["withdrawn"] = True
     elif checked.kind == MERGE:

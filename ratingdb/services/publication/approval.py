@@ -14,7 +14,7 @@ from ratingdb.models import PublicationPreviewRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import publication as repo
 from ratingdb.rules import Category, Period, closing_date
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Day, Message
 from ratingdb.services import audit
 from ratingdb.services.close import CloseOutcome, Computation, close_period, entries_digest
 from ratingdb.services.close.computation import CloseState
@@ -74,7 +74,7 @@ def approve(
             N_("%(category)s is published automatically: the scheduled close publishes "
                "%(period)s after its cut-off on %(cut_off)s; there is nothing to approve before "
                "then"),
-            {"category": category.value, "period": str(period), "cut_off": cut_off.isoformat()},
+            {"category": category.value, "period": str(period), "cut_off": Day(cut_off)},
         ))  # fmt: skip
 
     def same_as_previewed(computation: Computation) -> None:

@@ -16,7 +16,7 @@ from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import publication as repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import N_, Message, Number, Param
+from ratingdb.rules.messages import N_, Day, Message, Nn_, Number, Param, counted
 from ratingdb.services.close import STANDARD_SEEDED, Computation
 from ratingdb.services.publication.shown import Change, changes_of, games_used
 
@@ -134,8 +134,8 @@ def _tournament_differences(
     names: dict[str, Param] = {
         row.tournament_id: Message(
             N_("%(id)s (%(name)s, %(start)s to %(end)s)"),
-            {"id": row.tournament_id, "name": row.name, "start": str(row.start_date),
-             "end": str(row.end_date)},
+            {"id": row.tournament_id, "name": row.name, "start": Day(row.start_date),
+             "end": Day(row.end_date)},
         )
         for row in tournament_repo.with_ids(session, before.keys() | now.keys())
     }  # fmt: skip
@@ -145,28 +145,38 @@ def _tournament_differences(
         name = names.get(tournament_id, tournament_id)
         if was is None and is_ is not None:
             reasons.append(
-                Message(
-                    N_("tournament %(name)s was added since the preview: %(now)s rated games"),
+                counted(
+                    Nn_(
+                        "tournament %(name)s was added since the preview: %(now)s rated game",
+                        "tournament %(name)s was added since the preview: %(now)s rated games",
+                    ),
+                    "now",
                     {"name": name, "now": is_[0]},
                 )
             )
         elif is_ is None and was is not None:
             reasons.append(
-                Message(
-                    N_(
+                counted(
+                    Nn_(
+                        "tournament %(name)s is no longer rated in the period (%(was)s rated game "
+                        "at the preview)",
                         "tournament %(name)s is no longer rated in the period (%(was)s rated games "
-                        "at the preview)"
+                        "at the preview)",
                     ),
+                    "was",
                     {"name": name, "was": was[0]},
                 )
             )
         elif was != is_ and was is not None and is_ is not None:
             reasons.append(
-                Message(
-                    N_(
+                counted(
+                    Nn_(
                         "tournament %(name)s was corrected or replaced since the preview: %(was)s "
-                        "rated games at the preview, %(now)s now"
+                        "rated game at the preview, %(now)s now",
+                        "tournament %(name)s was corrected or replaced since the preview: %(was)s "
+                        "rated games at the preview, %(now)s now",
                     ),
+                    "was",
                     {"name": name, "was": was[0], "now": is_[0]},
                 )
             )
@@ -198,14 +208,19 @@ def _entry_differences(
     more = len(differing) - len(named)
     if more > 0:
         return [
-            Message(
-                N_("%(count)s entries differ (and %(more)s more): %(entries)s"),
+            counted(
+                Nn_(
+                    "%(count)s entry differs (and %(more)s more): %(entries)s",
+                    "%(count)s entries differ (and %(more)s more): %(entries)s",
+                ),
+                "count",
                 {"count": len(differing), "more": more, "entries": joined},
             )
         ]
     return [
-        Message(
-            N_("%(count)s entries differ: %(entries)s"),
+        counted(
+            Nn_("%(count)s entry differs: %(entries)s", "%(count)s entries differ: %(entries)s"),
+            "count",
             {"count": len(differing), "entries": joined},
         )
     ]
@@ -217,10 +232,18 @@ def _entry(entry: list[Any] | None) -> Message:
     rating, _, change, games, k = entry
     if rating is None:
         return Message(N_("not on the list"))
-    values = {"rating": rating, "games": games, "k": str(k)}
+    values: dict[str, Param] = {"rating": rating, "games": games, "k": str(k)}
     if change is None:
-        return Message(N_("%(rating)s, %(games)s games, K %(k)s"), values)
-    return Message(
-        N_("%(rating)s, %(change)s, %(games)s games, K %(k)s"),
+        return counted(
+            Nn_("%(rating)s, %(games)s game, K %(k)s", "%(rating)s, %(games)s games, K %(k)s"),
+            "games",
+            values,
+        )
+    return counted(
+        Nn_(
+            "%(rating)s, %(change)s, %(games)s game, K %(k)s",
+            "%(rating)s, %(change)s, %(games)s games, K %(k)s",
+        ),
+        "games",
         values | {"change": Number(change, "+d")},
     )

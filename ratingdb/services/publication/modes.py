@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import InputError
 from ratingdb.repositories import publication as repo
 from ratingdb.rules import Category
+from ratingdb.rules.messages import N_, Message, worded
 from ratingdb.services import audit
 from ratingdb.services.publication.shown import APPROVAL, AUTOMATIC
 
@@ -86,21 +87,29 @@ def set_mode(
     try:
         category = Category.parse(category_text)
     except ValueError as error:
-        raise InputError(str(error), field="category") from None
+        raise InputError(worded(error), field="category") from None
     if mode not in MODES:
-        raise InputError(f"must be {' or '.join(MODES)}, not {mode!r}", field="mode")
+        raise InputError(Message(N_("must be %(modes)s, not %(given)s"),
+                                 {"modes": Message(N_("%(first)s or %(last)s"),
+                                                   {"first": MODES[0], "last": MODES[1]}),
+                                  "given": repr(mode)}),
+                         field="mode")  # fmt: skip
     reason = reason.strip()
     if not reason:
-        raise InputError("say why the mode changes (it is kept in the audit log)", field="reason")
+        raise InputError(Message(N_("say why the mode changes (it is kept in the audit log)")),
+                         field="reason")  # fmt: skip
     if len(reason) > MAX_REASON:
-        raise InputError(f"at most {MAX_REASON} characters, got {len(reason)}", field="reason")
+        raise InputError(Message(N_("at most %(most)s characters, got %(count)s"),
+                                 {"most": MAX_REASON, "count": len(reason)}),
+                         field="reason")  # fmt: skip
     if mode == AUTOMATIC and category in configured:
         raise InputError(
-            f"{category.value} is published with approval by the server's setting "
-            "RATINGDB_PUBLICATION_APPROVAL, which the back office cannot override: remove it "
-            "from the setting of every process first",
+            Message(N_("%(category)s is published with approval by the server's setting "
+                       "RATINGDB_PUBLICATION_APPROVAL, which the back office cannot override: "
+                       "remove it from the setting of every process first"),
+                    {"category": category.value}),
             field="mode",
-        )
+        )  # fmt: skip
     before = repo.store_mode(
         session, category.value, approval=mode == APPROVAL, at=now, by=actor, reason=reason
     )

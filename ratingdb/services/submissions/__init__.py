@@ -24,7 +24,7 @@ from ratingdb.models import SubmissionRow
 from ratingdb.models.submission import REASON_LENGTH
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import Message
+from ratingdb.rules.messages import N_, Message, one_of, worded
 from ratingdb.services import audit
 from ratingdb.services.accounts import Principal
 from ratingdb.services.submissions.checks import (
@@ -71,7 +71,7 @@ def _category(text: str) -> Category:
     try:
         return Category.parse(text)
     except ValueError as error:
-        raise InputError(str(error), field="category") from None
+        raise InputError(worded(error), field="category") from None
 
 
 def _period(text: str | None) -> Period | None:
@@ -80,7 +80,7 @@ def _period(text: str | None) -> Period | None:
     try:
         return Period.parse(text.strip())
     except ValueError as error:
-        raise InputError(str(error), field="period") from None
+        raise InputError(worded(error), field="period") from None
 
 
 def submit(
@@ -90,17 +90,17 @@ def submit(
     their own at once); bad input raises InputError and stores nothing."""
     check_tournament_size(upload.content)
     if not upload.content:
-        raise InputError("the file is empty", field="file")
+        raise InputError(Message(N_("the file is empty")), field="file")
     categories = [_category(text.strip()) for text in upload.categories if text.strip()]
     check_categories(categories)
     forced = _period(upload.period)
     given = upload.file_format or None
     if given is not None and given not in FORMATS:
-        raise InputError(f"must be one of {', '.join(FORMATS)}", field="format")
+        raise InputError(one_of(FORMATS), field="format")
     file_format = format_of(Path(upload.filename or ""), given)
     filename = safe_filename(upload.filename, file_format)
     if accept and caller.role != Role.OFFICER:
-        raise InputError("only an officer may accept a submission", field="accept")
+        raise InputError(Message(N_("only an officer may accept a submission")), field="accept")
     with as_file(upload.content, filename) as path:
         checked = check(session, path, filename, categories, forced, file_format, caller.user_id)
     row = repo.add(
@@ -269,9 +269,10 @@ def reject_submission(
     """Refuse it with a reason the submitter sees; nothing is rated."""
     reason = reason.strip()
     if not reason:
-        raise InputError("give the reason the submitter will read", field="reason")
+        raise InputError(Message(N_("give the reason the submitter will read")), field="reason")
     if len(reason) > REASON_LENGTH:
-        raise InputError(f"at most {REASON_LENGTH} characters", field="reason")
+        raise InputError(Message(N_("at most %(count)s characters"), {"count": REASON_LENGTH}),
+                         field="reason")  # fmt: skip
     row = _pending(session, submission_id, officer)
     row.state = SubmissionState.REJECTED
     row.reviewer_id = officer.user_id

@@ -4,6 +4,7 @@ gives otherwise than the database, and the report kept with the submission."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -24,7 +25,7 @@ from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import submissions as repo
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import N_, Message, Param, from_json
+from ratingdb.rules.messages import N_, Message, Number, Param, from_json
 from ratingdb.services.quality import FileFacts, submission_flags
 from ratingdb.services.submissions.duplicates import uploader_warnings
 from ratingdb.services.submissions.player_warnings import (
@@ -49,10 +50,12 @@ def check_tournament_size(content: bytes) -> None:
     """A tournament file within MAX_TOURNAMENT_BYTES, else InputError naming the file."""
     if len(content) > MAX_TOURNAMENT_BYTES:
         raise InputError(
-            f"a tournament file of {len(content):,} bytes is larger than the "
-            f"{MAX_TOURNAMENT_BYTES // (1024 * 1024)} MB a tournament file may have",
+            Message(N_("a tournament file of %(size)s bytes is larger than the %(most)s MB a "
+                       "tournament file may have"),
+                    {"size": Number(len(content), ",d"),
+                     "most": MAX_TOURNAMENT_BYTES // (1024 * 1024)}),
             field="file",
-        )
+        )  # fmt: skip
 
 
 #: A warning or flag of one of the categories a file is rated in.
@@ -85,6 +88,18 @@ def located(error: InputError, path: Path, filename: str) -> InputError:
     return InputError(
         message, field=error.field, source=filename, line=error.line, column=error.column
     )
+
+
+def renamed(message: Message, old: str, new: str) -> Message:
+    """``message`` with ``old`` (the temporary copy's path) written ``new`` (the uploaded
+    file's name) in its values."""
+
+    def value(param: Param) -> Param:
+        if isinstance(param, Message):
+            return renamed(param, old, new)
+        return param.replace(old, new) if isinstance(param, str) else param
+
+    return dataclasses.replace(message, params={k: value(v) for k, v in message.params.items()})
 
 
 def describe(error: InputError) -> str:
@@ -251,6 +266,7 @@ def check(
     warnings += list_warnings(session, categories, tournament.start_date)
     quality = _quality(session, read.tournament, planned, created, read.known)
     first = planned[0]
+    notes = [renamed(line, str(path), filename) for line in read.report]
     report = {
         "name": tournament.name,
         "start_date": tournament.start_date.isoformat(),
@@ -274,7 +290,9 @@ def check(
         "categories": [
             {"category": c.value, "period": str(p), "late": late} for c, p, late in planned
         ],
-        "notes": [line.replace(str(path), filename) for line in read.report],
+        # What the file holds: in English (the API's, as before), and as messages.
+        "notes": [line.english() for line in notes],
+        "notes_i18n": [line.as_json() for line in notes],
     }
     return Checked(report, read.digest, tournament.name, tournament.start_date,
                    tournament.end_date, read.source_format)  # fmt: skip

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from ratingdb.enums import Role
 from ratingdb.models import SubmissionRow
 from ratingdb.repositories import submissions as repo
-from ratingdb.rules.messages import N_, Message, from_json
+from ratingdb.rules.messages import N_, Day, Message, from_json
 from ratingdb.services.accounts import Principal
 
 
@@ -48,7 +48,7 @@ def uploader_warnings(
         warnings.append(Message(
             N_("a tournament named %(name)s from %(start)s to %(end)s is already stored: "
                "%(tournaments)s"),
-            {"name": repr(name), "start": str(start), "end": str(end),
+            {"name": repr(name), "start": Day(start), "end": Day(end),
              "tournaments": ", ".join(same)},
         ))  # fmt: skip
     others = [row for row in repo.submissions_named(session, name, start, end)
@@ -67,7 +67,7 @@ def _listing(text: str, name: str, start: Any, end: Any, items: list[Message]) -
     commas: ``%(submissions)s`` is ``%(s0)s, %(s1)s``... built here)."""
     joined = Message(", ".join(f"%(s{i})s" for i in range(len(items))),
                      {f"s{i}": item for i, item in enumerate(items)})  # fmt: skip
-    return Message(text, {"name": repr(name), "start": str(start), "end": str(end),
+    return Message(text, {"name": repr(name), "start": Day(start), "end": Day(end),
                           "submissions": joined})  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from ratingdb.formats.names import search_words
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Day, Message
 
 #: The players a warning names before it says how many more.
 NAMES_SHOWN = 10
@@ -135,7 +135,7 @@ def list_warnings(session: Session, categories: Sequence[Category], start: date)
             warnings.append(Message(
                 N_("%(category)s: no published list in force at the start (%(start)s): its "
                    "players are rated as unrated (the first list is of %(first)s)"),
-                {"category": category.value, "start": str(start),
+                {"category": category.value, "start": Day(start),
                  "first": f"{lists[0].list_date:%Y-%m}"},
             ))  # fmt: skip
         elif lists[-1].list_date > start:
