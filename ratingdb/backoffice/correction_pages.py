@@ -37,6 +37,7 @@ from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.errors import InputError
 from ratingdb.i18n import N_
 from ratingdb.rules import Category
+from ratingdb.rules.messages import Message
 from ratingdb.services import correction_requests as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests import (
@@ -168,8 +169,8 @@ def _inputs(values: dict[str, str]) -> dict[str, str]:
     if values.get(OVERRIDE_TICKED):
         inputs["override"] = values.get("override", "")
     elif values.get("override", "").strip():
-        raise InputError("tick the box to merge them all the same, or leave its reason empty",
-                         field="override")  # fmt: skip
+        raise InputError(Message(N_("tick the box to merge them all the same, or leave its "
+                                    "reason empty")), field="override")  # fmt: skip
     return inputs
 
 

@@ -14,7 +14,7 @@ from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, signed_in
 from ratingdb.errors import InputError
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Message, worded
 from ratingdb.rules.titles import NORM_TITLES, FederationExemption, Title
 from ratingdb.services.accounts import Principal
 from ratingdb.services.norms import TournamentNorms, tournament_norms
@@ -117,11 +117,11 @@ def watch_page(request: Request, caller: Caller) -> Response:
         try:
             wanted = Category.parse(category_text)
         except ValueError as error:
-            raise InputError(str(error), field="category") from None
+            raise InputError(worded(error), field="category") from None
         try:
             period = Period.parse(period_text)
         except ValueError as error:
-            raise InputError(str(error), field="period") from None
+            raise InputError(worded(error), field="period") from None
         with found.sessions.begin() as session:
             values["watch"] = title_watch(session, wanted, period)
     except InputError as bad:

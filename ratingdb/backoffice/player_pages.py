@@ -16,6 +16,7 @@ from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, form_fields, signed_in
 from ratingdb.errors import InputError
 from ratingdb.i18n import N_
+from ratingdb.rules.messages import Message
 from ratingdb.services import player_records as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.published.common import NotFound
@@ -57,7 +58,9 @@ def _number(request: Request, name: str, default: int, least: int, most: int) ->
     if not text:
         return default
     if not text.isascii() or not text.isdigit() or not least <= int(text) <= most:
-        raise InputError(f"a whole number from {least} to {most}, got {text!r}", field=name)
+        raise InputError(Message(N_("a whole number from %(least)s to %(most)s, got %(given)s"),
+                                 {"least": least, "most": most, "given": repr(text)}),
+                         field=name)  # fmt: skip
     return int(text)
 
 

@@ -91,7 +91,7 @@ async def _upload(request: Request, caller: Principal, fields: dict[str, str]) -
     try:
         submission_id = await run_in_threadpool(work)
     except SubmissionConflict as error:
-        return _upload_form(request, 409, str(error), values)
+        return _upload_form(request, 409, error.text, values)
     except InputError as error:
         return _upload_form(request, 422, service.described(error), values)
     return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
@@ -121,7 +121,7 @@ def accept(request: Request, submission_id: str, caller: Caller, fields: Fields)
     except SubmissionNotFound:
         return _detail(request, caller, submission_id)
     except SubmissionConflict as error:
-        return _detail(request, caller, submission_id, 409, str(error))
+        return _detail(request, caller, submission_id, 409, error.text)
     return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
 
 
@@ -134,7 +134,7 @@ def reject(request: Request, submission_id: str, caller: Caller, fields: Fields)
     except SubmissionNotFound:
         return _detail(request, caller, submission_id)
     except SubmissionConflict as error:
-        return _detail(request, caller, submission_id, 409, str(error))
+        return _detail(request, caller, submission_id, 409, error.text)
     except InputError as error:
         return _detail(request, caller, submission_id, 422, service.described(error))
     return RedirectResponse(f"/submissions/{submission_id}", status_code=303)
@@ -146,7 +146,8 @@ def _day(text: str, field: str) -> date | None:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise InputError(f"must be a date YYYY-MM-DD, got {text!r}", field=field) from None
+        raise InputError(Message(N_("must be a date YYYY-MM-DD, got %(given)s"),
+                                 {"given": repr(text)}), field=field) from None  # fmt: skip
 
 
 def audit_page(
@@ -163,7 +164,7 @@ def audit_page(
         first, last = _day(since, "since"), _day(until, "until")
     except InputError as error:
         return _page(request, "audit.html", status=422, entries=[], filters=filters,
-                     error=service.describe(error), limit=AUDIT_PAGE_ENTRIES)  # fmt: skip
+                     error=service.described(error), limit=AUDIT_PAGE_ENTRIES)  # fmt: skip
     with context(request).reads.begin() as session:
         entries = audit.entries(
             session,

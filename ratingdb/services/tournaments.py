@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy.orm import Session
 
@@ -30,7 +30,7 @@ from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period, next_period, period_for_end_date, versions_of
 from ratingdb.rules.calendar import last_list_for
-from ratingdb.rules.messages import N_, Day, Message, Nn_, counted, game_count, one_of
+from ratingdb.rules.messages import N_, Day, Message, Nn_, counted, game_count, one_of, worded
 from ratingdb.rules.rate_of_play import parse_time_control
 from ratingdb.services.lists import check_period
 from ratingdb.services.tournament_trf import TournamentDetails, read_trf
@@ -185,12 +185,17 @@ def with_time_control(
     try:
         parse_time_control(given)
     except ValueError as error:
-        raise InputError(str(error), field="time_control") from None
+        raise InputError(worded(error), field="time_control") from None
     written = details.time_control_code
     if written is not None and written != given:
         raise InputError(
-            f"the file gives the time control {written}, not {given}: correct the file or "
-            "give no time control",
+            Message(
+                N_(
+                    "the file gives the time control %(written)s, not %(given)s: correct "
+                    "the file or give no time control"
+                ),
+                {"written": written, "given": given},
+            ),
             source=source,
             field="time_control",
         )
@@ -206,23 +211,32 @@ def _refuse_duplicate(session: Session, digest: str, category: Category, source:
     duplicate = tournament_repo.imported_from(session, digest, category)
     if duplicate is not None:
         raise InputError(
-            f"this file is already imported for {category.value} as tournament {duplicate}",
+            Message(
+                N_("this file is already imported for %(category)s as tournament %(id)s"),
+                {"category": category.value, "id": duplicate},
+            ),
             source=source,
         )
 
 
+UNKNOWN_PLAYER: Final = {
+    False: N_("unknown player %(player)s"),
+    True: N_("unknown player %(player)s (import a list or a TRF with this player first)"),
+}
+
+
 def refuse_unknown_players(
-    session: Session, tournament: TournamentFile, hint: str = ""
+    session: Session, tournament: TournamentFile, suggest_import: bool = False
 ) -> set[str]:
-    """Every player of the file's games is stored already: the file's line and column if not.
-    The players' ids."""
+    """Every player of the file's games is stored already: the file's line and column if not
+    (``suggest_import``: and how to store them). The players' ids."""
     wanted = {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
     known = player_repo.existing_ids(session, wanted)
     for game in tournament.games:
         for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
             if player not in known:
                 raise InputError(
-                    f"unknown player {player}{hint}",
+                    Message(UNKNOWN_PLAYER[suggest_import], {"player": player}),
                     source=tournament.source,
                     line=game.line,
                     field=column,
@@ -278,9 +292,7 @@ def store_tournament(
 ) -> ImportedTournament:
     """Store one tournament rated in ``category``. ``grouped``: one of several made from the
     same file; ``group_id`` is the first of them (None: this one is the first)."""
-    refuse_unknown_players(
-        session, tournament, hint=" (import a list or a TRF with this player first)"
-    )
+    refuse_unknown_players(session, tournament, suggest_import=True)
     _refuse_duplicate(session, digest, category, tournament.source)
     period, late = hold_period(session, category, tournament.end_date, forced)
     check_in_time(category, tournament.end_date, period, late_reason)
@@ -323,24 +335,20 @@ def check_in_time(
 ) -> None:
     """Refuse a tournament rated on a list later than the rules allow after its end (FIDE
     B.02 §9.1: the third list), unless a rating officer gives a reason (kept in the audit)."""
-    bound = late_bound(category, end_date, period)
+    bound = late_message(category, end_date, period)
     if bound is None:
         return
     if late_reason is not None and late_reason.strip():
         if len(late_reason) > REASON_LENGTH:
-            raise InputError(f"at most {REASON_LENGTH} characters", field="late_reason")
+            raise InputError(Message(N_("at most %(count)s characters"), {"count": REASON_LENGTH}),
+                             field="late_reason")  # fmt: skip
         return
-    raise InputError(bound + ": give a reason to rate it anyway", field="late_reason")
-
-
-def late_bound(category: Category, end_date: date, period: Period) -> str | None:
-    """Why a tournament ending on ``end_date`` is too late for ``period``'s list, or None."""
-    message = late_message(category, end_date, period)
-    return None if message is None else message.english()
+    raise InputError(Message(N_("%(why)s: give a reason to rate it anyway"), {"why": bound}),
+                     field="late_reason")  # fmt: skip
 
 
 def late_message(category: Category, end_date: date, period: Period) -> Message | None:
-    """``late_bound`` as a message with its values (the back office words it)."""
+    """Why a tournament ending on ``end_date`` is too late for ``period``'s list, or None."""
     found = last_list_for(category, end_date)
     if found is None or period <= found[0]:
         return None
@@ -390,8 +398,13 @@ def assign_period(
     first = versions_of(category)[0].effective_from
     if end_date < first:
         raise InputError(
-            f"the tournament ends on {end_date.isoformat()}, before the first {category.value} "
-            f"rules ratingdb knows ({first.isoformat()})",
+            Message(
+                N_(
+                    "the tournament ends on %(end)s, before the first %(category)s rules "
+                    "ratingdb knows (%(first)s)"
+                ),
+                {"end": Day(end_date), "category": category.value, "first": Day(first)},
+            ),
             field="category",
         )
     natural = period_for_end_date(category, end_date)
@@ -401,13 +414,21 @@ def assign_period(
         check_period(category, forced)
         if latest is not None and forced <= latest:
             raise InputError(
-                f"{category.value} {forced} is already published (latest list: {latest}); "
-                "a published list never changes",
+                Message(
+                    N_(
+                        "%(category)s %(period)s is already published (latest list: "
+                        "%(latest)s); a published list never changes"
+                    ),
+                    {"category": category.value, "period": str(forced), "latest": str(latest)},
+                ),
                 field="period",
             )
         if end_date >= forced.list_date:
             raise InputError(
-                f"the tournament ends on {end_date.isoformat()}, after the {forced} list date",
+                Message(
+                    N_("the tournament ends on %(end)s, after the %(period)s list date"),
+                    {"end": Day(end_date), "period": str(forced)},
+                ),
                 field="period",
             )
         return forced, latest is not None and natural <= latest

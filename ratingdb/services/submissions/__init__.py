@@ -53,7 +53,12 @@ class SubmissionNotFound(InputError):
 
 
 class SubmissionConflict(Exception):
-    """The submission is not in a state that allows this (accepting twice, ...): 409."""
+    """The submission is not in a state that allows this (accepting twice, ...): 409.
+    ``text`` is the message the back office words; ``str()`` its English, as the API says."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(text.english())
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +223,12 @@ def _pending(session: Session, submission_id: str | int, officer: Principal) -> 
     once, the second waits, then is told it is decided (409), never decides it again."""
     row = _visible(session, submission_id, officer, for_update=True)
     if row.state != SubmissionState.SUBMITTED:
-        raise SubmissionConflict(f"submission {row.id} is already {row.state}")
+        raise SubmissionConflict(
+            Message(
+                N_("submission %(id)s is already %(state)s"),
+                {"id": row.id, "state": Message(str(row.state))},
+            )
+        )
     return row
 
 
@@ -244,7 +254,7 @@ def accept_submission(
         except InputError as error:
             # The file was valid when checked; what is stored since (the same file imported,
             # a list published) now refuses it.
-            raise SubmissionConflict(describe(located(error, path, row.filename))) from None
+            raise SubmissionConflict(described(located(error, path, row.filename))) from None
     tournament_ids = [t.tournament_id for t in outcome.tournaments]
     audit.record(
         session, "tournament-import", officer.username, now, file_digest=row.digest,
