@@ -874,18 +874,28 @@ def _refused(check: Callable[[], object]) -> InputError:
             "password: must have at most 1024 characters",
             f"champ password{NB}: doit compter au plus 1024 caractères",
         ),
-        # zxcvbn's own reason stays English: it has no French.
+        # zxcvbn's own reason, which it words in English only, translated by ours.
         (
             lambda: passwords.check("password1234", "ben"),
             (
                 "password: is too easy to guess (this is a very common password): use a longer "
-                "phrase "
-                "of unrelated words"
+                "phrase of unrelated words"
             ),
             (
-                f"champ password{NB}: est trop facile à deviner (this is a very common "
-                f"password){NB}: "
-                "utilisez une phrase plus longue de mots sans rapport entre eux"
+                f"champ password{NB}: est trop facile à deviner (c{AP}est un mot de passe très "
+                f"courant){NB}: utilisez une phrase plus longue de mots sans rapport entre eux"
+            ),
+        ),
+        (
+            lambda: passwords.check("asdfghjkl;zxcv", "ben"),
+            (
+                "password: is too easy to guess (straight rows of keys are easy to guess): use "
+                "a longer phrase of unrelated words"
+            ),
+            (
+                f"champ password{NB}: est trop facile à deviner (les rangées de touches du "
+                f"clavier sont faciles à deviner){NB}: utilisez une phrase plus longue de mots "
+                "sans rapport entre eux"
             ),
         ),
         (

@@ -84,22 +84,24 @@ def as_file(content: bytes, filename: str) -> Iterator[Path]:
 
 def located(error: InputError, path: Path, filename: str) -> InputError:
     """The error naming the uploaded file, not the temporary copy."""
-    message = error.message.replace(str(path), filename)
-    return InputError(
-        message, field=error.field, source=filename, line=error.line, column=error.column
-    )
+    return InputError(renamed(error.text, str(path), filename), field=error.field,
+                      source=filename, line=error.line, column=error.column)  # fmt: skip
 
 
 def renamed(message: Message, old: str, new: str) -> Message:
     """``message`` with ``old`` (the temporary copy's path) written ``new`` (the uploaded
-    file's name) in its values."""
+    file's name) in its values, or in its text when it is a plain string made a message."""
 
     def value(param: Param) -> Param:
         if isinstance(param, Message):
             return renamed(param, old, new)
         return param.replace(old, new) if isinstance(param, str) else param
 
-    return dataclasses.replace(message, params={k: value(v) for k, v in message.params.items()})
+    return dataclasses.replace(
+        message,
+        text=message.text if message.params else message.text.replace(old, new),
+        params={k: value(v) for k, v in message.params.items()},
+    )
 
 
 def describe(error: InputError) -> str:
