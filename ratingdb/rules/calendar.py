@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from ratingdb.rules.categories import Category, Period
+from ratingdb.rules.messages import N_, Message, MessageError
 from ratingdb.rules.versions import NoRuleVersion, version_for_period, versions_of
 
 
-class NotAListPeriod(ValueError):
+class NotAListPeriod(MessageError):
     """The category publishes no list in that month under the rules then in force."""
 
 
@@ -32,15 +33,19 @@ def check_list_period(category: Category, period: Period) -> None:
     if not version.is_list_month(period.month):
         months = ", ".join(str(m) for m in sorted(version.list_months))
         before = previous_period(category, period)
+        after = str(next_period(category, period))
         around = (
-            f"the lists around it are {before} and {next_period(category, period)}"
+            Message(N_("the lists around it are %(before)s and %(after)s"),
+                    {"before": str(before), "after": after})
             if before is not None
-            else f"the first list after it is {next_period(category, period)}"
-        )
+            else Message(N_("the first list after it is %(after)s"), {"after": after})
+        )  # fmt: skip
         raise NotAListPeriod(
-            f"{category.value} has no list in {period} under {version.name} "
-            f"(list months: {months}); {around}"
-        )
+            Message(N_("%(category)s has no list in %(period)s under %(version)s (list months: "
+                       "%(months)s); %(around)s"),
+                    {"category": category.value, "period": str(period), "version": version.name,
+                     "months": months, "around": around})
+        )  # fmt: skip
 
 
 def closing_date(category: Category, period: Period) -> date:

@@ -114,8 +114,10 @@ class MessageError(ValueError):
 
 
 def worded(error: Exception) -> str | Message:
-    """An error's text: its message when it has one (:class:`MessageError`), else ``str()``."""
-    return error.text if isinstance(error, MessageError) else str(error)
+    """An error's text: its message when it has one (a ``text`` that is a :class:`Message`, as
+    :class:`MessageError` and ``ratingdb.errors.InputError`` have), else ``str()``."""
+    text = getattr(error, "text", None)
+    return text if isinstance(text, Message) else str(error)
 
 
 def english(value: Param) -> str:

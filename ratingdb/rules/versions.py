@@ -19,6 +19,7 @@ from enum import Enum, StrEnum
 from typing import Any, Final
 
 from ratingdb.rules.categories import Category, Period
+from ratingdb.rules.messages import N_, Day, Message
 
 
 class CapMode(StrEnum):
@@ -420,7 +421,12 @@ if len(_VERSIONS_BY_NAME) != len(ALL_VERSIONS):
 
 
 class NoRuleVersion(LookupError):
-    """The category has no rules for that date (before its first version)."""
+    """The category has no rules for that date (before its first version). ``text``: the
+    reason as a message (``messages.worded``); ``str()`` its English."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(text.english())
+        self.text = text
 
 
 def versions_of(category: Category) -> tuple[RuleVersion, ...]:
@@ -432,7 +438,9 @@ def version_named(name: str) -> RuleVersion:
     try:
         return _VERSIONS_BY_NAME[name]
     except KeyError:
-        raise NoRuleVersion(f"unknown rule version {name!r}") from None
+        raise NoRuleVersion(
+            Message(N_("unknown rule version %(name)s"), {"name": repr(name)})
+        ) from None
 
 
 def version_on(category: Category, day: date) -> RuleVersion:
@@ -446,9 +454,9 @@ def version_on(category: Category, day: date) -> RuleVersion:
     if in_force is None:
         first = _VERSIONS_BY_CATEGORY[category][0].effective_from
         raise NoRuleVersion(
-            f"{category.value} has no rules before {first.isoformat()} "
-            f"(asked for {day.isoformat()})"
-        )
+            Message(N_("%(category)s has no rules before %(first)s (asked for %(day)s)"),
+                    {"category": category.value, "first": Day(first), "day": Day(day)})
+        )  # fmt: skip
     return in_force
 
 

@@ -11,6 +11,7 @@ from ratingdb.errors import InputError
 from ratingdb.formats.unregistered_csv import Unregistered
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category
+from ratingdb.rules.messages import N_, Message
 
 
 def fide_categories(given: Sequence[Category]) -> list[Category]:
@@ -18,8 +19,13 @@ def fide_categories(given: Sequence[Category]) -> list[Category]:
     for category in given:
         if not category.needs_fide_id:
             raise InputError(
-                f"{category.value} rates players by their national id: only FIDE's categories "
-                "need a FIDE id",
+                Message(
+                    N_(
+                        "%(category)s rates players by their national id: only FIDE's "
+                        "categories need a FIDE id"
+                    ),
+                    {"category": category.value},
+                ),
                 field="category",
             )
     return list(given) or [c for c in Category if c.needs_fide_id]

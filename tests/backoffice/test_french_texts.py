@@ -37,9 +37,11 @@ from ratingdb.rules.messages import (
     worded,
 )
 from ratingdb.services import accounts, passwords
+from ratingdb.services.publication.preview import parse_digest, parse_period
 from ratingdb.services.submissions import described
 from ratingdb.services.submissions.checks import check_tournament_size
-from ratingdb.services.tournaments import check_categories, late_message
+from ratingdb.services.tournaments import check_categories, check_in_time, late_message
+from ratingdb.services.unregistered import fide_categories
 from tests.backoffice.conftest import PASSWORD, Accounts
 from tests.backoffice.test_publication import (
     PAGE,
@@ -850,6 +852,10 @@ def test_a_corrected_files_notes_in_the_french_preview(
     ]
 
 
+#: A tournament ending 2026-08-20 reported for the 2026-12 list: one too late.
+LATE = (Category.FIDE_STANDARD, date(2026, 8, 20), Period(2026, 12))
+
+
 def _refused(check: Callable[[], object]) -> InputError:
     with pytest.raises(InputError) as refused:
         check()
@@ -912,6 +918,68 @@ def _refused(check: Callable[[], object]) -> InputError:
             lambda: check_categories([Category.FIDE_RAPID, Category.FIDE_RAPID]),
             "category: fide-rapid is given twice",
             f"champ category{NB}: fide-rapid est donnée deux fois",
+        ),
+        # FIDE standard lists were quarterly until 2009-07 (rules.md): none in February.
+        (
+            lambda: parse_period(Category.FIDE_STANDARD, "2009-02"),
+            (
+                "period: fide-standard has no list in 2009-02 under fide-standard-2000-01 (list "
+                "months: 1, 4, 7, 10); the lists around it are 2009-01 and 2009-04"
+            ),
+            (
+                f"champ period{NB}: fide-standard n{AP}a pas de liste en 2009-02 selon "
+                f"fide-standard-2000-01 (mois des listes{NB}: 1, 4, 7, 10){NN}; les listes qui "
+                f"l{AP}entourent sont 2009-01 et 2009-04"
+            ),
+        ),
+        (
+            lambda: parse_period(Category.FIDE_STANDARD, "1960-01"),
+            "period: fide-standard has no rules before 2000-01-01 (asked for 1960-01-01)",
+            (
+                f"champ period{NB}: fide-standard n{AP}a pas de règles avant le 1 janvier 2000 "
+                "(demandé pour le 1 janvier 1960)"
+            ),
+        ),
+        (
+            lambda: parse_digest("abc"),
+            "digest: must be the 64 hexadecimal digits of a preview's digest, got 'abc'",
+            (
+                f"champ digest{NB}: doit être les 64 chiffres hexadécimaux de l{AP}empreinte "
+                f"d{AP}un aperçu, reçu 'abc'"
+            ),
+        ),
+        (
+            lambda: fide_categories([Category.FFE_RAPID]),
+            (
+                "category: ffe-rapid rates players by their national id: only FIDE's "
+                "categories need a FIDE id"
+            ),
+            (
+                f"champ category{NB}: ffe-rapid classe les joueurs par leur identifiant "
+                f"national{NB}: seules les catégories de la FIDE demandent un identifiant FIDE"
+            ),
+        ),
+        # A report too late for FIDE (B.02 §9.1: the third list after its end at the latest).
+        (
+            lambda: check_in_time(*LATE, None),
+            (
+                "late_reason: the tournament ended on 2026-08-20: the last fide-standard list "
+                "it may be rated on is 2026-11 (the third after its end), and the next open "
+                "list is 2026-12; FIDE does not rate it (FIDE Handbook B.02 (1 Mar 2024) §9.1): "
+                "give a reason to rate it anyway"
+            ),
+            (
+                f"champ late_reason{NB}: le tournoi s{AP}est terminé le 20 août 2026{NB}: la "
+                "dernière liste fide-standard sur laquelle il peut être calculé est 2026-11 (la "
+                "troisième après sa fin), et la prochaine liste ouverte est 2026-12"
+                f"{NN}; la FIDE ne le calcule pas (FIDE Handbook B.02 (1 Mar 2024) §9.1){NB}: "
+                "donnez une raison pour le classer quand même"
+            ),
+        ),
+        (
+            lambda: check_in_time(*LATE, "x" * 501),
+            "late_reason: at most 500 characters",
+            f"champ late_reason{NB}: au plus 500 caractères",
         ),
     ],
 )

@@ -63,10 +63,11 @@ def approve(
     shown = repo.find_preview(session, category.value, period.list_date, wanted)
     if shown is None:
         raise InputError(
-            f"no preview of {category.value} {period} showed a list with digest {wanted}: "
-            "preview the list, then approve what it shows",
+            Message(N_("no preview of %(category)s %(period)s showed a list with digest "
+                       "%(digest)s: preview the list, then approve what it shows"),
+                    {"category": category.value, "period": str(period), "digest": wanted}),
             field="digest",
-        )
+        )  # fmt: skip
     cut_off = closing_date(category, period)
     due = cut_off < now.date()
     if not due and category not in approval:

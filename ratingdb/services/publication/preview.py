@@ -15,7 +15,7 @@ from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import publication as repo
 from ratingdb.rules import Category, Period, PeriodRules, closing_date
 from ratingdb.rules.calendar import NotAListPeriod, next_period
-from ratingdb.rules.messages import N_, Message, Param
+from ratingdb.rules.messages import N_, Message, Param, worded
 from ratingdb.rules.versions import NoRuleVersion
 from ratingdb.services.close import CloseOutcome, Computation, close_period, entries_digest
 from ratingdb.services.publication.differences import entries_of, inputs_of
@@ -40,7 +40,7 @@ def parse_category(text: str) -> Category:
     try:
         return Category.parse(text)
     except ValueError as error:
-        raise InputError(str(error), field="category") from None
+        raise InputError(worded(error), field="category") from None
 
 
 def parse_period(category: Category, text: str) -> Period:
@@ -49,7 +49,7 @@ def parse_period(category: Category, text: str) -> Period:
         period = Period.parse(text)
         PeriodRules.for_period(category, period)
     except (ValueError, NotAListPeriod, NoRuleVersion) as error:
-        raise InputError(str(error), field="period") from None
+        raise InputError(worded(error), field="period") from None
     return period
 
 
@@ -57,9 +57,10 @@ def parse_digest(text: str) -> str:
     digest = text.strip().lower()
     if not _DIGEST.fullmatch(digest):
         raise InputError(
-            f"must be the 64 hexadecimal digits of a preview's digest, got {text!r}",
+            Message(N_("must be the 64 hexadecimal digits of a preview's digest, got %(given)s"),
+                    {"given": repr(text)}),
             field="digest",
-        )
+        )  # fmt: skip
     return digest
 
 
@@ -187,7 +188,7 @@ def closing(run: Callable[[], CloseOutcome]) -> CloseOutcome:
         return run()
     except InputError as error:
         if error.field is not None and error.field.startswith("--"):
-            raise InputError(error.message, field="period") from None
+            raise InputError(error.text, field="period") from None
         raise
 
 

@@ -151,7 +151,7 @@ def _visible(
         else None
     )
     if row is None or (viewer.role != Role.OFFICER and row.submitter_id != viewer.user_id):
-        raise SubmissionNotFound(f"no submission {text}", field="id")
+        raise SubmissionNotFound(Message(N_("no submission %(id)s"), {"id": text}), field="id")
     return row
 
 
@@ -197,7 +197,7 @@ def _state(text: str) -> SubmissionState:
     try:
         return SubmissionState(text)
     except ValueError:
-        raise InputError(f"must be one of {', '.join(SubmissionState)}", field="state") from None
+        raise InputError(one_of(SubmissionState), field="state") from None
 
 
 def show_submission(session: Session, submission_id: str, viewer: Principal) -> dict[str, Any]:
