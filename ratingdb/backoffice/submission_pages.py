@@ -103,7 +103,7 @@ def _detail(request: Request, caller: Principal, submission_id: str, status: int
         with context(request).reads.begin() as session:
             shown = service.show_submission(session, submission_id, caller)
     except SubmissionNotFound as error_404:
-        return _page(request, "not_found.html", status=404, error=error_404.message)
+        return _page(request, "not_found.html", status=404, error=error_404.text)
     return _page(request, "submission.html", status=status, item=shown, error=error)
 
 

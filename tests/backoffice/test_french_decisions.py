@@ -125,3 +125,13 @@ def test_a_valid_file_still_goes_through(client: TestClient, users: Accounts) ->
     sent = client.post("/submissions?lang=fr", data=fields,
                        files={"file": ("small.trf", SMALL_TRF, "text/plain")})  # fmt: skip
     assert sent.status_code == 303
+
+
+def test_a_submission_not_found_in_french(
+    client: TestClient, tokens: dict[str, str], users: Accounts
+) -> None:
+    signed_in(client, users, "officer1")
+    french = client.get("/submissions/9999?lang=fr")
+    assert french.status_code == 404
+    assert '<p class="error">aucune soumission 9999</p>' in french.text
+    assert '<p class="error">no submission 9999</p>' in client.get("/submissions/9999").text
