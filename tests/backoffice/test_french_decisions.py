@@ -4,28 +4,20 @@ stored, the audit page's bad date. The French is the catalogue's, written here b
 
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.backoffice.conftest import Accounts
+from tests.backoffice.test_french_texts import AP, NB, NN, _alert
 from tests.backoffice.test_submissions import SMALL_TRF, bearer, send, signed_in, tokens
 from tests.services.test_late_reports import publish_until
 from tests.support.files import GAMES_HEADER
 
 __all__ = ["tokens"]  # a fixture
 
-NB, NN, AP = "\u00a0", "\u202f", "\u2019"  # no-break spaces, apostrophe
 SOURCE = "FIDE Handbook B.02 (1 Mar 2024) §9.1"
-
-
-def _alert(page: str) -> str:
-    found = re.search(r'<p class="error" role="alert">(.*?)</p>', page, re.S)
-    assert found, "no error shown"
-    return html.unescape(found[1])
 
 
 def test_a_late_report_accepted_without_a_reason_and_again(
