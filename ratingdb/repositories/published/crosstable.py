@@ -5,8 +5,9 @@ is out, the ratings on the list in force at its start."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass, fields, replace
 from datetime import date
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -18,9 +19,9 @@ from ratingdb.repositories.published.common import is_current
 from ratingdb.rules import Category
 
 
-class CalculationWithEntry(NamedTuple):
-    """A game from one player's side, with the player's entry on the list (``rating``,
-    ``previous_rating``, ``k_used``: None when not on it)."""
+@dataclass(frozen=True, slots=True)
+class GameSide:
+    """A game from one player's side as computed on a revision of its period's list."""
 
     player_id: str
     game_id: int
@@ -32,9 +33,28 @@ class CalculationWithEntry(NamedTuple):
     rated: bool
     reason: str | None
     revision: int
+
+
+@dataclass(frozen=True, slots=True)
+class CalculationWithEntry(GameSide):
+    """A game from one player's side, with the player's entry on the list (``rating``,
+    ``previous_rating``, ``k_used``: None when not on it)."""
+
     rating: int | None
     previous_rating: int | None
     k_used: int | None
+
+
+#: The fields a game side has whatever else a row carries.
+_SIDE = tuple(f.name for f in fields(GameSide))
+
+
+@dataclass(frozen=True, slots=True)
+class _Stored(GameSide):
+    """A calculation of the tournament as stored on one revision (``list_id``) of its period's
+    list."""
+
+    list_id: int
 
 
 def tournament_calculations(session: Session, tournament_id: str) -> list[CalculationWithEntry]:
@@ -45,38 +65,22 @@ def tournament_calculations(session: Session, tournament_id: str) -> list[Calcul
     rows = _on_current_list(session, stored)
     players: dict[int, set[str]] = {}
     for row in rows:
-        players.setdefault(int(row[10]), set()).add(row[0])
+        players.setdefault(row.list_id, set()).add(row.player_id)
     entries = {
         list_id: list_changes.resolve(session, list_id, ids) for list_id, ids in players.items()
     }
     found: list[CalculationWithEntry] = []
     for row in rows:
-        entry = entries[int(row[10])].get(row[0])
+        entry = entries[row.list_id].get(row.player_id)
         found.append(
-            CalculationWithEntry(  # type: ignore[call-arg]
-                *row[:10],
-                None if entry is None else entry[1],
-                None if entry is None else entry[2],
-                None if entry is None else entry[6],
+            CalculationWithEntry(
+                **{name: getattr(row, name) for name in _SIDE},
+                rating=None if entry is None else entry[1],
+                previous_rating=None if entry is None else entry[2],
+                k_used=None if entry is None else entry[6],
             )
         )
     return found
-
-
-class _Stored(NamedTuple):
-    """A calculation of the tournament as stored on one revision of its period's list."""
-
-    player_id: str
-    game_id: int
-    rating_used: int | None
-    opponent_id: str
-    opponent_rating_used: int | None
-    score: Any
-    delta: Any
-    rated: bool
-    reason: str | None
-    revision: int
-    list_id: int
 
 
 def _stored_calculations(session: Session, tournament_id: str) -> list[_Stored]:
@@ -110,30 +114,32 @@ def _stored_calculations(session: Session, tournament_id: str) -> list[_Stored]:
             round_, white_id, black_id = game
             opponent = black_id if white_id == player_id else white_id
             row = _Stored(
-                player_id, c.game_id, c.rating_used, opponent, c.opponent_rating_used, c.score,
-                c.delta, c.rated, c.reason, lists[list_id], list_id,
+                player_id=player_id, game_id=c.game_id, rating_used=c.rating_used,
+                opponent_id=opponent, opponent_rating_used=c.opponent_rating_used,
+                score=c.score, delta=c.delta, rated=c.rated, reason=c.reason,
+                revision=lists[list_id], list_id=list_id,
             )  # fmt: skip
             found.append(((player_id, round_, c.game_id), row))
     found.sort(key=lambda item: item[0])
     return [row for _, row in found]
 
 
-def _on_current_list(session: Session, rows: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """The rows (any revision of the period's list, list_id last, revision before it) that
-    the current revision shows, each player's read where it is stored (a correction's
-    revision holds only the players it recomputed: repositories.list_storage.calculations),
-    given as the current revision's (its revision and id)."""
+def _on_current_list(session: Session, rows: Sequence[_Stored]) -> list[_Stored]:
+    """The rows (any revision of the period's list) that the current revision shows, each
+    player's read where it is stored (a correction's revision holds only the players it
+    recomputed: repositories.list_storage.calculations), given as the current revision's (its
+    revision and id)."""
     if not rows:
         return []
     lists = stored_calculations.links(session, {int(row.list_id) for row in rows})
     current = max(lists.values(), key=lambda link: link.revision)
     chain = stored_calculations.revision_chain(lists, current.id)
     revised = stored_calculations.revised_on(session, chain[:-1], {row.player_id for row in rows})
-    shown: list[tuple[Any, ...]] = []
+    shown: list[_Stored] = []
     for row in rows:
         source = stored_calculations.source_of(chain, revised.get(row.player_id, ()))
-        if int(row.list_id) == source:
-            shown.append((*row[:9], current.revision, current.id))
+        if row.list_id == source:
+            shown.append(replace(row, revision=current.revision, list_id=current.id))
     return shown
 
 
