@@ -43,6 +43,7 @@ from ratingdb.services.submissions.checks import check_tournament_size
 from ratingdb.services.tournaments import check_categories, check_in_time, late_message
 from ratingdb.services.unregistered import fide_categories
 from tests.backoffice.conftest import PASSWORD, Accounts
+from tests.backoffice.test_norm_pages import norm_scenario  # noqa: F401  (a fixture)
 from tests.backoffice.test_publication import (
     PAGE,
     _csrf,
@@ -63,7 +64,7 @@ from tests.backoffice.test_quality_flags import (
     tokens,  # noqa: F401  (a fixture)
 )
 from tests.corrections import test_revision_chain as chain
-from tests.services.test_norms import ADA, build
+from tests.services.test_norms import ADA
 from tests.support.files import trf_player
 from tests.support.publication import LATE_ENTRY
 
@@ -226,16 +227,8 @@ def _cells(page: str, row_id: str) -> list[str]:
     return [html.unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in cells]
 
 
-def test_the_norm_check_in_french(
-    client: TestClient,
-    users: Accounts,
-    database_url: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    build(capsys, database_url, tmp_path)
-    users.add("officer1", "officer")
-    _signed_in(client, users)
+@pytest.mark.usefixtures("norm_scenario")
+def test_the_norm_check_in_french(client: TestClient) -> None:
     page = client.get("/norms/tournaments/T000001?lang=fr").text
     prefix = f"c-{ADA}-IM"
     # Key, article, required, found, verdict.
@@ -268,16 +261,8 @@ def test_the_norm_check_in_french(
                                                      "6.5 points (72 %)"]  # fmt: skip
 
 
-def test_refusals_in_french(
-    client: TestClient,
-    users: Accounts,
-    database_url: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    build(capsys, database_url, tmp_path)
-    users.add("officer1", "officer")
-    _signed_in(client, users)
+@pytest.mark.usefixtures("norm_scenario")
+def test_refusals_in_french(client: TestClient) -> None:
     missing = client.get("/norms/tournaments/T999999?lang=fr")
     assert missing.status_code == 422
     assert f"champ tournament{NB}: aucun tournoi 'T999999'" in html.unescape(missing.text)

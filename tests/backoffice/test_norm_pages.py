@@ -21,15 +21,22 @@ def _officer(client: TestClient, users: Accounts) -> None:
     client.cookies.set("ratingdb_session", session_id)
 
 
-def test_an_officer_reads_the_norm_check_and_the_certificate(
+@pytest.fixture
+def norm_scenario(
     client: TestClient,
     users: Accounts,
     database_url: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The issue's tournament stored (tests/services/test_norms.py), an officer signed in."""
     build(capsys, database_url, tmp_path)
     _officer(client, users)
+
+
+def test_an_officer_reads_the_norm_check_and_the_certificate(
+    client: TestClient, norm_scenario: None, database_url: str
+) -> None:
     before = query(database_url, "SELECT count(*) FROM audit_log")
     index = client.get("/norms")
     assert index.status_code == 200
@@ -61,15 +68,7 @@ def test_an_officer_reads_the_norm_check_and_the_certificate(
     assert query(database_url, "SELECT count(*) FROM audit_log") == before
 
 
-def test_refusals_are_shown_with_their_reason(
-    client: TestClient,
-    users: Accounts,
-    database_url: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    build(capsys, database_url, tmp_path)
-    _officer(client, users)
+def test_refusals_are_shown_with_their_reason(client: TestClient, norm_scenario: None) -> None:
     missing = client.get("/norms/tournaments/T999999")
     assert missing.status_code == 422
     assert "field tournament: no tournament &#39;T999999&#39;" in missing.text
@@ -83,15 +82,7 @@ def test_refusals_are_shown_with_their_reason(
     assert "field period" in watch.text
 
 
-def test_the_title_watch_page(
-    client: TestClient,
-    users: Accounts,
-    database_url: str,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    build(capsys, database_url, tmp_path)
-    _officer(client, users)
+def test_the_title_watch_page(client: TestClient, norm_scenario: None, database_url: str) -> None:
     assert "Title watch" in client.get("/titles/watch").text
     page = client.get("/titles/watch?period=2026-11")
     assert page.status_code == 200
