@@ -182,6 +182,15 @@ def child(phase: str, url: str, back: int) -> dict[str, Any]:
     return result
 
 
+def _run_line(name: str, run: dict[str, Any], load: float) -> str:
+    """A child run's figures on one line: time, CPU, peak memory, revisions, load before."""
+    return (
+        f"  {name} {run['seconds']:8.2f} s  CPU {run['cpu_s']:.2f} s  peak memory "
+        f"{run['peak_rss_mb']:,} MB (at start {run['start_rss_mb']} MB), {run['revisions']} "
+        f"revisions (load {load:.1f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=50_000)
@@ -277,12 +286,7 @@ def main() -> None:
     if not args.skip_whole:
         load_before_dry = os.getloadavg()
         dry = child("whole", url, args.back)
-        print(
-            f"  whole cascade     {dry['seconds']:8.2f} s  CPU {dry['cpu_s']:.2f} s  "
-            f"peak memory {dry['peak_rss_mb']:,} MB "
-            f"(at start {dry['start_rss_mb']} MB), {dry['revisions']} revisions "
-            f"(load {load_before_dry[0]:.1f}, rolled back)"
-        )
+        print(_run_line("whole cascade    ", dry, load_before_dry[0]) + ", rolled back")
         if impact["changes"] != dry["changes"]:
             raise SystemExit(
                 "the impact differs from the cascade's revisions:\n"
@@ -294,11 +298,9 @@ def main() -> None:
         load_before = os.getloadavg()
         cascade = child("cascade", url, args.back)
         print(
-            f"  cascade   {cascade['seconds']:8.2f} s  CPU {cascade['cpu_s']:.2f} s  "
-            f"peak memory {cascade['peak_rss_mb']:,} MB "
-            f"(at start {cascade['start_rss_mb']} MB), {cascade['revisions']} revisions, "
-            f"players changed per revision {cascade['players_changed']} "
-            f"(load {load_before[0]:.1f}); the database grew by {cascade['grown']}"
+            _run_line("cascade  ", cascade, load_before[0])
+            + f"; players changed per revision {cascade['players_changed']}; the database "
+            f"grew by {cascade['grown']}"
         )
         if cascade["changes"] != impact["changes"]:
             raise SystemExit("the committed cascade differs from the impact")
