@@ -168,7 +168,11 @@ class Reader:
         return f"+{text}" if value > 0 else text
 
     def date(self, day: date) -> str:
-        """``December 1, 2026`` / ``1 décembre 2026``."""
+        """``December 1, 2026`` / ``1er décembre 2026``: French writes the first of a month
+        as an ordinal (CLDR's long date does not), and every list is dated the first."""
+        if self.language == "fr" and day.day == 1:
+            first: str = format_date(day, "'1er' MMMM y", locale="fr")
+            return first
         text: str = format_date(day, format="long", locale=self.language)
         return text
 

@@ -48,7 +48,7 @@ class Reader(i18n.Reader):
     catalogues: ClassVar[Mapping[str, NullTranslations]] = CATALOGUES
 
     def day(self, value: date | str | None) -> str:
-        """A date (or an ISO date or timestamp's day): ``December 1, 2026`` / ``1 décembre
+        """A date (or an ISO date or timestamp's day): ``December 1, 2026`` / ``1er décembre
         2026``; ``""`` for none."""
         if value is None or value == "":
             return ""
@@ -59,7 +59,7 @@ class Reader(i18n.Reader):
         return self.date(value)
 
     def stamp(self, value: datetime | str | None, seconds: bool = False) -> str:
-        """A moment, in UTC as stored: ``December 1, 2026, 09:00`` / ``1 décembre 2026,
+        """A moment, in UTC as stored: ``December 1, 2026, 09:00`` / ``1er décembre 2026,
         09:00`` (``09:00:05`` with ``seconds``)."""
         if value is None or value == "":
             return ""
@@ -74,7 +74,7 @@ class Reader(i18n.Reader):
         language's signs, a nested message translated). A ``str`` is a text already worded
         (an error described by the page), shown as it is. A counted message takes the form its
         count asks for in the reader's language (``1 partie``, ``2 parties``), whatever
-        English wrote; a date is written as the pages write dates (``1 novembre 2026``)."""
+        English wrote; a date is written as the pages write dates (``1er novembre 2026``)."""
         if isinstance(value, str):
             return value
         text = value if isinstance(value, Text) else from_json(value)

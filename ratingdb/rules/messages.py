@@ -42,7 +42,7 @@ class Number:
 @dataclass(frozen=True, slots=True)
 class Day:
     """A date: in English its ISO form, as the command line and the APIs have always written
-    it (``2026-11-01``); a page writes it the reader's way (``1 novembre 2026``)."""
+    it (``2026-11-01``); a page writes it the reader's way (``1er novembre 2026``)."""
 
     value: date
 

@@ -299,7 +299,7 @@ def test_the_form_alone(client: TestClient) -> None:
 
 def test_the_rules_in_force_in_french(client: TestClient) -> None:
     parsed = page(client, "/calculator?period=2012-03&category=fide-rapid&lang=fr")
-    assert "Règles en vigueur : fide-rapid-2012-01 (depuis le 1 janvier 2012)." in parsed.text
+    assert "Règles en vigueur : fide-rapid-2012-01 (depuis le 1er janvier 2012)." in parsed.text
 
 
 def test_2022_sequential_caps_once_per_event_on_the_page(client: TestClient) -> None:

@@ -53,7 +53,11 @@ def test_numbers_and_dates_the_readers_way() -> None:
     english, french = Reader("en", False, ()), Reader("fr", False, ())
     assert (english.number(1234), french.number(1234)) == ("1,234", "1\u202f234")
     assert english.date(date(2026, 12, 1)) == "December 1, 2026"
-    assert french.date(date(2026, 12, 1)) == "1 décembre 2026"
+    # The first of a month is an ordinal in French (1er), the other days cardinals.
+    assert french.date(date(2026, 12, 1)) == "1er décembre 2026"
+    assert french.date(date(2026, 12, 2)) == "2 décembre 2026"
+    assert french.date(date(2027, 1, 31)) == "31 janvier 2027"
+    assert english.date(date(2027, 1, 31)) == "January 31, 2027"
     # Exact decimals, every digit kept, at least two places.
     assert english.decimal(Decimal("0.5715")) == "0.5715"
     assert french.decimal(Decimal("0.5715")) == "0,5715"
@@ -124,7 +128,7 @@ def test_home_in_french_from_accept_language(client: TestClient) -> None:
     assert "Listes de classement" in parsed.text
     assert "FIDE standard · 2026-11" in parsed.text
     assert "Elo rapide FFE · 2026-10" in parsed.text
-    assert "Liste du 1 novembre 2026, 7 joueurs classés, règles fide-standard-2025-10." in (
+    assert "Liste du 1er novembre 2026, 7 joueurs classés, règles fide-standard-2025-10." in (
         parsed.text
     )
     english = page(client, "/")

@@ -248,7 +248,7 @@ def test_top_lists(client: TestClient) -> None:
 def test_french(client: TestClient) -> None:
     parsed = page(client, f"{LIST}?lang=fr&federation=FRA")
     assert {"lang": "fr"} in [{"lang": attrs.get("lang")} for attrs in parsed.all("html")]
-    assert "Liste du 1 novembre 2026, 7 joueurs classés, règles fide-standard-2025-10." in (
+    assert "Liste du 1er novembre 2026, 7 joueurs classés, règles fide-standard-2025-10." in (
         parsed.text
     )
     assert "5 joueurs" in parsed.text

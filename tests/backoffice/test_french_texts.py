@@ -321,7 +321,7 @@ def test_a_day_is_iso_in_english_and_the_readers_date_on_a_page() -> None:
     message = Message("from %(day)s", {"day": Day(date(2026, 11, 1))})
     assert message.english() == "from 2026-11-01"  # the command line and the API, as ever
     assert ENGLISH.message(message) == "from November 1, 2026"
-    assert FRENCH.message(message) == "from 1 novembre 2026"  # (no catalogue entry: the values)
+    assert FRENCH.message(message) == "from 1er novembre 2026"  # (no catalogue entry: the values)
     assert from_json(message.as_json()) == message
     assert message.as_json() == {"text": "from %(day)s", "params": {"day": {"day": "2026-11-01"}}}
 
@@ -921,8 +921,8 @@ def _refused(check: Callable[[], object]) -> InputError:
             lambda: parse_period(Category.FIDE_STANDARD, "1960-01"),
             "period: fide-standard has no rules before 2000-01-01 (asked for 1960-01-01)",
             (
-                f"champ period{NB}: fide-standard n{AP}a pas de règles avant le 1 janvier 2000 "
-                "(demandé pour le 1 janvier 1960)"
+                f"champ period{NB}: fide-standard n{AP}a pas de règles avant le 1er janvier 2000 "
+                "(demandé pour le 1er janvier 1960)"
             ),
         ),
         (

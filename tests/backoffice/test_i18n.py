@@ -299,8 +299,8 @@ def test_numbers_and_dates_the_readers_way(client: TestClient, users: Accounts) 
     audit = client.get("/audit?lang=fr").text
     assert "Les 200 dernières entrées au plus" in audit
     reader = Reader("fr", False, ())
-    assert reader.stamp("2026-12-01T09:00:05+00:00") == "1 décembre 2026 à 09:00"
-    assert reader.stamp("2026-12-01T09:00:05+00:00", seconds=True) == "1 décembre 2026 à 09:00:05"
+    assert reader.stamp("2026-12-01T09:00:05+00:00") == "1er décembre 2026 à 09:00"
+    assert reader.stamp("2026-12-01T09:00:05+00:00", seconds=True) == "1er décembre 2026 à 09:00:05"
     assert Reader("en", False, ()).stamp("2026-12-01T09:00:05+00:00") == "December 1, 2026, 09:00"
     assert reader.day("2026-11-02") == "2 novembre 2026"
 
