@@ -83,10 +83,17 @@ def as_file(content: bytes, filename: str) -> Iterator[Path]:
 
 
 def located(error: InputError, path: Path, filename: str) -> InputError:
-    """The error naming the uploaded file, not the temporary copy."""
-    message = error.message.replace(str(path), filename)
+    """The error naming the uploaded file, not the temporary copy (its message kept, for the
+    back office to word it)."""
+    text = error.text
+    if not text.params:  # a text written whole (no values): the path may be in it
+        text = Message(text.text.replace(str(path), filename))
     return InputError(
-        message, field=error.field, source=filename, line=error.line, column=error.column
+        renamed(text, str(path), filename),
+        field=error.field_text or error.field,
+        source=filename,
+        line=error.line,
+        column=error.column,
     )
 
 
@@ -115,7 +122,9 @@ def described(error: InputError) -> Message:
     if error.column is not None:
         parts.append(Message(N_("column %(column)s"), {"column": error.column}))
     if error.field:
-        parts.append(Message(N_("field %(field)s"), {"field": error.field}))
+        # A TRF's words for its field (``starting rank``) translated; a CSV column as it is.
+        field: Param = error.field_text or error.field
+        parts.append(Message(N_("field %(field)s"), {"field": field}))
     if not parts:
         return error.text
     where = Message(", ".join(f"%(p{i})s" for i in range(len(parts))),
