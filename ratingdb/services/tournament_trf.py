@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import GameRow as CsvGame
 from ratingdb.formats.games_csv import TournamentFile
-from ratingdb.formats.trf import SHORT_GAMES, TrfFile, TrfPlayer, parse_trf
+from ratingdb.formats.trf import SHORT_GAMES, TrfFile, TrfPlayer, field_words, parse_trf
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period, closing_date
 from ratingdb.rules.messages import N_, Day, Message, Nn_, counted
@@ -57,7 +57,8 @@ def read_trf(
     start, end = _trf_dates(trf, categories[0], forced, notes)
     if not trf.games:
         raise InputError(
-            "no games to store: no round has a result against an opponent", source=source
+            Message(N_("no games to store: no round has a result against an opponent")),
+            source=source,
         )
     player_repo.lock_imports(session)
     matched = match_players(session, trf)
@@ -101,11 +102,14 @@ def _trf_dates(
     if start is None and end is None:
         if forced is None:
             raise InputError(
-                "the file has no dates (no 042, 052 or 132 record): give the period to rate it "
-                "on that period's list (its closing date is then used as the dates)",
+                Message(
+                    N_("the file has no dates (no 042, 052 or 132 record): give the period to "
+                       "rate it on that period's list (its closing date is then used as the "
+                       "dates)")
+                ),
                 source=trf.source,
-                field="042 start date",
-            )
+                field=field_words("042 start date"),
+            )  # fmt: skip
         check_period(category, forced)
         start = end = closing_date(category, forced)
         notes.append(
@@ -124,10 +128,11 @@ def _trf_dates(
         raise AssertionError("dates not filled in")
     if end < start:
         raise InputError(
-            f"the end date {end} is before the start date {start}",
+            Message(N_("the end date %(end)s is before the start date %(start)s"),
+                    {"end": Day(end), "start": Day(start)}),
             source=trf.source,
-            field="052 end date",
-        )
+            field=field_words("052 end date"),
+        )  # fmt: skip
     return start, end
 
 

@@ -30,7 +30,16 @@ from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
 from ratingdb.rules import Category, Period, next_period, period_for_end_date, versions_of
 from ratingdb.rules.calendar import last_list_for
-from ratingdb.rules.messages import N_, Day, Message, Nn_, counted, game_count, one_of
+from ratingdb.rules.messages import (
+    N_,
+    Day,
+    Message,
+    Nn_,
+    counted,
+    game_count,
+    one_of,
+    worded,
+)
 from ratingdb.rules.rate_of_play import parse_time_control
 from ratingdb.services.lists import check_period
 from ratingdb.services.tournament_trf import TournamentDetails, read_trf
@@ -185,7 +194,7 @@ def with_time_control(
     try:
         parse_time_control(given)
     except ValueError as error:
-        raise InputError(str(error), field="time_control") from None
+        raise InputError(worded(error), field="time_control") from None
     written = details.time_control_code
     if written is not None and written != given:
         raise InputError(
@@ -197,7 +206,7 @@ def with_time_control(
     return dataclasses.replace(details, time_control_code=given)
 
 
-def _read_bytes(path: Path, save_as: str) -> bytes:
+def _read_bytes(path: Path, save_as: str | Message) -> bytes:
     """The file's bytes, read so that a line over 64 KiB is refused before it is held."""
     return read_bounded(path, str(path), save_as=save_as)
 
@@ -212,17 +221,22 @@ def _refuse_duplicate(session: Session, digest: str, category: Category, source:
 
 
 def refuse_unknown_players(
-    session: Session, tournament: TournamentFile, hint: str = ""
+    session: Session, tournament: TournamentFile, hint: bool = False
 ) -> set[str]:
-    """Every player of the file's games is stored already: the file's line and column if not.
-    The players' ids."""
+    """Every player of the file's games is stored already: the file's line and column if not
+    (``hint``: saying to import the player first). The players' ids."""
+    unknown = (
+        N_("unknown player %(player)s (import a list or a TRF with this player first)")
+        if hint
+        else N_("unknown player %(player)s")
+    )
     wanted = {g.white_id for g in tournament.games} | {g.black_id for g in tournament.games}
     known = player_repo.existing_ids(session, wanted)
     for game in tournament.games:
         for player, column in ((game.white_id, "white_id"), (game.black_id, "black_id")):
             if player not in known:
                 raise InputError(
-                    f"unknown player {player}{hint}",
+                    Message(unknown, {"player": player}),
                     source=tournament.source,
                     line=game.line,
                     field=column,
@@ -278,9 +292,7 @@ def store_tournament(
 ) -> ImportedTournament:
     """Store one tournament rated in ``category``. ``grouped``: one of several made from the
     same file; ``group_id`` is the first of them (None: this one is the first)."""
-    refuse_unknown_players(
-        session, tournament, hint=" (import a list or a TRF with this player first)"
-    )
+    refuse_unknown_players(session, tournament, hint=True)
     _refuse_duplicate(session, digest, category, tournament.source)
     period, late = hold_period(session, category, tournament.end_date, forced)
     check_in_time(category, tournament.end_date, period, late_reason)

@@ -234,9 +234,7 @@ def check(
     savepoint = session.begin_nested()
     try:
         read = read_tournament(session, path, categories, forced, file_format)
-        players = refuse_unknown_players(
-            session, read.tournament, hint=" (import a list or a TRF with this player first)"
-        )
+        players = refuse_unknown_players(session, read.tournament, hint=True)
         planned = [
             (category, *assign_period(session, category, read.tournament.end_date, forced))
             for category in categories
