@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.backoffice.conftest import Accounts
+from tests.corrections.test_revision_chain import P, build
 from tests.support.files import GAMES_HEADER
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
@@ -238,3 +241,24 @@ def test_the_api_says_a_files_refusal_in_english_as_before(
         )
         assert answer.status_code == 422, answer.text
         assert answer.json()["detail"] == english
+
+
+def test_a_corrected_file_that_cannot_be_read_is_refused_in_french(
+    client: TestClient, users: Accounts, database_url: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """The correction form replacing a tournament by a corrected file says the same."""
+    ids = build(capsys, database_url, tmp_path / "chain", periods=[P])
+    users.add("officer1", "officer")
+    session_id, csrf = users.session("officer1")
+    client.cookies.set("ratingdb_session", session_id)
+    _, content, english, french = REFUSALS[1]
+    data = {"csrf_token": csrf, "tournament": ids["T1"], "reason": "the report was wrong"}
+    for language, expected in (("fr", french), ("en", english)):
+        answer = client.post(
+            f"/corrections/tournament?lang={language}",
+            data=data,
+            files={"file": ("t.trf", content.encode(), "application/octet-stream")},
+        )
+        assert answer.status_code == 422, answer.text
+        assert _alert(answer.text.replace(' id="error"', "")) == expected

@@ -85,11 +85,8 @@ def as_file(content: bytes, filename: str) -> Iterator[Path]:
 def located(error: InputError, path: Path, filename: str) -> InputError:
     """The error naming the uploaded file, not the temporary copy (its message kept, for the
     back office to word it)."""
-    text = error.text
-    if not text.params:  # a text written whole (no values): the path may be in it
-        text = Message(text.text.replace(str(path), filename))
     return InputError(
-        renamed(text, str(path), filename),
+        renamed(error.text, str(path), filename),
         field=error.field_text or error.field,
         source=filename,
         line=error.line,
@@ -99,7 +96,9 @@ def located(error: InputError, path: Path, filename: str) -> InputError:
 
 def renamed(message: Message, old: str, new: str) -> Message:
     """``message`` with ``old`` (the temporary copy's path) written ``new`` (the uploaded
-    file's name) in its values."""
+    file's name) in its values, or in its text when it is written whole (no values)."""
+    if not message.params:
+        return dataclasses.replace(message, text=message.text.replace(old, new))
 
     def value(param: Param) -> Param:
         if isinstance(param, Message):
