@@ -402,10 +402,11 @@ def assign_period(
     first = versions_of(category)[0].effective_from
     if end_date < first:
         raise InputError(
-            f"the tournament ends on {end_date.isoformat()}, before the first {category.value} "
-            f"rules ratingdb knows ({first.isoformat()})",
+            Message(N_("the tournament ends on %(end)s, before the first %(category)s rules "
+                       "ratingdb knows (%(first)s)"),
+                    {"end": Day(end_date), "category": category.value, "first": Day(first)}),
             field="category",
-        )
+        )  # fmt: skip
     natural = period_for_end_date(category, end_date)
     published = period_repo.published_periods(session, category)
     latest = max(published, default=None)
@@ -413,15 +414,18 @@ def assign_period(
         check_period(category, forced)
         if latest is not None and forced <= latest:
             raise InputError(
-                f"{category.value} {forced} is already published (latest list: {latest}); "
-                "a published list never changes",
+                Message(N_("%(category)s %(period)s is already published (latest list: "
+                           "%(latest)s); a published list never changes"),
+                        {"category": category.value, "period": str(forced),
+                         "latest": str(latest)}),
                 field="period",
-            )
+            )  # fmt: skip
         if end_date >= forced.list_date:
             raise InputError(
-                f"the tournament ends on {end_date.isoformat()}, after the {forced} list date",
+                Message(N_("the tournament ends on %(end)s, after the %(period)s list date"),
+                        {"end": Day(end_date), "period": str(forced)}),
                 field="period",
-            )
+            )  # fmt: skip
         return forced, latest is not None and natural <= latest
     if latest is None or natural > latest:
         return natural, False

@@ -6,6 +6,7 @@ written."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,11 @@ from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import read_games_csv
 from ratingdb.formats.text import check_text
 from ratingdb.formats.trf import field_words, parse_trf
+from ratingdb.rules import Category
 from ratingdb.rules.messages import Message, MessageError
 from ratingdb.rules.rate_of_play import parse_time_control
 from ratingdb.services.submissions import described
+from ratingdb.services.tournaments import assign_period
 from tests.support.files import GAMES_HEADER
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
@@ -194,3 +197,17 @@ def test_a_trfs_fields_are_words_a_csvs_columns_as_written(tmp_path: Path) -> No
     renamed = refused.with_field("--file")
     assert (renamed.field, renamed.field_text) == ("--file", None)
     assert refused.located("other.trf").field_text == Message("starting rank")
+
+
+def test_a_tournament_before_the_first_rules_in_english_and_french() -> None:
+    """What the upload's check says of the file's dates (refused before the database is read)."""
+    with pytest.raises(InputError) as refused:
+        assign_period(None, Category("fide-standard"), date(1950, 1, 1), None)  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        "category: the tournament ends on 1950-01-01, before the first fide-standard rules "
+        "ratingdb knows (2000-01-01)"
+    )
+    assert FRENCH.message(described(refused.value)) == (
+        f"champ category{NB}: le tournoi se termine le 1 janvier 1950, avant les premières "
+        "règles fide-standard que ratingdb connaît (1 janvier 2000)"
+    )
