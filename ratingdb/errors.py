@@ -14,6 +14,11 @@ class InputError(Exception):
     service, a domain name (``period``, ``tournament``), which each edge shows as its own
     parameter (the command line's table: ``ratingdb.cli.fields``).
 
+    ``field`` may be a :class:`~ratingdb.rules.messages.Message` too (``field_text``): words
+    that describe the field (a TRF's ``starting rank``), which the back office translates; a
+    plain ``str`` is a name shown as it is (a CSV column, a parameter). ``field`` is then its
+    English, as ever.
+
     ``message`` may be a :class:`~ratingdb.rules.messages.Message` (``text``), which the back
     office words in the officer's language; ``message`` is then its English, as ever.
     """
@@ -22,7 +27,7 @@ class InputError(Exception):
         self,
         message: str | Message,
         *,
-        field: str | None = None,
+        field: str | Message | None = None,
         source: str | None = None,
         line: int | None = None,
         column: int | None = None,
@@ -30,7 +35,8 @@ class InputError(Exception):
         self.text = message if isinstance(message, Message) else Message(message)
         self.message = self.text.english()
         super().__init__(self.message)
-        self.field = field
+        self.field_text = field if isinstance(field, Message) else None
+        self.field = field.english() if isinstance(field, Message) else field
         self.source = source
         self.line = line
         self.column = column
@@ -38,7 +44,11 @@ class InputError(Exception):
     def located(self, source: str) -> InputError:
         """The same error, naming the file it came from."""
         return InputError(
-            self.text, field=self.field, source=source, line=self.line, column=self.column
+            self.text,
+            field=self.field_text or self.field,
+            source=source,
+            line=self.line,
+            column=self.column,
         )
 
     def with_field(self, field: str) -> InputError:

@@ -46,7 +46,7 @@ from ratingdb.services.correction_requests import (
     PreviewConflict,
     PreviewNotFound,
 )
-from ratingdb.services.submissions import describe
+from ratingdb.services.submissions import describe, described
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -184,7 +184,7 @@ def _form_page(
 ) -> HTMLResponse:
     return _page(
         request, "correction_form.html", status=status, form=form, values=values or {},
-        error=None if error is None else describe(error),
+        error=None if error is None else described(error),
         error_field=None if error is None else service.form_field(error),
         comparison=comparison, override_ticked=OVERRIDE_TICKED,
     )  # fmt: skip

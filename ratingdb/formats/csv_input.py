@@ -25,9 +25,12 @@ from ratingdb.formats.text import (
     control_message,
     read_bounded,
 )
+from ratingdb.rules.messages import N_, Message, Nn_, counted
 
 #: What to save a CSV file as, when it is in an encoding that is not read.
-SAVE_AS = "UTF-8 (in Excel: CSV UTF-8 (Comma delimited))"
+SAVE_AS = Message(N_("UTF-8 (in Excel: CSV UTF-8 (Comma delimited))"))
+#: A value left empty where one is needed.
+EMPTY = N_("is empty")
 
 _DIGITS = re.compile(r"[0-9]{1,20}")
 
@@ -38,7 +41,7 @@ class CsvRow:
     line: int
     values: dict[str, str]
 
-    def error(self, field: str, message: str) -> InputError:
+    def error(self, field: str, message: str | Message) -> InputError:
         return InputError(message, field=field, source=self.source, line=self.line)
 
     def text(self, field: str, *, required: bool = True, limit: int | None = None) -> str:
@@ -46,7 +49,7 @@ class CsvRow:
         most that many characters."""
         value = self.values.get(field, "").strip(" ")
         if required and not value:
-            raise self.error(field, "is empty")
+            raise self.error(field, Message(EMPTY))
         return check_text(value, lambda message: self.error(field, message), limit=limit)
 
     def integer(self, field: str, *, low: int, high: int) -> int | None:
@@ -55,16 +58,30 @@ class CsvRow:
             return None
         if not is_digits(value.removeprefix("-")):
             shown = value if len(value) <= 40 else value[:40] + "..."
-            raise self.error(field, f"must be a whole number, got {shown!r}")
+            raise self.error(
+                field, Message(N_("must be a whole number, got %(given)s"), {"given": repr(shown)})
+            )
         number = int(value)
         if not low <= number <= high:
-            raise self.error(field, f"must be from {low} to {high}, got {number}")
+            raise self.error(
+                field,
+                Message(
+                    N_("must be from %(low)s to %(high)s, got %(given)s"),
+                    {"low": low, "high": high, "given": number},
+                ),
+            )
         return number
 
     def player_id(self, field: str) -> str:
         value = self.text(field)
         if not _DIGITS.fullmatch(value):
-            raise self.error(field, f"must be a player id of 1 to 20 digits, got {value!r}")
+            raise self.error(
+                field,
+                Message(
+                    N_("must be a player id of 1 to 20 digits, got %(given)s"),
+                    {"given": repr(value)},
+                ),
+            )
         return value
 
     def iso_date(self, field: str) -> date:
@@ -74,7 +91,10 @@ class CsvRow:
                 raise ValueError
             parsed = date.fromisoformat(value)
         except ValueError:
-            raise self.error(field, f"must be a date YYYY-MM-DD, got {value!r}") from None
+            raise self.error(
+                field,
+                Message(N_("must be a date YYYY-MM-DD, got %(given)s"), {"given": repr(value)}),
+            ) from None
         return check_date(parsed, lambda message: self.error(field, message))
 
 
@@ -91,30 +111,39 @@ def read_csv_text(text: str, required: Sequence[str], *, source: str) -> Iterato
         header = next(reader)
     except StopIteration:
         raise InputError(
-            "the file is empty (a header row is needed)", source=source, line=1
+            Message(N_("the file is empty (a header row is needed)")), source=source, line=1
         ) from None
     except csv.Error as error:
-        raise InputError(f"bad CSV: {error}", source=source, line=1) from None
+        raise InputError(_bad_csv(error), source=source, line=1) from None
     columns = [column.strip() for column in header]
     missing = [column for column in required if column not in columns]
     if missing and any(";" in column for column in columns):
         raise InputError(
-            "the file is separated by semicolons, not commas (as Excel saves CSV in some "
-            "languages); save it as CSV with commas: in Excel, File > Save As > "
-            "CSV UTF-8 (Comma delimited)",
+            Message(
+                N_(
+                    "the file is separated by semicolons, not commas (as Excel saves CSV in some "
+                    "languages); save it as CSV with commas: in Excel, File > Save As > "
+                    "CSV UTF-8 (Comma delimited)"
+                )
+            ),
             source=source,
             line=1,
         )
     if missing:
         raise InputError(
-            f"missing column (the header needs: {', '.join(required)})",
+            Message(
+                N_("missing column (the header needs: %(columns)s)"),
+                {"columns": ", ".join(required)},
+            ),
             field=missing[0],
             source=source,
             line=1,
         )
     duplicated = sorted({column for column in columns if columns.count(column) > 1})
     if duplicated:
-        raise InputError("column appears twice", field=duplicated[0], source=source, line=1)
+        raise InputError(
+            Message(N_("column appears twice")), field=duplicated[0], source=source, line=1
+        )
     return _rows(reader, columns, source)
 
 
@@ -128,14 +157,20 @@ def _rows(reader: Iterator[list[str]], columns: list[str], source: str) -> Itera
         except StopIteration:
             return
         except csv.Error as error:
-            raise InputError(f"bad CSV: {error}", source=source, line=line) from None
+            raise InputError(_bad_csv(error), source=source, line=line) from None
         end = reader.line_num  # type: ignore[attr-defined]
         if not cells or all(not cell.strip() for cell in cells):
             continue
         if len(cells) != len(columns):
             raise InputError(
-                f"has {len(cells)} fields, the header has {len(columns)}", source=source, line=line
-            )
+                counted(
+                    Nn_("has %(count)s field, the header has %(columns)s",
+                        "has %(count)s fields, the header has %(columns)s"),
+                    "count", {"count": len(cells), "columns": len(columns)},
+                ),
+                source=source,
+                line=line,
+            )  # fmt: skip
         for column, cell in zip(columns, cells, strict=True):
             index = control_at(cell)
             if index is not None:
@@ -151,8 +186,16 @@ def _decode(raw: bytes, source: str) -> str:
     except UnicodeDecodeError as error:
         line = len(re.findall(rb"\r\n|\r|\n", raw[: error.start])) + 1
         raise InputError(
-            f"not UTF-8 (byte 0x{raw[error.start]:02x}); save the file as UTF-8",
+            Message(
+                N_("not UTF-8 (byte 0x%(byte)s); save the file as UTF-8"),
+                {"byte": f"{raw[error.start]:02x}"},
+            ),
             source=source,
             line=line,
         ) from None
     return text.removeprefix("\ufeff")
+
+
+def _bad_csv(error: csv.Error) -> Message:
+    """A CSV the csv module cannot read: its reason as it gives it (in English)."""
+    return Message(N_("bad CSV: %(reason)s"), {"reason": str(error)})

@@ -11,8 +11,9 @@ from datetime import date
 from pathlib import Path
 
 from ratingdb.errors import InputError
-from ratingdb.formats.csv_input import CsvRow, read_csv
-from ratingdb.formats.text import MAX_NAME_CHARS
+from ratingdb.formats.csv_input import EMPTY, CsvRow, read_csv
+from ratingdb.formats.text import MAX_NAME_CHARS, before_start
+from ratingdb.rules.messages import N_, Day, Message, worded
 from ratingdb.rules.rate_of_play import parse_time_control
 
 COLUMNS = ("tournament", "start_date", "end_date", "round", "white_id", "black_id", "result")
@@ -62,50 +63,74 @@ def read_games_csv(path: Path, *, source: str | None = None) -> TournamentFile:
         if header is None:
             time_control = control
             if end < start:
-                raise row.error(
-                    "end_date", f"{end.isoformat()} is before the start date {start.isoformat()}"
-                )
+                raise row.error("end_date", before_start(end, start))
             header = (name, start, end, row.line)
         else:
             first = header[3]
             if name != header[0]:
                 raise row.error(
-                    "tournament", f"{name!r} differs from {header[0]!r} on line {first}"
+                    "tournament",
+                    Message(
+                        N_("%(given)s differs from %(first)s on line %(line)s"),
+                        {"given": repr(name), "first": repr(header[0]), "line": first},
+                    ),
                 )
             if start != header[1]:
-                raise row.error("start_date", f"differs from line {first} ({header[1]})")
+                raise row.error("start_date", _differs(first, Day(header[1])))
             if end != header[2]:
-                raise row.error("end_date", f"differs from line {first} ({header[2]})")
+                raise row.error("end_date", _differs(first, Day(header[2])))
             if control != time_control:
                 raise row.error(
                     "time_control",
-                    f"{control or 'empty'} differs from line {first} ({time_control or 'empty'})",
-                )
+                    Message(
+                        N_("%(given)s differs from line %(line)s (%(first)s)"),
+                        {"given": control or _EMPTY, "line": first,
+                         "first": time_control or _EMPTY},
+                    ),
+                )  # fmt: skip
         round_number = row.integer("round", low=1, high=MAX_ROUNDS)
         if round_number is None:
-            raise row.error("round", "is empty")
+            raise row.error("round", Message(EMPTY))
         white = row.player_id("white_id")
         black = row.player_id("black_id")
         if white == black:
-            raise row.error("black_id", f"a player cannot play against himself ({white})")
+            raise row.error(
+                "black_id",
+                Message(N_("a player cannot play against himself (%(player)s)"), {"player": white}),
+            )
         result = row.text("result")
         if result not in RESULTS:
             allowed = ", ".join(sorted(RESULTS))
-            raise row.error("result", f"must be one of {allowed}; got {result!r}")
+            raise row.error(
+                "result",
+                Message(
+                    N_("must be one of %(choices)s; got %(given)s"),
+                    {"choices": allowed, "given": repr(result)},
+                ),
+            )
         pair = (round_number, frozenset((white, black)))
         if pair in pairs:
-            raise row.error("result", f"duplicate game: the same game is on line {pairs[pair]}")
+            raise row.error(
+                "result",
+                Message(
+                    N_("duplicate game: the same game is on line %(line)s"), {"line": pairs[pair]}
+                ),
+            )
         for player, field in ((white, "white_id"), (black, "black_id")):
             if (round_number, player) in busy:
                 earlier = busy[(round_number, player)]
                 raise row.error(
-                    field, f"{player} already plays round {round_number} on line {earlier}"
+                    field,
+                    Message(
+                        N_("%(player)s already plays round %(round)s on line %(line)s"),
+                        {"player": player, "round": round_number, "line": earlier},
+                    ),
                 )
             busy[(round_number, player)] = row.line
         pairs[pair] = row.line
         games.append(GameRow(row.line, round_number, white, black, result))
     if header is None:
-        raise InputError("no games in the file", source=name_of_file, line=2)
+        raise InputError(Message(N_("no games in the file")), source=name_of_file, line=2)
     return TournamentFile(name_of_file, header[0], header[1], header[2], tuple(games), time_control)
 
 
@@ -116,5 +141,13 @@ def _time_control(row: CsvRow) -> str | None:
     try:
         parse_time_control(value)
     except ValueError as error:
-        raise row.error("time_control", str(error)) from None
+        raise row.error("time_control", worded(error)) from None
     return value
+
+
+#: A value left empty, in a message that compares two.
+_EMPTY = Message(N_("empty"))
+
+
+def _differs(first: int, value: Day) -> Message:
+    return Message(N_("differs from line %(line)s (%(value)s)"), {"line": first, "value": value})

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO
 
 from ratingdb.errors import InputError
+from ratingdb.rules.messages import N_, Day, Message, Number, Param
 
 #: The longest physical line of any input file, in bytes (64 KiB).
 MAX_LINE_BYTES = 65_536
@@ -68,7 +69,7 @@ _BOMS = (
 )
 
 #: Builds the error for a message about one value (it knows the file, line and field).
-Fail = Callable[[str], InputError]
+Fail = Callable[[str | Message], InputError]
 
 
 def control_at(value: str, *, allow_tab: bool = False) -> int | None:
@@ -84,10 +85,13 @@ def describe(char: str) -> str:
     return f"U+{ord(char):04X}" + (f" ({name})" if name else "")
 
 
-def control_message(value: str, index: int) -> str:
-    return (
-        f"holds the control character {describe(value[index])} at character {index + 1}: "
-        "control characters, line breaks and bidi overrides are not allowed in a text field"
+def control_message(value: str, index: int) -> Message:
+    return Message(
+        N_(
+            "holds the control character %(character)s at character %(position)s: control "
+            "characters, line breaks and bidi overrides are not allowed in a text field"
+        ),
+        {"character": describe(value[index]), "position": index + 1},
     )
 
 
@@ -98,7 +102,12 @@ def check_text(value: str, fail: Fail, *, limit: int | None = None) -> str:
     if index is not None:
         raise fail(control_message(value, index))
     if limit is not None and len(value) > limit:
-        raise fail(f"is {len(value):,} characters long; at most {limit} are allowed")
+        raise fail(
+            Message(
+                N_("is %(length)s characters long; at most %(most)s are allowed"),
+                {"length": Number(len(value), ","), "most": limit},
+            )
+        )
     return value
 
 
@@ -106,12 +115,22 @@ def check_date(value: date, fail: Fail) -> date:
     """``value``, or refused when outside MIN_DATE to MAX_DATE."""
     if not MIN_DATE <= value <= MAX_DATE:
         raise fail(
-            f"{value.isoformat()} is outside {MIN_DATE.isoformat()} to {MAX_DATE.isoformat()}"
+            Message(
+                N_("%(day)s is outside %(first)s to %(last)s"),
+                {"day": Day(value), "first": Day(MIN_DATE), "last": Day(MAX_DATE)},
+            )
         )
     return value
 
 
-def refuse_wide_encoding(head: bytes, source: str, *, save_as: str) -> None:
+def before_start(end: date, start: date) -> Message:
+    """``2026-11-01 is before the start date 2026-11-08``: an end date refused."""
+    return Message(
+        N_("%(end)s is before the start date %(start)s"), {"end": Day(end), "start": Day(start)}
+    )
+
+
+def refuse_wide_encoding(head: bytes, source: str, *, save_as: Param) -> None:
     """Refuse a file in UTF-16 or UTF-32 from its first bytes: a byte order mark, or NUL
     bytes between the letters (a quarter of the bytes or more, where a text file has none).
     ``save_as`` says what to save it as instead."""
@@ -121,7 +140,13 @@ def refuse_wide_encoding(head: bytes, source: str, *, save_as: str) -> None:
         found = "UTF-32" if sample.count(b"\x00\x00\x00") * 16 >= len(sample) else "UTF-16"
     if found is not None:
         raise InputError(
-            f"encoding not supported: the file is in {found}; save the file as {save_as}",
+            Message(
+                N_(
+                    "encoding not supported: the file is in %(encoding)s; save the file as "
+                    "%(save_as)s"
+                ),
+                {"encoding": found, "save_as": save_as},
+            ),
             source=source,
             line=1,
         )
@@ -129,14 +154,19 @@ def refuse_wide_encoding(head: bytes, source: str, *, save_as: str) -> None:
 
 def line_too_long(line: int, source: str) -> InputError:
     return InputError(
-        f"the line is longer than {MAX_LINE_BYTES:,} bytes: no field of this file can be that "
-        "long (is it the right file?)",
+        Message(
+            N_(
+                "the line is longer than %(most)s bytes: no field of this file can be that long "
+                "(is it the right file?)"
+            ),
+            {"most": Number(MAX_LINE_BYTES, ",")},
+        ),
         source=source,
         line=line,
     )
 
 
-def bounded_chunks(handle: IO[bytes], source: str, *, save_as: str) -> Iterator[bytes]:
+def bounded_chunks(handle: IO[bytes], source: str, *, save_as: Param) -> Iterator[bytes]:
     """The bytes of ``handle`` in chunks of CHUNK_BYTES, each only once the lines it ends are
     known to be at most MAX_LINE_BYTES: a longer line is refused after reading at most
     MAX_LINE_BYTES + CHUNK_BYTES of it. Lines end in LF, CRLF or CR. The first chunk is
@@ -161,15 +191,15 @@ def bounded_chunks(handle: IO[bytes], source: str, *, save_as: str) -> Iterator[
         yield chunk
 
 
-def read_bounded(path: Path, source: str, *, save_as: str) -> bytes:
+def read_bounded(path: Path, source: str, *, save_as: Param) -> bytes:
     """The bytes of a file, read in chunks so that a line over MAX_LINE_BYTES is refused before
     it is held (bounded_chunks)."""
     try:
         handle = path.open("rb")
     except FileNotFoundError:
-        raise InputError("no such file", source=source) from None
+        raise InputError(Message(N_("no such file")), source=source) from None
     except IsADirectoryError:
-        raise InputError("is a folder, not a file", source=source) from None
+        raise InputError(Message(N_("is a folder, not a file")), source=source) from None
     with handle:
         return b"".join(bounded_chunks(handle, source, save_as=save_as))
 

@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Final, TypeVar
 
 from ratingdb.rules.categories import Category
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Message, MessageError
 
 #: The moves FIDE assumes a game lasts when it measures a time control.
 ASSUMED_MOVES: Final = 60
@@ -112,28 +112,42 @@ def _player_time(text: str, whole: str) -> PlayerTime:
     for part in text.split(":"):
         found = _PERIOD.fullmatch(part)
         if found is None:
-            raise ValueError(
-                f"time control {whole!r}: {part!r} is not a period such as 5400+30 or "
-                "40/6000+30 (seconds, moves before the slash)"
+            raise MessageError(
+                Message(
+                    N_(
+                        "time control %(given)s: %(part)s is not a period such as 5400+30 or "
+                        "40/6000+30 (seconds, moves before the slash)"
+                    ),
+                    {"given": repr(whole), "part": repr(part)},
+                )
             )
         seconds = int(found["seconds"])
         moves = None if found["moves"] is None else int(found["moves"])
         periods.append(ControlPeriod(moves, seconds, int(found["inc"] or 0)))
     if all(p.seconds == 0 and p.increment == 0 for p in periods):
-        raise ValueError(f"time control {whole!r}: gives the players no time")
+        raise MessageError(
+            Message(N_("time control %(given)s: gives the players no time"), {"given": repr(whole)})
+        )
     for period in periods[:-1]:
         if period.moves is None:
-            raise ValueError(
-                f"time control {whole!r}: only the last period may last to the end of the game"
+            raise MessageError(
+                Message(
+                    N_(
+                        "time control %(given)s: only the last period may last to the end of "
+                        "the game"
+                    ),
+                    {"given": repr(whole)},
+                )
             )
     return PlayerTime(tuple(periods))
 
 
 def parse_time_control(text: str) -> TimeControl:
-    """A time control as TRF26's record 222 writes it; ValueError naming what is wrong."""
+    """A time control as TRF26's record 222 writes it; ValueError naming what is wrong (a
+    MessageError: the back office words it)."""
     written = text.strip()
     if not written:
-        raise ValueError("time control is empty")
+        raise MessageError(Message(N_("time control is empty")))
     different = re.fullmatch(r"W(?P<white>[^-]+)-B(?P<black>.+)", written)
     if different is not None:
         return TimeControl(

@@ -10,9 +10,10 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratingdb.errors import InputError
-from ratingdb.formats.trf import FIDE_ID, TrfFile, TrfPlayer
+from ratingdb.formats.trf import FIDE_ID, TrfFile, TrfPlayer, field_words
 from ratingdb.models import PlayerRow
 from ratingdb.repositories import players as player_repo
+from ratingdb.rules.messages import N_, Message
 
 
 @dataclass(slots=True)
@@ -61,9 +62,12 @@ def match_players(session: Session, trf: TrfFile) -> Matched:
             continue
         if player_id in owner:
             raise _player_error(
-                trf, player, f"#{player.rank} and #{owner[player_id].rank} (line "
-                f"{owner[player_id].line}) are the same player, {player_id}", "FIDE id",
-                FIDE_ID[0],
+                trf, player,
+                Message(N_("#%(rank)s and #%(other)s (line %(line)s) are the same player, "
+                           "%(player)s"),
+                        {"rank": player.rank, "other": owner[player_id].rank,
+                         "line": owner[player_id].line, "player": player_id}),
+                "FIDE id", FIDE_ID[0],
             )  # fmt: skip
         owner[player_id] = player
         matched.ids[player.rank] = player_id
@@ -104,19 +108,26 @@ def _known_as(
     national_row = by_national.get(key) if key is not None else None
     if row is not None and row.fide_id not in (None, player.fide_id):
         raise _player_error(
-            trf, player, f"player {row.player_id} has FIDE id {row.fide_id}, not "
-            f"{player.fide_id}", "FIDE id", FIDE_ID[0],
+            trf, player,
+            Message(N_("player %(player)s has FIDE id %(id)s, not %(given)s"),
+                    {"player": row.player_id, "id": str(row.fide_id),
+                     "given": str(player.fide_id)}),
+            "FIDE id", FIDE_ID[0],
         )  # fmt: skip
     if row is not None and national_row is not None and national_row is not row:
         national = player.national
         raise InputError(
-            f"national id {key} belongs to player {national_row.player_id}, but the FIDE "
-            f"id of #{player.rank} is {player.fide_id} (player {row.player_id})",
+            Message(
+                N_("national id %(key)s belongs to player %(player)s, but the FIDE id of "
+                   "#%(rank)s is %(id)s (player %(other)s)"),
+                {"key": str(key), "player": national_row.player_id, "rank": player.rank,
+                 "id": str(player.fide_id), "other": row.player_id},
+            ),
             source=trf.source,
             line=national.line if national else player.line,
             column=FIDE_ID[0],
-            field="national id",
-        )
+            field=field_words("national id"),
+        )  # fmt: skip
     if row is None and player.fide_id is None:
         return national_row
     return row
@@ -130,9 +141,11 @@ def national_key(player: TrfPlayer) -> tuple[str, str] | None:
 
 
 def _player_error(
-    trf: TrfFile, player: TrfPlayer, message: str, field: str, column: int
+    trf: TrfFile, player: TrfPlayer, message: Message, field: str, column: int
 ) -> InputError:
-    return InputError(message, source=trf.source, line=player.line, column=column, field=field)
+    return InputError(
+        message, source=trf.source, line=player.line, column=column, field=field_words(field)
+    )
 
 
 def _new_player(player: TrfPlayer) -> dict[str, Any]:

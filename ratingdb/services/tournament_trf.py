@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import GameRow as CsvGame
 from ratingdb.formats.games_csv import TournamentFile
-from ratingdb.formats.trf import SHORT_GAMES, TrfFile, TrfPlayer, parse_trf
+from ratingdb.formats.trf import SHORT_GAMES, TrfFile, TrfPlayer, field_words, parse_trf
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period, closing_date
 from ratingdb.rules.messages import N_, Day, Message, Nn_, counted
@@ -110,8 +110,8 @@ def _trf_dates(
                     )
                 ),
                 source=trf.source,
-                field="042 start date",
-            )
+                field=field_words("042 start date"),
+            )  # fmt: skip
         check_period(category, forced)
         start = end = closing_date(category, forced)
         notes.append(
@@ -135,8 +135,8 @@ def _trf_dates(
                 {"end": Day(end), "start": Day(start)},
             ),
             source=trf.source,
-            field="052 end date",
-        )
+            field=field_words("052 end date"),
+        )  # fmt: skip
     return start, end
 
 

@@ -202,7 +202,7 @@ def with_time_control(
     return dataclasses.replace(details, time_control_code=given)
 
 
-def _read_bytes(path: Path, save_as: str) -> bytes:
+def _read_bytes(path: Path, save_as: str | Message) -> bytes:
     """The file's bytes, read so that a line over 64 KiB is refused before it is held."""
     return read_bounded(path, str(path), save_as=save_as)
 
@@ -406,7 +406,7 @@ def assign_period(
                 {"end": Day(end_date), "category": category.value, "first": Day(first)},
             ),
             field="category",
-        )
+        )  # fmt: skip
     natural = period_for_end_date(category, end_date)
     published = period_repo.published_periods(session, category)
     latest = max(published, default=None)
@@ -422,7 +422,7 @@ def assign_period(
                     {"category": category.value, "period": str(forced), "latest": str(latest)},
                 ),
                 field="period",
-            )
+            )  # fmt: skip
         if end_date >= forced.list_date:
             raise InputError(
                 Message(
@@ -430,7 +430,7 @@ def assign_period(
                     {"end": Day(end_date), "period": str(forced)},
                 ),
                 field="period",
-            )
+            )  # fmt: skip
         return forced, latest is not None and natural <= latest
     if latest is None or natural > latest:
         return natural, False

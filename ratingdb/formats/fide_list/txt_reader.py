@@ -42,6 +42,7 @@ from ratingdb.formats.text import (
     refuse_wide_encoding,
 )
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import Message
 
 # Header titles, upper case, of the columns every category shares.
 _COMMON = {
@@ -366,7 +367,8 @@ def _txt_row(
             return ""
         return line[column.start : column.end].strip(" ")
 
-    def error(field: str, message: str) -> InputError:
+    def error(field: str, given: str | Message) -> InputError:
+        message = str(given)  # a FIDE list's refusals are worded in English
         column = columns[field]
         end = column.end if column.end is not None else column.start + 5
         if column.start < len(line) < end and line[column.start :].strip():

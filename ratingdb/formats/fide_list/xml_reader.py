@@ -32,6 +32,7 @@ from ratingdb.formats.text import (
     control_message,
 )
 from ratingdb.rules import Category
+from ratingdb.rules.messages import Message
 
 
 def iter_fide_xml(
@@ -193,7 +194,7 @@ def _check_attributes(element: ET.Element, path: Path, source: str, index: int) 
             raise _xml_error(path, source, index, element.tag, message)
 
 
-def _xml_error(path: Path, source: str, index: int, tag: str, message: str) -> InputError:
+def _xml_error(path: Path, source: str, index: int, tag: str, message: str | Message) -> InputError:
     return InputError(
         f"player #{index}: {message}", source=source, line=xml_line_of(path, index, tag), field=tag
     )

@@ -31,6 +31,7 @@ from ratingdb.formats.trf.records import (
     TrfFile,
     TrfGame,
     TrfPlayer,
+    field_words,
 )
 from ratingdb.formats.trf.writer import PlayerOut, RoundOut, format_trf
 
@@ -52,6 +53,7 @@ __all__ = [
     "TrfGame",
     "TrfPlayer",
     "decode",
+    "field_words",
     "format_trf",
     "parse_birth",
     "parse_date",

@@ -10,6 +10,8 @@ import re
 from collections.abc import Sequence
 from datetime import date, timedelta
 
+from ratingdb.rules.messages import N_, Day, Message
+
 _MONTHS = {
     name: number
     for number, names in enumerate(
@@ -57,8 +59,8 @@ def parse_date(text: str) -> date | None:
 
 
 #: The two orders a date with a two-digit year may be written in (the month is in the middle).
-YEAR_FIRST = "YY.MM.DD"
-DAY_FIRST = "DD.MM.YY"
+YEAR_FIRST = N_("YY.MM.DD")
+DAY_FIRST = N_("DD.MM.YY")
 #: A two-digit year is 19YY from 90 to 99 and 20YY otherwise: no date before 1990 is read so.
 TWO_DIGIT_PIVOT = 90
 #: How far after today, and how far from the file's other dates, a two-digit-year date may be
@@ -90,49 +92,68 @@ def two_digit_reading(fields: tuple[int, int, int], order: str) -> date | None:
 def two_digit_orders(
     texts: Sequence[str], *, known: Sequence[date], today: date
 ) -> dict[str, tuple[date, ...] | str]:
+    """``two_digit_readings`` with why an order cannot be in English."""
+    readings = two_digit_readings(texts, known=known, today=today)
+    return {
+        order: found.english() if isinstance(found, Message) else found
+        for order, found in readings.items()
+    }
+
+
+def two_digit_readings(
+    texts: Sequence[str], *, known: Sequence[date], today: date
+) -> dict[str, tuple[date, ...] | Message]:
     """For each order (YEAR_FIRST, DAY_FIRST), the dates it gives ``texts`` (the file's
     two-digit-year dates, the start before the end: a program writes all its dates the same
     way), or why it cannot be the order: a text is no date; a date is more than
     TWO_DIGIT_SLACK after ``today`` or away from the file's ``known`` dates (four-digit
     dates, 132 round dates); the end is before the start or more than TWO_DIGIT_SLACK
     after it. The caller reads the dates when exactly one order gives dates."""
-    orders: dict[str, tuple[date, ...] | str] = {}
+    orders: dict[str, tuple[date, ...] | Message] = {}
     for order in (YEAR_FIRST, DAY_FIRST):
         dates: list[date] = []
-        why = ""
+        why: Message | None = None
         for text in texts:
             found, why = _plausible(text, order, known, today)
             if found is None:
                 break
             dates.append(found)
-        if not why and len(dates) == 2 and dates[1] < dates[0]:
-            why = f"the end {dates[1].isoformat()} is before the start {dates[0].isoformat()}"
-        elif not why and len(dates) == 2 and dates[1] - dates[0] > TWO_DIGIT_SLACK:
-            why = (
-                f"the start {dates[0].isoformat()} and the end {dates[1].isoformat()} are "
-                "more than a year apart"
+        if why is None and len(dates) == 2 and dates[1] < dates[0]:
+            why = Message(N_("the end %(end)s is before the start %(start)s"),
+                          {"end": Day(dates[1]), "start": Day(dates[0])})  # fmt: skip
+        elif why is None and len(dates) == 2 and dates[1] - dates[0] > TWO_DIGIT_SLACK:
+            why = Message(
+                N_("the start %(start)s and the end %(end)s are more than a year apart"),
+                {"start": Day(dates[0]), "end": Day(dates[1])},
             )
-        orders[order] = f"read {order}, {why}" if why else tuple(dates)
+        orders[order] = (
+            tuple(dates)
+            if why is None
+            else Message(N_("read %(order)s, %(why)s"), {"order": Message(order), "why": why})
+        )
     return orders
 
 
 def _plausible(
     text: str, order: str, known: Sequence[date], today: date
-) -> tuple[date | None, str]:
+) -> tuple[date | None, Message | None]:
     """The date ``text`` gives read in ``order``, or None and why it is not plausible."""
     fields = two_digit_fields(text)
     found = None if fields is None else two_digit_reading(fields, order)
     shown = repr(text.strip())
     if found is None:
-        return None, f"{shown} is no date"
+        return None, Message(N_("%(text)s is no date"), {"text": shown})
     if found > today + TWO_DIGIT_SLACK:
-        return None, f"{shown} is {found.isoformat()}, more than a year after today"
+        return None, Message(N_("%(text)s is %(day)s, more than a year after today"),
+                             {"text": shown, "day": Day(found)})  # fmt: skip
     if known and not min(known) - TWO_DIGIT_SLACK <= found <= max(known) + TWO_DIGIT_SLACK:
-        return None, (
-            f"{shown} is {found.isoformat()}, more than a year from the file's other dates "
-            f"({min(known).isoformat()} to {max(known).isoformat()})"
-        )
-    return found, ""
+        return None, Message(
+            N_("%(text)s is %(day)s, more than a year from the file's other dates (%(first)s "
+               "to %(last)s)"),
+            {"text": shown, "day": Day(found), "first": Day(min(known)),
+             "last": Day(max(known))},
+        )  # fmt: skip
+    return found, None
 
 
 def parse_birth(text: str) -> tuple[int, date | None] | None:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ratingdb.formats.text import check_date
+from ratingdb.formats.text import before_start, check_date
 from ratingdb.formats.trf.dates import (
     parse_date,
     two_digit_fields,
-    two_digit_orders,
+    two_digit_readings,
     two_digit_year,
 )
 from ratingdb.formats.trf.lines import LineReader
@@ -67,8 +67,13 @@ class HeaderDates(LineReader):
                 continue
             if parsed is None:
                 raise self.error(
-                    f"not a date (YYYY/MM/DD, DD.MM.YYYY, DD/MM/YYYY, YY.MM.DD or "
-                    f"'May 29, 2020'), got {text!r}",
+                    Message(
+                        N_(
+                            "not a date (YYYY/MM/DD, DD.MM.YYYY, DD/MM/YYYY, YY.MM.DD or "
+                            "'May 29, 2020'), got %(given)s"
+                        ),
+                        {"given": repr(text)},
+                    ),
                     number,
                     5,
                     f"{kind} {label}",
@@ -81,7 +86,7 @@ class HeaderDates(LineReader):
         if start is not None and end is not None and end < start:
             number = self.headers["052"][0]
             raise self.error(
-                f"{end.isoformat()} is before the start date {start.isoformat()}",
+                before_start(end, start),
                 number,
                 5,
                 "052 end date",
@@ -93,26 +98,31 @@ class HeaderDates(LineReader):
         noted, when one order alone (YY.MM.DD or DD.MM.YY) gives plausible dates
         (dates.two_digit_orders); refused at the first of them otherwise."""
         texts = [self.headers[kind][1] for kind in kinds]
-        orders = two_digit_orders(texts, known=known, today=date.today())
+        orders = two_digit_readings(texts, known=known, today=date.today())
         plausible = {order: found for order, found in orders.items() if isinstance(found, tuple)}
         number, text = self.headers[kinds[0]]
         where = (number, 5, f"{kinds[0]} {DATE_HEADERS[kinds[0]]}")
         if len(plausible) == 2:
-            readings = " or ".join(
-                f"{found[0].isoformat()} ({order})" for order, found in plausible.items()
-            )
+            (first, one), (second, other) = plausible.items()
             raise self.error(
-                f"{text!r} has a two-digit year and reads two ways, {readings}: ambiguous; "
-                "write the year in four digits",
+                Message(
+                    N_("%(text)s has a two-digit year and reads two ways, %(one)s (%(first)s) or "
+                       "%(other)s (%(second)s): ambiguous; write the year in four digits"),
+                    {"text": repr(text), "one": Day(one[0]), "first": Message(first),
+                     "other": Day(other[0]), "second": Message(second)},
+                ),
                 *where,
-            )
+            )  # fmt: skip
         if not plausible:
+            why_first, why_second = (why for why in orders.values() if isinstance(why, Message))
             raise self.error(
-                f"{text!r} has a two-digit year and no plausible reading ("
-                + "; ".join(str(why) for why in orders.values())
-                + "); write the year in four digits",
+                Message(
+                    N_("%(text)s has a two-digit year and no plausible reading (%(first)s; "
+                       "%(second)s); write the year in four digits"),
+                    {"text": repr(text), "first": why_first, "second": why_second},
+                ),
                 *where,
-            )
+            )  # fmt: skip
         ((order, found),) = plausible.items()
         for kind, value in zip(kinds, found, strict=True):
             number, text = self.headers[kind]

@@ -43,8 +43,12 @@ from ratingdb.formats.trf.records import (
     TrfPlayer,
     field_at,
     field_text,
+    field_words,
 )
 from ratingdb.rules.messages import N_, Message
+
+#: A starting rank left blank or 0.
+MISSING = N_("is missing or 0")
 
 
 class LineReader:
@@ -56,8 +60,14 @@ class LineReader:
         #: What was read leniently, for the report (in English on the command line).
         self.notes: list[Message] = []
 
-    def error(self, message: str, line: int, column: int | None, field: str) -> InputError:
-        return InputError(message, source=self.source, line=line, column=column, field=field)
+    def error(
+        self, message: str | Message, line: int, column: int | None, field: str
+    ) -> InputError:
+        """The refusal of the value at ``line``, ``column``, ``field`` (named in words the
+        back office translates: records.field_words)."""
+        return InputError(
+            message, source=self.source, line=line, column=column, field=field_words(field)
+        )
 
     def _fail(self, line: int, column: int | None, field: str) -> Fail:
         """The error for a message about the value at ``line``, ``column``, ``field``."""
@@ -76,7 +86,10 @@ class LineReader:
             return
         message = control_message(line, index)
         if self.encoding != "UTF-8" and "\x80" <= line[index] <= "\x9f":
-            message += " (the file is not UTF-8: saved as Windows-1252? save it as UTF-8)"
+            message = Message(
+                N_("%(message)s (the file is not UTF-8: saved as Windows-1252? save it as UTF-8)"),
+                {"message": message},
+            )
         raise self.error(message, number, index + 1, field_at(line, index + 1))
 
     def _number(
@@ -93,12 +106,23 @@ class LineReader:
         if not text:
             return None
         if not is_digits(text):
-            raise self.error(f"must be a number, got {text!r}", number, span[0], field)
+            raise self.error(
+                Message(N_("must be a number, got %(given)s"), {"given": repr(text)}),
+                number,
+                span[0],
+                field,
+            )
         value = int(text)
         if value == 0 and zero_is_none:
             return None
         if value > high:
-            raise self.error(f"must be at most {high}, got {value}", number, span[0], field)
+            raise self.error(
+                Message(N_("must be at most %(most)s, got %(given)s"),
+                        {"most": high, "given": value}),
+                number,
+                span[0],
+                field,
+            )  # fmt: skip
         return value
 
     def _truncated(self, number: int, line: str, spans: Iterable[tuple[int, int, str]]) -> None:
@@ -107,7 +131,12 @@ class LineReader:
         for start, end, name in spans:
             if start <= length < end and line[start - 1 :].strip():
                 raise self.error(
-                    f"the line ends inside the field (columns {start}-{end}): truncated?",
+                    Message(
+                        N_(
+                            "the line ends inside the field (columns %(start)s-%(end)s): truncated?"
+                        ),
+                        {"start": start, "end": end},
+                    ),
                     number,
                     length + 1,
                     name,
@@ -127,11 +156,11 @@ class LineReader:
             spans.append((column, column + 3, f"round {r} opponent"))
         self._truncated(number, line, spans)
         if len(line) < RANK[1]:
-            raise self.error("the line ends before the starting rank", number, len(line) + 1,
-                             "starting rank")  # fmt: skip
+            raise self.error(Message(N_("the line ends before the starting rank")), number,
+                             len(line) + 1, "starting rank")  # fmt: skip
         rank = self._number(line, number, RANK, "starting rank", high=9999, zero_is_none=False)
         if not rank:
-            raise self.error("is missing or 0", number, RANK[0], "starting rank")
+            raise self.error(Message(MISSING), number, RANK[0], "starting rank")
         name = check_text(
             field_text(line, NAME).strip(" "),
             lambda message: self.error(message, number, NAME[0], "name"),
@@ -218,14 +247,20 @@ class LineReader:
         found = parse_birth(text)
         if found is None:
             raise self.error(
-                f"not a birth date (YYYY/MM/DD, YYYY, DD.MM.YYYY), got {text!r}",
+                Message(
+                    N_("not a birth date (YYYY/MM/DD, YYYY, DD.MM.YYYY), got %(given)s"),
+                    {"given": repr(text)},
+                ),
                 number,
                 BIRTH[0],
                 "birth date",
             )
         if not MIN_DATE.year <= found[0] <= MAX_BIRTH_YEAR:
             raise self.error(
-                f"the year must be from {MIN_DATE.year} to {MAX_BIRTH_YEAR}, got {found[0]}",
+                Message(
+                    N_("the year must be from %(first)s to %(last)s, got %(given)s"),
+                    {"first": MIN_DATE.year, "last": MAX_BIRTH_YEAR, "given": found[0]},
+                ),
                 number,
                 BIRTH[0],
                 "birth date",
@@ -264,8 +299,13 @@ class LineReader:
         for offset in (4, 6, 8, 9):
             if offset < len(text) and text[offset] not in " \t":
                 raise self.error(
-                    f"unexpected {text[offset]!r} between the fields of round {r} "
-                    "(misaligned columns?)",
+                    Message(
+                        N_(
+                            "unexpected %(character)s between the fields of round %(round)s "
+                            "(misaligned columns?)"
+                        ),
+                        {"character": repr(text[offset]), "round": r},
+                    ),
                     number,
                     column + offset,
                     f"round {r}",
@@ -273,7 +313,10 @@ class LineReader:
         opponent_text = text[0:4].strip()
         if opponent_text and not is_digits(opponent_text):
             raise self.error(
-                f"the opponent must be a starting rank, got {opponent_text!r}",
+                Message(
+                    N_("the opponent must be a starting rank, got %(given)s"),
+                    {"given": repr(opponent_text)},
+                ),
                 number,
                 column,
                 f"round {r} opponent",
@@ -281,13 +324,16 @@ class LineReader:
         colour = text[5:6].strip().lower() or "-"
         if colour not in ("w", "b", "-"):
             raise self.error(
-                f"colour must be w, b or -, got {colour!r}", number, column + 5,
-                f"round {r} colour",
+                Message(N_("colour must be w, b or -, got %(given)s"), {"given": repr(colour)}),
+                number, column + 5, f"round {r} colour",
             )  # fmt: skip
         code = text[7:8].strip().upper()
         if code and code not in RESULT_CODES:
             raise self.error(
-                f"unknown result code {code!r} (TRF: 1 = 0 + - W D L H F U Z or blank)",
+                Message(
+                    N_("unknown result code %(code)s (TRF: 1 = 0 + - W D L H F U Z or blank)"),
+                    {"code": repr(code)},
+                ),
                 number,
                 column + 7,
                 f"round {r} result",
@@ -299,7 +345,7 @@ class LineReader:
         self._truncated(number, line, [(*RANK, "starting rank"), (*RATING, "national rating")])
         rank = self._number(line, number, RANK, "starting rank", high=9999, zero_is_none=False)
         if not rank:
-            raise self.error("is missing or 0", number, RANK[0], "starting rank")
+            raise self.error(Message(MISSING), number, RANK[0], "starting rank")
         rating = self._number(line, number, RATING, "national rating", high=MAX_RATING)
         national_id = field_text(line, FIDE_ID).strip() or None
         return NationalRecord(number, kind, rank, rating, national_id)

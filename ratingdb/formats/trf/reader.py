@@ -68,7 +68,7 @@ from ratingdb.formats.trf.records import (
     field_at,
     field_text,
 )
-from ratingdb.rules.messages import N_, Message, Number
+from ratingdb.rules.messages import N_, Message, Number, worded
 from ratingdb.rules.rate_of_play import parse_time_control
 
 #: The key of a value that may be on one line only.
@@ -97,6 +97,11 @@ def _as_written(points: Decimal) -> Number | str:
     if not isinstance(exponent, int) or exponent > 0:
         return str(points)
     return Number(float(points), f".{-exponent}f")
+
+
+def _code(code: str) -> str | Message:
+    """A round's result code as a refusal quotes it (``'1'``), ``'blank'`` for none."""
+    return repr(code) if code else Message(N_("'blank'"))
 
 
 def read_trf(path: Path, *, source: str | None = None) -> TrfFile:
@@ -135,7 +140,7 @@ class _Parser(HeaderDates):
             self._record(number, line)
         if not self.players:
             raise InputError(
-                "no player records (001 lines): this is not a tournament report",
+                Message(N_("no player records (001 lines): this is not a tournament report")),
                 source=self.source, line=1, field="001",
             )  # fmt: skip
         if self.encoding != "UTF-8":
@@ -256,7 +261,7 @@ class _Parser(HeaderDates):
         try:
             parse_time_control(value)
         except ValueError as error:
-            raise self.error(str(error), number, 5, "222 encoded time control") from None
+            raise self.error(worded(error), number, 5, "222 encoded time control") from None
         return value
 
     def _ranks(self) -> dict[int, TrfPlayer]:
@@ -265,20 +270,24 @@ class _Parser(HeaderDates):
         rank_lines: dict[int, int] = {}
         id_lines: dict[str, int] = {}
         for player in self.players:
-            what = f"starting rank {player.rank}"
+            what = Message(N_("starting rank %(rank)s"), {"rank": player.rank})
             self._once(rank_lines, player.rank, what, player.line, RANK[0], "starting rank")
             by_rank[player.rank] = player
             if player.fide_id is not None:
-                what = f"FIDE id {player.fide_id}"
+                what = Message(N_("FIDE id %(id)s"), {"id": player.fide_id})
                 self._once(id_lines, player.fide_id, what, player.line, FIDE_ID[0], "FIDE id")
         return by_rank
 
     def _once(
-        self, lines: dict[_Key, int], key: _Key, what: str, line: int, column: int, field: str
+        self, lines: dict[_Key, int], key: _Key, what: Message, line: int, column: int, field: str
     ) -> None:
         """Refuse ``what`` (``key``) on ``line`` if an earlier line has it; else note its line."""
         if key in lines:
-            raise self.error(f"{what} is already on line {lines[key]}", line, column, field)
+            raise self.error(
+                Message(N_("%(what)s is already on line %(line)s"),
+                        {"what": what, "line": lines[key]}),
+                line, column, field,
+            )  # fmt: skip
         lines[key] = line
 
     def _attach_national(self, by_rank: dict[int, TrfPlayer]) -> None:
@@ -305,17 +314,18 @@ class _Parser(HeaderDates):
         for record in self.nationals:
             if record.rank not in by_rank:
                 raise self.error(
-                    f"no player has starting rank {record.rank}",
+                    Message(N_("no player has starting rank %(rank)s"), {"rank": record.rank}),
                     record.line,
                     RANK[0],
                     "starting rank",
                 )
             key = (record.federation, record.rank)
-            what = f"a {record.federation} record for #{record.rank}"
+            what = Message(N_("a %(federation)s record for #%(rank)s"),
+                           {"federation": record.federation, "rank": record.rank})  # fmt: skip
             self._once(rank_lines, key, what, record.line, RANK[0], "starting rank")
             if record.national_id is not None:
                 id_key = (record.federation, record.national_id)
-                what = f"national id {record.national_id}"
+                what = Message(N_("national id %(id)s"), {"id": record.national_id})
                 self._once(id_lines, id_key, what, record.line, FIDE_ID[0], "national id")
 
     def _pair(
@@ -330,14 +340,20 @@ class _Parser(HeaderDates):
                 opponent = entry.opponent
                 if opponent is not None and opponent not in by_rank:
                     raise self.error(
-                        f"round {entry.round}: no player has starting rank {opponent}",
+                        Message(
+                            N_("round %(round)s: no player has starting rank %(rank)s"),
+                            {"round": entry.round, "rank": opponent},
+                        ),
                         player.line,
                         entry.column,
                         f"round {entry.round} opponent",
                     )
                 if opponent == player.rank:
                     raise self.error(
-                        f"round {entry.round}: #{player.rank} is paired against himself",
+                        Message(
+                            N_("round %(round)s: #%(rank)s is paired against himself"),
+                            {"round": entry.round, "rank": player.rank},
+                        ),
                         player.line,
                         entry.column,
                         f"round {entry.round} opponent",
@@ -360,15 +376,26 @@ class _Parser(HeaderDates):
         r = entry.round
         if mirror is None or mirror.opponent != player.rank:
             says = (
-                "nothing"
+                Message(N_("nothing"))
                 if mirror is None
-                else "a bye"
+                else Message(N_("a bye"))
                 if mirror.opponent is None
-                else f"an opponent #{mirror.opponent}"
+                else Message(N_("an opponent #%(rank)s"), {"rank": mirror.opponent})
             )
             raise self.error(
-                f"round {r}: #{player.rank} plays #{other.rank} here, but line {other.line} "
-                f"(#{other.rank}) has {says} in round {r}",
+                Message(
+                    N_(
+                        "round %(round)s: #%(rank)s plays #%(other)s here, but line %(line)s "
+                        "(#%(other)s) has %(says)s in round %(round)s"
+                    ),
+                    {
+                        "round": r,
+                        "rank": player.rank,
+                        "other": other.rank,
+                        "line": other.line,
+                        "says": says,
+                    },
+                ),
                 player.line,
                 entry.column,
                 f"round {r} opponent",
@@ -376,13 +403,25 @@ class _Parser(HeaderDates):
         codes = (entry.code, mirror.code)
         if codes != ("", "") and codes not in STORED_RESULTS:
             if entry.code in BYE_CODES or mirror.code in BYE_CODES:
-                problem = "a bye code against an opponent"
+                problem = Message(N_("a bye code against an opponent"))
             else:
-                problem = "the results do not mirror each other"
+                problem = Message(N_("the results do not mirror each other"))
             raise self.error(
-                f"round {r}: #{player.rank} has {entry.code or 'blank'!r} against "
-                f"#{other.rank}, who has {mirror.code or 'blank'!r} on line {other.line}: "
-                f"{problem}",
+                Message(
+                    N_(
+                        "round %(round)s: #%(rank)s has %(code)s against #%(other)s, who has "
+                        "%(other_code)s on line %(line)s: %(problem)s"
+                    ),
+                    {
+                        "round": r,
+                        "rank": player.rank,
+                        "code": _code(entry.code),
+                        "other": other.rank,
+                        "other_code": _code(mirror.code),
+                        "line": other.line,
+                        "problem": problem,
+                    },
+                ),
                 other.line,
                 mirror.column + 7,
                 f"round {r} result",
@@ -390,8 +429,19 @@ class _Parser(HeaderDates):
         colours = (entry.colour, mirror.colour)
         if colours in (("w", "w"), ("b", "b")):
             raise self.error(
-                f"round {r}: #{player.rank} and #{other.rank} (line {player.line}) both have "
-                f"colour {entry.colour!r}",
+                Message(
+                    N_(
+                        "round %(round)s: #%(rank)s and #%(other)s (line %(line)s) both have "
+                        "colour %(colour)s"
+                    ),
+                    {
+                        "round": r,
+                        "rank": player.rank,
+                        "other": other.rank,
+                        "line": player.line,
+                        "colour": repr(entry.colour),
+                    },
+                ),
                 other.line,
                 mirror.column + 5,
                 f"round {r} colour",

@@ -13,17 +13,18 @@ from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 
-from ratingdb.rules.messages import Message
+from ratingdb.rules.messages import N_, Message
 
 #: What to save a TRF as, when it is in an encoding that is not read.
-SAVE_AS = "UTF-8 (or Latin-1)"
+SAVE_AS = Message(N_("UTF-8 (or Latin-1)"))
 #: What each header record holds, to name it in a message.
 HEADER_FIELDS = {
-    "012": "tournament name", "022": "city", "032": "federation", "042": "start date",
-    "052": "end date", "062": "number of players", "072": "number of rated players",
-    "082": "number of teams", "092": "type of tournament", "102": "chief arbiter",
-    "112": "deputy chief arbiter", "122": "time control", "132": "round dates",
-    "222": "encoded time control",
+    "012": N_("tournament name"), "022": N_("city"), "032": N_("federation"),
+    "042": N_("start date"), "052": N_("end date"), "062": N_("number of players"),
+    "072": N_("number of rated players"), "082": N_("number of teams"),
+    "092": N_("type of tournament"), "102": N_("chief arbiter"),
+    "112": N_("deputy chief arbiter"), "122": N_("time control"), "132": N_("round dates"),
+    "222": N_("encoded time control"),
 }  # fmt: skip
 #: Header records held to MAX_NAME_CHARS.
 NAMED_HEADERS = frozenset({"012", "022"})
@@ -85,12 +86,26 @@ def field_text(line: str, span: tuple[int, int]) -> str:
 
 #: The fields of a player line (001) and of a National Rating Support record, by column.
 PLAYER_FIELDS = (
-    (RANK, "starting rank"), ((SEX, SEX), "sex"), (TITLE, "title"), (NAME, "name"),
-    (RATING, "rating"), (FEDERATION, "federation"), (FIDE_ID, "FIDE id"), (BIRTH, "birth date"),
-    (POINTS_FIELD, "points"), (PLACE, "rank"),
+    (RANK, N_("starting rank")), ((SEX, SEX), N_("sex")), (TITLE, N_("title")),
+    (NAME, N_("name")), (RATING, N_("rating")), (FEDERATION, N_("federation")),
+    (FIDE_ID, N_("FIDE id")), (BIRTH, N_("birth date")), (POINTS_FIELD, N_("points")),
+    (PLACE, N_("rank")),
 )  # fmt: skip
-NATIONAL_FIELDS = ((RANK, "starting rank"), (NAME, "name"), (RATING, "national rating"),
-                   (FIDE_ID, "national id"))  # fmt: skip
+NATIONAL_FIELDS = ((RANK, N_("starting rank")), (NAME, N_("name")),
+                   (RATING, N_("national rating")), (FIDE_ID, N_("national id")))  # fmt: skip
+#: The words of a field that is not a header's: a player line's, an NRS record's. "FIDE id"
+#: is the back office's column heading ("Identifiant FIDE"): in a sentence, its own message.
+_FIELD_WORDS = {name: Message(name) for _, name in PLAYER_FIELDS + NATIONAL_FIELDS} | {
+    "FIDE id": Message(N_("%(fide)s id"), {"fide": "FIDE"}),
+    "record type": Message(N_("record type")),
+}
+#: A round's field of a player line, by the part of the round it is.
+_ROUND_FIELDS = {
+    None: N_("round %(round)s"),
+    "opponent": N_("round %(round)s opponent"),
+    "colour": N_("round %(round)s colour"),
+    "result": N_("round %(round)s result"),
+}
 
 
 def field_at(line: str, column: int) -> str:
@@ -109,6 +124,24 @@ def field_at(line: str, column: int) -> str:
             return f"round {(column - FIRST_ROUND) // ROUND_WIDTH + 1}"
         return f"{kind} record"
     return f"{kind} record"
+
+
+def field_words(name: str) -> str | Message:
+    """The field a refusal names (``field_at``'s, the reader's: ``starting rank``, ``round 3
+    opponent``, ``042 start date``, ``XXR record``) as words the back office translates
+    (``InputError.field_text``; its English is ``name``, as ever); ``name`` itself when it is
+    not such words (a record type, ``001``)."""
+    if name in _FIELD_WORDS:
+        return _FIELD_WORDS[name]
+    found = re.fullmatch(r"round ([0-9]+)(?: (opponent|colour|result))?", name)
+    if found is not None:
+        return Message(_ROUND_FIELDS[found[2]], {"round": found[1]})
+    kind, _, words = name.partition(" ")
+    if len(kind) == 3 and words == "record":
+        return Message(N_("%(record)s record"), {"record": kind})
+    if HEADER_FIELDS.get(kind) == words:
+        return Message("%(record)s %(words)s", {"record": kind, "words": Message(words)})
+    return name
 
 
 # --- what a file holds -------------------------------------------------------------------------

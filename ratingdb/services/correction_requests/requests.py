@@ -16,12 +16,14 @@ from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import RESULTS
 from ratingdb.models.correction_preview import REASON_LENGTH
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import Message
 from ratingdb.services.lists import IMPORT_FORMATS
 from ratingdb.services.submissions import (
     MAX_UPLOAD_BYTES,
     check_tournament_size,
     safe_filename,
 )
+from ratingdb.services.submissions.checks import renamed
 from ratingdb.services.tournaments import FORMATS as TOURNAMENT_FORMATS
 
 GAME: Final = CorrectionKind.GAME
@@ -196,19 +198,19 @@ def _as_file(content: bytes, filename: str) -> Iterator[Path]:
 def _located(kind: str, error: InputError, path: Path | None, filename: str | None) -> InputError:
     """The service's error in the request's words: the uploaded file's name instead of its
     temporary copy's, the request's fields for the replaced tournament or list."""
-    message = error.message
+    text = error.text
     source = error.source
     if path is not None and filename is not None:
-        message = message.replace(str(path), filename)
+        text = renamed(text, str(path), filename)
         if source is not None:
             source = source.replace(str(path), filename)
-    name = error.field
-    if name == "replacement":
+    name: str | Message | None = error.field_text or error.field  # a TRF's field in words
+    if error.field == "replacement":
         # The tournament or list replaced (its id, its period), or the file that cannot replace it.
         name = "file" if source is not None else ("tournament" if kind == TOURNAMENT else "period")
-    elif name == "period" and kind == TOURNAMENT:
+    elif error.field == "period" and kind == TOURNAMENT:
         name = "file"  # a file without dates asks for a period; a replacement keeps its own
-    return InputError(message, field=name, source=source, line=error.line, column=error.column)
+    return InputError(text, field=name, source=source, line=error.line, column=error.column)
 
 
 def form_field(error: InputError) -> str | None:

@@ -83,25 +83,29 @@ def as_file(content: bytes, filename: str) -> Iterator[Path]:
 
 
 def located(error: InputError, path: Path, filename: str) -> InputError:
-    """The error naming the uploaded file, not the temporary copy."""
-    return InputError(renamed(error.text, str(path), filename), field=error.field,
-                      source=filename, line=error.line, column=error.column)  # fmt: skip
+    """The error naming the uploaded file, not the temporary copy (its message kept, for the
+    back office to word it)."""
+    return InputError(
+        renamed(error.text, str(path), filename),
+        field=error.field_text or error.field,
+        source=filename,
+        line=error.line,
+        column=error.column,
+    )
 
 
 def renamed(message: Message, old: str, new: str) -> Message:
     """``message`` with ``old`` (the temporary copy's path) written ``new`` (the uploaded
-    file's name) in its values, or in its text when it is a plain string made a message."""
+    file's name) in its values, or in its text when it is written whole (no values)."""
+    if not message.params:
+        return dataclasses.replace(message, text=message.text.replace(old, new))
 
     def value(param: Param) -> Param:
         if isinstance(param, Message):
             return renamed(param, old, new)
         return param.replace(old, new) if isinstance(param, str) else param
 
-    return dataclasses.replace(
-        message,
-        text=message.text if message.params else message.text.replace(old, new),
-        params={k: value(v) for k, v in message.params.items()},
-    )
+    return dataclasses.replace(message, params={k: value(v) for k, v in message.params.items()})
 
 
 def describe(error: InputError) -> str:
@@ -117,7 +121,9 @@ def described(error: InputError) -> Message:
     if error.column is not None:
         parts.append(Message(N_("column %(column)s"), {"column": error.column}))
     if error.field:
-        parts.append(Message(N_("field %(field)s"), {"field": error.field}))
+        # A TRF's words for its field (``starting rank``) translated; a CSV column as it is.
+        field: Param = error.field_text or error.field
+        parts.append(Message(N_("field %(field)s"), {"field": field}))
     if not parts:
         return error.text
     where = Message(", ".join(f"%(p{i})s" for i in range(len(parts))),
