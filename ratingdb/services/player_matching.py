@@ -13,6 +13,7 @@ from ratingdb.errors import InputError
 from ratingdb.formats.trf import FIDE_ID, TrfFile, TrfPlayer
 from ratingdb.models import PlayerRow
 from ratingdb.repositories import players as player_repo
+from ratingdb.rules.messages import N_, Message
 
 
 @dataclass(slots=True)
@@ -61,9 +62,12 @@ def match_players(session: Session, trf: TrfFile) -> Matched:
             continue
         if player_id in owner:
             raise _player_error(
-                trf, player, f"#{player.rank} and #{owner[player_id].rank} (line "
-                f"{owner[player_id].line}) are the same player, {player_id}", "FIDE id",
-                FIDE_ID[0],
+                trf, player,
+                Message(N_("#%(rank)s and #%(other)s (line %(line)s) are the same player, "
+                           "%(id)s"),
+                        {"rank": player.rank, "other": owner[player_id].rank,
+                         "line": owner[player_id].line, "id": player_id}),
+                "FIDE id", FIDE_ID[0],
             )  # fmt: skip
         owner[player_id] = player
         matched.ids[player.rank] = player_id
@@ -104,14 +108,28 @@ def _known_as(
     national_row = by_national.get(key) if key is not None else None
     if row is not None and row.fide_id not in (None, player.fide_id):
         raise _player_error(
-            trf, player, f"player {row.player_id} has FIDE id {row.fide_id}, not "
-            f"{player.fide_id}", "FIDE id", FIDE_ID[0],
+            trf, player,
+            Message(N_("player %(id)s has FIDE id %(stored)s, not %(given)s"),
+                    {"id": row.player_id, "stored": str(row.fide_id),
+                     "given": str(player.fide_id)}),
+            "FIDE id", FIDE_ID[0],
         )  # fmt: skip
     if row is not None and national_row is not None and national_row is not row:
         national = player.national
         raise InputError(
-            f"national id {key} belongs to player {national_row.player_id}, but the FIDE "
-            f"id of #{player.rank} is {player.fide_id} (player {row.player_id})",
+            Message(
+                N_(
+                    "national id %(key)s belongs to player %(owner)s, but the FIDE id of "
+                    "#%(rank)s is %(fide_id)s (player %(id)s)"
+                ),
+                {
+                    "key": str(key),
+                    "owner": national_row.player_id,
+                    "rank": player.rank,
+                    "fide_id": str(player.fide_id),
+                    "id": row.player_id,
+                },
+            ),
             source=trf.source,
             line=national.line if national else player.line,
             column=FIDE_ID[0],
@@ -130,7 +148,7 @@ def national_key(player: TrfPlayer) -> tuple[str, str] | None:
 
 
 def _player_error(
-    trf: TrfFile, player: TrfPlayer, message: str, field: str, column: int
+    trf: TrfFile, player: TrfPlayer, message: Message, field: str, column: int
 ) -> InputError:
     return InputError(message, source=trf.source, line=player.line, column=column, field=field)
 

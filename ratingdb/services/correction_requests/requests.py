@@ -16,6 +16,8 @@ from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import RESULTS
 from ratingdb.models.correction_preview import REASON_LENGTH
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message, one_of, worded
+from ratingdb.services.corrections.merges import too_long
 from ratingdb.services.lists import IMPORT_FORMATS
 from ratingdb.services.submissions import (
     MAX_UPLOAD_BYTES,
@@ -55,7 +57,12 @@ class PreviewNotFound(InputError):
 
 class PreviewConflict(Exception):
     """The preview cannot be confirmed or discarded (decided already, expired, or the page
-    confirmed is not its latest impact): 409."""
+    confirmed is not its latest impact): 409. ``text`` is the message the back office words;
+    ``str()`` its English, as the API says."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(text.english())
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +110,7 @@ class _Checked:
 def _text(inputs: Mapping[str, str], name: str) -> str:
     value = str(inputs.get(name) or "").strip()
     if not value and name not in OPTIONAL:
-        raise InputError("is required", field=name)
+        raise InputError(Message(N_("is required")), field=name)
     return value
 
 
@@ -111,31 +118,34 @@ def check_reason(reason: str | None) -> str:
     """The reason, stripped; refused when empty or too long."""
     text = (reason or "").strip()
     if not text:
-        raise InputError("a correction needs a reason", field="reason")
+        raise InputError(Message(N_("a correction needs a reason")), field="reason")
     if len(text) > REASON_LENGTH:
-        raise InputError(f"at most {REASON_LENGTH} characters, got {len(text)}", field="reason")
+        raise InputError(too_long(len(text)), field="reason")
     return text
 
 
 def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
     """The request's fields read and checked before anything runs."""
     if request.kind not in KINDS:
-        raise InputError(f"must be one of {', '.join(KINDS)}", field="kind")
+        raise InputError(one_of(KINDS), field="kind")
     withdraw = request.kind == TOURNAMENT and is_withdrawal(request.inputs)
     names = ("tournament",) if withdraw else FIELDS[request.kind]
     values: dict[str, Any] = {name: _text(request.inputs, name) for name in names}
     if withdraw:
         values["withdraw"] = True
         if request.content:
-            raise InputError("a withdrawal takes no file", field="file")
+            raise InputError(Message(N_("a withdrawal takes no file")), field="file")
     if request.kind == GAME:
         text = values["round"]
         if not (text.isdigit() and 0 < int(text) < 10_000):
-            raise InputError(f"must be a round number (1, 2, ...), got {text!r}", field="round")
+            raise InputError(Message(N_("must be a round number (1, 2, ...), got %(given)s"),
+                                     {"given": repr(text)}), field="round")  # fmt: skip
         values["round"] = int(text)
         if values["result"] not in RESULTS:
-            raise InputError(f"must be one of {', '.join(RESULT_CHOICES)}; got "
-                             f"{values['result']!r}", field="result")  # fmt: skip
+            raise InputError(Message(N_("must be one of %(choices)s; got %(given)s"),
+                                     {"choices": ", ".join(RESULT_CHOICES),
+                                      "given": repr(values["result"])}),
+                             field="result")  # fmt: skip
     if request.kind == MERGE and request.inputs.get("override") is not None:
         # An override given (even blank: the merge service refuses it, naming the field).
         values["override"] = str(request.inputs["override"])
@@ -143,20 +153,22 @@ def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
         try:
             values["category"] = Category.parse(values["category"]).value
         except ValueError as error:
-            raise InputError(str(error), field="category") from None
+            raise InputError(worded(error), field="category") from None
         try:
             values["period"] = str(Period.parse(values["period"]))
         except ValueError as error:
-            raise InputError(str(error), field="period") from None
+            raise InputError(worded(error), field="period") from None
     if request.kind in WITH_FILE and not withdraw:
         formats = TOURNAMENT_FORMATS if request.kind == TOURNAMENT else LIST_FORMATS
         if values["format"] and values["format"] not in formats:
-            raise InputError(f"must be one of {', '.join(formats)}, or empty (from the file's "
-                             "name)", field="format")  # fmt: skip
+            raise InputError(Message(N_("must be one of %(choices)s, or empty (from the file's "
+                                        "name)"), {"choices": ", ".join(formats)}),
+                             field="format")  # fmt: skip
         if not request.content:
-            raise InputError("choose the corrected file", field="file")
+            raise InputError(Message(N_("choose the corrected file")), field="file")
         if len(request.content) > MAX_UPLOAD_BYTES:
-            raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES} bytes", field="file")
+            raise InputError(Message(N_("the file is larger than %(most)s bytes"),
+                                     {"most": MAX_UPLOAD_BYTES}), field="file")  # fmt: skip
         if request.kind == TOURNAMENT:
             check_tournament_size(request.content)
     checked_reason = check_reason(reason)
@@ -196,10 +208,10 @@ def _as_file(content: bytes, filename: str) -> Iterator[Path]:
 def _located(kind: str, error: InputError, path: Path | None, filename: str | None) -> InputError:
     """The service's error in the request's words: the uploaded file's name instead of its
     temporary copy's, the request's fields for the replaced tournament or list."""
-    message = error.message
+    message = error.text
     source = error.source
     if path is not None and filename is not None:
-        message = message.replace(str(path), filename)
+        message = _renamed(message, str(path), filename)
         if source is not None:
             source = source.replace(str(path), filename)
     name = error.field
@@ -209,6 +221,21 @@ def _located(kind: str, error: InputError, path: Path | None, filename: str | No
     elif name == "period" and kind == TOURNAMENT:
         name = "file"  # a file without dates asks for a period; a replacement keeps its own
     return InputError(message, field=name, source=source, line=error.line, column=error.column)
+
+
+def _renamed(text: Message, old: str, new: str) -> Message:
+    """``text`` with ``old`` (a temporary file's path) written ``new`` in its values, and in
+    its text when the text holds it (then a text worded already, not the catalogue's)."""
+    if old not in text.english():
+        return text
+    params = {
+        name: value.replace(old, new) if isinstance(value, str)
+        else _renamed(value, old, new) if isinstance(value, Message) else value
+        for name, value in text.params.items()
+    }  # fmt: skip
+    return Message(text.text.replace(old, new),
+                   params, plural=None if text.plural is None else text.plural.replace(old, new),
+                   count=text.count)  # fmt: skip
 
 
 def form_field(error: InputError) -> str | None:
