@@ -13,7 +13,7 @@ from ratingdb.enums import PlayerStanding
 from ratingdb.errors import InputError
 from ratingdb.models.player_history import SINCE_EVER
 from ratingdb.repositories.player_records import EDITABLE
-from ratingdb.rules.messages import N_, Day, Message, one_of
+from ratingdb.rules.messages import N_, Message, one_of
 from ratingdb.rules.titles import Title
 
 MAX_NAME = 200
@@ -77,7 +77,7 @@ def checked(fields: Mapping[str, Any], stored: Mapping[str, Any], today: date) -
         ):
             raise InputError(
                 Message(N_("%(year)s is not the year of the birth date %(day)s"),
-                        {"year": new["birth_year"], "day": Day(new["birth_date"])}),
+                        {"year": new["birth_year"], "day": form_day(new["birth_date"])}),
                 field="birth_year",
             )  # fmt: skip
         new["birth_year"] = new["birth_date"].year
@@ -141,11 +141,11 @@ def _birth_date(text: str, today: date) -> date | None:
     born = _iso_date(text, "birth_date")
     if born > today:
         raise InputError(Message(N_("%(day)s is after today (%(today)s)"),
-                                 {"day": Day(born), "today": Day(today)}),
+                                 {"day": form_day(born), "today": form_day(today)}),
                          field="birth_date")  # fmt: skip
     if born.year < EARLIEST_BIRTH_YEAR:
         raise InputError(Message(N_("not before %(year)s, got %(day)s"),
-                                 {"year": EARLIEST_BIRTH_YEAR, "day": Day(born)}),
+                                 {"year": EARLIEST_BIRTH_YEAR, "day": form_day(born)}),
                          field="birth_date")  # fmt: skip
     return born
 
@@ -161,16 +161,19 @@ def dates(fields: Mapping[str, Any], today: date) -> dict[str, date]:
         when = _iso_date(text, key)
         if when <= SINCE_EVER:
             raise InputError(Message(N_("after %(first)s, got %(day)s"),
-                                     {"first": Day(SINCE_EVER), "day": Day(when)}),
+                                     {"first": form_day(SINCE_EVER), "day": form_day(when)}),
                              field=key)  # fmt: skip
         if kind != "status" and when > today:
             raise InputError(Message(N_("%(day)s is after today (%(today)s): record it once it "
-                                        "holds"), {"day": Day(when), "today": Day(today)}),
+                                        "holds"),
+                                     {"day": form_day(when), "today": form_day(today)}),
                              field=key)  # fmt: skip
         if kind == "status" and when > today + STANDING_AHEAD:
             raise InputError(Message(N_("at most a year ahead (%(last)s), got %(day)s"),
-                                     {"last": Day(today + STANDING_AHEAD), "day": Day(when)}),
+                                     {"last": form_day(today + STANDING_AHEAD),
+                                      "day": form_day(when)}),
                              field=key)  # fmt: skip
+
         found[kind] = when
     return found
 
@@ -191,6 +194,12 @@ def _iso_date(text: str, key: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise InputError(_got(N_("a date YYYY-MM-DD, got %(given)s"), text), field=key) from None
+
+
+def form_day(day: date) -> str:
+    """A date in a refusal of the record's form: as its fields take it (YYYY-MM-DD), in either
+    language, the officer reading it beside the field it came from."""
+    return day.isoformat()
 
 
 def _got(text: str, given: object) -> Message:

@@ -25,9 +25,17 @@ from ratingdb.repositories import player_history
 from ratingdb.repositories import player_records as repo
 from ratingdb.repositories import published as published_repo
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import N_, Day, Message
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services import audit
-from ratingdb.services.player_fields import SEXES, STANDINGS, TITLES, checked, dates, standing
+from ratingdb.services.player_fields import (
+    SEXES,
+    STANDINGS,
+    TITLES,
+    checked,
+    dates,
+    form_day,
+    standing,
+)
 from ratingdb.services.published.common import NotFound
 from ratingdb.services.published.players import CurrentRating, FoundPlayer, search_players
 
@@ -261,7 +269,7 @@ def _dated_writes(
         if rows and when < rows[-1][0]:
             raise InputError(
                 Message(LATER[kind], {"value": _recorded(kind, rows[-1][1]),
-                                      "day": Day(rows[-1][0])}),
+                                      "day": form_day(rows[-1][0])}),
                 field=field,
             )  # fmt: skip
         if kind == "federation" and value is None:
@@ -287,7 +295,7 @@ def _after_the_latest_list(session: Session, when: date) -> None:
     if latest is not None and when <= latest:
         raise InputError(
             Message(N_("lists up to %(day)s are published: a standing holds from a later date "
-                       "(it leaves the lists already out as they are)"), {"day": Day(latest)}),
+                       "(it leaves the lists already out as they are)"), {"day": form_day(latest)}),
             field="status_from",
         )  # fmt: skip
 
