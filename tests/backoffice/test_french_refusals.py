@@ -39,7 +39,7 @@ from tests.backoffice.conftest import Accounts
 from tests.backoffice.test_corrections import preview_id, shown_digest, signed_in
 from tests.corrections.test_merge import DUP, IVO, JAN, PLAYERS
 from tests.corrections.test_merge_safeguards import SAME_ROUNDS
-from tests.corrections.test_revision_chain import build, execute
+from tests.corrections.test_revision_chain import baseline_csv, build, execute
 
 NB, NN, AP = "\u00a0", "\u202f", "\u2019"  # no-break spaces, apostrophe
 FRENCH = Reader("fr", True, ())
@@ -143,6 +143,41 @@ def test_merges_refused_in_french_and_english(
     )
     # Nothing stored: the merge still refused the same way.
     assert "3099" in _refused(client, "/corrections/merge", merge)
+
+
+def _list_refused(client: TestClient, fields: dict[str, str], content: bytes) -> str:
+    """The list replacement form's alert, with ``content`` as the corrected file: French |
+    English."""
+    answers = []
+    for language in ("fr", "en"):
+        answer = client.post(f"/corrections/list?lang={language}", data=fields,
+                             files={"file": ("corrected.csv", content)})  # fmt: skip
+        assert answer.status_code == 422, answer.text
+        answers.append(_alert(answer.text))
+    return " | ".join(answers)
+
+
+def test_a_list_replacement_refused_in_french_and_english(
+    client: TestClient, same_rounds: tuple[str, str]
+) -> None:
+    _, csrf = same_rounds
+    fields = {"csrf_token": csrf, "category": "fide-standard", "period": "2026-08",
+              "reason": REASON}  # fmt: skip
+    # The uploaded file's name, not its temporary copy's.
+    assert _list_refused(client, fields, baseline_csv([]).encode()) == (
+        f"corrected.csv{NB}: la liste n{AP}a aucune entrée | corrected.csv: the list has no entries"
+    )
+    assert _list_refused(client, fields | {"period": "2026-12"}, b"x") == (
+        f"champ period{NB}: la période fide-standard 2026-12 n{AP}a pas de liste publiée à "
+        f"remplacer{NN}; importez plutôt la liste comme une nouvelle liste"
+        " | field period: fide-standard 2026-12 has no published list to replace; import the "
+        "list as a new one instead"
+    )
+    assert _list_refused(client, fields | {"format": "xls"}, b"x") == (
+        f"champ format{NB}: doit être l{AP}une des valeurs csv, fide-txt, fide-xml, ou vide "
+        f"(d{AP}après le nom du fichier) | field format: must be one of csv, fide-txt, "
+        "fide-xml, or empty (from the file's name)"
+    )
 
 
 def _record(name: str, sex: str | None, birth_year: int | None) -> Record:
