@@ -69,7 +69,6 @@ def tournament_page(request: Request, tournament_id: str, caller: Caller) -> Res
     except NotFound:
         return _page(request, "not_found.html", status=404,
                      error=Message(N_("no tournament %(id)s"), {"id": tournament_id}))  # fmt: skip
-
     return _page(request, "tournament_detail.html", shown=shown, t=shown.tournament,
                  correct_link=_correct_link)  # fmt: skip
 

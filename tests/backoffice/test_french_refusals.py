@@ -312,7 +312,7 @@ def test_a_tournament_browse_with_a_bad_filter_in_french_and_english(
         " | field from: period month must be 1..12, got 13"
     )
     assert _browse(client, "from=2026-08&to=2026-03") == (
-        f"champ to{NB}: 2026-03 est antérieure à 2026-08 | field to: 2026-03 is before 2026-08"
+        f"champ to{NB}: 2026-03 précède 2026-08 | field to: 2026-03 is before 2026-08"
     )
     assert _browse(client, "federation=F1") == (
         f"champ federation{NB}: un code de 3 lettres, reçu 'F1'"
