@@ -46,7 +46,7 @@ from ratingdb.services.correction_requests import (
     PreviewConflict,
     PreviewNotFound,
 )
-from ratingdb.services.submissions import describe, described
+from ratingdb.services.submissions import described
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -216,7 +216,7 @@ def _send_form(form: Form) -> Callable[[Request, Caller, Fields], Awaitable[Resp
             with uploads.slot(request, caller):
                 return await _preview(request, caller, form, values)
         except uploads.Busy as busy:
-            answer = _form_page(request, form, busy.status_code, values, InputError(busy.detail))
+            answer = _form_page(request, form, busy.status_code, values, InputError(busy.text))
             answer.headers.update(busy.headers or {})
             return answer
 
@@ -257,7 +257,7 @@ def _preview_page(
     caller: Principal,
     preview_id: str,
     status: int = 200,
-    error: str | None = None,
+    error: Message | None = None,
     notice: str | None = None,
 ) -> Response:
     found = context(request)
@@ -265,7 +265,7 @@ def _preview_page(
         with found.sessions.begin() as session:
             shown = service.show_preview(session, preview_id, caller, found.clock())
     except PreviewNotFound as missing:
-        return _page(request, "not_found.html", status=404, error=missing.message)
+        return _page(request, "not_found.html", status=404, error=missing.text)
     return _page(request, "correction_preview.html", status=status, item=shown,
                  title=_title(shown), error=error, notice=notice,
                  shown_changes=SHOWN_CHANGES)  # fmt: skip
@@ -286,11 +286,11 @@ async def confirm(request: Request, preview_id: str, caller: Caller, fields: Fie
     try:
         done = await run_in_threadpool(work)
     except PreviewNotFound as missing:
-        return _page(request, "not_found.html", status=404, error=missing.message)
+        return _page(request, "not_found.html", status=404, error=missing.text)
     except PreviewConflict as conflict:
-        return _preview_page(request, caller, preview_id, 409, str(conflict))
+        return _preview_page(request, caller, preview_id, 409, conflict.text)
     except InputError as error:
-        return _preview_page(request, caller, preview_id, 422, describe(error))
+        return _preview_page(request, caller, preview_id, 422, described(error))
     if not done.applied:
         return _preview_page(
             request, caller, preview_id, 409,
@@ -305,9 +305,9 @@ def discard(request: Request, preview_id: str, caller: Caller, fields: Fields) -
         with found.sessions.begin() as session:
             service.discard(session, preview_id, caller, found.clock())
     except PreviewNotFound as missing:
-        return _page(request, "not_found.html", status=404, error=missing.message)
+        return _page(request, "not_found.html", status=404, error=missing.text)
     except PreviewConflict as conflict:
-        return _preview_page(request, caller, preview_id, 409, str(conflict))
+        return _preview_page(request, caller, preview_id, 409, conflict.text)
     return RedirectResponse("/corrections", status_code=303)
 
 

@@ -33,9 +33,10 @@ def _options(request: Request) -> tuple[FederationExemption | None, bool, str]:
     exemption_text = request.query_params.get("exemption", "")
     if exemption_text and exemption_text not in EXEMPTIONS:
         raise InputError(
-            f"unknown exemption {exemption_text!r} (expected one of: {', '.join(EXEMPTIONS)})",
+            Message(N_("unknown exemption %(given)s (expected one of: %(names)s)"),
+                    {"given": repr(exemption_text), "names": ", ".join(EXEMPTIONS)}),
             field="exemption",
-        )
+        )  # fmt: skip
     team = request.query_params.get("team_championship", "") == "1"
     exemption = FederationExemption(exemption_text) if exemption_text else None
     parts = []
@@ -87,7 +88,8 @@ def certificate(
             )
         norms, query = _norms(request, tournament_id)
     except (InputError, ValueError) as bad:
-        message = described(bad) if isinstance(bad, InputError) else str(bad)
+        message = described(bad) if isinstance(bad, InputError) else worded(bad)
+
         return _page(request, "not_found.html", status=404, error=message)
     player = norms.player(player_id)
     check = None if player is None or wanted is None else player.check(wanted)

@@ -20,7 +20,7 @@ from ratingdb.rules.messages import Message
 from ratingdb.services import player_records as service
 from ratingdb.services.accounts import Principal
 from ratingdb.services.published.common import NotFound
-from ratingdb.services.submissions import describe
+from ratingdb.services.submissions import describe, described
 
 Fields = Annotated[dict[str, str], Depends(form_fields)]
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -75,7 +75,7 @@ def players_page(request: Request, caller: Caller) -> Response:
         page = _number(request, "page", 1, 1, 10**6)
     except InputError as error:
         return _page(request, "players.html", status=422, search=search, total=0, players=(),
-                     page=1, pages=1, error=describe(error))  # fmt: skip
+                     page=1, pages=1, error=described(error))  # fmt: skip
     with context(request).reads.begin() as session:
         total, found = service.browse(
             session, search, limit=PAGE_SIZE, offset=(page - 1) * PAGE_SIZE
@@ -93,6 +93,13 @@ def _record(request: Request, player_id: str) -> service.PlayerRecord:
             raise HTTPException(404, str(missing)) from None
 
 
+def _missing(request: Request, player_id: str) -> Response:
+    """The page of a player not found, in the officer's language (the API's 404 says it in
+    English)."""
+    return _page(request, "not_found.html", status=404,
+                 error=Message(N_("no player %(id)s"), {"id": player_id}))  # fmt: skip
+
+
 def _record_page(
     request: Request,
     player_id: str,
@@ -100,7 +107,11 @@ def _record_page(
     error: InputError | None = None,
     values: dict[str, str] | None = None,
 ) -> Response:
-    shown = _record(request, player_id)
+    with context(request).reads.begin() as session:
+        try:
+            shown = service.record(session, player_id)
+        except NotFound:
+            return _missing(request, player_id)
     if values is None:
         values = {k: "" if getattr(shown, k) is None else str(getattr(shown, k))
                   for k in LABELS}  # fmt: skip
@@ -110,7 +121,7 @@ def _record_page(
                  labels=LABELS, dated_labels=DATED_LABELS, titles=service.TITLES,
                  sexes=service.SEXES, standings=service.STANDINGS,
                  public_link=_public_link(request, player_id),
-                 error=None if error is None else describe(error),
+                 error=None if error is None else described(error),
                  error_field=None if error is None else error.field,
                  saved=request.query_params.get("saved") == "1")  # fmt: skip
 
@@ -134,8 +145,8 @@ def _edit(
 def edit_player(request: Request, player_id: str, caller: Caller, fields: Fields) -> Response:
     try:
         _edit(request, caller, player_id, fields)
-    except NotFound as missing:
-        raise HTTPException(404, str(missing)) from None
+    except NotFound:
+        return _missing(request, player_id)
     except InputError as error:
         status = 409 if isinstance(error, service.RecordConflict) else 422
         kept: dict[str, str] | None = {

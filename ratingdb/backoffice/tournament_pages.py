@@ -20,9 +20,10 @@ from ratingdb.backoffice.pages import _page
 from ratingdb.backoffice.security import context, signed_in
 from ratingdb.errors import InputError
 from ratingdb.rules import Category
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services.accounts import Principal
 from ratingdb.services.published.common import NotFound
-from ratingdb.services.submissions import describe
+from ratingdb.services.submissions import described
 from ratingdb.services.tournament_browse import BrowseQuery, browse, detail
 
 Caller = Annotated[Principal, Depends(signed_in)]
@@ -35,7 +36,7 @@ def tournaments_page(request: Request, caller: Caller) -> Response:
         query = BrowseQuery.parse(given)
     except InputError as bad:
         return _page(request, "tournaments.html", status=422, shown=None, values=given,
-                     error=describe(bad), error_field=bad.field, categories=CATEGORIES,
+                     error=described(bad), error_field=bad.field, categories=CATEGORIES,
                      federations=())  # fmt: skip
     found = context(request)
     with found.sessions.begin() as session:
@@ -65,8 +66,9 @@ def tournament_page(request: Request, tournament_id: str, caller: Caller) -> Res
     try:
         with found.sessions.begin() as session:
             shown = detail(session, tournament_id)
-    except NotFound as missing:
-        return _page(request, "not_found.html", status=404, error=str(missing))
+    except NotFound:
+        return _page(request, "not_found.html", status=404,
+                     error=Message(N_("no tournament %(id)s"), {"id": tournament_id}))  # fmt: skip
     return _page(request, "tournament_detail.html", shown=shown, t=shown.tournament,
                  correct_link=_correct_link)  # fmt: skip
 

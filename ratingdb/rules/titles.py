@@ -16,6 +16,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Final
 
+from ratingdb.rules.messages import N_, Day, Message, MessageError
+
 
 class Title(StrEnum):
     """The FIDE over-the-board titles (Title Regulations §0.3), as lists and TRF write them."""
@@ -42,7 +44,9 @@ class Title(StrEnum):
             return cls(text)
         except ValueError:
             names = ", ".join(t.value for t in cls)
-            raise ValueError(f"unknown title {text!r} (expected one of: {names})") from None
+            refused = Message(N_("unknown title %(given)s (expected one of: %(names)s)"),
+                              {"given": repr(text), "names": names})  # fmt: skip
+            raise MessageError(refused) from None
 
 
 _WOMEN_TITLES: Final = frozenset({Title.WGM, Title.WIM, Title.WFM, Title.WCM})
@@ -162,7 +166,12 @@ TITLE_REGULATIONS: Final = (FIDE_TITLES_2024_01,)
 
 
 class NoTitleRegulations(LookupError):
-    """No version of the Title Regulations in the core covers that date."""
+    """No version of the Title Regulations in the core covers that date. ``text`` is the
+    message the back office words; ``str()`` its English, as ever."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(text.english())
+        self.text = text
 
 
 def title_regulations_on(day: date) -> TitleRegulations:
@@ -172,11 +181,12 @@ def title_regulations_on(day: date) -> TitleRegulations:
         if version.effective_from <= day:
             in_force = version
     if in_force is None:
-        first = TITLE_REGULATIONS[0].effective_from.isoformat()
+        first = TITLE_REGULATIONS[0].effective_from
         raise NoTitleRegulations(
-            f"ratingdb holds the FIDE Title Regulations from {first} only "
-            f"(asked for {day.isoformat()})"
-        )
+            Message(N_("ratingdb holds the FIDE Title Regulations from %(first)s only (asked "
+                       "for %(day)s)"), {"first": Day(first), "day": Day(day)})
+        )  # fmt: skip
+
     return in_force
 
 

@@ -26,7 +26,7 @@ from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.rules import Category
 from ratingdb.rules.games import Score
-from ratingdb.rules.messages import N_, Day, Message
+from ratingdb.rules.messages import N_, Day, Message, worded
 from ratingdb.rules.norms import (
     NormCheck,
     NormEvent,
@@ -120,7 +120,7 @@ def _title(text: str | None, player_id: str) -> Title | None:
     try:
         return Title.parse(text)
     except ValueError as error:
-        raise InputError(f"player {player_id}: {error}", field="tournament") from None
+        raise InputError(player_refusal(player_id, error), field="tournament") from None
 
 
 def _regulations(start: date) -> TitleRegulations:
@@ -128,8 +128,15 @@ def _regulations(start: date) -> TitleRegulations:
         return title_regulations_on(start)
     except NoTitleRegulations as error:
         raise InputError(
-            f"the tournament started on {start.isoformat()}: {error}", field="tournament"
-        ) from None
+            Message(N_("the tournament started on %(day)s: %(why)s"),
+                    {"day": Day(start), "why": error.text}),
+            field="tournament",
+        ) from None  # fmt: skip
+
+
+def player_refusal(player_id: str, error: ValueError) -> Message:
+    """A player's stored value refused by the rules (``player P1: unknown title 'X' ...``)."""
+    return Message(N_("player %(id)s: %(why)s"), {"id": player_id, "why": worded(error)})
 
 
 def tournament_norms(

@@ -13,6 +13,7 @@ from ratingdb.enums import PlayerStanding
 from ratingdb.errors import InputError
 from ratingdb.models.player_history import SINCE_EVER
 from ratingdb.repositories.player_records import EDITABLE
+from ratingdb.rules.messages import N_, Message, one_of
 from ratingdb.rules.titles import Title
 
 MAX_NAME = 200
@@ -38,7 +39,7 @@ def _text(fields: Mapping[str, Any], key: str) -> str:
     if value is None:
         return ""
     if not isinstance(value, str | int):
-        raise InputError(f"must be text, got {value!r}", field=key)
+        raise InputError(_got(N_("must be text, got %(given)s"), value), field=key)
     return str(value).strip()
 
 
@@ -50,16 +51,19 @@ def checked(fields: Mapping[str, Any], stored: Mapping[str, Any], today: date) -
     if "name" in given:
         name = given["name"]
         if not name:
-            raise InputError("a player has a name", field="name")
+            raise InputError(Message(N_("a player has a name")), field="name")
         if len(name) > MAX_NAME:
-            raise InputError(f"at most {MAX_NAME} characters, got {len(name)}", field="name")
+            raise InputError(Message(N_("at most %(most)s characters, got %(count)s"),
+                                     {"most": MAX_NAME, "count": len(name)}),
+                             field="name")  # fmt: skip
         if any(ord(c) < 32 or ord(c) == 127 for c in name):
-            raise InputError("no line breaks or control characters", field="name")
+            raise InputError(Message(N_("no line breaks or control characters")), field="name")
         new["name"] = name
     if "sex" in given:
         sex = given["sex"].upper()
         if sex and sex not in SEXES:
-            raise InputError(f"must be M or F (or empty), got {given['sex']!r}", field="sex")
+            raise InputError(_got(N_("must be M or F (or empty), got %(given)s"), given["sex"]),
+                             field="sex")  # fmt: skip
         new["sex"] = sex or None
     if "birth_year" in given:
         new["birth_year"] = _birth_year(given["birth_year"], today)
@@ -72,40 +76,46 @@ def checked(fields: Mapping[str, Any], stored: Mapping[str, Any], today: date) -
             and new["birth_year"] != (new["birth_date"].year)
         ):
             raise InputError(
-                f"{new['birth_year']} is not the year of the birth date {new['birth_date']}",
+                Message(N_("%(year)s is not the year of the birth date %(day)s"),
+                        {"year": new["birth_year"], "day": form_day(new["birth_date"])}),
                 field="birth_year",
-            )
+            )  # fmt: skip
         new["birth_year"] = new["birth_date"].year
     if "fide_id" in given:
         fide_id = given["fide_id"]
         if fide_id and not _FIDE_ID.fullmatch(fide_id):
             raise InputError(
-                f"a FIDE id is 1 to 11 digits, not starting with 0, got {fide_id!r}",
+                _got(N_("a FIDE id is 1 to 11 digits, not starting with 0, got %(given)s"),
+                     fide_id),
                 field="fide_id",
-            )
+            )  # fmt: skip
         new["fide_id"] = fide_id or None
     for key in ("federation", "national_federation"):
         if key in given:
             code = given[key].upper()
             if code and not _FEDERATION.fullmatch(code):
-                raise InputError(f"must be a 3-letter code, got {given[key]!r}", field=key)
+                raise InputError(_got(N_("must be a 3-letter code, got %(given)s"), given[key]),
+                                 field=key)  # fmt: skip
             new[key] = code or None
     if "national_id" in given:
         national_id = given["national_id"]
         if national_id and not _NATIONAL_ID.fullmatch(national_id):
             raise InputError(
-                f"1 to {MAX_NATIONAL_ID} letters, digits and dashes, got {national_id!r}",
+                Message(N_("1 to %(most)s letters, digits and dashes, got %(given)s"),
+                        {"most": MAX_NATIONAL_ID, "given": repr(national_id)}),
                 field="national_id",
-            )
+            )  # fmt: skip
         new["national_id"] = national_id or None
     if new["national_id"] is not None and new["national_federation"] is None:
-        raise InputError("a national id needs the federation it belongs to",
+        raise InputError(Message(N_("a national id needs the federation it belongs to")),
                          field="national_federation")  # fmt: skip
     if "title" in given:
         title = given["title"].upper()
         if title and title not in TITLES:
-            raise InputError(f"must be one of {', '.join(TITLES)} (or empty), got "
-                             f"{given['title']!r}", field="title")  # fmt: skip
+            raise InputError(Message(N_("must be one of %(choices)s (or empty), got %(given)s"),
+                                     {"choices": ", ".join(TITLES),
+                                      "given": repr(given["title"])}),
+                             field="title")  # fmt: skip
         new["title"] = title or None
     return new
 
@@ -114,10 +124,13 @@ def _birth_year(text: str, today: date) -> int | None:
     if not text:
         return None
     if not text.isascii() or not text.isdigit() or len(text) != 4:
-        raise InputError(f"a year of four digits, got {text!r}", field="birth_year")
+        raise InputError(_got(N_("a year of four digits, got %(given)s"), text),
+                         field="birth_year")  # fmt: skip
     year = int(text)
     if not EARLIEST_BIRTH_YEAR <= year <= today.year:
-        raise InputError(f"between {EARLIEST_BIRTH_YEAR} and {today.year}, got {year}",
+        raise InputError(Message(N_("between %(first)s and %(last)s, got %(year)s"),
+                                 {"first": EARLIEST_BIRTH_YEAR, "last": today.year,
+                                  "year": year}),
                          field="birth_year")  # fmt: skip
     return year
 
@@ -127,9 +140,13 @@ def _birth_date(text: str, today: date) -> date | None:
         return None
     born = _iso_date(text, "birth_date")
     if born > today:
-        raise InputError(f"{born} is after today ({today})", field="birth_date")
+        raise InputError(Message(N_("%(day)s is after today (%(today)s)"),
+                                 {"day": form_day(born), "today": form_day(today)}),
+                         field="birth_date")  # fmt: skip
     if born.year < EARLIEST_BIRTH_YEAR:
-        raise InputError(f"not before {EARLIEST_BIRTH_YEAR}, got {born}", field="birth_date")
+        raise InputError(Message(N_("not before %(year)s, got %(day)s"),
+                                 {"year": EARLIEST_BIRTH_YEAR, "day": form_day(born)}),
+                         field="birth_date")  # fmt: skip
     return born
 
 
@@ -143,13 +160,20 @@ def dates(fields: Mapping[str, Any], today: date) -> dict[str, date]:
             continue
         when = _iso_date(text, key)
         if when <= SINCE_EVER:
-            raise InputError(f"after {SINCE_EVER}, got {when}", field=key)
+            raise InputError(Message(N_("after %(first)s, got %(day)s"),
+                                     {"first": form_day(SINCE_EVER), "day": form_day(when)}),
+                             field=key)  # fmt: skip
         if kind != "status" and when > today:
-            raise InputError(f"{when} is after today ({today}): record it once it holds",
+            raise InputError(Message(N_("%(day)s is after today (%(today)s): record it once it "
+                                        "holds"),
+                                     {"day": form_day(when), "today": form_day(today)}),
                              field=key)  # fmt: skip
         if kind == "status" and when > today + STANDING_AHEAD:
-            raise InputError(f"at most a year ahead ({today + STANDING_AHEAD}), got {when}",
+            raise InputError(Message(N_("at most a year ahead (%(last)s), got %(day)s"),
+                                     {"last": form_day(today + STANDING_AHEAD),
+                                      "day": form_day(when)}),
                              field=key)  # fmt: skip
+
         found[kind] = when
     return found
 
@@ -159,7 +183,7 @@ def standing(fields: Mapping[str, Any], current: PlayerStanding) -> PlayerStandi
     if not text:
         return current
     if text not in STANDINGS:
-        raise InputError(f"must be one of {', '.join(STANDINGS)}, got {text!r}", field="status")
+        raise InputError(one_of(STANDINGS, text), field="status")
     return PlayerStanding(text)
 
 
@@ -169,4 +193,15 @@ def _iso_date(text: str, key: str) -> date:
             raise ValueError
         return date.fromisoformat(text)
     except ValueError:
-        raise InputError(f"a date YYYY-MM-DD, got {text!r}", field=key) from None
+        raise InputError(_got(N_("a date YYYY-MM-DD, got %(given)s"), text), field=key) from None
+
+
+def form_day(day: date) -> str:
+    """A date in a refusal of the record's form: as its fields take it (YYYY-MM-DD), in either
+    language, the officer reading it beside the field it came from."""
+    return day.isoformat()
+
+
+def _got(text: str, given: object) -> Message:
+    """A refusal naming the value given, as Python writes it (``'1990-13-01'``)."""
+    return Message(text, {"given": repr(given)})

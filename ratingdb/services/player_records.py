@@ -25,8 +25,17 @@ from ratingdb.repositories import player_history
 from ratingdb.repositories import player_records as repo
 from ratingdb.repositories import published as published_repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services import audit
-from ratingdb.services.player_fields import SEXES, STANDINGS, TITLES, checked, dates, standing
+from ratingdb.services.player_fields import (
+    SEXES,
+    STANDINGS,
+    TITLES,
+    checked,
+    dates,
+    form_day,
+    standing,
+)
 from ratingdb.services.published.common import NotFound
 from ratingdb.services.published.players import CurrentRating, FoundPlayer, search_players
 
@@ -143,21 +152,25 @@ def edit(
     if row is None:
         raise NotFound(f"no player {player_id}")
     if row.merged_into is not None:
-        raise InputError(f"{player_id} was merged into {row.merged_into}: edit that record",
+        raise InputError(Message(N_("%(id)s was merged into %(kept)s: edit that record"),
+                                 {"id": player_id, "kept": row.merged_into}),
                          field="player_id")  # fmt: skip
     stored = _values(row)
     history = player_history.history(session, player_id)
     if version != version_of(stored, history):
         raise RecordChanged(
-            f"player {player_id} was changed since you opened it: open it again, check what "
-            "changed, and make your edit again", field="version",
+            Message(N_("player %(id)s was changed since you opened it: open it again, check "
+                       "what changed, and make your edit again"), {"id": player_id}),
+            field="version",
         )  # fmt: skip
     reason = reason.strip()
     if not reason:
-        raise InputError("say why the record changes (it is kept in the audit log)",
+        raise InputError(Message(N_("say why the record changes (it is kept in the audit log)")),
                          field="reason")  # fmt: skip
     if len(reason) > MAX_REASON:
-        raise InputError(f"at most {MAX_REASON} characters, got {len(reason)}", field="reason")
+        raise InputError(Message(N_("at most %(most)s characters, got %(count)s"),
+                                 {"most": MAX_REASON, "count": len(reason)}),
+                         field="reason")  # fmt: skip
     today = now.date()
     new = checked(fields, stored, today)
     dated = dates(fields, today)
@@ -171,7 +184,8 @@ def edit(
     if "status" in written:
         _after_the_latest_list(session, written["status"])
     if not changes and not written:
-        raise InputError("nothing changes: every value is as stored", field="fields")
+        raise InputError(Message(N_("nothing changes: every value is as stored")),
+                         field="fields")  # fmt: skip
     _check_identities(session, player_id, new, changes)
     try:
         with session.begin_nested():
@@ -187,8 +201,8 @@ def edit(
                     player_history.correct_latest(session, kind, player_id, new[kind])
     except IntegrityError:  # another edit gave the id at the same moment
         raise RecordConflict(
-            "another player got this FIDE id or national id at the same moment: open the "
-            "record again", field="fide_id",
+            Message(N_("another player got this FIDE id or national id at the same moment: "
+                       "open the record again")), field="fide_id",
         ) from None  # fmt: skip
     repo.count_edit(session)  # the public site's cached player pages are named by it
     audit.record(
@@ -208,6 +222,31 @@ def edit(
     return record(session, player_id)
 
 
+#: A dated value before the latest recorded one, by kind: ``%(value)s`` the latest value,
+#: ``%(day)s`` its date.
+LATER = {
+    "federation": N_(
+        "a later federation is recorded (%(value)s from %(day)s): a date is on or "
+        "after it, or correct the value without a date"
+    ),
+    "title": N_(
+        "a later title is recorded (%(value)s from %(day)s): a date is on or after it, "
+        "or correct the value without a date"
+    ),
+    "status": N_(
+        "a later status is recorded (%(value)s from %(day)s): a date is on or after "
+        "it, or correct the value without a date"
+    ),
+}
+
+
+def _recorded(kind: str, value: Any) -> str | Message:
+    """A dated value as a refusal names it: a standing in words, a code as it is."""
+    if not value:
+        return Message(N_("none"))
+    return Message(str(value)) if kind == "status" else str(value)
+
+
 def _dated_writes(
     history: Mapping[str, list[tuple[date, Any]]],
     new: Mapping[str, Any],
@@ -221,7 +260,7 @@ def _dated_writes(
     date), a changed standing without its date, a transfer to no federation."""
     written: dict[str, date] = {}
     if "status" in changes and "status" not in dated:
-        raise InputError("a change of standing needs the date it holds from",
+        raise InputError(Message(N_("a change of standing needs the date it holds from")),
                          field="status_from")  # fmt: skip
     for kind, when in dated.items():
         field = f"{kind}_from"
@@ -229,12 +268,13 @@ def _dated_writes(
         value = becomes.value if kind == "status" else new[kind]
         if rows and when < rows[-1][0]:
             raise InputError(
-                f"a later {kind} is recorded ({rows[-1][1] or 'none'} from {rows[-1][0]}): "
-                "a date is on or after it, or correct the value without a date",
+                Message(LATER[kind], {"value": _recorded(kind, rows[-1][1]),
+                                      "day": form_day(rows[-1][0])}),
                 field=field,
-            )
+            )  # fmt: skip
         if kind == "federation" and value is None:
-            raise InputError("a federation from a date needs the federation", field=field)
+            raise InputError(Message(N_("a federation from a date needs the federation")),
+                             field=field)  # fmt: skip
         last = rows[-1] if rows else None
         if last is not None and last == (when, value):
             continue
@@ -254,10 +294,10 @@ def _after_the_latest_list(session: Session, when: date) -> None:
     latest = player_history.latest_list_date(session)
     if latest is not None and when <= latest:
         raise InputError(
-            f"lists up to {latest} are published: a standing holds from a later date (it "
-            "leaves the lists already out as they are)",
+            Message(N_("lists up to %(day)s are published: a standing holds from a later date "
+                       "(it leaves the lists already out as they are)"), {"day": form_day(latest)}),
             field="status_from",
-        )
+        )  # fmt: skip
 
 
 def _check_identities(
@@ -267,8 +307,10 @@ def _check_identities(
         holder = repo.fide_id_holder(session, new["fide_id"], player_id)
         if holder is not None:
             raise RecordConflict(
-                f"FIDE id {new['fide_id']} is player {holder}'s (merge the two records if "
-                "they are one person)", field="fide_id",
+                Message(N_("FIDE id %(fide_id)s is player %(holder)s's (merge the two records "
+                           "if they are one person)"),
+                        {"fide_id": new["fide_id"], "holder": holder}),
+                field="fide_id",
             )  # fmt: skip
     if ("national_id" in changes or "national_federation" in changes) and new[
         "national_id"
@@ -278,6 +320,8 @@ def _check_identities(
         )
         if holder is not None:
             raise RecordConflict(
-                f"national id {new['national_federation']} {new['national_id']} is player "
-                f"{holder}'s", field="national_id",
+                Message(N_("national id %(federation)s %(national_id)s is player %(holder)s's"),
+                        {"federation": str(new["national_federation"]),
+                         "national_id": new["national_id"], "holder": holder}),
+                field="national_id",
             )  # fmt: skip

@@ -21,7 +21,7 @@ from ratingdb.repositories import titles as title_repo
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.published.players import player_entries
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Message, worded
 from ratingdb.rules.titles import (
     NoTitleRegulations,
     RatingPoint,
@@ -89,7 +89,7 @@ def title_watch(session: Session, category: Category, period: Period) -> TitleWa
     try:
         regulations = title_regulations_on(period.list_date)
     except NoTitleRegulations as error:
-        raise InputError(str(error), field="period") from None
+        raise InputError(error.text, field="period") from None
     found = title_repo.list_of(session, category, period.list_date)
     if found is None:
         raise InputError(
@@ -120,7 +120,10 @@ def title_watch(session: Session, category: Category, period: Period) -> TitleWa
         try:
             held = Title.parse(player.title)
         except ValueError as error:
-            raise InputError(f"player {pid}: {error}") from None
+            raise InputError(
+                Message(N_("player %(id)s: %(why)s"), {"id": pid, "why": worded(error)})
+            ) from None
+
         history = [
             RatingPoint(point.list_date, point.rating, point.rated_games)
             for point in player_entries(session, pid, category)

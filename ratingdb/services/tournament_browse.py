@@ -17,6 +17,7 @@ from ratingdb.errors import InputError
 from ratingdb.formats.names import search_key, search_words
 from ratingdb.repositories import tournaments as repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message, worded
 from ratingdb.services.published.tournaments import Tournament, tournament
 
 #: Tournaments on one page of the browser.
@@ -44,29 +45,35 @@ class BrowseQuery:
         """The filters from the page's query; InputError naming the field at fault."""
         text = given.get("name", "").strip()
         if len(text) > 200:
-            raise InputError("at most 200 characters", field="name")
+            raise InputError(Message(N_("at most %(count)s characters"), {"count": 200}),
+                             field="name")  # fmt: skip
         category = None
         if given.get("category"):
             try:
                 category = Category.parse(given["category"])
             except ValueError as error:
-                raise InputError(str(error), field="category") from None
+                raise InputError(worded(error), field="category") from None
         periods: dict[str, Period | None] = {}
         for name in ("from", "to"):
             value = given.get(name, "").strip()
             try:
                 periods[name] = Period.parse(value) if value else None
             except ValueError as error:
-                raise InputError(str(error), field=name) from None
+                raise InputError(worded(error), field=name) from None
         first, last = periods["from"], periods["to"]
         if first is not None and last is not None and last < first:
-            raise InputError(f"{last} is before {first}", field="to")
+            raise InputError(Message(N_("%(last)s is before %(first)s"),
+                                     {"last": str(last), "first": str(first)}),
+                             field="to")  # fmt: skip
         federation = given.get("federation", "").strip().upper() or None
         if federation is not None and not (len(federation) == 3 and federation.isalpha()):
-            raise InputError(f"a 3-letter code, got {federation!r}", field="federation")
+            raise InputError(Message(N_("a 3-letter code, got %(given)s"),
+                                     {"given": repr(federation)}), field="federation")  # fmt: skip
         page_text = given.get("page", "1").strip() or "1"
         if not (page_text.isascii() and page_text.isdigit() and 0 < int(page_text) < 100_000):
-            raise InputError(f"a page number (1, 2, ...), got {page_text!r}", field="page")
+            raise InputError(Message(N_("a page number (1, 2, ...), got %(given)s"),
+                                     {"given": repr(page_text)}), field="page")  # fmt: skip
+
         return cls(text, category, first, last, federation, int(page_text))
 
     def filters(self, page: int | None = None) -> dict[str, str]:

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from ratingdb.enums import PreviewState
 from ratingdb.models import CorrectionPreviewRow
 from ratingdb.repositories import correction_previews as repo
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services import audit
 from ratingdb.services.accounts import Principal
 from ratingdb.services.correction_requests.requests import (
@@ -72,7 +73,8 @@ def _own(
         else None
     )
     if row is None or row.user_id != caller.user_id:
-        raise PreviewNotFound(f"no correction preview {text}", field="preview")
+        raise PreviewNotFound(Message(N_("no correction preview %(id)s"), {"id": text}),
+                              field="preview")  # fmt: skip
     return row
 
 
@@ -120,11 +122,15 @@ def _waiting(
     if state == PreviewState.EXPIRED:
         hours = int(PREVIEW_LIFETIME.total_seconds() // 3600)
         raise PreviewConflict(
-            f"correction preview {row.id} is over {hours} hours old: make the correction again "
-            "to see its impact now"
-        )
+            Message(N_("correction preview %(id)s is over %(hours)s hours old: make the "
+                       "correction again to see its impact now"),
+                    {"id": row.id, "hours": hours})
+        )  # fmt: skip
     if state != PreviewState.PREVIEWED:
-        raise PreviewConflict(f"correction preview {row.id} is already {state}")
+        raise PreviewConflict(
+            Message(N_("correction preview %(id)s is already %(state)s"),
+                    {"id": row.id, "state": Message(str(state))})
+        )  # fmt: skip
     return row
 
 
@@ -137,9 +143,10 @@ def confirm(
     row = _waiting(session, preview_id, caller, now)
     if shown != row.impact_digest:
         raise PreviewConflict(
-            f"the page confirmed does not show correction preview {row.id}'s latest impact: "
-            "reload it and read the impact again"
-        )
+            Message(N_("the page confirmed does not show correction preview %(id)s's latest "
+                       "impact: reload it and read the impact again"), {"id": row.id})
+        )  # fmt: skip
+
     checked = _Checked(row.kind, dict(row.inputs), row.reason, row.content, row.filename)
     savepoint = session.begin_nested()
     try:

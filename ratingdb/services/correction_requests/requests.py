@@ -16,7 +16,8 @@ from ratingdb.errors import InputError
 from ratingdb.formats.games_csv import RESULTS
 from ratingdb.models.correction_preview import REASON_LENGTH
 from ratingdb.rules import Category, Period
-from ratingdb.rules.messages import Message
+from ratingdb.rules.messages import N_, Message, one_of, worded
+from ratingdb.services.corrections.merges import too_long
 from ratingdb.services.lists import IMPORT_FORMATS
 from ratingdb.services.submissions import (
     MAX_UPLOAD_BYTES,
@@ -57,7 +58,12 @@ class PreviewNotFound(InputError):
 
 class PreviewConflict(Exception):
     """The preview cannot be confirmed or discarded (decided already, expired, or the page
-    confirmed is not its latest impact): 409."""
+    confirmed is not its latest impact): 409. ``text`` is the message the back office words;
+    ``str()`` its English, as the API says."""
+
+    def __init__(self, text: Message) -> None:
+        super().__init__(text.english())
+        self.text = text
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +111,7 @@ class _Checked:
 def _text(inputs: Mapping[str, str], name: str) -> str:
     value = str(inputs.get(name) or "").strip()
     if not value and name not in OPTIONAL:
-        raise InputError("is required", field=name)
+        raise InputError(Message(N_("is required")), field=name)
     return value
 
 
@@ -113,31 +119,34 @@ def check_reason(reason: str | None) -> str:
     """The reason, stripped; refused when empty or too long."""
     text = (reason or "").strip()
     if not text:
-        raise InputError("a correction needs a reason", field="reason")
+        raise InputError(Message(N_("a correction needs a reason")), field="reason")
     if len(text) > REASON_LENGTH:
-        raise InputError(f"at most {REASON_LENGTH} characters, got {len(text)}", field="reason")
+        raise InputError(too_long(len(text)), field="reason")
     return text
 
 
 def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
     """The request's fields read and checked before anything runs."""
     if request.kind not in KINDS:
-        raise InputError(f"must be one of {', '.join(KINDS)}", field="kind")
+        raise InputError(one_of(KINDS), field="kind")
     withdraw = request.kind == TOURNAMENT and is_withdrawal(request.inputs)
     names = ("tournament",) if withdraw else FIELDS[request.kind]
     values: dict[str, Any] = {name: _text(request.inputs, name) for name in names}
     if withdraw:
         values["withdraw"] = True
         if request.content:
-            raise InputError("a withdrawal takes no file", field="file")
+            raise InputError(Message(N_("a withdrawal takes no file")), field="file")
     if request.kind == GAME:
         text = values["round"]
         if not (text.isdigit() and 0 < int(text) < 10_000):
-            raise InputError(f"must be a round number (1, 2, ...), got {text!r}", field="round")
+            raise InputError(Message(N_("must be a round number (1, 2, ...), got %(given)s"),
+                                     {"given": repr(text)}), field="round")  # fmt: skip
         values["round"] = int(text)
         if values["result"] not in RESULTS:
-            raise InputError(f"must be one of {', '.join(RESULT_CHOICES)}; got "
-                             f"{values['result']!r}", field="result")  # fmt: skip
+            raise InputError(Message(N_("must be one of %(choices)s; got %(given)s"),
+                                     {"choices": ", ".join(RESULT_CHOICES),
+                                      "given": repr(values["result"])}),
+                             field="result")  # fmt: skip
     if request.kind == MERGE and request.inputs.get("override") is not None:
         # An override given (even blank: the merge service refuses it, naming the field).
         values["override"] = str(request.inputs["override"])
@@ -145,20 +154,22 @@ def _check(request: CorrectionRequest, reason: str | None) -> _Checked:
         try:
             values["category"] = Category.parse(values["category"]).value
         except ValueError as error:
-            raise InputError(str(error), field="category") from None
+            raise InputError(worded(error), field="category") from None
         try:
             values["period"] = str(Period.parse(values["period"]))
         except ValueError as error:
-            raise InputError(str(error), field="period") from None
+            raise InputError(worded(error), field="period") from None
     if request.kind in WITH_FILE and not withdraw:
         formats = TOURNAMENT_FORMATS if request.kind == TOURNAMENT else LIST_FORMATS
         if values["format"] and values["format"] not in formats:
-            raise InputError(f"must be one of {', '.join(formats)}, or empty (from the file's "
-                             "name)", field="format")  # fmt: skip
+            raise InputError(Message(N_("must be one of %(choices)s, or empty (from the file's "
+                                        "name)"), {"choices": ", ".join(formats)}),
+                             field="format")  # fmt: skip
         if not request.content:
-            raise InputError("choose the corrected file", field="file")
+            raise InputError(Message(N_("choose the corrected file")), field="file")
         if len(request.content) > MAX_UPLOAD_BYTES:
-            raise InputError(f"the file is larger than {MAX_UPLOAD_BYTES} bytes", field="file")
+            raise InputError(Message(N_("the file is larger than %(most)s bytes"),
+                                     {"most": MAX_UPLOAD_BYTES}), field="file")  # fmt: skip
         if request.kind == TOURNAMENT:
             check_tournament_size(request.content)
     checked_reason = check_reason(reason)

@@ -21,10 +21,17 @@ from ratingdb.repositories import games as game_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.games import NewGame
+from ratingdb.rules.messages import N_, Day, Message
 from ratingdb.services import audit
 from ratingdb.services.corrections import merges
 from ratingdb.services.corrections.list_replacement import replace_list
-from ratingdb.services.corrections.outcome import CorrectionOutcome, require_reason
+from ratingdb.services.corrections.outcome import (
+    CORRECTION,
+    MERGE,
+    WITHDRAWAL,
+    CorrectionOutcome,
+    require_reason,
+)
 from ratingdb.services.corrections.recomputation import recompute
 from ratingdb.services.progress import Track, no_progress
 from ratingdb.services.tournaments import ReadTournament, read_tournament, refuse_unknown_players
@@ -47,24 +54,32 @@ def correct_game(
     """Replace one game's result; recompute the lists it changes. ``dry_run``: the revisions
     are computed (services.impact), not written; the caller rolls the correction back."""
     if result not in RESULTS:
-        raise InputError(f"must be one of {', '.join(sorted(RESULTS))}; got {result!r}",
+        raise InputError(Message(N_("must be one of %(choices)s; got %(given)s"),
+                                 {"choices": ", ".join(sorted(RESULTS)), "given": repr(result)}),
                          field="result")  # fmt: skip
-    require_reason(reason, "a correction")
+    require_reason(reason, CORRECTION)
     # Two corrections of one game at once: the second waits, then reads the game as the first
     # left it (its result already the one asked for: refused, nothing written).
     player_repo.lock_players(session, [white_id, black_id])
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
-        raise InputError(f"no tournament {tournament_id}", field="tournament")
+        raise InputError(_no_tournament(tournament_id), field="tournament")
     game = game_repo.current_game(session, tournament_id, round_number, white_id, black_id)
     if game is None:
         raise InputError(
-            f"tournament {tournament_id} has no game {white_id} - {black_id} in round "
-            f"{round_number} (white first)",
+            Message(
+                N_("tournament %(id)s has no game %(white)s - %(black)s in round %(round)s "
+                   "(white first)"),
+                {"id": tournament_id, "white": white_id, "black": black_id,
+                 "round": round_number},
+            ),
             field="white",
-        )
+        )  # fmt: skip
     if game.result == result:
-        raise InputError(f"the game's result is already {result}", field="result")
+        raise InputError(
+            Message(N_("the game's result is already %(result)s"), {"result": result}),
+            field="result",
+        )
     before = {"game_id": game.id, "result": game.result}
     correction = correction_repo.add(
         session, CorrectionKind.GAME, category=tournament.category, tournament_id=tournament_id,
@@ -109,10 +124,10 @@ def replace_tournament(
     id, category and period; its dates must not change (a tournament with other dates may
     belong to another period: import it as a new one), and a file that gives it as stored
     (name and games) is refused: nothing to correct. ``dry_run``: as correct_game's."""
-    require_reason(reason, "a correction")
+    require_reason(reason, CORRECTION)
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
-        raise InputError(f"no tournament {tournament_id}", field="replacement")
+        raise InputError(_no_tournament(tournament_id), field="replacement")
     read = _read_replacement(session, tournament, path, file_format)
     new = read.tournament
     # Read under the import lock (read_tournament took it): a replacement running beside this
@@ -123,7 +138,10 @@ def replace_tournament(
         (g.round, g.white_id, g.black_id, g.result) for g in old_games
     ) == sorted((g.round, g.white_id, g.black_id, g.result) for g in new.games):
         raise InputError(
-            f"the file gives tournament {tournament_id} as it is stored: nothing to correct",
+            Message(
+                N_("the file gives tournament %(id)s as it is stored: nothing to correct"),
+                {"id": tournament_id},
+            ),
             source=str(path),
             field="replacement",
         )
@@ -153,21 +171,22 @@ def withdraw_tournament(
     recomputed; the tournament row stays, with its id, name, category, period and no game.
     A tournament without a game in force is refused: nothing to withdraw. ``dry_run``: as
     correct_game's."""
-    require_reason(reason, "a withdrawal")
+    require_reason(reason, WITHDRAWAL)
     # The import lock, as a replacement takes it: two withdrawals (or a withdrawal and a
     # replacement) of one tournament run one after the other, the second reading what the
     # first left.
     player_repo.lock_imports(session)
     tournament = tournament_repo.get(session, tournament_id)
     if tournament is None:
-        raise InputError(f"no tournament {tournament_id}", field="tournament")
+        raise InputError(_no_tournament(tournament_id), field="tournament")
     session.refresh(tournament)
     old_games = game_repo.current_games_of_tournament(session, tournament_id)
     if not old_games:
         raise InputError(
-            f"tournament {tournament_id} has no game in force: nothing to withdraw",
+            Message(N_("tournament %(id)s has no game in force: nothing to withdraw"),
+                    {"id": tournament_id}),
             field="tournament",
-        )
+        )  # fmt: skip
     return _replace_tournament_games(
         session, tournament, old_games, [], name=tournament.name,
         digest=tournament.source_digest, reason=reason, actor=actor, now=now, track=track,
@@ -226,14 +245,23 @@ def _read_replacement(
     new = read.tournament
     if (new.start_date, new.end_date) != (tournament.start_date, tournament.end_date):
         raise InputError(
-            f"the corrected file runs {new.start_date} to {new.end_date}, tournament "
-            f"{tournament.tournament_id} {tournament.start_date} to {tournament.end_date}: dates "
-            "cannot change in a replacement; import the file as a new tournament",
+            Message(
+                N_("the corrected file runs %(start)s to %(end)s, tournament %(id)s "
+                   "%(stored_start)s to %(stored_end)s: dates cannot change in a replacement; "
+                   "import the file as a new tournament"),
+                {"start": Day(new.start_date), "end": Day(new.end_date),
+                 "id": tournament.tournament_id, "stored_start": Day(tournament.start_date),
+                 "stored_end": Day(tournament.end_date)},
+            ),
             source=str(path),
             field="replacement",
-        )
+        )  # fmt: skip
     refuse_unknown_players(session, new)
     return read
+
+
+def _no_tournament(tournament_id: str) -> Message:
+    return Message(N_("no tournament %(id)s"), {"id": tournament_id})
 
 
 def _replace_games(
@@ -256,8 +284,8 @@ def merge_players(
     and the conflicts it overrode are kept with the correction and audited. ``dry_run``: as
     correct_game's."""
     if keep == drop:
-        raise InputError("a player cannot be merged into himself", field="drop")
-    require_reason(reason, "a merge")
+        raise InputError(Message(merges.HIMSELF), field="drop")
+    require_reason(reason, MERGE)
     # Two merges of the same players (or a merge beside a correction of their games): the second
     # waits, then reads them as the first left them.
     player_repo.lock_players(session, [keep, drop])

@@ -15,8 +15,9 @@ from ratingdb.repositories import corrections as correction_repo
 from ratingdb.repositories import periods as period_repo
 from ratingdb.repositories import players as player_repo
 from ratingdb.rules import Category, Period
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services import audit, impact
-from ratingdb.services.corrections.outcome import CorrectionOutcome, require_reason
+from ratingdb.services.corrections.outcome import CORRECTION, CorrectionOutcome, require_reason
 from ratingdb.services.corrections.recomputation import Replaced, hold_off_closes, recompute_from
 from ratingdb.services.lists import ImportedList, Replacement, check_period, import_list_file
 from ratingdb.services.progress import Track, no_progress
@@ -49,7 +50,7 @@ def replace_list(
 
     A list published by a close is refused: it is computed from the period's tournaments, and a
     file put in its place would hide them; correct the tournaments instead."""
-    require_reason(reason, "a correction")
+    require_reason(reason, CORRECTION)
     check_period(category, period)
     # The import lock first (the global order, repositories.periods): the file's players are
     # written after the close locks below, and an import writing the same players before it
@@ -114,17 +115,19 @@ def _imported_list_to_replace(
     current = period_repo.list_for(session, category, period)
     if period_row is None or period_row.state != PeriodState.PUBLISHED or current is None:
         raise InputError(
-            f"{category.value} {period} has no published list to replace; "
-            "import the list as a new one instead",
+            Message(N_("%(category)s %(period)s has no published list to replace; import the "
+                       "list as a new one instead"),
+                    {"category": category.value, "period": str(period)}),
             field="period",
-        )
+        )  # fmt: skip
     if current.source != ListSource.IMPORT:
         raise InputError(
-            f"{category.value} {period} was computed by a close from its tournaments, not "
-            "imported: correct its games instead (a game's result, a corrected tournament file, "
-            "a merge of two players)",
+            Message(N_("%(category)s %(period)s was computed by a close from its tournaments, "
+                       "not imported: correct its games instead (a game's result, a corrected "
+                       "tournament file, a merge of two players)"),
+                    {"category": category.value, "period": str(period)}),
             field="replacement",
-        )
+        )  # fmt: skip
     return current
 
 
@@ -144,8 +147,13 @@ def _revision_written(
     changed = list_changes(session, current, revised)
     if changed is None:
         raise InputError(
-            f"the file gives the list of {category.value} {period} as published "
-            f"(revision {current.revision}): nothing to correct",
+            Message(
+                N_(
+                    "the file gives the list of %(category)s %(period)s as published "
+                    "(revision %(revision)s): nothing to correct"
+                ),
+                {"category": category.value, "period": str(period), "revision": current.revision},
+            ),
             source=str(path),
             field="replacement",
         )

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy.orm import Session
 
@@ -30,12 +30,27 @@ from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.published.players import player_entries
 from ratingdb.rules import Period
+from ratingdb.rules.messages import N_, Message
 
 SAME_ROUND = "same_round"
 SEX = "sex"
 BIRTH_YEAR = "birth_year"
 #: The fields compared, with the words of a message.
 COMPARED = ((SEX, "sex"), (BIRTH_YEAR, "birth year"))
+#: A field whose values differ, by field: ``%(keep)s`` and ``%(drop)s`` the players' ids,
+#: ``%(kept)s`` and ``%(dropped)s`` their values.
+DIFFERS: Final = {
+    SEX: N_("sex differs: %(keep)s %(kept)s, %(drop)s %(dropped)s"),
+    BIRTH_YEAR: N_("birth year differs: %(keep)s %(kept)s, %(drop)s %(dropped)s"),
+}
+#: Rounds both played: one round, several.
+SAME_ROUNDS: Final = (
+    N_("both played round %(rounds)s of tournament %(id)s (%(name)s)"),
+    N_("both played rounds %(rounds)s of tournament %(id)s (%(name)s)"),
+)
+#: Two conflicts one after the other.
+THEN: Final = N_("%(first)s; %(next)s")
+HIMSELF: Final = N_("a player cannot be merged into himself")
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,14 +111,18 @@ class Conflict:
         return {"kind": self.kind, "keep": self.keep, "drop": self.drop}
 
     def describe(self, keep: str, drop: str) -> str:
+        return self.described(keep, drop).english()
+
+    def described(self, keep: str, drop: str) -> Message:
+        """``describe`` as a message with its values (the back office words it)."""
         if self.kind == SAME_ROUND:
-            rounds = ", ".join(str(r) for r in self.rounds)
-            return (
-                f"both played round{'s' if len(self.rounds) > 1 else ''} {rounds} of tournament "
-                f"{self.tournament_id} ({self.tournament})"
-            )
-        words = dict(COMPARED)[self.kind]
-        return f"{words} differs: {keep} {self.keep}, {drop} {self.drop}"
+            return Message(
+                SAME_ROUNDS[len(self.rounds) > 1],
+                {"rounds": ", ".join(str(r) for r in self.rounds),
+                 "id": str(self.tournament_id), "name": str(self.tournament)},
+            )  # fmt: skip
+        return Message(DIFFERS[self.kind], {"keep": keep, "kept": str(self.keep), "drop": drop,
+                                            "dropped": str(self.drop)})  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +140,18 @@ class Comparison:
         }
 
     def describe(self) -> str:
+        return self.described().english()
+
+    def described(self) -> Message:
+        """The conflicts, one after the other (the back office words them)."""
         keep, drop = self.keep.player_id, self.drop.player_id
-        return "; ".join(conflict.describe(keep, drop) for conflict in self.conflicts)
+        said = [conflict.described(keep, drop) for conflict in self.conflicts]
+        if not said:
+            return Message("")
+        joined = said[0]
+        for conflict in said[1:]:
+            joined = Message(THEN, {"first": joined, "next": conflict})
+        return joined
 
 
 class MergeConflicts(InputError):
@@ -131,10 +160,13 @@ class MergeConflicts(InputError):
     def __init__(self, comparison: Comparison) -> None:
         keep, drop = comparison.keep.player_id, comparison.drop.player_id
         super().__init__(
-            f"{keep} and {drop} may be two people: {comparison.describe()}. Check both records; "
-            "to merge them all the same, give an override with its reason",
+            Message(
+                N_("%(keep)s and %(drop)s may be two people: %(conflicts)s. Check both records; "
+                   "to merge them all the same, give an override with its reason"),
+                {"keep": keep, "drop": drop, "conflicts": comparison.described()},
+            ),
             field="override",
-        )
+        )  # fmt: skip
         self.comparison = comparison
 
 
@@ -142,25 +174,30 @@ def compare(session: Session, keep: str, drop: str) -> Comparison:
     """Both records side by side and their conflicts. Refused: the same id twice, a player
     unknown or merged already, two players who played each other."""
     if keep == drop:
-        raise InputError("a player cannot be merged into himself", field="drop")
+        raise InputError(Message(HIMSELF), field="drop")
     players = player_repo.by_ids(session, [keep, drop])
     for player_id, field in ((keep, "keep"), (drop, "drop")):
         if player_id not in players:
-            raise InputError(f"no player {player_id}", field=field)
+            raise InputError(Message(N_("no player %(id)s"), {"id": player_id}), field=field)
         if players[player_id].merged_into is not None:
             raise InputError(
-                f"{player_id} is already merged into {players[player_id].merged_into}",
+                Message(N_("%(id)s is already merged into %(kept)s"),
+                        {"id": player_id, "kept": str(players[player_id].merged_into)}),
                 field=field,
-            )
+            )  # fmt: skip
     kept_games = game_repo.current_games_of_player(session, keep)
     dropped_games = game_repo.current_games_of_player(session, drop)
     clash = [g for g in dropped_games if keep in (g.white_id, g.black_id)]
     if clash:
         raise InputError(
-            f"{keep} and {drop} played each other (tournament {clash[0].tournament_id}, round "
-            f"{clash[0].round}): they are two players",
+            Message(
+                N_("%(keep)s and %(drop)s played each other (tournament %(id)s, round "
+                   "%(round)s): they are two players"),
+                {"keep": keep, "drop": drop, "id": clash[0].tournament_id,
+                 "round": clash[0].round},
+            ),
             field="drop",
-        )
+        )  # fmt: skip
     conflicts = [*_same_rounds(session, kept_games, dropped_games)]
     for kind, _ in COMPARED:
         kept, dropped = getattr(players[keep], kind), getattr(players[drop], kind)
@@ -183,16 +220,23 @@ def check_override(comparison: Comparison, override: str | None) -> str | None:
         return None
     text = override.strip()
     if not text:
-        raise InputError("an override needs a reason", field="override")
+        raise InputError(Message(N_("an override needs a reason")), field="override")
     if len(text) > REASON_LENGTH:
-        raise InputError(f"at most {REASON_LENGTH} characters, got {len(text)}", field="override")
+        raise InputError(too_long(len(text)), field="override")
     if not comparison.conflicts:
         keep, drop = comparison.keep.player_id, comparison.drop.player_id
         raise InputError(
-            f"{keep} and {drop} have no conflict: nothing to override; merge them without it",
+            Message(N_("%(keep)s and %(drop)s have no conflict: nothing to override; merge them "
+                       "without it"), {"keep": keep, "drop": drop}),
             field="override",
-        )
+        )  # fmt: skip
     return text
+
+
+def too_long(length: int, most: int = REASON_LENGTH) -> Message:
+    """A reason longer than ``most`` characters: ``at most 500 characters, got 612``."""
+    return Message(N_("at most %(most)s characters, got %(count)s"),
+                   {"most": most, "count": length})  # fmt: skip
 
 
 def _same_rounds(

@@ -4,10 +4,11 @@ published, the open periods it changed)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ratingdb.enums import CorrectionKind
 from ratingdb.errors import InputError
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services.revisions import Revision
 
 
@@ -30,6 +31,14 @@ class CorrectionOutcome:
         } | self.extra
 
 
-def require_reason(reason: str, what: str) -> None:
+#: What ``require_reason`` says of each kind of correction without a reason.
+CORRECTION: Final = N_("a correction needs a reason")
+WITHDRAWAL: Final = N_("a withdrawal needs a reason")
+MERGE: Final = N_("a merge needs a reason")
+
+
+def require_reason(reason: str, needed: str) -> None:
+    """Refused without a reason: ``needed`` says so (``CORRECTION``, ``WITHDRAWAL``,
+    ``MERGE``)."""
     if not reason.strip():
-        raise InputError(f"{what} needs a reason", field="reason")
+        raise InputError(Message(needed), field="reason")

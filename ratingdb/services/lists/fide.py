@@ -22,6 +22,7 @@ from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, KStatus, Period, RuleVersion, k_factor, version_for_period
 from ratingdb.rules.kfactor import is_junior
+from ratingdb.rules.messages import N_, Message
 from ratingdb.services.lists.digest import stored_digest
 from ratingdb.services.lists.imported import (
     ImportedList,
@@ -197,9 +198,9 @@ def _refuse_repeated(batch: Sequence[FideListRow], seen: set[int | str], path: P
         key = _id_key(row.fide_id)
         if key in in_batch:
             first, _ = in_batch[key].where(path)
-            _repeated(row, path, f"line {first}")
+            _repeated(row, path, Message(N_("line %(line)s"), {"line": str(first)}))
         if key in seen:
-            _repeated(row, path, "an earlier line")
+            _repeated(row, path, Message(N_("an earlier line")))
         in_batch[key] = row
     seen.update(in_batch)
 
@@ -209,10 +210,15 @@ def _id_key(fide_id: str) -> int | str:
     return int(fide_id) if fide_id[0] != "0" and len(fide_id) <= 18 else fide_id
 
 
-def _repeated(row: FideListRow, path: Path, first: str) -> None:
-    line, player = row.where(path)
+def _repeated(row: FideListRow, path: Path, first: Message) -> None:
+    line, _ = row.where(path)
+    repeated = Message(N_("FIDE id %(id)s is already on %(first)s"),
+                       {"id": row.fide_id, "first": first})  # fmt: skip
+    if row.player is not None:  # an XML list's player, as FideListRow.where names it
+        repeated = Message(N_("player #%(player)s: %(repeated)s"),
+                           {"player": row.player, "repeated": repeated})  # fmt: skip
     raise InputError(
-        f"{player}FIDE id {row.fide_id} is already on {first}",
+        repeated,
         source=str(path),
         line=line,
         field="ID",

@@ -15,6 +15,7 @@ from ratingdb.models import PeriodRow, RatingListRow
 from ratingdb.repositories import periods as period_repo
 from ratingdb.rules import Category, Period
 from ratingdb.rules.calendar import NotAListPeriod, check_list_period
+from ratingdb.rules.messages import N_, Message
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,16 +99,20 @@ def check_publishable(session: Session, category: Category, period: Period) -> N
     # A list computed and awaiting approval is not published: an imported list may be.
     if existing is not None and existing.state not in period_repo.CLOSABLE_STATES:
         raise InputError(
-            f"{category.value} {period} is already {existing.state}; "
-            "a published list never changes",
+            Message(N_("%(category)s %(period)s is already %(state)s; a published list never "
+                       "changes"),
+                    {"category": category.value, "period": str(period),
+                     "state": Message(str(existing.state))}),
             field="period",
-        )
+        )  # fmt: skip
     later = [p for p in period_repo.published_periods(session, category) if p > period]
     if later:
         raise InputError(
-            f"{category.value} already has a published list after {period} ({max(later)})",
+            Message(N_("%(category)s already has a published list after %(period)s (%(later)s)"),
+                    {"category": category.value, "period": str(period),
+                     "later": str(max(later))}),
             field="period",
-        )
+        )  # fmt: skip
 
 
 def no_entries(source: str, category: Category, players: int, floor: int) -> InputError:
@@ -116,11 +121,12 @@ def no_entries(source: str, category: Category, players: int, floor: int) -> Inp
     only players without a rating at or above the floor (the caller's transaction rolls back
     the players it may have written)."""
     why = (
-        "the list has no entries"
+        Message(N_("the list has no entries"))
         if players == 0
-        else f"the list has no entries: none of its {players} players has a {category.value} "
-        f"rating at or above the floor ({floor})"
-    )
+        else Message(N_("the list has no entries: none of its %(players)s players has a "
+                        "%(category)s rating at or above the floor (%(floor)s)"),
+                     {"players": players, "category": category.value, "floor": floor})
+    )  # fmt: skip
     return InputError(why, source=source)
 
 

@@ -20,6 +20,7 @@ from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import Category, KStatus, Period, RuleVersion, k_factor, version_for_period
+from ratingdb.rules.messages import N_, Message, one_of
 from ratingdb.services.lists.digest import list_digest
 from ratingdb.services.lists.fide import import_fide_list
 from ratingdb.services.lists.imported import (
@@ -61,9 +62,14 @@ def _refuse_local_ids(rows: Sequence[ListRow], category: Category, source: str) 
     for row in rows:
         if is_local_id(row.player_id):
             raise InputError(
-                f"{row.player_id} is a local id (a player without a FIDE id): a "
-                f"{category.value} list holds FIDE ids only; register the player with FIDE "
-                "(`ratingdb players export-unregistered`) or leave them out",
+                Message(
+                    N_(
+                        "%(id)s is a local id (a player without a FIDE id): a %(category)s "
+                        "list holds FIDE ids only; register the player with FIDE "
+                        "(`ratingdb players export-unregistered`) or leave them out"
+                    ),
+                    {"id": row.player_id, "category": category.value},
+                ),
                 field="player_id",
                 source=source,
                 line=row.line,
@@ -84,7 +90,8 @@ def import_list_file(
     """``lists import``: a list CSV, or a FIDE download (``fide-txt``, ``fide-xml``); with
     ``replaces``, a corrected revision of the period's published list."""
     if file_format not in IMPORT_FORMATS:
-        raise InputError(f"must be one of {', '.join(IMPORT_FORMATS)}", field="format")
+        raise InputError(one_of(IMPORT_FORMATS), field="format")
+
     if file_format == "csv":
         return import_list_csv(session, path, category, period, now, replaces=replaces)
     return import_fide_list(
