@@ -38,7 +38,7 @@ def submissions_page(request: Request, caller: Caller, state: str | None = None)
     except InputError as error:
         return _page(request, "submissions.html", status=422, rows=[],
                      states=list(SubmissionState), state=None,
-                     error=service.describe(error))  # fmt: skip
+                     error=service.described(error))  # fmt: skip
     return _page(request, "submissions.html", rows=rows, states=list(SubmissionState),
                  state=chosen, error=None)  # fmt: skip
 

@@ -127,3 +127,16 @@ def test_a_submission_not_found_in_french(
     assert french.status_code == 404
     assert '<p class="error">aucune soumission 9999</p>' in french.text
     assert '<p class="error">no submission 9999</p>' in client.get("/submissions/9999").text
+
+
+def test_the_submissions_pages_bad_state_in_french(
+    client: TestClient, tokens: dict[str, str], users: Accounts
+) -> None:
+    signed_in(client, users, "officer1")
+    french = client.get("/submissions?state=lost&lang=fr")
+    assert french.status_code == 422
+    assert _alert(french.text) == (
+        f"champ state{NB}: doit être l{AP}une des valeurs submitted, accepted, rejected"
+    )
+    english = client.get("/submissions?state=lost&lang=en")
+    assert _alert(english.text) == "field state: must be one of submitted, accepted, rejected"
