@@ -188,6 +188,20 @@ def one_of(choices: Iterable[str], given: str | None = None) -> Message:
                    {"choices": names, "given": repr(given)})  # fmt: skip
 
 
+#: Two statements one after the other ("A; B": French writes a narrow space before ";").
+THEN: Final = N_("%(first)s; %(next)s")
+
+
+def in_turn(parts: Sequence[Message]) -> Message:
+    """Statements one after the other, separated by semicolons (none: an empty text)."""
+    if not parts:
+        return Message("")
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = Message(THEN, {"first": joined, "next": part})
+    return joined
+
+
 #: How a list of names is joined: "A", "A and B", "A, B and C", "A, B and 3 more".
 PAIR: Final = N_("%(first)s and %(last)s")
 AND_MORE: Final = N_("%(names)s and %(more)s more")

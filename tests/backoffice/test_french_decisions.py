@@ -4,6 +4,7 @@ stored, the audit page's bad date. The French is the catalogue's, written here b
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,22 @@ def test_the_submissions_pages_bad_state_in_french(
     )
     english = client.get("/submissions?state=lost&lang=en")
     assert _alert(english.text) == "field state: must be one of submitted, accepted, rejected"
+
+
+def test_the_audit_page_in_french_words(
+    client: TestClient, tokens: dict[str, str], users: Accounts
+) -> None:
+    """An upload's entry: the action and its names in French, its values as stored."""
+    sent = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard&filename=s.trf")
+    number = sent.json()["submission_id"]
+    signed_in(client, users, "admin1")
+    page = html.unescape(client.get("/audit?action=submission-upload&lang=fr").text)
+    assert "fichier de tournoi envoyé <small>(submission-upload)</small>" in page
+    assert (
+        f"<small>parties{NB}: 2{NN}; numéro de soumission{NB}: {number}{NN}; fichier{NB}: "
+        f"s.trf{NN}; catégories{NB}: fide-standard</small>"
+    ) in page
+    english = html.unescape(client.get("/audit?action=submission-upload&lang=en").text)
+    assert (
+        f"<small>games: 2; submission id: {number}; file: s.trf; categories: fide-standard</small>"
+    ) in english

@@ -30,7 +30,7 @@ from ratingdb.repositories import players as player_repo
 from ratingdb.repositories import tournaments as tournament_repo
 from ratingdb.repositories.published.players import player_entries
 from ratingdb.rules import Period
-from ratingdb.rules.messages import N_, Message
+from ratingdb.rules.messages import N_, Message, in_turn
 
 SAME_ROUND = "same_round"
 SEX = "sex"
@@ -48,8 +48,6 @@ SAME_ROUNDS: Final = (
     N_("both played round %(rounds)s of tournament %(id)s (%(name)s)"),
     N_("both played rounds %(rounds)s of tournament %(id)s (%(name)s)"),
 )
-#: Two conflicts one after the other.
-THEN: Final = N_("%(first)s; %(next)s")
 HIMSELF: Final = N_("a player cannot be merged into himself")
 
 
@@ -145,13 +143,7 @@ class Comparison:
     def described(self) -> Message:
         """The conflicts, one after the other (the back office words them)."""
         keep, drop = self.keep.player_id, self.drop.player_id
-        said = [conflict.described(keep, drop) for conflict in self.conflicts]
-        if not said:
-            return Message("")
-        joined = said[0]
-        for conflict in said[1:]:
-            joined = Message(THEN, {"first": joined, "next": conflict})
-        return joined
+        return in_turn([conflict.described(keep, drop) for conflict in self.conflicts])
 
 
 class MergeConflicts(InputError):
