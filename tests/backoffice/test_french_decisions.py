@@ -96,18 +96,42 @@ def test_a_file_naming_players_not_stored_in_french(
     )
 
 
-def test_the_audit_pages_bad_date_in_french(
-    client: TestClient, tokens: dict[str, str], users: Accounts
+@pytest.mark.parametrize(
+    ("role", "french_path", "french", "english_path", "english"),
+    [
+        (
+            "admin1",
+            "/audit?since=2026-13-01",
+            f"champ since{NB}: doit être une date AAAA-MM-JJ, reçu '2026-13-01'",
+            "/audit?until=1.12.2026",
+            "field until: must be a date YYYY-MM-DD, got '1.12.2026'",
+        ),
+        (
+            "officer1",
+            "/submissions?state=lost",
+            f"champ state{NB}: doit être l{AP}une des valeurs submitted, accepted, rejected",
+            "/submissions?state=lost",
+            "field state: must be one of submitted, accepted, rejected",
+        ),
+    ],
+)
+def test_a_pages_bad_filter_in_french(
+    client: TestClient,
+    tokens: dict[str, str],
+    users: Accounts,
+    role: str,
+    french_path: str,
+    french: str,
+    english_path: str,
+    english: str,
 ) -> None:
-    signed_in(client, users, "admin1")
-    french = client.get("/audit?since=2026-13-01&lang=fr")
-    assert french.status_code == 422
-    assert _alert(french.text) == (
-        f"champ since{NB}: doit être une date AAAA-MM-JJ, reçu '2026-13-01'"
-    )
-    english = client.get("/audit?until=1.12.2026&lang=en")
-    assert english.status_code == 422
-    assert _alert(english.text) == "field until: must be a date YYYY-MM-DD, got '1.12.2026'"
+    signed_in(client, users, role)
+    answer = client.get(f"{french_path}&lang=fr")
+    assert answer.status_code == 422
+    assert _alert(answer.text) == french
+    answer = client.get(f"{english_path}&lang=en")
+    assert answer.status_code == 422
+    assert _alert(answer.text) == english
 
 
 def test_a_valid_file_still_goes_through(client: TestClient, users: Accounts) -> None:
@@ -128,19 +152,6 @@ def test_a_submission_not_found_in_french(
     assert french.status_code == 404
     assert '<p class="error">aucune soumission 9999</p>' in french.text
     assert '<p class="error">no submission 9999</p>' in client.get("/submissions/9999").text
-
-
-def test_the_submissions_pages_bad_state_in_french(
-    client: TestClient, tokens: dict[str, str], users: Accounts
-) -> None:
-    signed_in(client, users, "officer1")
-    french = client.get("/submissions?state=lost&lang=fr")
-    assert french.status_code == 422
-    assert _alert(french.text) == (
-        f"champ state{NB}: doit être l{AP}une des valeurs submitted, accepted, rejected"
-    )
-    english = client.get("/submissions?state=lost&lang=en")
-    assert _alert(english.text) == "field state: must be one of submitted, accepted, rejected"
 
 
 def test_the_audit_page_in_french_words(

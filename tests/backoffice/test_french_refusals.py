@@ -72,11 +72,17 @@ def _alert(page: str) -> str:
     return _shown(page, r'<p class="error" role="alert" id="error">(.*?)</p>')
 
 
-def _refused(client: TestClient, path: str, fields: dict[str, str], status: int = 422) -> str:
-    """The alert of a form sent in French, then the same in English: (French, English)."""
+def _refused(
+    client: TestClient,
+    path: str,
+    fields: dict[str, str],
+    status: int = 422,
+    files: dict[str, tuple[str, bytes]] | None = None,
+) -> str:
+    """The alert of a form sent in French, then the same in English: "French | English"."""
     answers = []
     for language in ("fr", "en"):
-        answer = client.post(f"{path}?lang={language}", data=fields)
+        answer = client.post(f"{path}?lang={language}", data=fields, files=files)
         assert answer.status_code == status, answer.text
         answers.append(_alert(answer.text))
     return " | ".join(answers)
@@ -148,13 +154,7 @@ def test_merges_refused_in_french_and_english(
 def _list_refused(client: TestClient, fields: dict[str, str], content: bytes) -> str:
     """The list replacement form's alert, with ``content`` as the corrected file: French |
     English."""
-    answers = []
-    for language in ("fr", "en"):
-        answer = client.post(f"/corrections/list?lang={language}", data=fields,
-                             files={"file": ("corrected.csv", content)})  # fmt: skip
-        assert answer.status_code == 422, answer.text
-        answers.append(_alert(answer.text))
-    return " | ".join(answers)
+    return _refused(client, "/corrections/list", fields, files={"file": ("corrected.csv", content)})
 
 
 def test_a_list_replacement_refused_in_french_and_english(
