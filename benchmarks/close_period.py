@@ -67,12 +67,21 @@ def reset_peak() -> None:
         clear.write("5")
 
 
-def server_cpu_s(session: Session) -> float | None:
-    """CPU seconds so far of the session's PostgreSQL server process, when it runs on this
-    machine (its /proc entry); None on SQLite or a server elsewhere."""
+def backend_pid(session: Session) -> int | None:
+    """The PostgreSQL server process of the session's connection; None on SQLite."""
     if session.get_bind().dialect.name != "postgresql":
         return None
-    pid = session.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+    pid: int = session.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar_one()
+    return pid
+
+
+def server_cpu_s(pid: int | None) -> float | None:
+    """CPU seconds so far of the PostgreSQL server process ``pid``, when it runs on this
+    machine (its /proc entry); None on SQLite or a server elsewhere. Asked by pid, not through
+    the session: once the close commits, the session may be given another pooled connection,
+    whose process is not the one that did the close's work."""
+    if pid is None:
+        return None
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
@@ -262,7 +271,8 @@ def main() -> None:
         reset_peak()
         session = make_sessionmaker(engine)()
         try:
-            server_started = server_cpu_s(session)
+            pid = backend_pid(session)
+            server_started = server_cpu_s(pid)
             started = time.perf_counter()
             cpu_started = time.process_time()
             outcome = close_period(
@@ -278,7 +288,7 @@ def main() -> None:
                 session.commit()  # and latest_entries vacuumed (ratingdb.db.vacuum)
             total_s = time.perf_counter() - started
             cpu_s = time.process_time() - cpu_started
-            server_s = None if server_started is None else server_cpu_s(session)
+            server_s = None if server_started is None else server_cpu_s(pid)
             if server_s is not None and server_started is not None:
                 server_s -= server_started
             if outcome.list_id is None:
