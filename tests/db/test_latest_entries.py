@@ -190,25 +190,19 @@ def rewrite(session: Session, found: int, changes: dict[str, dict[str, int] | No
     )
 
 
-def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
-    chain: Session,
-) -> None:
-    """A close gives the entries that may have changed since the list it started from (its
-    parent) and the players gone: when latest_entries hold that list, only those rows are
-    written; when they hold another, the list's entries (resolved) are compared, all."""
-    session = chain
+def holding_the_parent(session: Session) -> tuple[int, int, dict[str, tuple[Any, ...]]]:
+    """latest_entries made to hold 2026-12 revision 3's parent, as before 2026-12 was closed,
+    its rows made to differ from it (Zed off revision 3): (revision 3, revision 1, the rows
+    latest_entries hold). (Ada's and Zed's rows are all a close would give here; the others'
+    differences too are made up, to show that only the rows given are written.)"""
     latest, older = list_id(session, 3), list_id(session, 1)
     parent = session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == latest))
     assert parent is not None
-    # 2026-12 carries 2026-11 over: the parent's rows made to differ from it, and Zed off it.
-    # (Ada's and Zed's rows are all a close would give here; the others' differences too are
-    # made up, to show that only the rows given are written.)
     before = {
         p: (r - 10, g - 1, peak, last)
         for p, (r, g, peak, last) in entries_of(session, parent).items()
     }
     rewrite(session, latest, {ZED: None})
-    # latest_entries made to hold the parent, as before 2026-12 was closed.
     session.execute(delete(LatestEntryRow))
     session.execute(
         insert(LatestEntryRow).values(
@@ -220,10 +214,24 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
         )
     )  # fmt: skip
     session.execute(update(LatestListRow).values(list_id=parent))
+    return latest, older, before
+
+
+#: What a close of 2026-12 gives: Ada's entry, Zed gone.
+CLOSES_CHANGES = list_latest.LatestChanges([(ADA, *LATEST_HELD[ADA])], [ZED])
+
+
+def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
+    chain: Session,
+) -> None:
+    """A close gives the entries that may have changed since the list it started from (its
+    parent) and the players gone: when latest_entries hold that list, only those rows are
+    written; when they hold another, the list's entries (resolved) are compared, all."""
+    session = chain
+    latest, older, before = holding_the_parent(session)
     # Ada's entry and Zed gone given: only their rows rewritten (the others left as they were,
     # though they differ).
-    changes = list_latest.LatestChanges([(ADA, *LATEST_HELD[ADA])], [ZED])
-    assert list_latest.write_latest(session, latest, changes) == 2
+    assert list_latest.write_latest(session, latest, CLOSES_CHANGES) == 2
     assert stored(session) == {
         **{p: fields for p, fields in before.items() if p != ZED},
         ADA: LATEST_HELD[ADA],
@@ -232,8 +240,38 @@ def test_write_latest_from_a_closes_changes_only_when_they_hold_its_parent(
     # Holding another list than the parent (here 2026-12's revision 1: revision 3's parent is
     # revision 2, the one it replaces), the names are not used.
     session.execute(update(LatestListRow).values(list_id=older))
-    assert list_latest.write_latest(session, latest, changes) == len(LATEST) - 2
+    assert list_latest.write_latest(session, latest, CLOSES_CHANGES) == len(LATEST) - 2
     assert stored(session) == {p: fields for p, fields in LATEST_HELD.items() if p != ZED}
+    session.rollback()
+
+
+def test_a_closes_changes_written_before_its_chunks_only_where_they_hold_its_parent(
+    chain: Session,
+) -> None:
+    """A close writes latest_entries from its changes while it packs its chunks
+    (write_latest_changes): as write_latest where latest_entries hold the parent; where they
+    hold another list, nothing done (None: write_latest from the chunks once written); where
+    they hold a later list, nothing to do (0)."""
+    session = chain
+    latest, older, before = holding_the_parent(session)
+    session.execute(update(LatestListRow).values(list_id=older))
+    assert list_latest.write_latest_changes(session, latest, CLOSES_CHANGES) is None
+    assert stored(session) == before
+    assert list_latest.latest_category(session, older) == "fide-standard"
+    # Holding a later list (2026-12 revision 3, against revision 1): left alone.
+    session.execute(update(LatestListRow).values(list_id=latest))
+    assert list_latest.write_latest_changes(session, older, CLOSES_CHANGES) == 0
+    assert stored(session) == before
+    assert list_latest.latest_category(session, latest) == "fide-standard"
+    # Holding the parent: Ada's row and Zed's written, the list held.
+    parent = session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == latest))
+    session.execute(update(LatestListRow).values(list_id=parent))
+    assert list_latest.write_latest_changes(session, latest, CLOSES_CHANGES) == 2
+    assert stored(session) == {
+        **{p: fields for p, fields in before.items() if p != ZED},
+        ADA: LATEST_HELD[ADA],
+    }
+    assert list_latest.latest_category(session, latest) == "fide-standard"
     session.rollback()
 
 

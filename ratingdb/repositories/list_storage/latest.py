@@ -18,6 +18,7 @@ from ratingdb.db.vacuum import vacuum_after_commit
 from ratingdb.models import LatestEntryRow, LatestListRow, RatingListRow
 from ratingdb.repositories.list_storage.chunk_reads import column_batches, list_columns
 from ratingdb.repositories.players import chunks, one_of
+from ratingdb.rules import Category
 
 #: The columns of latest_entries but category.
 LATEST_KEYS = ("player_id", "rating", "rated_games", "peak_rating", "last_rated")
@@ -91,6 +92,58 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     Returns the rows inserted, updated or deleted. Once they are committed, latest_entries
     are vacuumed on PostgreSQL (ratingdb.db.vacuum), so that counts over them stay
     index-only scans."""
+    target = _target(session, list_id)
+    if target.later:
+        return 0
+    if changes is not None and target.holds_parent:
+        written = _write_changes(session, str(target.category), changes)
+    elif target.parent is None:
+        # A list without a parent (an import) stores every entry in list_entries: compared
+        # in the database, set-based.
+        connection = session.connection()
+        values = {"category": str(target.category), "list_id": list_id}
+        upsert = _UPSERT_LATEST.format(source=_LIST_SOURCE)
+        written = max(0, connection.execute(text(upsert), values).rowcount)
+        remove = _DELETE_GONE.format(source=_LIST_SOURCE)
+        written += max(0, connection.execute(text(remove), values).rowcount)
+    else:
+        written = _write_from_chunks(session, str(target.category), list_id)
+    _held(session, target, written)
+    return written
+
+
+def write_latest_changes(session: Session, list_id: int, changes: LatestChanges) -> int | None:
+    """:func:`write_latest` with a close's ``changes``, before the list's chunks are written (a
+    close packs them meanwhile: the upsert is the server's work); returns the rows written, or
+    None where the changes cannot be used (latest_entries hold another list than the parent):
+    then nothing was done, and :func:`write_latest` is called once the chunks are written."""
+    target = _target(session, list_id)
+    if target.later:
+        return 0
+    if not target.holds_parent:
+        return None
+    written = _write_changes(session, str(target.category), changes)
+    _held(session, target, written)
+    return written
+
+
+class _Target(NamedTuple):
+    """A list as write_latest sees it: its category (as stored), its parent, which list
+    latest_entries hold (None: none of the category), and whether that list comes after it
+    (its list date and revision): then latest_entries are left alone."""
+
+    list_id: int
+    category: Category
+    parent: int | None
+    current: int | None
+    later: bool
+
+    @property
+    def holds_parent(self) -> bool:
+        return self.current is not None and self.parent is not None and self.current == self.parent
+
+
+def _target(session: Session, list_id: int) -> _Target:
     connection = session.connection()
     category, list_date, revision, parent = connection.execute(
         select(
@@ -105,30 +158,29 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
         .join(RatingListRow, LatestListRow.list_id == RatingListRow.id)
         .where(LatestListRow.category == category)
     ).one_or_none()
-    if current is not None and (current[1], current[2]) > (list_date, revision):
-        return 0
-    if changes is not None and current is not None and parent is not None and current[0] == parent:
-        written = _upsert(session, str(category), changes.entries)
-        written += _delete(session, str(category), changes.gone)
-    elif parent is None:
-        # A list without a parent (an import) stores every entry in list_entries: compared
-        # in the database, set-based.
-        values = {"category": str(category), "list_id": list_id}
-        upsert = _UPSERT_LATEST.format(source=_LIST_SOURCE)
-        written = max(0, connection.execute(text(upsert), values).rowcount)
-        remove = _DELETE_GONE.format(source=_LIST_SOURCE)
-        written += max(0, connection.execute(text(remove), values).rowcount)
-    else:
-        written = _write_from_chunks(session, str(category), list_id)
-    if current is None:
-        connection.execute(insert(LatestListRow).values(category=category, list_id=list_id))
-    elif current[0] != list_id:
+    later = current is not None and (current[1], current[2]) > (list_date, revision)
+    return _Target(list_id, category, parent, None if current is None else current[0], later)
+
+
+def _write_changes(session: Session, category: str, changes: LatestChanges) -> int:
+    return _upsert(session, category, changes.entries) + _delete(session, category, changes.gone)
+
+
+def _held(session: Session, target: _Target, written: int) -> None:
+    """latest_lists names the list as the one latest_entries hold (``written`` rows)."""
+    connection = session.connection()
+    if target.current is None:
         connection.execute(
-            update(LatestListRow).where(LatestListRow.category == category).values(list_id=list_id)
+            insert(LatestListRow).values(category=target.category, list_id=target.list_id)
+        )
+    elif target.current != target.list_id:
+        connection.execute(
+            update(LatestListRow)
+            .where(LatestListRow.category == target.category)
+            .values(list_id=target.list_id)
         )
     if written:
         vacuum_after_commit(session, ("latest_entries",))
-    return written
 
 
 def _write_from_chunks(session: Session, category: str, list_id: int) -> int:

@@ -5,6 +5,7 @@ digest of its entries."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from datetime import date
 from typing import Any, cast
 
 from ratingdb.db.calculation_format_v1 import StoredCalculation
@@ -34,18 +35,12 @@ def listed_of(results: PeriodResults) -> list[str]:
     )
 
 
-def into_list_order(results: PeriodResults, listed: list[str]) -> None:
-    """``listed`` (in player_id order) sorted into list order, in place: rating descending,
-    then player_id (a stable sort keeps the player_id order of equal ratings)."""
-    held = results.held()
-
-    def new_rating(player_id: str) -> int:
-        found = held[player_id]
-        if type(found) is PeriodResult:
-            return found.new_rating or 0  # never None: listed
-        return cast(Unmoved, found)[0].rating or 0  # held unmoved: never None
-
-    listed.sort(key=new_rating, reverse=True)
+def list_order(by_rating: Mapping[int, Sequence[str]]) -> Iterator[str]:
+    """The ids of the players on the list in list order (rating descending, then player_id),
+    from their ids by rating, each rating's in player_id order (as :func:`listed_of` gives
+    them): a counting sort, no key made for each player."""
+    for rating in sorted(by_rating, reverse=True):
+        yield from by_rating[rating]
 
 
 def markers(list_id: int, gone: Sequence[str]) -> Iterator[tuple[Any, ...]]:
@@ -73,13 +68,18 @@ def entry_rows_of(
             continue
         # As entry_row makes a result made again (PeriodResults._made_again): on the previous
         # list at the same rating, change 0, no game (no K used nor sum), the K after the list.
+        # (The last rated list's date and index as Period makes them, without its properties'
+        # calls: most of a list's entries come this way.)
         status, _, _, next_k = cast(Unmoved, found)
         rating, peak, last_rated = status.rating, status.peak_rating, status.last_rated
+        if last_rated is None:
+            last_date, active = None, False
+        else:
+            year, month = last_rated.year, last_rated.month
+            last_date, active = date(year, month, 1), year * 12 + month - 1 >= earliest
         yield (
             list_id, player_id, rating, rating, 0, 0, next_k, None, None, status.rated_games,
-            rating if peak is None else peak,
-            None if last_rated is None else last_rated.list_date,
-            last_rated is not None and last_rated.index >= earliest,
+            rating if peak is None else peak, last_date, active,
         )  # fmt: skip
 
 

@@ -50,7 +50,7 @@ from ratingdb.services.close.output import (
     digested,
     entry_row,
     entry_rows_of,
-    into_list_order,
+    list_order,
     listed_of,
     markers,
     statuses_to_keep,
@@ -181,7 +181,8 @@ class _ListWriting:
         # Made while the calculations stream (_made), written after (finish).
         self.against: AgainstParent | None = None
         self.written_ids: list[str] = []
-        self.listed: list[str] = []
+        #: The ids of the players on the list by rating, each rating's in player_id order.
+        self.by_rating: dict[int, list[str]] = {}
         self.latest: list_latest.LatestChanges | None = None
 
     def stream(
@@ -226,10 +227,17 @@ class _ListWriting:
         )
         digest = SortedDigest()
         written = self.written_ids
+        by_rating = self.by_rating
         ids = iter(listed)
         while part := list(itertools.islice(ids, DIGEST_SLICE)):
             rows = list(entry_rows_of(results, part, list_id))
             digest.update([digested(row) for row in rows])
+            for row in rows:  # in player_id order: each rating's ids in list order
+                found = by_rating.get(row[2])
+                if found is None:
+                    by_rating[row[2]] = [row[1]]
+                else:
+                    found.append(row[1])
             if against is None:
                 written += part
                 continue
@@ -239,23 +247,22 @@ class _ListWriting:
             against.check()
         self.against = against
         self.rating_list.digest = digest.hexdigest()
-        self.listed = listed
         self.latest = latest_changes(computation, self.merges, self.deceased)
 
     def _packed(self, results: PeriodResults) -> list[tuple[Any, ...]]:
         """The list's chunks, each packed as the entries are made again in list order."""
-        listed, list_id = self.listed, self.rating_list.id
-        into_list_order(results, listed)
+        list_id = self.rating_list.id
+        ordered = list_order(self.by_rating)
         return list(
             list_chunks.packed_chunks(
-                list_id, (row[1:] for row in entry_rows_of(results, listed, list_id))
+                list_id, (row[1:] for row in entry_rows_of(results, ordered, list_id))
             )
         )
 
     def finish(self, session: Session) -> int:
         """Write the rest of the list (made while its calculations streamed, but its chunks:
-        packed by a thread while the entries are written, the server's work); returns the
-        rows written."""
+        packed by a thread while the entries and latest_entries are written, the server's
+        work); returns the rows written."""
         if self.computation is None or self.latest is None:
             raise AssertionError("the list's calculations were not all written")
         results, list_id = self.computation.results, self.rating_list.id
@@ -269,9 +276,12 @@ class _ListWriting:
                 ),
                 statuses_to_keep(results, list_id),
             )
+            # The changes of latest_entries need nothing of the chunks (where they can be used).
+            latest = list_latest.write_latest_changes(session, list_id, self.latest)
             chunks = packing.result()
         rows += list_chunks.insert_chunks(session, chunks)
-        list_latest.write_latest(session, list_id, self.latest)
+        if latest is None:  # latest_entries held another list than the parent: from the chunks
+            list_latest.write_latest(session, list_id)
         return rows
 
 
