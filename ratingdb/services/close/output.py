@@ -4,7 +4,8 @@ digest of its entries."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import date
 from typing import Any, cast
 
@@ -20,7 +21,7 @@ from ratingdb.rules import (
 )
 from ratingdb.rules.results import Unmoved
 from ratingdb.services.close.inputs import Loaded
-from ratingdb.services.lists import DIGEST_VERSION, digest_of_sorted
+from ratingdb.services.lists import DIGEST_FIELDS, DIGEST_VERSION, digest_of_sorted
 
 _POINTS = {score: score.points for score in Score}
 
@@ -56,17 +57,25 @@ _NO_FIELDS = (None,) * (len(list_changes.ENTRY_KEYS) - 2)
 def entry_rows_of(
     results: PeriodResults, listed: Iterable[str], list_id: int
 ) -> Iterator[tuple[Any, ...]]:
-    """The entries (ENTRY_KEYS) of the players ``listed``, in that order, as :func:`entry_row`
-    makes them; those of the players held unmoved (most of a list) made straight from their
-    status, their result not made again."""
+    """The entries (ENTRY_KEYS) of the players ``listed``, in that order, as
+    :func:`entry_fields_of` makes them."""
+    for fields in entry_fields_of(results, listed):
+        yield (list_id, *fields)
+
+
+def entry_fields_of(results: PeriodResults, listed: Iterable[str]) -> Iterator[tuple[Any, ...]]:
+    """The entries of the players ``listed`` (the fields of ENTRY_KEYS but list_id, as a
+    list's chunks hold them), in that order, as :func:`entry_fields` makes them; those of the
+    players held unmoved (most of a list) made straight from their status, their result not
+    made again."""
     held = results.held()
     earliest = activity.earliest_active(results.version.category, results.period)
     for player_id in listed:
         found = held[player_id]
         if type(found) is PeriodResult:
-            yield entry_row(list_id, player_id, found)
+            yield entry_fields(player_id, found, earliest)
             continue
-        # As entry_row makes a result made again (PeriodResults._made_again): on the previous
+        # As entry_fields makes a result made again (PeriodResults._made_again): on the previous
         # list at the same rating, change 0, no game (no K used nor sum), the K after the list.
         # (The last rated list's date and index as Period makes them, without its properties'
         # calls: most of a list's entries come this way.)
@@ -78,7 +87,7 @@ def entry_rows_of(
             year, month = last_rated.year, last_rated.month
             last_date, active = date(year, month, 1), year * 12 + month - 1 >= earliest
         yield (
-            list_id, player_id, rating, rating, 0, 0, next_k, None, None, status.rated_games,
+            player_id, rating, rating, 0, 0, next_k, None, None, status.rated_games,
             rating if peak is None else peak, last_date, active,
         )  # fmt: skip
 
@@ -109,11 +118,19 @@ def entry_rows(results: Mapping[str, PeriodResult], list_id: int) -> Iterator[tu
 
 
 def entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]:
+    """A listed player's entry as a row of ENTRY_KEYS."""
+    earliest = activity.earliest_active(r.version.category, r.period)
+    return (list_id, *entry_fields(player_id, r, earliest))
+
+
+def entry_fields(player_id: str, r: PeriodResult, earliest: int) -> tuple[Any, ...]:
+    """A listed player's entry: the fields of ENTRY_KEYS but list_id; ``earliest``: the index
+    of the earliest list that counts a player active on the result's (ratingdb.rules.
+    activity.earliest_active)."""
     on_previous_list = r.published_rating is not None
     peak = r.status.peak_rating
     last_rated = r.status.last_rated
     return (
-        list_id,
         player_id,
         r.new_rating,
         r.base_rating if on_previous_list else None,
@@ -125,16 +142,23 @@ def entry_row(list_id: int, player_id: str, r: PeriodResult) -> tuple[Any, ...]:
         r.status.rated_games,
         r.new_rating if peak is None else peak,
         None if last_rated is None else last_rated.list_date,
-        last_rated is not None
-        and last_rated.index >= activity.earliest_active(r.version.category, r.period),
+        last_rated is not None and last_rated.index >= earliest,
     )
 
 
-def digested(row: tuple[Any, ...], version: int = DIGEST_VERSION) -> tuple[Any, ...]:
-    """The fields of an entry row (_entry_row) a digest of ``version`` covers
-    (services.lists.digest.DIGEST_FIELDS): from the player id to the K, and (version 2) the
-    activity flag."""
-    return row[1:7] if version == 1 else (*row[1:7], row[12])
+#: The fields of an entry (entry_fields: ENTRY_KEYS but list_id) a digest of each version
+#: covers (services.lists.digest.DIGEST_FIELDS), picked in C.
+_DIGEST_PICKS = {
+    version: operator.itemgetter(*(list_changes.ENTRY_KEYS.index(name) - 1 for name in fields))
+    for version, fields in DIGEST_FIELDS.items()
+}
+
+
+def digested_fields(version: int = DIGEST_VERSION) -> Callable[[tuple[Any, ...]], tuple[Any, ...]]:
+    """What picks the fields a digest of ``version`` covers from an entry's fields
+    (:func:`entry_fields`)."""
+    pick: Callable[[tuple[Any, ...]], tuple[Any, ...]] = _DIGEST_PICKS[version]
+    return pick
 
 
 def entries_digest(results: PeriodResults, version: int = DIGEST_VERSION) -> str:
@@ -149,10 +173,8 @@ def entries_digest(results: PeriodResults, version: int = DIGEST_VERSION) -> str
 def _canonical(
     results: PeriodResults, listed: list[str], version: int
 ) -> Iterator[tuple[Any, ...]]:
-    """The fields of digest ``version`` of each player of ``listed``: the entry's row as
-    written."""
-    for row in entry_rows_of(results, listed, 0):
-        yield digested(row, version)
+    """The fields of digest ``version`` of each player of ``listed``: the entry as written."""
+    return map(digested_fields(version), entry_fields_of(results, listed))
 
 
 def statuses_to_keep(results: PeriodResults, list_id: int) -> Iterator[tuple[Any, ...]]:

@@ -31,7 +31,12 @@ from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.rules import PeriodResult, PeriodRules
 from ratingdb.services.close.inputs import Loaded
-from ratingdb.services.close.output import calculation_rows, digested, encode_pool, entry_row
+from ratingdb.services.close.output import (
+    calculation_rows,
+    digested_fields,
+    encode_pool,
+    entry_row,
+)
 from ratingdb.services.lists import DIGEST_FIELDS, DIGEST_VERSION, digest_of_sorted
 
 
@@ -122,7 +127,7 @@ def _digest_and_order(
     moved = {entry[0] for entry in changed} | set(gone)
     old_at = {player_id: at for at, player_id in enumerate(ids) if player_id in moved}
     canonical = [row for row in zip(*columns, strict=True) if row[0] not in moved]
-    canonical.extend(digested((0, *entry)) for entry in changed)
+    canonical.extend(map(digested_fields(), changed))
     canonical.sort()
     # The new list order: the others' keys (rating descending, then player_id) as they were,
     # each changed entry put in its place.

@@ -47,8 +47,9 @@ from ratingdb.services.close.computation import Computation, PeriodInputs
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.close.output import (
     calculations_of,
-    digested,
-    entry_row,
+    digested_fields,
+    entry_fields,
+    entry_fields_of,
     entry_rows_of,
     list_order,
     listed_of,
@@ -218,31 +219,31 @@ class _ListWriting:
         """What the list writes after its calculations, made from the computation and what was
         read before they streamed: no database."""
         results = computation.results
-        list_id = self.rating_list.id
         listed = listed_of(results)  # in player_id order: the digest's and list_entries'
         against = (
             None
             if self.parent is None
             else against_parent(self.parent, computation, _merged_players(self.merges))
         )
-        digest = SortedDigest()
+        digest, pick = SortedDigest(), digested_fields()
         written = self.written_ids
         by_rating = self.by_rating
         ids = iter(listed)
         while part := list(itertools.islice(ids, DIGEST_SLICE)):
-            rows = list(entry_rows_of(results, part, list_id))
-            digest.update([digested(row) for row in rows])
-            for row in rows:  # in player_id order: each rating's ids in list order
-                found = by_rating.get(row[2])
+            entries = list(entry_fields_of(results, part))
+            digest.update(list(map(pick, entries)))
+            for entry in entries:  # in player_id order: each rating's ids in list order
+                found = by_rating.get(entry[1])
                 if found is None:
-                    by_rating[row[2]] = [row[1]]
+                    by_rating[entry[1]] = [entry[0]]
                 else:
-                    found.append(row[1])
+                    found.append(entry[0])
             if against is None:
                 written += part
                 continue
             keeps = against.written
-            written += (row[1] for row in rows if keeps(row[1], row[3] is not None))
+            # (An entry with a previous rating: the result has a published one.)
+            written += (entry[0] for entry in entries if keeps(entry[0], entry[2] is not None))
         if against is not None:
             against.check()
         self.against = against
@@ -251,12 +252,9 @@ class _ListWriting:
 
     def _packed(self, results: PeriodResults) -> list[tuple[Any, ...]]:
         """The list's chunks, each packed as the entries are made again in list order."""
-        list_id = self.rating_list.id
         ordered = list_order(self.by_rating)
         return list(
-            list_chunks.packed_chunks(
-                list_id, (row[1:] for row in entry_rows_of(results, ordered, list_id))
-            )
+            list_chunks.packed_chunks(self.rating_list.id, entry_fields_of(results, ordered))
         )
 
     def finish(self, session: Session) -> int:
@@ -345,7 +343,7 @@ def against_parent(
         ):
             found = held(player_id)
             if type(found) is tuple and player_id not in merged:
-                # Held unmoved: its entry made as entry_row makes it: the same rating as the
+                # Held unmoved: its entry made as entry_fields_of makes it: the same rating as the
                 # base, change 0, no game (no K used nor sum), the K after the list, the
                 # status' games, peak and last rated list, active as that list makes it now.
                 status, _, _, next_k = cast(Unmoved, found)
@@ -366,7 +364,7 @@ def against_parent(
                 against.seen += 1
             parents = (player_id, rating, None, None, None, k_factor, None, None, rated_games, peak,
                        last_rated, active)  # fmt: skip
-            if entry_row(0, player_id, r)[2:] != carry_forward.carried(parents)[1:]:
+            if entry_fields(player_id, r, earliest)[1:] != carry_forward.carried(parents)[1:]:
                 against.differs.add(player_id)
     against.gone.sort()
     return against
@@ -381,6 +379,7 @@ def latest_changes(
     and both players of each merge (a merged-away player's standing passes to the one kept).
     Everyone else's entry is that list's, as it was."""
     results = computation.results
+    earliest = activity.earliest_active(computation.rules.category, computation.rules.period)
     players = [player_id for player_id, _ in results.moved()]
     for drop, keep in merges.items():
         players += (drop, keep)
@@ -393,6 +392,6 @@ def latest_changes(
         if r is None or r.new_rating is None:
             gone.append(player_id)
             continue
-        row = entry_row(0, player_id, r)  # the entry as written
-        entries.append((player_id, row[2], row[9], row[10], row[11]))
+        entry = entry_fields(player_id, r, earliest)  # the entry as written
+        entries.append((player_id, entry[1], entry[8], entry[9], entry[10]))
     return list_latest.LatestChanges(entries, gone)
