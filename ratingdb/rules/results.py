@@ -21,6 +21,8 @@ from ratingdb.rules.versions import RuleVersion
 
 _ZERO = Decimal(0)
 _new_result = tuple.__new__
+#: Where a PeriodResult holds its events.
+_EVENTS = PeriodResult._fields.index("events")
 
 #: (status, K of the status, K applied, K after the list): a result held in little memory.
 Unmoved = tuple[PlayerStatus, int | None, int | None, int]
@@ -153,7 +155,11 @@ class PeriodResults(Mapping[str, PeriodResult]):
         Every other field stays; ``events`` is then empty."""
         held = self._held[player_id]
         if type(held) is PeriodResult:
-            self._held[player_id] = held._replace(events=())
+            # Positionally, as _made_again makes a result (_replace: a microsecond more each,
+            # for every player who moved).
+            self._held[player_id] = _new_result(
+                PeriodResult, (*held[:_EVENTS], (), *held[_EVENTS + 1 :])
+            )
 
     def moved(self) -> Iterator[tuple[str, PeriodResult]]:
         """(player id, result) of the players who played or whose standing moved, in order:

@@ -100,6 +100,13 @@ def test_every_result_is_rate_players_for_each_player(
     for player_id, r in reference.items():
         if r.events or r.new_rating is None:
             assert player_id in moved
+    # drop_events (a close, once a player's calculations are written): every other field kept.
+    for player_id in moved:
+        results.drop_events(player_id)
+        assert results[player_id] == reference[player_id]._replace(events=())
+    assert list(results.items()) == [
+        (p, r._replace(events=()) if p in moved else r) for p, r in reference.items()
+    ]
 
 
 def test_players_without_games_whose_standing_stays_are_held_small() -> None:
