@@ -46,7 +46,7 @@ from ratingdb.rules.results import Unmoved
 from ratingdb.services.close.computation import Computation, PeriodInputs
 from ratingdb.services.close.inputs import Loaded
 from ratingdb.services.close.output import (
-    calculations_of,
+    calculation_fields_of,
     digested_fields,
     entry_fields,
     entry_fields_of,
@@ -207,7 +207,7 @@ class _ListWriting:
     ) -> Iterator[tuple[Any, ...]]:
         list_id, game_ids = self.rating_list.id, self.game_ids
         for player_id, r in moved:  # a player who played has moved
-            calculations = calculations_of(player_id, r, game_ids)
+            calculations = calculation_fields_of(player_id, r, game_ids)
             if calculations:  # moved without a game: a status only
                 yield packed_row(list_id, player_id, calculations)
         # Every player rated: the rest of the list made as the server stores the last rows
@@ -337,22 +337,27 @@ def against_parent(
     against = AgainstParent(merged)
     held = results.held().get
     earliest = activity.earliest_active(computation.rules.category, computation.rules.period)
+    seen = 0  # (against.seen, counted here: most of a list's entries come this way)
     for batch in chunk_reads.columns_of_batches(parent, _PARENT_FIELDS):
         for player_id, rating, k_factor, rated_games, peak, last_rated, active in zip(
             *batch, strict=True
         ):
             found = held(player_id)
             if type(found) is tuple and player_id not in merged:
-                # Held unmoved: its entry made as entry_fields_of makes it: the same rating as the
-                # base, change 0, no game (no K used nor sum), the K after the list, the
+                # Held unmoved: its entry made as entry_fields_of makes it: the same rating as
+                # the base, change 0, no game (no K used nor sum), the K after the list, the
                 # status' games, peak and last rated list, active as that list makes it now.
                 status, _, _, next_k = cast(Unmoved, found)
-                against.seen += 1
+                seen += 1
+                own, own_peak, last = status.rating, status.peak_rating, status.last_rated
+                # (The last rated list's index as Period makes it, without the property's call.)
+                now_active = last is not None and last.year * 12 + last.month - 1 >= earliest
                 if (
-                    (status.rating, next_k, status.rated_games) != (rating, k_factor, rated_games)
-                    or (status.rating if status.peak_rating is None else status.peak_rating) != peak
-                    or (status.last_rated is not None and status.last_rated.index >= earliest)
-                    != active
+                    own != rating
+                    or next_k != k_factor
+                    or status.rated_games != rated_games
+                    or (own if own_peak is None else own_peak) != peak
+                    or now_active != active
                 ):
                     against.differs.add(player_id)
                 continue
@@ -366,6 +371,7 @@ def against_parent(
                        last_rated, active)  # fmt: skip
             if entry_fields(player_id, r, earliest)[1:] != carry_forward.carried(parents)[1:]:
                 against.differs.add(player_id)
+    against.seen += seen
     against.gone.sort()
     return against
 
