@@ -5,7 +5,8 @@ and whether the list shows them active.
 **Frozen**, as format 1 is: databases hold these bytes and migration 0015 writes them. A new
 format is a new module. tests/db/test_chunks.py pins the bytes on a hand-worked example.
 
-Format (version 2), deflated with zlib (level 6) as a whole:
+Format (version 2), deflated with zlib as a whole (level 6 unless the writer says: any level
+reads the same):
 
 - a header: the format version (one byte, 2) and the number of entries n (uint32);
 - the int32 columns of format 1 (rating, previous_rating, change, games, k_factor, k_used,
@@ -105,18 +106,19 @@ def _flags(values: Sequence[Any]) -> list[int]:
     return flags
 
 
-def pack(entries: Iterable[Sequence[Any]]) -> bytes:
-    """Entries (tuples in the order of ENTRY) as the packed column."""
+def pack(entries: Iterable[Sequence[Any]], level: int = _LEVEL) -> bytes:
+    """Entries (tuples in the order of ENTRY) as the packed column, deflated at zlib's
+    ``level``."""
     rows = list(entries)
     if any(len(row) != len(ENTRY) for row in rows):
         bad = next(row for row in rows if len(row) != len(ENTRY))
         raise ValueError(f"list entry not of the {len(ENTRY)} fields: {bad!r}")
-    return pack_columns(list(zip(*rows, strict=True)) if rows else [() for _ in ENTRY])
+    return pack_columns(list(zip(*rows, strict=True)) if rows else [() for _ in ENTRY], level)
 
 
-def pack_columns(fields: Sequence[Sequence[Any]]) -> bytes:
+def pack_columns(fields: Sequence[Sequence[Any]], level: int = _LEVEL) -> bytes:
     """The packed column of entries given as their columns (one sequence per field of ENTRY,
-    in that order, all of one length)."""
+    in that order, all of one length), deflated at zlib's ``level``."""
     if len(fields) != len(ENTRY):
         raise ValueError(f"list entries not of the {len(ENTRY)} fields: {len(fields)} columns")
     by_name: dict[str, Sequence[Any]] = dict(zip(ENTRY, fields, strict=True))
@@ -132,7 +134,7 @@ def pack_columns(fields: Sequence[Sequence[Any]]) -> bytes:
         parts.append(_raw_int32(by_name["active"]))
         parts.append(_sum_delta_column(by_name["sum_delta"]))
         parts.append(_player_ids(by_name["player_id"]))
-    return zlib.compress(b"".join(parts), _LEVEL)
+    return zlib.compress(b"".join(parts), level)
 
 
 class Packed:
