@@ -20,6 +20,9 @@ from ratingdb.repositories.list_storage.chunk_reads import column_batches, list_
 from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules import Category
 
+#: Entries a statement upserts on PostgreSQL (five arrays of this many values): a close's
+#: changes in one or two statements.
+UPSERT_CHUNK = 100_000
 #: The columns of latest_entries but category.
 LATEST_KEYS = ("player_id", "rating", "rated_games", "peak_rating", "last_rated")
 
@@ -205,7 +208,7 @@ def _upsert(
     written = 0
     if session.get_bind().dialect.name == "postgresql":
         upsert = text(_UPSERT_LATEST.format(source=_ARRAY_SOURCE))
-        for part in chunks(entries):
+        for part in chunks(entries, UPSERT_CHUNK):
             ids, ratings, games, peaks, lasts = (list(c) for c in zip(*part, strict=True))
             found = connection.execute(
                 upsert,

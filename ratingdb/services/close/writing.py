@@ -1,16 +1,18 @@
-"""A computed period written as a list, its calculations first, streamed while the rest is made.
+"""A computed period written as a list, its calculations first, streamed as the players are
+rated; the rest of the list made while the server writes.
 
-The calculations are most of what a close writes (594,000 rows at 500,000 players and 300,000
-games), and the server's share of their COPY (the keys, the checks of each row's game and list)
-is most of its time. They go first, as an iterator (ratingdb.db.bulk sends it from a thread):
-the server stores them on one core while this process, on the other, makes them, then makes
-everything else of the list that needs no database: which entries differ from the parent's,
-the digest, the packed chunks, the changes of latest_entries. A close rates its players in
-that iterator too (:func:`publish_rating`): the calculations of each player who moved are sent
-as soon as the player is rated. What those need of the database is read before the stream
+The calculations are most of what a close writes (594,000 game sides at 500,000 players and
+300,000 games). They go first, as an iterator (ratingdb.db.bulk sends it from a thread): a close
+rates its players in that iterator (:func:`publish_rating`), and the calculations of each player
+who moved are sent as soon as the player is rated, the server storing them on one core while
+this process rates on the other. What the rest needs of the database is read before the stream
 opens (the parent's packed chunks, the merges, the players deceased): nothing can be asked of
-the connection while the COPY runs. After it: the entries that differ, the statuses, the
-chunks, latest_entries (benchmarks/README.md, ``close_period.py``).
+the connection while the COPY runs. This process's Python is the critical path (it holds one
+core), so each of the server's writes goes beside a part of the list made in Python: once every
+player is rated, a thread has the server upsert latest_entries (from the players who moved, in
+one statement) while this thread works out which entries differ from the parent's, the digest
+and the list order; then the entries that differ and the statuses are written while a thread
+packs the chunks (benchmarks/README.md, ``close_period.py``).
 """
 
 from __future__ import annotations
@@ -184,7 +186,9 @@ class _ListWriting:
         self.written_ids: list[str] = []
         #: The ids of the players on the list by rating, each rating's in player_id order.
         self.by_rating: dict[int, list[str]] = {}
-        self.latest: list_latest.LatestChanges | None = None
+        #: The rows of latest_entries written from the close's changes; None: not written
+        #: (they hold another list than the parent), written from the chunks (finish).
+        self.latest_written: int | None = None
 
     def stream(
         self,
@@ -198,6 +202,16 @@ class _ListWriting:
         written = list_changes.write_calculations(session, self._streamed(moved, computation))
         if self.computation is None:
             raise AssertionError("the calculations were not all written")
+        # latest_entries need only the results (where they hold the parent): the server
+        # upserts them while this thread makes the list, which asks nothing of the session.
+        changes = latest_changes(self.computation, self.merges, self.deceased)
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratingdb-latest") as pool:
+            latest = pool.submit(
+                list_latest.write_latest_changes, session, self.rating_list.id, changes
+            )
+            digest = self._made(self.computation)
+            self.latest_written = latest.result()
+        self.rating_list.digest = digest
         return written
 
     def _streamed(
@@ -210,12 +224,9 @@ class _ListWriting:
             calculations = calculation_fields_of(player_id, r, game_ids)
             if calculations:  # moved without a game: a status only
                 yield packed_row(list_id, player_id, calculations)
-        # Every player rated: the rest of the list made as the server stores the last rows
-        # (the iterator ends, and the COPY with it, once it is made).
-        self.computation = computation()
-        self._made(self.computation)
+        self.computation = computation()  # every player rated: the COPY ends
 
-    def _made(self, computation: Computation) -> None:
+    def _made(self, computation: Computation) -> str:
         """What the list writes after its calculations, made from the computation and what was
         read before they streamed: no database."""
         results = computation.results
@@ -247,8 +258,7 @@ class _ListWriting:
         if against is not None:
             against.check()
         self.against = against
-        self.rating_list.digest = digest.hexdigest()
-        self.latest = latest_changes(computation, self.merges, self.deceased)
+        return digest.hexdigest()
 
     def _packed(self, results: PeriodResults) -> list[tuple[Any, ...]]:
         """The list's chunks, each packed as the entries are made again in list order."""
@@ -261,7 +271,7 @@ class _ListWriting:
         """Write the rest of the list (made while its calculations streamed, but its chunks:
         packed by a thread while the entries and latest_entries are written, the server's
         work); returns the rows written."""
-        if self.computation is None or self.latest is None:
+        if self.computation is None:
             raise AssertionError("the list's calculations were not all written")
         results, list_id = self.computation.results, self.rating_list.id
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratingdb-chunks") as pool:
@@ -274,11 +284,9 @@ class _ListWriting:
                 ),
                 statuses_to_keep(results, list_id),
             )
-            # The changes of latest_entries need nothing of the chunks (where they can be used).
-            latest = list_latest.write_latest_changes(session, list_id, self.latest)
             chunks = packing.result()
         rows += list_chunks.insert_chunks(session, chunks)
-        if latest is None:  # latest_entries held another list than the parent: from the chunks
+        if self.latest_written is None:  # latest_entries held another list than the parent
             list_latest.write_latest(session, list_id)
         return rows
 
