@@ -20,9 +20,12 @@ from ratingdb.repositories.list_storage.chunk_reads import column_batches, list_
 from ratingdb.repositories.players import chunks, one_of
 from ratingdb.rules import Category
 
-#: Entries a statement upserts on PostgreSQL (five arrays of this many values): a close's
-#: changes in one or two statements.
-UPSERT_CHUNK = 100_000
+#: Entries a statement upserts on PostgreSQL (five arrays of this many values). A close
+#: upserts beside its list's making (services/close/writing.py), and each statement's
+#: arrays are Python work that takes turns with it: at 2,000,000 players (330,000 rows)
+#: statements of 20,000 let the close end in 39.9-41.6 s, one statement of them all in
+#: 42.1-44.9 s (benchmarks/README.md, close_period.py).
+UPSERT_CHUNK = 20_000
 #: The columns of latest_entries but category.
 LATEST_KEYS = ("player_id", "rating", "rated_games", "peak_rating", "last_rated")
 

@@ -10,9 +10,9 @@ opens (the parent's packed chunks, the merges, the players deceased): nothing ca
 the connection while the COPY runs. This process's Python is the critical path (it holds one
 core), so each of the server's writes goes beside a part of the list made in Python: once every
 player is rated, a thread has the server upsert latest_entries (from the players who moved, in
-one statement) while this thread works out which entries differ from the parent's, the digest
-and the list order; then the entries that differ and the statuses are written while a thread
-packs the chunks (benchmarks/README.md, ``close_period.py``).
+a few large statements) while this thread works out which entries differ from the parent's,
+the digest and the list order; then the entries that differ and the statuses are written
+while a thread packs the chunks (benchmarks/README.md, ``close_period.py``).
 """
 
 from __future__ import annotations
