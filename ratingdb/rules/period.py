@@ -143,6 +143,32 @@ def rate_player(rules: PeriodRules, status: PlayerStatus, events: Sequence[Event
     return _rate_unrated(rules, status, events)
 
 
+def idle_unmoved(rules: PeriodRules, status: PlayerStatus) -> tuple[int, int, int] | None:
+    """(K of the status, K applied, K after the list) of a rated player who played no game
+    and whose standing does not move (``rate_player(rules, status, ())`` would give the same
+    rating, the same status, no change), found without making that result; None for every
+    other player. Most of a FIDE-size list is such players: PeriodResults holds them as their
+    status and these figures. The conditions are _rate_rated's for an unchanged standing with
+    no event (tests/rules/test_period_results.py checks them against rate_player)."""
+    rating = status.rating
+    if rating is None or status.k_factor is not None or status.pool:
+        return None
+    version = rules.version
+    peak = status.peak_rating
+    if (
+        peak is None  # a first peak would be set
+        or rating > peak
+        or rating < version.floor
+        or adjusted_base(version, rules.period, rating, status.standard_rating) != rating
+    ):
+        return None
+    k_status = _k_status(status, rating)
+    k = k_factor(version, k_status, rules.status_year)
+    year = rules.period.year
+    next_k = k if rules.status_year == year else k_factor(version, k_status, year)
+    return k, bounded_k(version, k, 0), next_k
+
+
 def _rate_rated(
     rules: PeriodRules,
     status: PlayerStatus,

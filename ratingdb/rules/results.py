@@ -3,9 +3,11 @@
 A FIDE-size period rates two million players, most of whom played no game and whose standing
 does not move: each of their results is the status they had, the same rating and three K
 figures. Such a result is held as that status and those figures (a tuple of four instead of a
-result of seventeen fields, a fifth of a close's memory) and made again when it is read. It is
-held so only when the result made again is equal to the one ``rate_player`` computed, field by
-field: what is read is always what was computed.
+result of seventeen fields, a fifth of a close's memory) and made again when it is read. A
+player with games is held so only when the result made again is equal to the one
+``rate_player`` computed, field by field; a player without one is recognised without making
+the result (``idle_unmoved``: rate_player's conditions for a standing that does not move, checked
+against rate_player by a property test). What is read is always what rate_player computes.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from ratingdb.rules.categories import Period
 from ratingdb.rules.games import Event, PlayerStatus
-from ratingdb.rules.period import PeriodResult, PeriodRules, rate_player
+from ratingdb.rules.period import PeriodResult, PeriodRules, idle_unmoved, rate_player
 from ratingdb.rules.versions import RuleVersion
 
 _ZERO = Decimal(0)
@@ -65,7 +67,14 @@ def rating(
     def rate() -> Iterator[tuple[str, PeriodResult]]:
         held_form = results._held_form
         for player_id, status in each(statuses.items()):
-            result = rate_player(rules, status, events.get(player_id, ()))
+            player_events = events.get(player_id, ())
+            if not player_events:
+                idle = idle_unmoved(rules, status)
+                if idle is not None:  # on the list, as it was: no result made
+                    held[player_id] = (status, *idle)
+                    results.entries += 1
+                    continue
+            result = rate_player(rules, status, player_events)
             kept = held[player_id] = held_form(status, result)
             if kept is result:
                 yield player_id, result

@@ -1,9 +1,11 @@
 """rate_players (every player's result, held in little memory) against rate_player, the
-reference: the same results, field by field, in the same order, and the same counts."""
+reference: the same results, field by field, in the same order, and the same counts; and
+idle_unmoved (a player without a game recognised as unmoved without rating them) against
+rate_player's result for that player."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ratingdb.rules import (
@@ -19,6 +21,8 @@ from ratingdb.rules import (
     rate_player,
     rate_players,
 )
+from ratingdb.rules.period import idle_unmoved
+from ratingdb.rules.results import PeriodResults
 
 # Standard, rapid on the day of the 2022 uplift (a one-time adjustment: the base moves), rapid
 # with the standard-rating seed, blitz with the 600-point exclusion, a list whose K status is of
@@ -125,3 +129,50 @@ def test_players_without_games_whose_standing_stays_are_held_small() -> None:
     assert results["idle"].status is idle
     assert results["played"].new_rating == 1813
     assert (results.entries, results.first_ratings, results.below_floor) == (2, 0, 0)
+
+
+@st.composite
+def likely_idle(draw: st.DrawFn) -> PlayerStatus:
+    """A rated player with a peak at or above the rating and no K of their own: most of a
+    list, and nearly always unmoved without a game (the floor, a one-time adjustment and the K
+    status' year aside)."""
+    own = draw(rating)
+    return PlayerStatus(
+        rating=own,
+        rated_games=draw(st.integers(min_value=0, max_value=300)),
+        peak_rating=own + draw(st.integers(min_value=0, max_value=300)),
+        birth_year=draw(st.one_of(st.none(), st.integers(min_value=1950, max_value=2020))),
+        standard_rating=draw(st.one_of(st.none(), rating)),
+    )
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.sampled_from(PERIODS), st.one_of(status(), likely_idle()))
+# A junior's last list of the year they turn 18 is December: on the January list the K status
+# is still of 2025 (K 40, docs/rules.md §6) and the K after it of 2026 (20, 50 games).
+@example(
+    (Category.FIDE_STANDARD, Period(2026, 1)),
+    PlayerStatus(rating=2000, rated_games=50, peak_rating=2000, birth_year=2007),
+)
+def test_a_player_without_games_is_idle_exactly_when_rate_player_leaves_them_unmoved(
+    category_period: tuple[Category, Period], drawn: PlayerStatus
+) -> None:
+    """idle_unmoved gives the K figures of a player without a game exactly when rate_player's
+    result is the status as it was, the same rating, no change (the result PeriodResults holds
+    as the status and its three K figures), and they are that result's."""
+    rules = PeriodRules.for_period(*category_period)
+    reference = rate_player(rules, drawn, ())
+    held = (drawn, reference.k_status, reference.k_factor, reference.next_k_factor)
+    unmoved = (
+        drawn.rating is not None
+        and reference.status is drawn
+        # What PeriodResults makes again from the held form: equal, field by field.
+        and PeriodResults(rules, {})._made_again(held) == reference
+    )
+
+    found = idle_unmoved(rules, drawn)
+
+    if unmoved:
+        assert found == held[1:]
+    else:
+        assert found is None
