@@ -120,7 +120,8 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
 
 def write_latest_changes(session: Session, list_id: int, changes: LatestChanges) -> int | None:
     """:func:`write_latest` with a close's ``changes``, before the list's chunks are written (a
-    close packs them meanwhile: the upsert is the server's work); returns the rows written, or
+    close has a thread run it while it makes the list: the upsert is the server's work);
+    returns the rows written, or
     None where the changes cannot be used (latest_entries hold another list than the parent):
     then nothing was done, and :func:`write_latest` is called once the chunks are written."""
     target = _target(session, list_id)

@@ -181,7 +181,7 @@ class _ListWriting:
         self.merges = correction_repo.merges(session, corrections)
         self.deceased = player_history.deceased_on(session, rules.period.list_date)
         self.computation: Computation | None = None
-        # Made while the calculations stream (_made), written after (finish).
+        # Made once every player is rated (_made), written after (finish).
         self.against: AgainstParent | None = None
         self.written_ids: list[str] = []
         #: The ids of the players on the list by rating, each rating's in player_id order.
@@ -228,7 +228,9 @@ class _ListWriting:
 
     def _made(self, computation: Computation) -> str:
         """What the list writes after its calculations, made from the computation and what was
-        read before they streamed: no database."""
+        read before they streamed (no database, no session object: a thread writes
+        latest_entries meanwhile): the entries that differ from the parent's, the ids by
+        rating; returns the list's digest."""
         results = computation.results
         listed = listed_of(results)  # in player_id order: the digest's and list_entries'
         against = (
@@ -268,9 +270,9 @@ class _ListWriting:
         )
 
     def finish(self, session: Session) -> int:
-        """Write the rest of the list (made while its calculations streamed, but its chunks:
-        packed by a thread while the entries and latest_entries are written, the server's
-        work); returns the rows written."""
+        """Write the rest of the list: the entries that differ from the parent's and the
+        statuses, while a thread packs the chunks; then the chunks (and latest_entries, from
+        the chunks, where the close's changes could not be used); returns the rows written."""
         if self.computation is None:
             raise AssertionError("the list's calculations were not all written")
         results, list_id = self.computation.results, self.rating_list.id
