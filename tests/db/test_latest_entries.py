@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,8 @@ from ratingdb.repositories.list_storage import chunk_reads
 from ratingdb.repositories.list_storage import chunks as list_chunks
 from ratingdb.repositories.list_storage import latest as list_latest
 from ratingdb.repositories.published import ranks
+from ratingdb.rules import Category, Period
+from ratingdb.services.close import CloseState, close_period
 from tests.corrections.test_revision_chain import ADA, BEN, CAL, DEE, EVE, YAN, ZED, build, correct
 from tests.db.test_vacuum import vacuumed
 from tests.migrations.test_0010_list_parents_and_chunks import LATEST
@@ -298,3 +300,34 @@ def test_latest_entries_vacuumed_once_a_rewrite_commits(chain: Session) -> None:
     assert vacuumed(engine) == before  # not before the commit
     session.commit()
     assert vacuumed(engine) == (before[0] + 1, before[1] + 1)
+
+
+@pytest.mark.parametrize("holding", ["the parent", "another list"])
+def test_a_close_leaves_latest_entries_holding_its_list(chain: Session, holding: str) -> None:
+    """A close writes latest_entries from the players who moved, beside the making of its list,
+    when they hold its parent (2026-12 revision 3); when they hold another list (here 2026-12
+    revision 1), from its chunks once written. Either way they hold the new list after it,
+    every entry as its chunks have it."""
+    session = chain
+    parent, older = list_id(session, 3), list_id(session, 1)
+    if holding == "another list":
+        session.execute(update(LatestListRow).values(list_id=older))
+        session.commit()
+
+    outcome = close_period(
+        session, Category.FIDE_STANDARD, Period(2027, 1), now=datetime(2027, 1, 31, tzinfo=UTC),
+        closed_by="test",
+    )  # fmt: skip
+
+    assert outcome.state == CloseState.PUBLISHED
+    new = outcome.list_id
+    assert new is not None
+    assert (
+        session.scalar(select(RatingListRow.parent_list_id).where(RatingListRow.id == new))
+        == parent
+    )
+    assert list_latest.latest_category(session, new) == "fide-standard"
+    # No game in 2027-01: every entry carried from 2026-12 revision 3 (LATEST, worked by hand),
+    # Zed and Yan, the last two rated on 2026-11, still listed.
+    assert stored(session) == entries_of(session, new) == LATEST_HELD
+    session.rollback()
