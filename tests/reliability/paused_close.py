@@ -1,22 +1,27 @@
 """``python -m tests.reliability.paused_close ARGS``: ``python -m ratingdb ARGS`` whose close
-stops for good once its calculations are written, before the rest of its list: killed there, it
-dies in the middle of its write whatever the machine's speed.
+stops once its calculations are written, before the rest of its list, in its transaction: a
+test acts on it there (kills it, or reads beside it) whatever the machine's speed, then, if it
+named a file in RESUME_VARIABLE, creates that file and the close goes on; otherwise it stops
+for good.
 
 Waiting for a plain close to be seen writing raced with it: on a fast host the commit of the
-test's federation overwrites the SQLite file for a few milliseconds, which a look every 5 ms
-missed (2026-12-05). Here SQLite's page cache is made small (CACHE_PAGES), so that the pages
-written spill into the database file before the commit, as a large close's do: the close holds
-the exclusive lock and its journal is hot from the first spill. On PostgreSQL its backend sits
-in its transaction after ``COPY player_calculations``. What the close writes and how is
-unchanged; it only stops, at a point it passes anyway.
+tests' federation overwrites the SQLite file for a few milliseconds, which a look every 5 ms
+missed (2026-12-05). With SPILL_VARIABLE set, SQLite's page cache is made small
+(CACHE_PAGES), so that the pages written spill into the database file before the commit, as a
+large close's do: the close then holds the exclusive lock and its journal is hot from the first
+spill (readers are shut out until it ends). On PostgreSQL its backend sits in its transaction
+after ``COPY player_calculations``. What the close writes and how is unchanged; it only waits,
+at a point it passes anyway.
 """
 
 from __future__ import annotations
 
+import os
 import runpy
 import sqlite3
-import sys
 import threading
+import time
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, event
@@ -24,25 +29,43 @@ from sqlalchemy.orm import Session
 
 from ratingdb.services.close import writing
 
-#: SQLite's page cache of the close's connections, in pages (the default holds 2 MB).
+#: Set (to anything): SQLite's pages spill into the file before the commit.
+SPILL_VARIABLE = "RATINGDB_TEST_SPILL"
+#: A file's path: the close goes on once the file exists.
+RESUME_VARIABLE = "RATINGDB_TEST_RESUME_FILE"
+#: SQLite's page cache of the close's connections with SPILL_VARIABLE, in pages (the default
+#: holds 2 MB).
 CACHE_PAGES = 10
-#: What the close prints on its standard error once it stops.
-PAUSED = "paused before the rest of the list"
+#: How often the stopped close looks for the file that lets it go on.
+LOOK_EVERY_S = 0.01
+
+_finish = writing._ListWriting.finish
 
 
-@event.listens_for(Engine, "connect")
 def _small_cache(dbapi_connection: Any, _record: Any) -> None:
     if isinstance(dbapi_connection, sqlite3.Connection):
         dbapi_connection.execute(f"PRAGMA cache_size = {CACHE_PAGES}")
 
 
 def _stopped(self: Any, session: Session) -> int:
-    print(PAUSED, file=sys.stderr, flush=True)
-    threading.Event().wait()  # until killed
-    raise AssertionError("unreachable")
+    resume = os.environ.get(RESUME_VARIABLE)
+    if resume is None:
+        threading.Event().wait()  # until killed
+        raise AssertionError("unreachable")
+    while not Path(resume).exists():  # the test's signal, however long it takes
+        time.sleep(LOOK_EVERY_S)
+    rows: int = _finish(self, session)
+    return rows
 
 
-writing._ListWriting.finish = _stopped  # type: ignore[method-assign]
+def main() -> None:
+    """The close changed as the docstring says (only here: importing this module for its
+    names changes nothing), then the command."""
+    if os.environ.get(SPILL_VARIABLE):
+        event.listen(Engine, "connect", _small_cache)
+    writing._ListWriting.finish = _stopped  # type: ignore[method-assign]
+    runpy.run_module("ratingdb", run_name="__main__", alter_sys=True)
+
 
 if __name__ == "__main__":
-    runpy.run_module("ratingdb", run_name="__main__", alter_sys=True)
+    main()

@@ -2,10 +2,11 @@
 between: a list without all its entries, or a published period without its list.
 
 ``ratingdb periods close`` runs in another process on a federation whose close takes a second
-or two (tests.reliability.test_sigkill_close), while this process reads again and again, each
-time in a fresh short read-only transaction (``make_read_only_engine`` + ``read_only_session``,
-as the API reads): the number of lists of 2026-12, the entries of that list, and the period's
-state.
+or two (tests.reliability.test_sigkill_close), and waits in its transaction once its
+calculations are written until MIN_READS reads have fallen inside it (paused_close), while this
+process reads again and again, each time in a fresh short read-only transaction
+(``make_read_only_engine`` + ``read_only_session``, as the API reads): the number of lists of
+2026-12, the entries of that list, and the period's state.
 
 On PostgreSQL the reader's transactions are REPEATABLE READ: under READ COMMITTED each of the
 three statements would take its own snapshot, and a reader straddling the commit would combine
@@ -24,6 +25,7 @@ from sqlalchemy import Engine, func, select
 
 from ratingdb.db import is_sqlite, make_read_only_engine, read_only_session
 from ratingdb.models import ListChunkRow, PeriodRow, RatingListRow
+from tests.reliability import paused_close
 from tests.reliability.test_sigkill_close import (
     CATEGORY,
     PERIOD,
@@ -38,7 +40,7 @@ from tests.reliability.test_sigkill_close import (
 # Slow: a 10,000-player federation closed while readers poll it.
 pytestmark = pytest.mark.slow
 
-#: Reads while the close's process runs, at least.
+#: Reads inside the close's transaction, at least (the close waits for them).
 MIN_READS = 50
 #: Reads once the close's process has exited.
 READS_AFTER_EXIT = 20
@@ -92,7 +94,14 @@ def test_readers_see_the_period_before_or_after_the_close_never_half_closed(
     tag = new_tag()
     observations: list[Observation] = []
     started = time.perf_counter()
-    process = start_close(database_url, tag)
+    # The close waits in its transaction, its calculations written, until MIN_READS reads have
+    # fallen inside it (tests/reliability/paused_close.py): a plain close on a fast host could
+    # commit before any read did.
+    resume = tmp_path / "resume"
+    process = start_close(
+        database_url, tag, module="tests.reliability.paused_close",
+        env={paused_close.RESUME_VARIABLE: str(resume)},
+    )  # fmt: skip
     try:
         after_exit = 0
         while after_exit < READS_AFTER_EXIT:
@@ -104,6 +113,10 @@ def test_readers_see_the_period_before_or_after_the_close_never_half_closed(
             observations.append(Observation(*read(engine), running, open_transaction))
             if not running:
                 after_exit += 1
+            if not resume.exists() and (
+                sum(o.close_in_transaction for o in observations) >= MIN_READS
+            ):
+                resume.touch()
             assert time.perf_counter() - started < TIMEOUT, "the close did not end"
         out, err = process.communicate(timeout=TIMEOUT)
     finally:

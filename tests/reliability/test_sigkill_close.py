@@ -63,6 +63,7 @@ from ratingdb.rules import Category, Period
 from ratingdb.services.close import close_period
 from ratingdb.services.published.lists import published_list
 from tests.databases import PostgreSQLDatabases
+from tests.reliability import paused_close
 from tests.support.forks import Forked, ForkServer, Running
 from tests.support.forks import shared as shared_forks
 
@@ -339,15 +340,18 @@ def close_arguments(url: str) -> list[str]:
             "--database-url", url]  # fmt: skip
 
 
-def start_close(url: str, tag: str, module: str = "ratingdb") -> subprocess.Popen[str]:
-    """``python -m ratingdb periods close`` (or ``module``'s): a new interpreter."""
+def start_close(
+    url: str, tag: str, module: str = "ratingdb", env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
+    """``python -m ratingdb periods close`` (or ``module``'s, with ``env`` added to the
+    environment): a new interpreter."""
     return subprocess.Popen(
         [sys.executable, "-m", module, *close_arguments(url)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
-        env={**os.environ, "PGAPPNAME": tag},
+        env={**os.environ, **(env or {}), "PGAPPNAME": tag},
     )
 
 
@@ -759,7 +763,9 @@ def test_a_reader_right_after_a_close_killed_mid_write_sees_the_period_open(
     tag = new_tag()
     # A close that stops once its calculations are written (tests/reliability/paused_close.py):
     # a plain one's commit could end between two looks on a fast host.
-    process = start_close(work, tag, module="tests.reliability.paused_close")
+    process = start_close(
+        work, tag, module="tests.reliability.paused_close", env={paused_close.SPILL_VARIABLE: "1"}
+    )
     try:
         deadline = time.perf_counter() + TIMEOUT
         # SQLite: past the journal's sync (its magic number written), the database file is
