@@ -2,7 +2,8 @@
 stops once its calculations are written, before the rest of its list, in its transaction: a
 test acts on it there (kills it, or reads beside it) whatever the machine's speed, then, if it
 named a file in RESUME_VARIABLE, creates that file and the close goes on; otherwise it stops
-for good.
+for good. Once stopped, it creates the file PAUSED_VARIABLE names: what it shows the database
+then (its last statement, latest_entries' upsert on PostgreSQL) is no sign of where it is.
 
 Waiting for a plain close to be seen writing raced with it: on a fast host the commit of the
 tests' federation overwrites the SQLite file for a few milliseconds, which a look every 5 ms
@@ -31,6 +32,8 @@ from ratingdb.services.close import writing
 
 #: Set (to anything): SQLite's pages spill into the file before the commit.
 SPILL_VARIABLE = "RATINGDB_TEST_SPILL"
+#: A file's path: the close creates the file once it has stopped (in its transaction).
+PAUSED_VARIABLE = "RATINGDB_TEST_PAUSED_FILE"
 #: A file's path: the close goes on once the file exists.
 RESUME_VARIABLE = "RATINGDB_TEST_RESUME_FILE"
 #: SQLite's page cache of the close's connections with SPILL_VARIABLE, in pages (the default
@@ -48,6 +51,9 @@ def _small_cache(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _stopped(self: Any, session: Session) -> int:
+    paused = os.environ.get(PAUSED_VARIABLE)
+    if paused is not None:
+        Path(paused).touch()
     resume = os.environ.get(RESUME_VARIABLE)
     if resume is None:
         threading.Event().wait()  # until killed

@@ -97,25 +97,26 @@ def test_readers_see_the_period_before_or_after_the_close_never_half_closed(
     # The close waits in its transaction, its calculations written, until MIN_READS reads have
     # fallen inside it (tests/reliability/paused_close.py): a plain close on a fast host could
     # commit before any read did.
-    resume = tmp_path / "resume"
+    paused, resume = tmp_path / "paused", tmp_path / "resume"
     process = start_close(
         database_url, tag, module="tests.reliability.paused_close",
-        env={paused_close.RESUME_VARIABLE: str(resume)},
+        env={paused_close.PAUSED_VARIABLE: str(paused),
+             paused_close.RESUME_VARIABLE: str(resume)},
     )  # fmt: skip
     try:
         after_exit = 0
         while after_exit < READS_AFTER_EXIT:
             running = process.poll() is None
-            # The close's write transaction is open (SQLite: it holds the file's write lock;
-            # PostgreSQL: its backend is in a transaction).
+            # The close's write transaction is open: it has stopped in it and waits for this
+            # test, or what the database shows of it says so (SQLite: it holds the file's
+            # write lock; PostgreSQL: its backend is in a transaction on the close's tables).
+            stopped = paused.exists() and not resume.exists()
             seen = databases.where_is(database_url, tag, process.pid)
-            open_transaction = seen.stage != "outside"
+            open_transaction = stopped or seen.stage != "outside"
             observations.append(Observation(*read(engine), running, open_transaction))
             if not running:
                 after_exit += 1
-            if not resume.exists() and (
-                sum(o.close_in_transaction for o in observations) >= MIN_READS
-            ):
+            if stopped and sum(o.close_in_transaction for o in observations) >= MIN_READS:
                 resume.touch()
             assert time.perf_counter() - started < TIMEOUT, "the close did not end"
         out, err = process.communicate(timeout=TIMEOUT)

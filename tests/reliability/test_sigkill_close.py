@@ -763,15 +763,24 @@ def test_a_reader_right_after_a_close_killed_mid_write_sees_the_period_open(
     tag = new_tag()
     # A close that stops once its calculations are written (tests/reliability/paused_close.py):
     # a plain one's commit could end between two looks on a fast host.
+    paused = databases.directory / "paused"
     process = start_close(
-        work, tag, module="tests.reliability.paused_close", env={paused_close.SPILL_VARIABLE: "1"}
-    )
+        work, tag, module="tests.reliability.paused_close",
+        env={paused_close.SPILL_VARIABLE: "1", paused_close.PAUSED_VARIABLE: str(paused)},
+    )  # fmt: skip
+    where = "stopped in its transaction, its calculations written"
     try:
         deadline = time.perf_counter() + TIMEOUT
-        # SQLite: past the journal's sync (its magic number written), the database file is
-        # being overwritten and the journal is hot; PostgreSQL: the close's rows written.
-        while not (where := databases.where_is(work, tag, process.pid).label).endswith(
-            ("the database file is being written", *(f"COPY {table}" for table in TABLES))
+        # Stopped in its transaction, its rows written; on SQLite past the journal's sync (its
+        # magic number written): the database file is being overwritten, the journal hot.
+        while not (
+            paused.exists()
+            and (
+                not databases.sqlite
+                or (where := databases.where_is(work, tag, process.pid).label).endswith(
+                    "the database file is being written"
+                )
+            )
         ):
             assert process.poll() is None, f"the close ended: {process.communicate()}"
             assert time.perf_counter() < deadline
