@@ -98,12 +98,14 @@ def write_latest(session: Session, list_id: int, changes: LatestChanges | None =
     Returns the rows inserted, updated or deleted. Once they are committed, latest_entries
     are vacuumed on PostgreSQL (ratingdb.db.vacuum), so that counts over them stay
     index-only scans."""
+    if changes is not None:
+        found = write_latest_changes(session, list_id, changes)
+        if found is not None:
+            return found
     target = _target(session, list_id)
     if target.later:
         return 0
-    if changes is not None and target.holds_parent:
-        written = _write_changes(session, str(target.category), changes)
-    elif target.parent is None:
+    if target.parent is None:
         # A list without a parent (an import) stores every entry in list_entries: compared
         # in the database, set-based.
         connection = session.connection()

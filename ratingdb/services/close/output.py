@@ -13,6 +13,7 @@ from ratingdb.db.calculation_format_v1 import StoredCalculation
 from ratingdb.repositories.list_storage import changes as list_changes
 from ratingdb.repositories.list_storage.calculations import packed_row
 from ratingdb.rules import (
+    Period,
     PeriodResult,
     PeriodResults,
     PooledEvent,
@@ -77,19 +78,24 @@ def entry_fields_of(results: PeriodResults, listed: Iterable[str]) -> Iterator[t
             continue
         # As entry_fields makes a result made again (PeriodResults._made_again): on the previous
         # list at the same rating, change 0, no game (no K used nor sum), the K after the list.
-        # (The last rated list's date and index as Period makes them, without its properties'
-        # calls: most of a list's entries come this way.)
         status, _, _, next_k = cast(Unmoved, found)
-        rating, peak, last_rated = status.rating, status.peak_rating, status.last_rated
-        if last_rated is None:
-            last_date, active = None, False
-        else:
-            year, month = last_rated.year, last_rated.month
-            last_date, active = date(year, month, 1), year * 12 + month - 1 >= earliest
+        rating, peak = status.rating, status.peak_rating
+        last_date, active = last_rated_fields(status.last_rated, earliest)
         yield (
             player_id, rating, rating, 0, 0, next_k, None, None, status.rated_games,
             rating if peak is None else peak, last_date, active,
         )  # fmt: skip
+
+
+def last_rated_fields(last_rated: Period | None, earliest: int) -> tuple[date | None, bool]:
+    """The date of a held player's last rated list and whether the list shows them active
+    (``earliest``: ratingdb.rules.activity.earliest_active), as Period's ``list_date`` and
+    ``index`` make them, without their properties' calls: most of a list's entries are held
+    players, made twice in a close and compared once with the parent."""
+    if last_rated is None:
+        return None, False
+    year, month = last_rated.year, last_rated.month
+    return date(year, month, 1), year * 12 + month - 1 >= earliest
 
 
 def encode_pool(pool: Sequence[PooledEvent]) -> list[dict[str, Any]]:

@@ -53,6 +53,7 @@ from ratingdb.services.close.output import (
     entry_fields,
     entry_fields_of,
     entry_rows_of,
+    last_rated_fields,
     list_order,
     listed_of,
     markers,
@@ -359,9 +360,8 @@ def against_parent(
                 # status' games, peak and last rated list, active as that list makes it now.
                 status, _, _, next_k = cast(Unmoved, found)
                 seen += 1
-                own, own_peak, last = status.rating, status.peak_rating, status.last_rated
-                # (The last rated list's index as Period makes it, without the property's call.)
-                now_active = last is not None and last.year * 12 + last.month - 1 >= earliest
+                own, own_peak = status.rating, status.peak_rating
+                now_active = last_rated_fields(status.last_rated, earliest)[1]
                 if (
                     own != rating
                     or next_k != k_factor
