@@ -1,10 +1,13 @@
 """Database fixtures: every database test runs on SQLite and on PostgreSQL.
 
-Each test gets its own database built by the migrations (never ``create_all``): a SQLite file in
-``tmp_path``, or a PostgreSQL database created for the test and dropped after it. The migrations
-run once per session (per pytest-xdist worker) into a template that each test's database is
-copied from (tests/databases.py); PostgreSQL databases are named under
-``RATINGDB_TEST_DB_PREFIX`` (default ``ratingdb_t_``) and dropped even when a test fails.
+The databases are built by the migrations (never ``create_all``), once per session (per
+pytest-xdist worker) into a template (tests/databases.py). A test that takes ``database`` (or
+``session``) runs in a transaction on a database its worker keeps, rolled back after it
+(tests/support/rolled_back.py); a test that needs connections of its own takes
+``database_url`` (or ``engine``, ``own_session``): a copy of the template, a SQLite file in
+``tmp_path`` or a PostgreSQL database created for the test and dropped after it. PostgreSQL
+databases are named under ``RATINGDB_TEST_DB_PREFIX`` (default ``ratingdb_t_``) and dropped even
+when a test fails.
 
 PostgreSQL is reached at ``RATINGDB_TEST_POSTGRESQL_URL`` (default: the local ``test`` database).
 If it cannot be reached the PostgreSQL tests fail; set ``RATINGDB_TEST_SKIP_POSTGRESQL=1`` to
@@ -38,7 +41,7 @@ from tests.databases import (
     migrated_sqlite_file,
     worker_stem,
 )
-from tests.support import statement_cache
+from tests.support import rolled_back, statement_cache
 from tests.support.forks import FORK_EVENT
 
 POSTGRESQL_URL_VARIABLE = "RATINGDB_TEST_POSTGRESQL_URL"
@@ -113,6 +116,40 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield from _postgresql_database(request, migrated=True)
 
 
+@pytest.fixture(scope="session")
+def worker_sqlite(
+    sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[rolled_back.WorkerDatabase]:
+    """The worker's SQLite database for the rolled-back tests (tests/support/rolled_back.py)."""
+    held = rolled_back.WorkerDatabase(
+        copy_sqlite(sqlite_template, tmp_path_factory.mktemp("rolled_back"))
+    )
+    yield held
+    held.dispose()
+
+
+@pytest.fixture(scope="session")
+def worker_postgresql(
+    postgresql_databases: PostgreSQLDatabases,
+) -> Iterator[rolled_back.WorkerDatabase]:
+    """The worker's PostgreSQL database for the rolled-back tests (dropped with the others)."""
+    held = rolled_back.WorkerDatabase(postgresql_databases.create("held", migrated=True))
+    yield held
+    held.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest) -> Iterator[rolled_back.RolledBack]:
+    """The worker's database at the latest migration, on each database in turn, in a
+    transaction rolled back after the test (tests/support/rolled_back.py): for tests whose
+    every statement goes through ``database.sessions`` (the commands through ``run_cli``, the
+    back office through ``create_app(sessions=...)``); a test that needs connections of its
+    own takes ``database_url``."""
+    worker: rolled_back.WorkerDatabase = request.getfixturevalue(f"worker_{request.param}")
+    with worker.transaction() as held:
+        yield held
+
+
 @pytest.fixture
 def another_database_url(
     database_url: str, request: pytest.FixtureRequest, tmp_path: Path
@@ -144,8 +181,18 @@ def engine(database_url: str) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def session(engine: Engine) -> Iterator[Session]:
-    """A write session on the migrated database; whatever the test leaves uncommitted is
+def session(database: rolled_back.RolledBack) -> Iterator[Session]:
+    """A write session on the worker's database in the test's rolled-back transaction
+    (``database``): its commits stay in that transaction, whose other sessions (commands run
+    with ``url=database.url``) see them."""
+    with database.sessions() as session:
+        yield session
+
+
+@pytest.fixture
+def own_session(engine: Engine) -> Iterator[Session]:
+    """A write session on a database of the test's own (``database_url``), for tests that
+    also need connections of their own to it; whatever the test leaves uncommitted is
     rolled back."""
     with make_sessionmaker(engine)() as session:
         yield session
@@ -210,6 +257,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     in-process tests of corrections, commands, back office, services and API: 89-108 s of
     CPU against 76-87 s shared (alternated twice, load 3-4)."""
     statement_cache.install(Base.registry.mappers)
+    rolled_back.install()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 
@@ -289,8 +337,9 @@ def pytest_configure(config: pytest.Config) -> None:
 #: The pure tiers: the rules core and the file formats, tested without a database.
 PURE_TIERS = ("rules", "formats")
 DATABASE_FIXTURES = frozenset(
-    {"database_url", "empty_database_url", "engine", "session", "sqlite_template",
-     "postgresql_admin", "postgresql_databases"}
+    {"database", "database_url", "empty_database_url", "engine", "session", "own_session",
+     "sqlite_template",
+     "postgresql_admin", "postgresql_databases", "worker_sqlite", "worker_postgresql"}
 )  # fmt: skip
 
 

@@ -17,8 +17,10 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.routing import APIRoute
+from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
+from sqlalchemy.orm import Session, sessionmaker
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 
@@ -82,29 +84,39 @@ def create_app(
     *,
     secure_cookies: bool | None = None,
     clock: Callable[[], datetime] = _utc_now,
+    sessions: sessionmaker[Session] | None = None,
 ) -> FastAPI:
     """``secure_cookies`` (default: ``settings.backoffice_secure_cookies``): mark cookies Secure
     (and send HSTS) even when the request reached the app over plain HTTP, as behind a proxy
     that ends TLS. ``clock`` (tests) tells the time
-    sessions and tokens are checked against."""
+    sessions and tokens are checked against. ``sessions`` (tests): every session the app opens,
+    instead of engines on ``settings.database_url`` (a caller that holds the database: the
+    tests' rolled-back transaction); the caller disposes of them."""
     if secure_cookies is None:
         secure_cookies = settings.backoffice_secure_cookies
-    engine = make_engine(settings.database_url, pool_pre_ping=True)
-    # Who is calling is read without SQLite's write lock (BEGIN, not BEGIN IMMEDIATE), so that
-    # a page view does not wait for a writer; PostgreSQL's reads never wait for writers.
-    reader = (
-        make_engine(settings.database_url, sqlite_immediate=False, pool_pre_ping=True)
-        if engine.dialect.name == "sqlite"
-        else engine
-    )
+    engines: list[Engine] = []
+    if sessions is None:
+        engine = make_engine(settings.database_url, pool_pre_ping=True)
+        # Who is calling is read without SQLite's write lock (BEGIN, not BEGIN IMMEDIATE), so
+        # that a page view does not wait for a writer; PostgreSQL's reads never wait for
+        # writers.
+        reader = (
+            make_engine(settings.database_url, sqlite_immediate=False, pool_pre_ping=True)
+            if engine.dialect.name == "sqlite"
+            else engine
+        )
+        engines = [engine, reader]
+        sessions, reads = make_sessionmaker(engine), make_sessionmaker(reader)
+    else:
+        reads = sessions
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
             yield
         finally:
-            engine.dispose()
-            reader.dispose()
+            for made in engines:
+                made.dispose()
 
     app = FastAPI(
         title="ratingdb back office",
@@ -120,9 +132,7 @@ def create_app(
         redirect_slashes=False,
     )
     app.state.site_name = settings.federation_name or "ratingdb"
-    app.state.backoffice = Context(
-        make_sessionmaker(engine), clock, secure_cookies, make_sessionmaker(reader)
-    )
+    app.state.backoffice = Context(sessions, clock, secure_cookies, reads)
     # Publication: the categories whose lists wait for an officer's approval.
     app.state.publication_approval = settings.publication_approval
     # A player's public page, linked from their record.

@@ -16,13 +16,18 @@ import functools
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ratingdb import origin
 from ratingdb.cli import calc, corrections, db, demo, lists, periods, serve, tournaments, users
+from ratingdb.cli.common import given_sessions
 from ratingdb.cli.fields import as_typed
 from ratingdb.enums import AuditChannel
 from ratingdb.errors import InputError
 from ratingdb.output import delivered, reader_gone
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
 
 EXIT_BAD_INPUT = 2
 
@@ -80,9 +85,16 @@ def _parser() -> argparse.ArgumentParser:
     return build_parser()
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, *, sessions: sessionmaker[Session] | None = None
+) -> int:
+    """Run the command ``argv`` (default: the process's arguments); its exit code.
+    ``sessions``: where a command's transaction comes from instead of an engine on the
+    database URL (a caller that holds the database: the tests' rolled-back transaction)."""
     parser = _parser()
     args = parser.parse_args(_join_dashed_values(sys.argv[1:] if argv is None else argv))
+    if sessions is not None:
+        given_sessions(args, sessions)
     # Every audit entry a command writes says it came from the command line, run by whom.
     before = origin.current_process()
     origin.set_process(origin.Origin(AuditChannel.CLI, origin.operating_system_user()))

@@ -20,7 +20,7 @@ from ratingdb import defaults
 from ratingdb.errors import InputError
 
 if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
+    from sqlalchemy.orm import Session, sessionmaker
 
     from ratingdb.config import Settings
     from ratingdb.rules import Category, Period
@@ -86,6 +86,14 @@ def setting_option(
 
 #: Where a command's settings are kept on its arguments, once built.
 _SETTINGS = "_settings"
+#: Where the sessions a caller gave ``main`` are kept on the arguments (``given_sessions``).
+_SESSIONS = "_sessions"
+
+
+def given_sessions(args: argparse.Namespace, sessions: sessionmaker[Session]) -> None:
+    """Have the command's transaction come from ``sessions`` instead of an engine made on its
+    database URL (which is still checked, and named in messages)."""
+    setattr(args, _SESSIONS, sessions)
 
 
 def settings(args: argparse.Namespace) -> Settings:
@@ -133,6 +141,12 @@ def transaction(args: argparse.Namespace) -> Iterator[Session]:
 
     url = settings(args).database_url
     require_sqlite_file(url)
+    given: sessionmaker[Session] | None = getattr(args, _SESSIONS, None)
+    if given is not None:
+        with given.begin() as session:
+            require_latest_schema(session.connection(), url)
+            yield session
+        return
     engine = make_engine(url)
     try:
         with make_sessionmaker(engine).begin() as session:

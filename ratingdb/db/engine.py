@@ -72,9 +72,14 @@ def _configure_sqlite(engine: Engine, begin: str) -> None:
         connection.exec_driver_sql(begin)
 
 
-def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
-    """Write sessions. Objects stay usable after commit (the caller often reports on them)."""
-    return sessionmaker(bind=engine, expire_on_commit=False)
+def make_sessionmaker(bind: Engine | Connection) -> sessionmaker[Session]:
+    """Write sessions. Objects stay usable after commit (the caller often reports on them).
+
+    Bound to a connection already in a transaction (what holds the database for a caller that
+    must see everything undone afterwards: the tests' transaction, rolled back after each test),
+    a session works inside a SAVEPOINT of it: its commit releases the SAVEPOINT and its rollback
+    returns to it, never ending the transaction it was given."""
+    return sessionmaker(bind=bind, expire_on_commit=False, join_transaction_mode="create_savepoint")
 
 
 class ReadSession(Session):

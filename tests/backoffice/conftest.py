@@ -13,11 +13,13 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
 
 from ratingdb.backoffice.app import create_app
 from ratingdb.config import Settings
 from ratingdb.db import make_sessionmaker
 from ratingdb.services import accounts, passwords, sign_in
+from tests.support.rolled_back import RolledBack
 
 PASSWORD = "correct horse battery staple"
 ROLES = ("arbiter", "officer", "admin")
@@ -52,8 +54,16 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def app(database_url: str, clock: Clock) -> FastAPI:
-    return create_app(Settings(database_url=database_url), clock=clock)
+def app(database: RolledBack, clock: Clock) -> FastAPI:
+    """The back office in the test's rolled-back transaction (tests/support/rolled_back.py).
+    A test that needs a database of its own (a second connection, a server, a process)
+    overrides ``app`` and ``users`` with ``app_on`` and ``accounts_on`` on ``database_url``."""
+    return create_app(Settings(database_url=database.url), clock=clock, sessions=database.sessions)
+
+
+def app_on(url: str, clock: Clock) -> FastAPI:
+    """The back office on the database at ``url``, with engines of its own."""
+    return create_app(Settings(database_url=url), clock=clock)
 
 
 @pytest.fixture
@@ -66,18 +76,20 @@ def client(app: FastAPI) -> Iterator[TestClient]:
 class Accounts:
     """Add users, sign them in and issue tokens through the service, at the app's clock."""
 
-    engine: Engine
+    sessions: sessionmaker[Session]
     clock: Clock
+    #: The database's URL (what commands are given).
+    url: str
 
     def add(self, username: str, role: str, password: str = PASSWORD) -> None:
-        with make_sessionmaker(self.engine).begin() as session:
+        with self.sessions.begin() as session:
             accounts.add_user(
                 session, username, role, password, by=None, actor="test", now=self.clock()
             )
 
     def session(self, username: str, address: str = "192.0.2.1") -> tuple[str, str]:
         """(session id, CSRF token) of a new sign-in."""
-        with make_sessionmaker(self.engine).begin() as session:
+        with self.sessions.begin() as session:
             signed = sign_in.sign_in(session, username, PASSWORD, address, self.clock())
         assert signed.session_id is not None
         assert signed.principal is not None
@@ -86,7 +98,7 @@ class Accounts:
 
     def token(self, username: str, days: int = 30, label: str = "test", scope: str = "full") -> str:
         """A token issued as the command line issues it (the operator's path)."""
-        with make_sessionmaker(self.engine).begin() as session:
+        with self.sessions.begin() as session:
             issued = accounts.issue_token(
                 session, username, label, days, scope, by=None, actor="test", now=self.clock()
             )
@@ -94,8 +106,14 @@ class Accounts:
 
 
 @pytest.fixture
-def users(engine: Engine, clock: Clock) -> Accounts:
-    return Accounts(engine, clock)
+def users(database: RolledBack, clock: Clock) -> Accounts:
+    return Accounts(database.sessions, clock, database.url)
+
+
+def accounts_on(engine: Engine, clock: Clock) -> Accounts:
+    """Accounts on a database of the test's own (``engine``)."""
+    url = engine.url.render_as_string(hide_password=False)
+    return Accounts(make_sessionmaker(engine), clock, url)
 
 
 def login_csrf(client: TestClient) -> str:

@@ -5,25 +5,30 @@ credential, and page views that do not wait for SQLite's write lock."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import sqlite3
 from typing import Any
 
 import pytest
-from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, select
+from sqlalchemy.orm import Session, sessionmaker
 
-from ratingdb.cli import main
 from ratingdb.db import engine as engine_module
-from ratingdb.db import make_sessionmaker
 from ratingdb.errors import InputError
 from ratingdb.models import AuditRow, UserRow
 from ratingdb.services import accounts, passwords
 from ratingdb.services.accounts import NotAllowed
-from tests.backoffice.conftest import PASSWORD, Accounts, Clock, login_csrf
+from tests.backoffice.conftest import (
+    PASSWORD,
+    Accounts,
+    Clock,
+    accounts_on,
+    app_on,
+    login_csrf,
+)
 from tests.backoffice.test_route_roles import TRF
+from tests.support.cli import cli_ok
+from tests.support.rolled_back import RolledBack
 
 NEW = "a brand new passphrase of mine"
 
@@ -43,8 +48,8 @@ def _csrf(client: TestClient, path: str = "/account") -> str:
     return client.get(path).text.split('name="csrf_token" value="')[1].split('"')[0]
 
 
-def _audit(engine: Engine) -> list[tuple[str, str, str | None, str | None]]:
-    with make_sessionmaker(engine)() as session:
+def _audit(sessions: sessionmaker[Session]) -> list[tuple[str, str, str | None, str | None]]:
+    with sessions() as session:
         rows = session.execute(
             select(AuditRow.action, AuditRow.actor, AuditRow.channel, AuditRow.credential)
             .where(AuditRow.actor != "test")
@@ -87,15 +92,15 @@ def test_length_limits_and_the_user_name() -> None:
 
 
 def test_an_admin_cannot_mint_a_token_for_anybody_else(
-    client: TestClient, users: Accounts, engine: Engine, clock: Clock
+    client: TestClient, users: Accounts, database: RolledBack, clock: Clock
 ) -> None:
     users.add("root", "admin")
     users.add("olga", "officer")
     admin = _bearer(users.token("root"))
     for path in ("/admin/v1/users/olga/tokens", "/users/olga/tokens"):
         assert client.post(path, headers=admin, json={"label": "x"}).status_code in (404, 405)
-    root = _principal(engine, "root")
-    with make_sessionmaker(engine).begin() as session, pytest.raises(NotAllowed):
+    root = _principal(database.sessions, "root")
+    with database.sessions.begin() as session, pytest.raises(NotAllowed):
         accounts.issue_token(session, "olga", "x", 7, "full", by=root, actor="root", now=clock())
     own = client.post("/admin/v1/me/tokens", headers=admin, json={"label": "mine"})
     assert own.status_code == 201
@@ -103,14 +108,14 @@ def test_an_admin_cannot_mint_a_token_for_anybody_else(
     assert (me["username"], me["token"]["scope"]) == ("root", "submit")
 
 
-def _principal(engine: Engine, username: str) -> accounts.Principal:
-    with make_sessionmaker(engine)() as session:
+def _principal(sessions: sessionmaker[Session], username: str) -> accounts.Principal:
+    with sessions() as session:
         row = session.scalars(select(UserRow).where(UserRow.username == username)).one()
         return accounts.Principal(row.id, row.username, row.role, "web")
 
 
 def test_a_token_never_does_more_than_its_scope(
-    client: TestClient, users: Accounts, engine: Engine
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     users.add("olga", "officer")
     read, submit, full = (_bearer(users.token("olga", label=s, scope=s))
@@ -132,7 +137,7 @@ def test_a_token_never_does_more_than_its_scope(
         assert minted.status_code == 403
     assert client.post(accept, headers=full).status_code == 200
     channels = {(action, channel, credential.split(" (")[0] if credential else None)
-                for action, _, channel, credential in _audit(engine)}  # fmt: skip
+                for action, _, channel, credential in _audit(database.sessions)}  # fmt: skip
     assert ("submission-upload", "api", "token submit") in channels
     assert ("submission-accept", "api", "token full") in channels
 
@@ -141,7 +146,7 @@ def test_a_token_never_does_more_than_its_scope(
 
 
 def test_an_account_an_admin_creates_waits_for_another_admin(
-    client: TestClient, users: Accounts, engine: Engine
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     """alice cannot become an officer alone: the account she creates signs nobody in until
     bob approves it, and its user must then choose a password alice does not know."""
@@ -170,7 +175,7 @@ def test_an_account_an_admin_creates_waits_for_another_admin(
         "new_password_again": NEW})  # fmt: skip
     assert changed.status_code == 303
     assert client.get("/corrections").status_code == 200
-    actions = [(action, actor) for action, actor, _, _ in _audit(engine)]
+    actions = [(action, actor) for action, actor, _, _ in _audit(database.sessions)]
     assert ("user-add", "alice") in actions
     assert ("user-approve", "bob") in actions
     assert ("password-change", "mallory") in actions
@@ -178,7 +183,7 @@ def test_an_account_an_admin_creates_waits_for_another_admin(
 
 
 def test_an_admin_reset_ends_sessions_and_waits_for_another_admin(
-    client: TestClient, users: Accounts, engine: Engine
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     users.add("alice", "admin")
     users.add("bob", "admin")
@@ -253,7 +258,10 @@ def test_changing_your_password_needs_the_current_one_and_ends_your_other_sessio
 
 
 def test_every_entry_says_its_channel_and_credential(
-    client: TestClient, users: Accounts, engine: Engine, database_url: str
+    client: TestClient,
+    users: Accounts,
+    database: RolledBack,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     users.add("olga", "officer")
     assert _sign_in(client, "olga").status_code == 303
@@ -262,11 +270,8 @@ def test_every_entry_says_its_channel_and_credential(
     sent = client.post("/admin/v1/submissions?category=fide-standard", content=TRF,
                        headers=_bearer(token))  # fmt: skip
     assert sent.status_code == 201
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["users", "disable", "olga", "--actor", "Claire",
-                     "--database-url", database_url]) == 0  # fmt: skip
-    entries = _audit(engine)
+    cli_ok(capsys, "users", "disable", "olga", "--actor", "Claire", url=database.url)
+    entries = _audit(database.sessions)
     found = {(action, actor, channel): credential for action, actor, channel, credential in entries}
     assert found[("sign-in", "olga", "web")] is None  # the sign-in form: no credential yet
     assert found[("sign-out", "olga", "web")] == "session"
@@ -297,17 +302,16 @@ def short_busy_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_page_views_do_not_wait_for_a_sqlite_writer_and_503_when_they_must(
-    short_busy_timeout: None,
-    database_url: str,
-    users: Accounts,
-    clock: Clock,
-    app: FastAPI,
+    short_busy_timeout: None, database_url: str, engine: Engine, clock: Clock
 ) -> None:
     """A close holding SQLite's write lock: a signed-in page view reads who is calling without
     it (200); one whose session's last use is due to be written waits for the lock, then is
-    told to come back (503, Retry-After), never a 500."""
+    told to come back (503, Retry-After), never a 500. A writer of its own beside the app's
+    engines: on a database of its own (``database_url``), not the rolled-back one."""
     if not database_url.startswith("sqlite"):
         pytest.skip("SQLite's write lock; PostgreSQL's readers never wait for writers")
+    users = accounts_on(engine, clock)
+    app = app_on(database_url, clock)
     users.add("olga", "officer")
     session_id, _ = users.session("olga")
     writer = sqlite3.connect(database_url.removeprefix("sqlite:///"), isolation_level=None)

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
-from ratingdb.cli import main
 from tests.backoffice.conftest import Accounts
 from tests.backoffice.test_submissions import send, tokens  # noqa: F401
+from tests.support.cli import cli_ok
 from tests.support.factories import list_csv
 from tests.support.files import trf_player as player
+from tests.support.rolled_back import RolledBack
 
 LIST = list_csv(
     '1001,"Kastelli, Petra",FRA,F,1990,,1900,60,1900,', '1002,"Zed, Zack",FRA,M,1980,,1800,60,1800,'
@@ -38,22 +40,23 @@ def trf(start: str, end: str) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-def publish(database_url: str, tmp_path: Path) -> None:
+def publish(database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     listed = tmp_path / "list.csv"
     listed.write_text(LIST, encoding="utf-8")
     for period in ("2026-08", "2026-10"):
-        assert main(["lists", "import", str(listed), "--category", "fide-standard", "--period",
-                     period, "--database-url", database_url]) == 0  # fmt: skip
+        cli_ok(capsys, "lists", "import", str(listed), "--category", "fide-standard", "--period",
+               period, url=database.url)  # fmt: skip
 
 
 def test_new_players_likely_duplicates_federations_and_the_list_in_force(
     client: TestClient,
     tokens: dict[str, str],  # noqa: F811
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
     users: Accounts,
 ) -> None:
-    publish(database_url, tmp_path)
+    publish(database, tmp_path, capsys)
     report = send(client, tokens["arbiter1"], trf("2026/09/05", "2026/09/06"),
                   "category=fide-standard").json()  # fmt: skip
     players = report["players"]
@@ -87,10 +90,11 @@ def test_new_players_likely_duplicates_federations_and_the_list_in_force(
 def test_no_list_in_force_at_the_start(
     client: TestClient,
     tokens: dict[str, str],  # noqa: F811
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    publish(database_url, tmp_path)
+    publish(database, tmp_path, capsys)
     report = send(client, tokens["arbiter1"], trf("2026/07/05", "2026/07/06"),
                   "category=fide-standard").json()  # fmt: skip
     assert (

@@ -109,9 +109,7 @@ def no_wider_than_the_screen(driver: Any, width: int = WIDTH) -> None:
     assert int(found) <= width, f"the page is {found} px wide on a {width} px screen"
 
 
-def test_the_forms_say_the_reason_is_public(
-    client: TestClient, users: Accounts, database_url: str
-) -> None:
+def test_the_forms_say_the_reason_is_public(client: TestClient, users: Accounts) -> None:
     users.add("officer1", "officer")
     session_id, _ = users.session("officer1")
     client.cookies.set("ratingdb_session", session_id)

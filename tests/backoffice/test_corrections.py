@@ -5,7 +5,8 @@ The chains and their numbers are the ones worked by hand in tests/corrections
 (test_revision_chain: a win made a forfeit; test_merge: a duplicate player; test_list_replace:
 an imported list corrected). Every dry run leaves every table as it was (rows compared, not
 counted); every applied correction gives the hand-worked lists, and the tournament, merge and
-list corrections give exactly what the command line gives on a twin database. A missing
+list corrections give exactly what the command line gives on a twin database (the test's
+transaction rolled back to before the chain was built: ``twin_of``). A missing
 reason is refused (422 naming ``reason``), the audit log names the signed-in user, an arbiter
 and an admin get 403. The pages show the impact before the Confirm form, keep an uploaded file
 server-side for the confirmation, apply only the impact shown, and show errors on the form
@@ -22,11 +23,14 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import NestedTransaction
 
 from ratingdb.backoffice import uploads
+from ratingdb.db.chunks import unpack
 from tests.backoffice.conftest import Accounts, Clock
 from tests.corrections import test_list_replace as lists
 from tests.corrections import test_merge as merges
+from tests.corrections import test_revision_chain as chain
 from tests.corrections.test_revision_chain import (
     ADA,
     BASE,
@@ -40,16 +44,18 @@ from tests.corrections.test_revision_chain import (
     P3,
     PERIODS,
     T1,
+    Entry,
     P,
     baseline_csv,
     build,
-    entries,
     exported,
     games_csv,
     list_table,
     ok,
 )
-from tests.support.sql import query
+from tests.support import sql
+from tests.support.rolled_back import RolledBack
+from tests.support.sql import ENTRY_FIELDS
 
 #: Tables a request may touch without doing anything: a token's last use, a session's.
 ACCOUNT_TABLES = frozenset(
@@ -87,9 +93,64 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def snapshot(url: str, skip: frozenset[str] = ACCOUNT_TABLES) -> dict[str, list[str]]:
+#: The database a test reads: the worker's, in the test's rolled-back transaction
+#: (tests/support/rolled_back.py), or one of the test's own (its URL: a server, a browser).
+Where = RolledBack | str
+
+
+def query(where: Where, statement: str, **params: Any) -> list[tuple[Any, ...]]:
+    """The rows of ``statement`` (tests/support/sql.py's ``query``), as the test's transaction
+    sees them when ``where`` is the worker's database."""
+    if isinstance(where, RolledBack):
+        return where.rows(statement, **params)
+    return sql.query(where, statement, **params)
+
+
+def execute(where: Where, statement: str, **params: Any) -> int:
+    """test_revision_chain's ``execute``: the rows ``statement`` changed (committed in the
+    test's transaction when ``where`` is the worker's database)."""
+    if isinstance(where, RolledBack):
+        return where.connection.execute(text(statement), params).rowcount
+    return chain.execute(where, statement, **params)
+
+
+def entries(where: Where, period: str, revision: int | None = None) -> dict[str, Entry]:
+    """test_revision_chain's ``entries``: a list of the chain's category, the latest closed
+    revision unless ``revision`` is given, read from its chunks (tests/support/sql.py's
+    ``listed``)."""
+    if not isinstance(where, RolledBack):
+        return chain.entries(where, period, revision)
+    day = f"{period}-01"
+    if revision is None:
+        ((revision,),) = where.rows(
+            "SELECT max(revision) FROM rating_lists WHERE category = :c AND source = 'close' "
+            "AND list_date = :d", c=CATEGORY, d=day,
+        )  # fmt: skip
+    packed = where.rows(
+        "SELECT c.entries FROM rating_lists AS l JOIN list_chunks AS c ON c.list_id = l.id "
+        "WHERE l.category = :c AND l.list_date = :d AND l.revision = :r ORDER BY l.id, c.chunk",
+        c=CATEGORY, d=day, r=revision,
+    )  # fmt: skip
+    found: dict[str, Entry] = {}
+    for (chunk,) in packed:
+        for values in unpack(bytes(chunk)):
+            entry = dict(zip(ENTRY_FIELDS, values, strict=True))
+            found[entry["player_id"]] = (
+                entry["rating"], entry["previous_rating"], entry["change"], entry["games"],
+                entry["k_factor"],
+            )  # fmt: skip
+    return found
+
+
+def snapshot(where: Where, skip: frozenset[str] = ACCOUNT_TABLES) -> dict[str, list[str]]:
     """Every row of every table (but ``skip``), as sorted text: what a dry run must leave."""
-    engine = create_engine(url)
+    if isinstance(where, RolledBack):
+        names = sorted(set(inspect(where.connection).get_table_names()) - skip)
+        return {
+            name: sorted(repr(row) for row in where.rows(f'SELECT * FROM "{name}"'))
+            for name in names
+        }
+    engine = create_engine(where)
     try:
         names = sorted(set(inspect(engine).get_table_names()) - skip)
         with engine.connect() as connection:
@@ -103,6 +164,14 @@ def snapshot(url: str, skip: frozenset[str] = ACCOUNT_TABLES) -> dict[str, list[
         engine.dispose()
 
 
+def twin_of(database: RolledBack) -> NestedTransaction:
+    """Where a twin of the test's database begins: rolled back to (``.rollback()``), the
+    test's transaction is the database as it was here, as a database of its own would be, on
+    which the command line then does what the test had the API do (PostgreSQL's sequences
+    aside: ids are not compared)."""
+    return database.connection.begin_nested()
+
+
 def impact_of(document: dict[str, Any]) -> dict[str, dict[str, tuple[Any, Any, Any]]]:
     return {
         r["period"]: {
@@ -113,8 +182,8 @@ def impact_of(document: dict[str, Any]) -> dict[str, dict[str, tuple[Any, Any, A
     }
 
 
-def ratings(url: str, period: str) -> dict[str, int]:
-    return {player: entry[0] for player, entry in entries(url, period).items()}
+def ratings(where: Where, period: str) -> dict[str, int]:
+    return {player: entry[0] for player, entry in entries(where, period).items()}
 
 
 def forfeit_ratings(period: str) -> dict[str, int]:
@@ -125,6 +194,10 @@ def forfeit_ratings(period: str) -> dict[str, int]:
 
 @pytest.fixture
 def tokens(users: Accounts) -> dict[str, str]:
+    return add_tokens(users)
+
+
+def add_tokens(users: Accounts) -> dict[str, str]:
     """officer1, officer2, arbiter1 and admin1 with their API tokens."""
     names = {"officer1": "officer", "officer2": "officer", "arbiter1": "arbiter",
              "admin1": "admin"}  # fmt: skip
@@ -144,15 +217,14 @@ def audit_entries(client: TestClient, token: str, action: str) -> list[dict[str,
 
 
 def test_a_game_result_through_the_api(
-    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], another_database_url: str,
+    client: TestClient, tokens: dict[str, str], database: RolledBack, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    ids = build(capsys, url, tmp_path / "chain")
+    ids = build(capsys, database.url, tmp_path / "chain")
     body = {"tournament": ids["T1"], "round": 1, "white": ADA, "black": BEN, "result": "+-",
             "reason": REASON}  # fmt: skip
     officer = bearer(tokens["officer1"])
-    before = snapshot(url)
+    before = snapshot(database)
 
     # Dry run, asked in the query and in the body: the impact, nothing written.
     for path, extra in (("/admin/v1/corrections/game?dry_run=true", {}),
@@ -169,12 +241,12 @@ def test_a_game_result_through_the_api(
         }
         assert impact["summary"]["result_before"] == "1-0"
         assert impact["players_changed"] == 2
-        assert snapshot(url) == before
+        assert snapshot(database) == before
     # The query and the body disagreeing is refused.
     refused = client.post("/admin/v1/corrections/game?dry_run=false", json=body | {"dry_run": True},
                           headers=officer)  # fmt: skip
     assert (refused.status_code, "dry_run" in refused.json()["detail"]) == (422, True)
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
     # Applied: the lists worked by hand, the audit naming the token's user.
     answer = client.post("/admin/v1/corrections/game", json=body, headers=officer)
@@ -184,37 +256,37 @@ def test_a_game_result_through_the_api(
     assert isinstance(done["correction_id"], int)
     assert impact_of(done) == FORFEIT_IMPACT
     for period in PERIODS:
-        assert ratings(url, period) == forfeit_ratings(period), period
+        assert ratings(database, period) == forfeit_ratings(period), period
     # Ada: no rated game left in P; Ben: only his win over Cal, +.85 x 20 = 17.
-    assert entries(url, P)[ADA] == (1800, 1800, 0, 0, 20)
-    assert entries(url, P)[BEN] == (1717, 1700, 17, 1, 20)
-    assert query(url, "SELECT kind, actor, reason FROM corrections") == [
+    assert entries(database, P)[ADA] == (1800, 1800, 0, 0, 20)
+    assert entries(database, P)[BEN] == (1717, 1700, 17, 1, 20)
+    assert query(database, "SELECT kind, actor, reason FROM corrections") == [
         ("game", "officer1", REASON)
     ]
     (entry,) = audit_entries(client, tokens["officer1"], "correction")
     assert (entry["actor"], entry["details"]["kind"], entry["details"]["reason"]) == (
         "officer1", "game", REASON)  # fmt: skip
     # Again: the result is already +- (422 naming the field), nothing more written.
-    after = snapshot(url)
+    after = snapshot(database)
     again = client.post("/admin/v1/corrections/game", json=body, headers=officer)
     assert again.status_code == 422
     assert "field result: the game's result is already +-" in again.json()["detail"]
-    assert snapshot(url) == after
+    assert snapshot(database) == after
 
 
 def test_a_tournament_replaced_through_the_api_as_on_the_command_line(
-    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], another_database_url: str,
+    client: TestClient, tokens: dict[str, str], database: RolledBack, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """The corrected file of T1 has Ada-Ben as a forfeit: the impact worked by hand for the game
     correction; applied, every list is the one ``tournaments import --replace`` gives."""
-    url = database_url
-    ids = build(capsys, url, tmp_path / "chain")
+    twin = twin_of(database)
+    ids = build(capsys, database.url, tmp_path / "chain")
     corrected = tmp_path / "T1-corrected.csv"
     corrected.write_text(games_csv(T1, {(1, ADA, BEN): "+-"}), encoding="utf-8")
     officer = bearer(tokens["officer1"])
     path = f"/admin/v1/corrections/tournament/{ids['T1']}"
-    before = snapshot(url)
+    before = snapshot(database)
 
     raw = client.post(f"{path}?dry_run=true&reason={REASON}&filename=T1-corrected.csv",
                       content=corrected.read_bytes(), headers=officer)  # fmt: skip
@@ -228,37 +300,36 @@ def test_a_tournament_replaced_through_the_api_as_on_the_command_line(
         assert impact["summary"]["games_before"] == impact["summary"]["games_after"] == 7
         assert impact["request"]["filename"] == "T1-corrected.csv"
         assert all(str(tmp_path) not in line for line in impact["summary"]["notes"])
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
     answer = client.post(f"{path}?reason={REASON}&filename=T1-corrected.csv",
                          content=corrected.read_bytes(), headers=officer)  # fmt: skip
     assert answer.status_code == 201, answer.text
     assert impact_of(answer.json()) == FORFEIT_IMPACT
     for period in PERIODS:
-        assert ratings(url, period) == forfeit_ratings(period), period
+        assert ratings(database, period) == forfeit_ratings(period), period
     (entry,) = audit_entries(client, tokens["officer1"], "correction")
     assert (entry["actor"], entry["details"]["kind"]) == ("officer1", "tournament")
 
-    twin = another_database_url
-    twin_ids = build(capsys, twin, tmp_path / "twin-chain")
+    ours = {period: list_table(exported(capsys, database.url, period)) for period in PERIODS}
+    twin.rollback()
+    twin_ids = build(capsys, database.url, tmp_path / "twin-chain")
     ok(capsys, "tournaments", "import", str(corrected), "--replace", twin_ids["T1"],
-       "--reason", REASON, url=twin)  # fmt: skip
+       "--reason", REASON, url=database.url)  # fmt: skip
     for period in PERIODS:
-        assert list_table(exported(capsys, url, period)) == list_table(
-            exported(capsys, twin, period)
-        ), period
+        assert ours[period] == list_table(exported(capsys, database.url, period)), period
 
 
 def test_two_players_merged_through_the_api_as_on_the_command_line(
-    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], another_database_url: str,
+    client: TestClient, tokens: dict[str, str], database: RolledBack, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    build(capsys, url, tmp_path / "db", tournaments=merges.chain(merges.DUP),
+    twin = twin_of(database)
+    build(capsys, database.url, tmp_path / "db", tournaments=merges.chain(merges.DUP),
           players=merges.PLAYERS, periods=merges.PERIODS)  # fmt: skip
     officer = bearer(tokens["officer1"])
     body = {"keep": merges.IVO, "drop": merges.DUP, "reason": "one person, two ids"}
-    before = snapshot(url)
+    before = snapshot(database)
     answer = client.post("/admin/v1/corrections/merge?dry_run=true", json=body, headers=officer)
     assert answer.status_code == 200, answer.text
     impact = answer.json()
@@ -273,65 +344,63 @@ def test_two_players_merged_through_the_api_as_on_the_command_line(
     assert [(r["player_id"], r["games"]) for r in summary["players"].values()] == [
         (merges.IVO, 2), (merges.DUP, 2),
     ]  # fmt: skip
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
     answer = client.post("/admin/v1/corrections/merge", json=body, headers=officer)
     assert answer.status_code == 201, answer.text
     assert impact_of(answer.json()) == MERGE_IMPACT
     # Worked in test_merge's docstring.
-    assert entries(url, merges.P1)[merges.IVO] == (1914, 1907, 7, 2, 20)
-    assert entries(url, merges.P2)[merges.IVO] == (1909, 1914, -5, 1, 20)
-    assert entries(url, merges.P2)[merges.LEA] == (1707, 1702, 5, 1, 20)
+    assert entries(database, merges.P1)[merges.IVO] == (1914, 1907, 7, 2, 20)
+    assert entries(database, merges.P2)[merges.IVO] == (1909, 1914, -5, 1, 20)
+    assert entries(database, merges.P2)[merges.LEA] == (1707, 1702, 5, 1, 20)
     (entry,) = audit_entries(client, tokens["officer1"], "merge")
     assert (entry["actor"], entry["details"]["drop"]) == ("officer1", merges.DUP)
 
-    twin = another_database_url
-    build(capsys, twin, tmp_path / "twin-db", tournaments=merges.chain(merges.DUP),
+    ours = {p: list_table(exported(capsys, database.url, p)) for p in merges.PERIODS}
+    twin.rollback()
+    build(capsys, database.url, tmp_path / "twin-db", tournaments=merges.chain(merges.DUP),
           players=merges.PLAYERS, periods=merges.PERIODS)  # fmt: skip
-    ok(capsys, "players", "merge", merges.IVO, merges.DUP, "--reason", "x", url=twin)
+    ok(capsys, "players", "merge", merges.IVO, merges.DUP, "--reason", "x", url=database.url)
     for period in merges.PERIODS:
-        assert list_table(exported(capsys, url, period)) == list_table(
-            exported(capsys, twin, period)
-        ), period
+        assert ours[period] == list_table(exported(capsys, database.url, period)), period
 
 
 def test_an_imported_list_replaced_through_the_api_as_on_the_command_line(
-    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], another_database_url: str,
+    client: TestClient, tokens: dict[str, str], database: RolledBack, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    corrected = lists.chain(capsys, url, tmp_path / "chain")
+    twin = twin_of(database)
+    corrected = lists.chain(capsys, database.url, tmp_path / "chain")
     officer = bearer(tokens["officer1"])
     path = f"/admin/v1/corrections/list?category={CATEGORY}&period={BASE}&reason={REASON}"
-    before = snapshot(url)
+    before = snapshot(database)
     answer = client.post(f"{path}&dry_run=true&filename=corrected.csv",
                          content=corrected.read_bytes(), headers=officer)  # fmt: skip
     assert answer.status_code == 200, answer.text
     impact = answer.json()
     assert lists.revisions_by_period(impact) == lists.EXPECTED_IMPACT
     assert (impact["summary"]["revision_before"], impact["summary"]["revision"]) == (1, 2)
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
     answer = client.post(f"{path}&filename=corrected.csv", content=corrected.read_bytes(),
                          headers=officer)  # fmt: skip
     assert answer.status_code == 201, answer.text
     assert lists.revisions_by_period(answer.json()) == lists.EXPECTED_IMPACT
     # Worked in test_list_replace's docstring.
-    assert lists.imported_entries(url, BASE, 2) == lists.BASE_REVISION_2
-    assert entries(url, P) == lists.P_REVISION_2
-    assert entries(url, P1) == lists.P1_REVISION_2
+    assert entries(database, BASE, 2) == lists.BASE_REVISION_2
+    assert entries(database, P) == lists.P_REVISION_2
+    assert entries(database, P1) == lists.P1_REVISION_2
     (entry,) = audit_entries(client, tokens["officer1"], "correction")
     assert entry["actor"] == "officer1"
     # The uploaded file's name, not the temporary copy's.
     assert (entry["details"]["kind"], entry["details"]["file"]) == ("list-replace", "corrected.csv")
 
-    twin = another_database_url
-    twin_corrected = lists.chain(capsys, twin, tmp_path / "twin-chain")
-    assert lists.replace(capsys, twin, twin_corrected, "--reason", REASON)[0] == 0
+    ours = {period: list_table(exported(capsys, database.url, period)) for period in (P, P1)}
+    twin.rollback()
+    twin_corrected = lists.chain(capsys, database.url, tmp_path / "twin-chain")
+    assert lists.replace(capsys, database.url, twin_corrected, "--reason", REASON)[0] == 0
     for period in (P, P1):
-        assert list_table(exported(capsys, url, period)) == list_table(
-            exported(capsys, twin, period)
-        ), period
+        assert ours[period] == list_table(exported(capsys, database.url, period)), period
 
 
 def _four_requests(ids: dict[str, str], folder: Path, reason: dict[str, str]) -> list[Any]:
@@ -354,24 +423,23 @@ def _four_requests(ids: dict[str, str], folder: Path, reason: dict[str, str]) ->
 
 
 def test_no_reason_no_correction_and_officers_only(
-    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str], another_database_url: str,
+    client: TestClient, tokens: dict[str, str], database: RolledBack, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    ids = build(capsys, url, tmp_path / "chain", periods=[P])
-    before = snapshot(url)
+    ids = build(capsys, database.url, tmp_path / "chain", periods=[P])
+    before = snapshot(database)
     for reason in ({}, {"reason": ""}, {"reason": "   "}):
         for path, body, content in _four_requests(ids, tmp_path, reason):
             answer = client.post(path, json=body, content=content,
                                  headers=bearer(tokens["officer1"]))  # fmt: skip
             assert answer.status_code == 422, (path, reason, answer.text)
             assert answer.json()["detail"] == "field reason: a correction needs a reason", path
-    assert snapshot(url) == before
+    assert snapshot(database) == before
     for who in ("arbiter1", "admin1"):
         for path, body, content in _four_requests(ids, tmp_path, {"reason": "mine"}):
             answer = client.post(path, json=body, content=content, headers=bearer(tokens[who]))
             assert answer.status_code == 403, (who, path, answer.text)
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
 
 # --- the web pages ----------------------------------------------------------------------------
@@ -398,21 +466,20 @@ def shown_digest(page: str) -> str:
     return found.group(1)
 
 
-def current_result(url: str, white: str, black: str) -> str:
+def current_result(where: Where, white: str, black: str) -> str:
     ((result,),) = query(
-        url, "SELECT result FROM games WHERE white_id = :w AND black_id = :b AND superseded_by "
+        where, "SELECT result FROM games WHERE white_id = :w AND black_id = :b AND superseded_by "
         "IS NULL", w=white, b=black,
     )  # fmt: skip
     return str(result)
 
 
 def test_a_game_result_through_the_pages(
-    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str,
+    client: TestClient, users: Accounts, tokens: dict[str, str], database: RolledBack,
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """Form -> impact -> confirm; the preview is the only thing written before the confirm."""
-    url = database_url
-    ids = build(capsys, url, tmp_path / "chain")
+    ids = build(capsys, database.url, tmp_path / "chain")
     for role in ("arbiter1", "admin1"):  # the link is for officers only
         signed_in(client, users, role)
         assert 'href="/corrections"' not in client.get("/").text
@@ -427,12 +494,12 @@ def test_a_game_result_through_the_pages(
         assert form.status_code == 200
         assert 'name="reason"' in form.text
         assert 'name="csrf_token"' in form.text
-    before = snapshot(url, ACCOUNT_TABLES | {"correction_previews"})
+    before = snapshot(database, ACCOUNT_TABLES | {"correction_previews"})
 
     fields = {"csrf_token": csrf, "tournament": ids["T1"], "round": "1", "white": ADA,
               "black": BEN, "result": "+-", "reason": REASON}  # fmt: skip
     number = preview_id(client.post("/corrections/game", data=fields))
-    assert snapshot(url, ACCOUNT_TABLES | {"correction_previews"}) == before
+    assert snapshot(database, ACCOUNT_TABLES | {"correction_previews"}) == before
     page = client.get(f"/corrections/previews/{number}")
     assert page.status_code == 200
     assert 'id="state">previewed<' in page.text
@@ -451,7 +518,7 @@ def test_a_game_result_through_the_pages(
     digest = shown_digest(page.text)
     refused = client.post(f"/corrections/previews/{number}/confirm", data={"impact_digest": digest})
     assert refused.status_code == 403
-    assert current_result(url, ADA, BEN) == "1-0"
+    assert current_result(database, ADA, BEN) == "1-0"
 
     done = client.post(f"/corrections/previews/{number}/confirm",
                        data={"csrf_token": csrf, "impact_digest": digest})  # fmt: skip
@@ -460,12 +527,12 @@ def test_a_game_result_through_the_pages(
     page = client.get(done.headers["location"])
     assert 'id="state">applied<' in page.text
     assert "<h2>New revisions</h2>" in page.text
-    ((correction_id, actor),) = query(url, "SELECT id, actor FROM corrections")
+    ((correction_id, actor),) = query(database, "SELECT id, actor FROM corrections")
     assert actor == "officer1"
     assert f"correction {correction_id}" in page.text
     assert 'id="confirm"' not in page.text
     for period in PERIODS:
-        assert ratings(url, period) == forfeit_ratings(period), period
+        assert ratings(database, period) == forfeit_ratings(period), period
     (entry,) = audit_entries(client, tokens["officer1"], "correction")
     assert entry["actor"] == "officer1"
     # Applied once: a second confirmation is refused.
@@ -473,17 +540,16 @@ def test_a_game_result_through_the_pages(
                         data={"csrf_token": csrf, "impact_digest": digest})  # fmt: skip
     assert again.status_code == 409
     assert "already applied" in again.text
-    assert query(url, "SELECT count(*) FROM corrections") == [(1,)]
+    assert query(database, "SELECT count(*) FROM corrections") == [(1,)]
 
 
 def test_errors_are_shown_on_the_form_with_the_field_named_and_nothing_stored(
-    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str,
+    client: TestClient, users: Accounts, tokens: dict[str, str], database: RolledBack,
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    ids = build(capsys, url, tmp_path / "chain", periods=[P])
+    ids = build(capsys, database.url, tmp_path / "chain", periods=[P])
     csrf = signed_in(client, users, "officer1")
-    before = snapshot(url)
+    before = snapshot(database)
     game = {"csrf_token": csrf, "tournament": ids["T1"], "round": "1", "white": ADA,
             "black": BEN, "result": "+-", "reason": REASON}  # fmt: skip
     broken = b"tournament,start_date,end_date,round,white_id,black_id,result\nT1,2026-08-10,x\n"
@@ -519,18 +585,17 @@ def test_errors_are_shown_on_the_form_with_the_field_named_and_nothing_stored(
         marked = re.search(rf'name="{field}"[^>]*aria-invalid="true"', answer.text)
         assert marked is not None, (path, field)
         assert "report was wrong</textarea>" in answer.text or field == "reason"
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
 
 def test_a_corrected_file_is_kept_for_the_confirmation_and_only_the_impact_shown_applies(
-    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str,
+    client: TestClient, users: Accounts, tokens: dict[str, str], database: RolledBack,
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """The confirm form carries no file: the upload is kept with the preview. A correction
     applied in between changes the impact: the confirm then applies nothing and shows the new
     impact, which a second confirm applies."""
-    url = database_url
-    ids = build(capsys, url, tmp_path / "chain")
+    ids = build(capsys, database.url, tmp_path / "chain")
     csrf = signed_in(client, users, "officer1")
     corrected = games_csv(T1, {(1, ADA, BEN): "+-"}).encode()
     data = {"csrf_token": csrf, "tournament": ids["T1"], "reason": REASON}
@@ -539,20 +604,20 @@ def test_a_corrected_file_is_kept_for_the_confirmation_and_only_the_impact_shown
     page = client.get(f"/corrections/previews/{number}").text
     first = shown_digest(page)
     assert "T1.csv (csv)" in page
-    assert query(url, "SELECT content FROM correction_previews") == [(corrected,)]
+    assert query(database, "SELECT content FROM correction_previews") == [(corrected,)]
 
     # Meanwhile, another officer corrects Cal-Dee (same tournament) through the API.
     other = client.post("/admin/v1/corrections/game", headers=bearer(tokens["officer2"]), json={
         "tournament": ids["T1"], "round": 1, "white": CAL, "black": DEE, "result": "1-0",
         "reason": "Dee resigned"})  # fmt: skip
     assert other.status_code == 201, other.text
-    after_other = snapshot(url, ACCOUNT_TABLES | {"correction_previews"})
+    after_other = snapshot(database, ACCOUNT_TABLES | {"correction_previews"})
     changed = client.post(f"/corrections/previews/{number}/confirm",
                           data={"csrf_token": csrf, "impact_digest": first})  # fmt: skip
     assert changed.status_code == 409
     assert "Nothing was applied" in changed.text
     assert "revision 2 → 3" in changed.text
-    assert snapshot(url, ACCOUNT_TABLES | {"correction_previews"}) == after_other
+    assert snapshot(database, ACCOUNT_TABLES | {"correction_previews"}) == after_other
     second = shown_digest(changed.text)
     assert second != first
     # The old page's digest no longer confirms anything.
@@ -565,24 +630,23 @@ def test_a_corrected_file_is_kept_for_the_confirmation_and_only_the_impact_shown
     assert done.status_code == 303, done.text[:500]
     # The file replaced T1: Ada-Ben a forfeit; and the replacement is T1.csv as it was, so
     # Cal-Dee is back to a draw.
-    assert current_result(url, ADA, BEN) == "+-"
-    assert current_result(url, CAL, DEE) == "1/2-1/2"
-    assert query(url, "SELECT kind, actor FROM corrections ORDER BY id") == [
+    assert current_result(database, ADA, BEN) == "+-"
+    assert current_result(database, CAL, DEE) == "1/2-1/2"
+    assert query(database, "SELECT kind, actor FROM corrections ORDER BY id") == [
         ("game", "officer2"), ("tournament", "officer1")]  # fmt: skip
     for period in PERIODS:
-        assert ratings(url, period) == forfeit_ratings(period), period
+        assert ratings(database, period) == forfeit_ratings(period), period
     # The file is dropped once applied; its digest stays.
-    ((content, digest),) = query(url, "SELECT content, file_digest FROM correction_previews")
+    ((content, digest),) = query(database, "SELECT content, file_digest FROM correction_previews")
     assert content is None
     assert re.fullmatch("[0-9a-f]{64}", str(digest))
 
 
 def test_a_preview_is_its_officers_own_expires_and_can_be_discarded(
     client: TestClient, users: Accounts, tokens: dict[str, str], clock: Clock,
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    ids = build(capsys, url, tmp_path / "chain", periods=[P])
+    ids = build(capsys, database.url, tmp_path / "chain", periods=[P])
     csrf = signed_in(client, users, "officer1")
     fields = {"csrf_token": csrf, "tournament": ids["T1"], "round": "1", "white": ADA,
               "black": BEN, "result": "0-1", "reason": REASON}  # fmt: skip
@@ -595,14 +659,14 @@ def test_a_preview_is_its_officers_own_expires_and_can_be_discarded(
     answer = client.post(f"/corrections/previews/{kept}/confirm",
                          data={"csrf_token": other, "impact_digest": digest})  # fmt: skip
     assert answer.status_code == 404
-    assert current_result(url, ADA, BEN) == "1-0"
+    assert current_result(database, ADA, BEN) == "1-0"
 
     # Discarded: nothing applied, no more confirmable.
     csrf = signed_in(client, users, "officer1")
     dropped = preview_id(client.post("/corrections/game", data=fields | {"csrf_token": csrf}))
     answer = client.post(f"/corrections/previews/{dropped}/discard", data={"csrf_token": csrf})
     assert (answer.status_code, answer.headers["location"]) == (303, "/corrections")
-    assert query(url, "SELECT actor, channel FROM audit_log WHERE action = "
+    assert query(database, "SELECT actor, channel FROM audit_log WHERE action = "
                  "'correction-preview-discard'") == [("officer1", "web")]  # fmt: skip
     answer = client.post(f"/corrections/previews/{dropped}/confirm",
                          data={"csrf_token": csrf, "impact_digest": digest})  # fmt: skip
@@ -615,11 +679,11 @@ def test_a_preview_is_its_officers_own_expires_and_can_be_discarded(
     answer = client.post(f"/corrections/previews/{kept}/confirm",
                          data={"csrf_token": csrf, "impact_digest": digest})  # fmt: skip
     assert (answer.status_code, "over 24 hours old" in answer.text) == (409, True)
-    assert current_result(url, ADA, BEN) == "1-0"
-    assert query(url, "SELECT count(*) FROM corrections") == [(0,)]
+    assert current_result(database, ADA, BEN) == "1-0"
+    assert query(database, "SELECT count(*) FROM corrections") == [(0,)]
     # A new preview marks the expired one so and drops what it kept.
     preview_id(client.post("/corrections/game", data=fields | {"csrf_token": csrf}))
-    assert query(url, f"SELECT state FROM correction_previews WHERE id = {int(kept)}") == [
+    assert query(database, f"SELECT state FROM correction_previews WHERE id = {int(kept)}") == [
         ("expired",)
     ]
     index = client.get("/corrections").text
@@ -629,14 +693,14 @@ def test_a_preview_is_its_officers_own_expires_and_can_be_discarded(
 
 
 def test_corrected_files_over_the_upload_limit_are_refused(
-    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str,
+    client: TestClient, users: Accounts, tokens: dict[str, str], database: RolledBack,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     """The upload limit of submissions (20 MB; 1,000 bytes here): 413, nothing kept."""
     monkeypatch.setattr(uploads, "MAX_UPLOAD_BYTES", 1000)
     big = b"x" * 1001
     csrf = signed_in(client, users, "officer1")  # signing in is audited: before the snapshot
-    before = snapshot(database_url)
+    before = snapshot(database)
     officer = bearer(tokens["officer1"])
     listed = f"/admin/v1/corrections/list?category={CATEGORY}&period={BASE}&reason=r"
     for path in ("/admin/v1/corrections/tournament/T000001?reason=r", listed):
@@ -647,7 +711,7 @@ def test_corrected_files_over_the_upload_limit_are_refused(
         answer = client.post(path, data={"csrf_token": csrf, "reason": "r"},
                              files={"file": ("big.csv", big)})  # fmt: skip
         assert answer.status_code == 413, path
-    assert snapshot(database_url) == before
+    assert snapshot(database) == before
 
 
 def test_the_corrections_api_is_documented(client: TestClient, tokens: dict[str, str]) -> None:

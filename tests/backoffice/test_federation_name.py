@@ -9,15 +9,17 @@ from fastapi.testclient import TestClient
 from ratingdb.backoffice.app import create_app
 from ratingdb.config import Settings
 from tests.backoffice.conftest import Clock
+from tests.support.rolled_back import RolledBack
 
 
-def test_the_pages_name_the_federation(database_url: str, clock: Clock) -> None:
-    named = Settings(database_url=database_url, federation_name="Échecs <Nord> & Cie")
-    with TestClient(create_app(named, clock=clock)) as client:
+def test_the_pages_name_the_federation(database: RolledBack, clock: Clock) -> None:
+    named = Settings(database_url=database.url, federation_name="Échecs <Nord> & Cie")
+    with TestClient(create_app(named, clock=clock, sessions=database.sessions)) as client:
         page = client.get("/login").text
         assert " · Échecs &lt;Nord&gt; &amp; Cie back office</title>" in page
         assert 'class="brand">Échecs &lt;Nord&gt; &amp; Cie back office</a>' in page
         french = client.get("/login?lang=fr").text
         assert 'class="brand">Échecs &lt;Nord&gt; &amp; Cie, espace de gestion</a>' in french
-    with TestClient(create_app(Settings(database_url=database_url), clock=clock)) as client:
+    plain = create_app(Settings(database_url=database.url), clock=clock, sessions=database.sessions)
+    with TestClient(plain) as client:
         assert 'class="brand">ratingdb back office</a>' in client.get("/login").text

@@ -15,6 +15,7 @@ from tests.backoffice.test_french_texts import AP, NB, NN, _alert
 from tests.backoffice.test_submissions import SMALL_TRF, bearer, send, signed_in, tokens
 from tests.services.test_late_reports import publish_until
 from tests.support.files import GAMES_HEADER
+from tests.support.rolled_back import RolledBack
 
 __all__ = ["tokens"]  # a fixture
 
@@ -25,13 +26,13 @@ def test_a_late_report_accepted_without_a_reason_and_again(
     client: TestClient,
     tokens: dict[str, str],
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Lists to 2026-11 out; a tournament ending 2026-08-12 may be rated on 2026-11 at the
     latest (B.02 §9.1, the third list after its end): the next open list is 2026-12."""
-    publish_until(database_url, tmp_path, capsys, "2026-11")
+    publish_until(database.url, tmp_path, capsys, "2026-11")
     content = (GAMES_HEADER + "Late Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n").encode()
     sent = send(client, tokens["officer1"], content, "category=fide-standard&filename=late.csv")
     assert sent.status_code == 201, sent.text

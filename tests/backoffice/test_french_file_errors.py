@@ -22,6 +22,7 @@ from tests.corrections.test_revision_chain import P, build
 from tests.support.files import GAMES_HEADER
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
+from tests.support.rolled_back import RolledBack
 
 NB, NN, AP = "\u00a0", "\u202f", "\u2019"
 
@@ -244,11 +245,11 @@ def test_the_api_says_a_files_refusal_in_english_as_before(
 
 
 def test_a_corrected_file_that_cannot_be_read_is_refused_in_french(
-    client: TestClient, users: Accounts, database_url: str, tmp_path: Path,
+    client: TestClient, users: Accounts, database: RolledBack, tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """The correction form replacing a tournament by a corrected file says the same."""
-    ids = build(capsys, database_url, tmp_path / "chain", periods=[P])
+    ids = build(capsys, database.url, tmp_path / "chain", periods=[P])
     users.add("officer1", "officer")
     session_id, csrf = users.session("officer1")
     client.cookies.set("ratingdb_session", session_id)

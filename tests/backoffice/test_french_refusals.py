@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 
 from ratingdb.backoffice.i18n import Reader
 from ratingdb.rules.titles import NoTitleRegulations, title_regulations_on
@@ -39,7 +40,8 @@ from tests.backoffice.conftest import Accounts
 from tests.backoffice.test_corrections import preview_id, shown_digest, signed_in
 from tests.corrections.test_merge import DUP, IVO, JAN, PLAYERS
 from tests.corrections.test_merge_safeguards import SAME_ROUNDS
-from tests.corrections.test_revision_chain import baseline_csv, build, execute
+from tests.corrections.test_revision_chain import baseline_csv, build
+from tests.support.rolled_back import RolledBack
 
 NB, NN, AP = "\u00a0", "\u202f", "\u2019"  # no-break spaces, apostrophe
 FRENCH = Reader("fr", True, ())
@@ -50,12 +52,12 @@ REASON = "one person, two ids"
 def same_rounds(
     client: TestClient,
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> tuple[str, str]:
     """S1 stored (its id), and the client signed in as an officer (the CSRF token)."""
-    ids = build(capsys, database_url, tmp_path / "db", tournaments=SAME_ROUNDS,
+    ids = build(capsys, database.url, tmp_path / "db", tournaments=SAME_ROUNDS,
                 players=PLAYERS, periods=("2026-09",))  # fmt: skip
     users.add("officer1", "officer")
     return ids["S1"], signed_in(client, users, "officer1")
@@ -248,7 +250,7 @@ def _edit(client: TestClient, csrf: str, player_id: str, **changes: str) -> dict
 
 
 def test_a_player_record_edit_refused_in_french_and_english(
-    client: TestClient, same_rounds: tuple[str, str], database_url: str
+    client: TestClient, same_rounds: tuple[str, str], database: RolledBack
 ) -> None:
     _, csrf = same_rounds
     path = f"/players/{IVO}"
@@ -271,8 +273,10 @@ def test_a_player_record_edit_refused_in_french_and_english(
         f"journal d{AP}audit) | field reason: say why the record changes (it is kept in the audit "
         "log)"
     )
-    assert execute(database_url, "UPDATE players SET fide_id = '12345678' WHERE player_id = :p",
-                   p=JAN) == 1  # fmt: skip
+    updated = database.connection.execute(
+        text("UPDATE players SET fide_id = '12345678' WHERE player_id = :p"), {"p": JAN}
+    )
+    assert updated.rowcount == 1
     taken = _edit(client, csrf, IVO, fide_id="12345678")
     assert _refused(client, path, taken, 409) == (
         f"champ fide_id{NB}: l{AP}identifiant FIDE 12345678 est celui du joueur {JAN} "

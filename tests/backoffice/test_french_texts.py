@@ -22,7 +22,6 @@ from fastapi.testclient import TestClient
 
 from ratingdb.backoffice import uploads
 from ratingdb.backoffice.i18n import Reader
-from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.errors import InputError
 from ratingdb.formats.trf import parse_trf
 from ratingdb.models import SubmissionRow
@@ -67,6 +66,7 @@ from tests.corrections import test_revision_chain as chain
 from tests.services.test_norms import ADA
 from tests.support.files import trf_player
 from tests.support.publication import LATE_ENTRY
+from tests.support.rolled_back import RolledBack
 
 NB, NN, AP = "\u00a0", "\u202f", "\u2019"  # no-break spaces, apostrophe
 FRENCH = Reader("fr", True, ())
@@ -159,11 +159,11 @@ def test_the_preview_flags_in_french(
     client: TestClient,
     tokens: dict[str, str],  # noqa: F811
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    club_1, club_2, big, _ = load(database_url, tmp_path, capsys, CLUB_1, CLUB_2, BIG_OPEN,
+    club_1, club_2, big, _ = load(database.url, tmp_path, capsys, CLUB_1, CLUB_2, BIG_OPEN,
                                   FRIENDS_CUP)  # fmt: skip
     events = ", ".join(sorted([club_1, club_2, big]))
     _signed_in(client, users)
@@ -185,11 +185,11 @@ def test_the_check_report_in_french_and_the_api_in_english(
     client: TestClient,
     tokens: dict[str, str],  # noqa: F811
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    club_1, club_2 = load(database_url, tmp_path, capsys, CLUB_1, CLUB_2)
+    club_1, club_2 = load(database.url, tmp_path, capsys, CLUB_1, CLUB_2)
     first = send(client, tokens["arbiter1"], BIG_OPEN, "big.csv")
     again = send(client, tokens["arbiter1"], BIG_OPEN, "big.csv")
     # The API: English, as before.
@@ -538,7 +538,7 @@ def test_a_trfs_lenient_readings_in_french_and_english() -> None:
 
 
 def test_a_report_kept_before_its_notes_were_messages_shows_them_as_written(
-    client: TestClient, users: Accounts, database_url: str
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     """A report kept without ``notes_i18n`` (before this change): its English notes."""
     users.add("officer1", "officer")
@@ -547,14 +547,10 @@ def test_a_report_kept_before_its_notes_were_messages_shows_them_as_written(
     sent = client.post("/submissions", data={"csrf_token": csrf, "category": "fide-standard"},
                        files={"file": ("small.trf", NOTED_TRF, "text/plain")})  # fmt: skip
     location = sent.headers["location"]
-    engine = make_engine(database_url)
-    try:
-        with make_sessionmaker(engine).begin() as session:
-            row = session.get(SubmissionRow, int(location.split("/")[2]))
-            assert row is not None
-            row.report = {k: v for k, v in row.report.items() if k != "notes_i18n"}
-    finally:
-        engine.dispose()
+    with database.sessions.begin() as session:
+        row = session.get(SubmissionRow, int(location.split("/")[2]))
+        assert row is not None
+        row.report = {k: v for k, v in row.report.items() if k != "notes_i18n"}
     assert _items(client.get(f"{location}?lang=fr").text, "notes") == NOTES_API
 
 
@@ -804,14 +800,14 @@ def test_a_corrected_files_notes_in_the_french_preview(
     client: TestClient,
     users: Accounts,
     tokens: dict[str, str],  # noqa: F811
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """tests/backoffice/test_corrections.py's case: T1 (7 games, 10-12 August 2026) corrected
     with Ada-Ben a forfeit (Fay-Ada was one already): 5 games played; the games CSV's summary
     in French and English."""
-    chain.build(capsys, database_url, tmp_path / "chain")
+    chain.build(capsys, database.url, tmp_path / "chain")
     session_id, csrf = users.session("officer1")
     client.cookies.set("ratingdb_session", session_id)
     corrected = chain.games_csv(chain.T1, {(1, chain.ADA, chain.BEN): "+-"}).encode()

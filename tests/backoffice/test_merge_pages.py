@@ -18,9 +18,13 @@ from fastapi.testclient import TestClient
 
 from tests.backoffice.conftest import Accounts
 from tests.backoffice.test_corrections import (
+    Where,
     audit_entries,
     bearer,
+    entries,
+    execute,
     preview_id,
+    query,
     shown_digest,
     signed_in,
     snapshot,
@@ -28,8 +32,8 @@ from tests.backoffice.test_corrections import (
 )
 from tests.corrections import test_merge as merges
 from tests.corrections.test_merge import DUP, IVO
-from tests.corrections.test_revision_chain import build, entries, execute
-from tests.support.sql import query
+from tests.corrections.test_revision_chain import build
+from tests.support.rolled_back import RolledBack
 
 REASON = "one person, two ids"
 OVERRIDE = "3099's sex was typed wrong on the arbiter's report; checked with his licence"
@@ -40,26 +44,28 @@ REFUSAL = (
 CONFLICT = {"kind": "sex", "keep": "M", "drop": "F"}
 
 
-def sex_conflict(capsys: pytest.CaptureFixture[str], url: str, folder: Path) -> None:
+def sex_conflict(capsys: pytest.CaptureFixture[str], where: Where, folder: Path) -> None:
+    """test_merge's chain, 3099's sex made F: in the test's transaction, or in a database of
+    the test's own (its URL)."""
+    url = where.url if isinstance(where, RolledBack) else where
     build(capsys, url, folder, tournaments=merges.chain(DUP), players=merges.PLAYERS,
           periods=merges.PERIODS)  # fmt: skip
-    assert execute(url, "UPDATE players SET sex = 'F' WHERE player_id = :p", p=DUP) == 1
+    assert execute(where, "UPDATE players SET sex = 'F' WHERE player_id = :p", p=DUP) == 1
 
 
-def stored_after(url: str) -> Any:
-    ((after,),) = query(url, "SELECT after FROM corrections")
+def stored_after(where: Where) -> Any:
+    ((after,),) = query(where, "SELECT after FROM corrections")
     return json.loads(after) if isinstance(after, str) else after
 
 
 def test_a_conflicting_merge_through_the_api_needs_an_override(
-    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path,  # noqa: F811
-    capsys: pytest.CaptureFixture[str],
+    client: TestClient, tokens: dict[str, str], database: RolledBack,  # noqa: F811
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    sex_conflict(capsys, url, tmp_path / "db")
+    sex_conflict(capsys, database, tmp_path / "db")
     officer = bearer(tokens["officer1"])
     body: dict[str, Any] = {"keep": IVO, "drop": DUP, "reason": REASON}
-    before = snapshot(url)
+    before = snapshot(database)
     for extra, message in (
         ({}, f"field override: {REFUSAL}"),
         ({"override": "  "}, "field override: an override needs a reason"),
@@ -67,7 +73,7 @@ def test_a_conflicting_merge_through_the_api_needs_an_override(
         answer = client.post("/admin/v1/corrections/merge", json=body | extra, headers=officer)
         assert answer.status_code == 422, answer.text
         assert answer.json()["detail"] == message
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
     body["override"] = OVERRIDE
     dry = client.post("/admin/v1/corrections/merge?dry_run=true", json=body, headers=officer)
@@ -75,12 +81,12 @@ def test_a_conflicting_merge_through_the_api_needs_an_override(
     summary = dry.json()["summary"]
     assert (summary["conflicts"], summary["override"]) == ([CONFLICT], OVERRIDE)
     assert (summary["players"]["keep"]["sex"], summary["players"]["drop"]["sex"]) == ("M", "F")
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
     done = client.post("/admin/v1/corrections/merge", json=body, headers=officer)
     assert done.status_code == 201, done.text
-    assert entries(url, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)  # worked in test_merge
-    assert stored_after(url) == {"keep": IVO, "games": 2, "override": OVERRIDE,
+    assert entries(database, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)  # worked in test_merge
+    assert stored_after(database) == {"keep": IVO, "games": 2, "override": OVERRIDE,
                                  "conflicts": [CONFLICT]}  # fmt: skip
     (entry,) = audit_entries(client, tokens["officer1"], "merge")
     assert entry["actor"] == "officer1"
@@ -101,15 +107,14 @@ def rows_of_records(page: str) -> dict[str, list[str]]:
 
 def test_a_conflicting_merge_through_the_pages_shows_both_records_then_needs_an_override(
     client: TestClient, users: Accounts, tokens: dict[str, str],  # noqa: F811
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    sex_conflict(capsys, url, tmp_path / "db")
+    sex_conflict(capsys, database, tmp_path / "db")
     csrf = signed_in(client, users, "officer1")
     form = client.get("/corrections/merge")
     assert 'id="override-box"' not in form.text  # shown once a conflict is found
     fields = {"csrf_token": csrf, "keep": IVO, "drop": DUP, "reason": REASON}
-    before = snapshot(url)
+    before = snapshot(database)
 
     refused = client.post("/corrections/merge", data=fields)
     assert refused.status_code == 422
@@ -134,7 +139,7 @@ def test_a_conflicting_merge_through_the_pages_shows_both_records_then_needs_an_
         answer = client.post("/corrections/merge", data=fields | extra)
         assert answer.status_code == 422, extra
         assert message in answer.text, (extra, answer.text[:3000])
-    assert snapshot(url) == before
+    assert snapshot(database) == before
 
     number = preview_id(
         client.post("/corrections/merge", data=fields | {"override_ticked": "on",
@@ -145,24 +150,23 @@ def test_a_conflicting_merge_through_the_pages_shows_both_records_then_needs_an_
     assert rows_of_records(page.text)["sex"] == ["Sex (differs)", "M", "F"]
     assert f"<li>Sex differs: {IVO} M, {DUP} F.</li>" in page.text
     assert OVERRIDE.replace("'", "&#39;") in page.text
-    assert query(url, "SELECT count(*) FROM corrections") == [(0,)]
+    assert query(database, "SELECT count(*) FROM corrections") == [(0,)]
     confirm = {"csrf_token": csrf, "impact_digest": shown_digest(page.text)}
     done = client.post(f"/corrections/previews/{number}/confirm", data=confirm)
     assert done.status_code == 303, done.text
     assert 'id="state">applied<' in client.get(done.headers["location"]).text
-    assert entries(url, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)  # worked in test_merge
-    assert stored_after(url)["override"] == OVERRIDE
+    assert entries(database, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)  # worked in test_merge
+    assert stored_after(database)["override"] == OVERRIDE
     (entry,) = audit_entries(client, tokens["officer1"], "merge")
     assert (entry["details"]["override"], entry["details"]["conflicts"]) == (OVERRIDE, [CONFLICT])
 
 
 def test_a_merge_without_conflict_shows_both_records_and_says_so(
     client: TestClient, users: Accounts, tokens: dict[str, str],  # noqa: F811
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    url = database_url
-    build(capsys, url, tmp_path / "db", tournaments=merges.chain(DUP), players=merges.PLAYERS,
-          periods=merges.PERIODS)  # fmt: skip
+    build(capsys, database.url, tmp_path / "db", tournaments=merges.chain(DUP),
+          players=merges.PLAYERS, periods=merges.PERIODS)  # fmt: skip
     csrf = signed_in(client, users, "officer1")
     fields = {"csrf_token": csrf, "keep": IVO, "drop": DUP, "reason": REASON}
     number = preview_id(client.post("/corrections/merge", data=fields))

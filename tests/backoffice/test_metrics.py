@@ -6,7 +6,7 @@ than counts; a 404 with ``RATINGDB_METRICS=0``."""
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -17,7 +17,7 @@ from tests.backoffice.conftest import Accounts, Clock
 from tests.support import publication as case
 from tests.support.calculations import calculation_count
 from tests.support.metrics import samples, value
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 PREVIEW = f"/admin/v1/periods/{case.CATEGORY}/{case.PERIOD}/preview"
 APPROVE = f"/admin/v1/periods/{case.CATEGORY}/{case.PERIOD}/approve"
@@ -49,21 +49,20 @@ def grew(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     return {name: after[name] - before[name] for name in before}
 
 
-def rows_of_revision(url: str, revision: int) -> int:
+def rows_of_revision(database: RolledBack, revision: int) -> int:
     """The rows the database holds for that revision of the case's list, table by table, a
     calculation counted as a row."""
-    (list_id,) = query(
-        url,
+    (list_id,) = database.rows(
         "SELECT id FROM rating_lists WHERE category = :category AND list_date = '2026-12-01' "
         "AND revision = :revision",
         category=case.CATEGORY,
         revision=revision,
     )[0]
     stored = sum(
-        int(query(url, f"SELECT count(*) FROM {table} WHERE list_id = :l", l=list_id)[0][0])
+        int(database.rows(f"SELECT count(*) FROM {table} WHERE list_id = :l", l=list_id)[0][0])
         for table in LIST_TABLES
     )
-    return stored + calculation_count(url, "c.list_id = :list_id", list_id=list_id)
+    return stored + calculation_count(database.connection, "c.list_id = :list_id", list_id=list_id)
 
 
 @pytest.fixture
@@ -97,9 +96,12 @@ def test_open_to_a_scraper_and_only_counts(client: TestClient, officer: dict[str
 
 
 def test_a_close_is_counted_with_its_entries_and_rows(
-    client: TestClient, officer: dict[str, str], database_url: str, tmp_path: Any
+    client: TestClient,
+    officer: dict[str, str],
+    database: RolledBack,
+    tmp_path: Path,
 ) -> None:
-    case.prepare(database_url, tmp_path)
+    case.prepare(database.url, tmp_path)
     before = work(client, **CLOSE)
     digest = client.get(PREVIEW, headers=officer).json()["digest"]
     assert client.get(PREVIEW, headers=officer).status_code == 200  # previews write no list
@@ -111,15 +113,18 @@ def test_a_close_is_counted_with_its_entries_and_rows(
         "count": 1,
         "lists": 1,
         "entries": case.EXPECTED_ENTRIES,
-        "rows": rows_of_revision(database_url, 1),
+        "rows": rows_of_revision(database, 1),
     }
     assert closed["rows"] > case.EXPECTED_ENTRIES  # the calculations and the chunk too
 
 
 def test_a_cascade_is_counted_with_its_lists_and_rows(
-    client: TestClient, officer: dict[str, str], database_url: str, tmp_path: Any, clock: Clock
+    client: TestClient,
+    officer: dict[str, str],
+    database: RolledBack,
+    tmp_path: Path,
 ) -> None:
-    case.prepare(database_url, tmp_path)
+    case.prepare(database.url, tmp_path)
     digest = client.get(PREVIEW, headers=officer).json()["digest"]
     assert client.post(APPROVE, json={"digest": digest}, headers=officer).status_code == 200
     before_close, before = work(client, **CLOSE), work(client, **CASCADE)
@@ -136,13 +141,15 @@ def test_a_cascade_is_counted_with_its_lists_and_rows(
         "count": 1,
         "lists": 1,
         "entries": case.EXPECTED_ENTRIES,  # the same five players, other ratings
-        "rows": rows_of_revision(database_url, 2),
+        "rows": rows_of_revision(database, 2),
     }
     assert work(client, **CLOSE) == before_close  # a cascade is no close
 
 
-def test_turned_off_it_is_a_404(database_url: str, clock: Clock) -> None:
-    app = create_app(Settings(database_url=database_url, metrics=False), clock=clock)
+def test_turned_off_it_is_a_404(database: RolledBack, clock: Clock) -> None:
+    app = create_app(
+        Settings(database_url=database.url, metrics=False), clock=clock, sessions=database.sessions
+    )
     with TestClient(app) as client:
         answer = client.get("/metrics")
     assert answer.status_code == 404

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from tests.backoffice.conftest import Accounts
 from tests.services.test_norms import ADA, build
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 
 def _officer(client: TestClient, users: Accounts) -> None:
@@ -25,19 +25,19 @@ def _officer(client: TestClient, users: Accounts) -> None:
 def norm_scenario(
     client: TestClient,
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The issue's tournament stored (tests/services/test_norms.py), an officer signed in."""
-    build(capsys, database_url, tmp_path)
+    build(capsys, database.url, tmp_path)
     _officer(client, users)
 
 
 def test_an_officer_reads_the_norm_check_and_the_certificate(
-    client: TestClient, norm_scenario: None, database_url: str
+    client: TestClient, norm_scenario: None, database: RolledBack
 ) -> None:
-    before = query(database_url, "SELECT count(*) FROM audit_log")
+    before = database.rows("SELECT count(*) FROM audit_log")
     index = client.get("/norms")
     assert index.status_code == 200
     assert 'href="/norms/tournaments/T000001"' in index.text
@@ -65,7 +65,7 @@ def test_an_officer_reads_the_norm_check_and_the_certificate(
     exempt = client.get("/norms/tournaments/T000001?exemption=zonal")
     assert "declared zonal" in exempt.text
     assert f'href="{link}?exemption=zonal"' in exempt.text
-    assert query(database_url, "SELECT count(*) FROM audit_log") == before
+    assert database.rows("SELECT count(*) FROM audit_log") == before
 
 
 def test_refusals_are_shown_with_their_reason(client: TestClient, norm_scenario: None) -> None:
@@ -82,7 +82,7 @@ def test_refusals_are_shown_with_their_reason(client: TestClient, norm_scenario:
     assert "field period" in watch.text
 
 
-def test_the_title_watch_page(client: TestClient, norm_scenario: None, database_url: str) -> None:
+def test_the_title_watch_page(client: TestClient, norm_scenario: None) -> None:
     assert "Title watch" in client.get("/titles/watch").text
     page = client.get("/titles/watch?period=2026-11")
     assert page.status_code == 200

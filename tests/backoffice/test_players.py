@@ -22,6 +22,7 @@ from ratingdb.services import player_records
 from tests.backoffice.conftest import Accounts, Clock
 from tests.support import factories
 from tests.support.cli import cli_ok
+from tests.support.rolled_back import RolledBack
 from tests.support.sql import query
 
 #: Anna with an accent and a title, so that the search shows it ignores both.
@@ -31,12 +32,16 @@ VERSION = re.compile(r'name="version" value="([0-9a-f]{16})"')
 
 
 @pytest.fixture
-def listed(database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def listed(database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    list_players(database.url, tmp_path, capsys)
+
+
+def list_players(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The fide-standard list of 2026-08 with Anna (1850), Bob (1920) and Gus (1780)."""
     path = tmp_path / "list.csv"
     path.write_text(factories.list_csv(*PLAYERS), encoding="utf-8")
     cli_ok(capsys, "lists", "import", str(path), "--category", "fide-standard", "--period",
-           "2026-08", "--actor", "test", url=database_url)  # fmt: skip
+           "2026-08", "--actor", "test", url=url)  # fmt: skip
 
 
 def _officer(client: TestClient, users: Accounts, name: str = "officer1") -> str:
@@ -54,10 +59,11 @@ def _form(client: TestClient, player_id: str) -> dict[str, str]:
     return {"version": found.group(1)}
 
 
-def _audited(database_url: str) -> list[dict[str, Any]]:
-    rows = query(
-        database_url, "SELECT details FROM audit_log WHERE action = 'player-edit' ORDER BY id"
-    )
+def _audited(where: RolledBack | str) -> list[dict[str, Any]]:
+    """The player edits' audit details: in the test's transaction, or in the database at a
+    URL (a test's own)."""
+    statement = "SELECT details FROM audit_log WHERE action = 'player-edit' ORDER BY id"
+    rows = where.rows(statement) if isinstance(where, RolledBack) else query(where, statement)
     return [json.loads(d) if isinstance(d, str) else d for (d,) in rows]
 
 
@@ -107,7 +113,7 @@ def test_paginated(client: TestClient, users: Accounts, monkeypatch: pytest.Monk
 
 @pytest.mark.usefixtures("listed")
 def test_an_officer_edits_a_record_audited(
-    client: TestClient, users: Accounts, database_url: str
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     csrf = _officer(client, users)
     page = client.get("/players/1001")
@@ -122,14 +128,13 @@ def test_an_officer_edits_a_record_audited(
     saved = client.post("/players/1001", data=form)
     assert saved.status_code == 303
     assert saved.headers["location"] == "/players/1001?saved=1"
-    ((*stored, born, year),) = query(
-        database_url,
+    ((*stored, born, year),) = database.rows(
         "SELECT name, search_name, federation, title, fide_id, birth_date, birth_year "
         "FROM players WHERE player_id = '1001'",
     )
     assert stored == ["Anna, Petra", "anna petra", "GER", "WIM", "25012345"]
     assert (str(born), year) == ("1990-03-04", 1990)
-    assert _audited(database_url) == [
+    assert _audited(database) == [
         {"player": "1001", "name": "Anna, Petra",
          "changes": {"name": {"before": "Ånna, Petra", "after": "Anna, Petra"},
                      "birth_date": {"before": None, "after": "1990-03-04"},
@@ -164,7 +169,7 @@ def test_an_officer_edits_a_record_audited(
 )
 @pytest.mark.usefixtures("listed")
 def test_bad_values_are_refused_naming_the_field(
-    client: TestClient, users: Accounts, database_url: str, field: str, value: str, message: str
+    client: TestClient, users: Accounts, database: RolledBack, field: str, value: str, message: str
 ) -> None:
     csrf = _officer(client, users)
     form = _form(client, "1001") | {"csrf_token": csrf, "name": "Anna", "reason": "why"}
@@ -173,15 +178,13 @@ def test_bad_values_are_refused_naming_the_field(
     assert refused.status_code == 422
     assert f"field {message}" in refused.text
     assert '<label class="invalid">' in refused.text
-    assert query(database_url, "SELECT name FROM players WHERE player_id = '1001'") == [
-        ("Ånna, Petra",)
-    ]
-    assert _audited(database_url) == []
+    assert database.rows("SELECT name FROM players WHERE player_id = '1001'") == [("Ånna, Petra",)]
+    assert _audited(database) == []
 
 
 @pytest.mark.usefixtures("listed")
 def test_a_fide_id_or_national_id_of_another_player_is_a_409(
-    client: TestClient, users: Accounts, database_url: str
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     csrf = _officer(client, users)
     first = _form(client, "1002") | {"csrf_token": csrf, "fide_id": "25000001",
@@ -203,12 +206,12 @@ def test_a_fide_id_or_national_id_of_another_player_is_a_409(
     assert api.status_code == 409
     assert api.json()["field"] == "national_id"
     assert "national id FRA A123 is player 1002" in api.json()["detail"]
-    assert len(_audited(database_url)) == 1
+    assert len(_audited(database)) == 1
 
 
 @pytest.mark.usefixtures("listed")
 def test_the_second_of_two_edits_from_one_version_is_a_409(
-    client: TestClient, users: Accounts, database_url: str
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     csrf = _officer(client, users)
     opened = _form(client, "1001")
@@ -221,13 +224,13 @@ def test_the_second_of_two_edits_from_one_version_is_a_409(
     # The form shows the record as it is now, with its new version.
     assert 'name="federation" value="GER"' in refused.text
     assert VERSION.search(refused.text).group(1) != opened["version"]  # type: ignore[union-attr]
-    assert query(
-        database_url, "SELECT federation, title FROM players WHERE player_id = '1001'"
-    ) == [("GER", "WFM")]
+    assert database.rows("SELECT federation, title FROM players WHERE player_id = '1001'") == [
+        ("GER", "WFM")
+    ]
 
 
 @pytest.mark.usefixtures("listed")
-def test_the_api_twin(client: TestClient, users: Accounts, database_url: str) -> None:
+def test_the_api_twin(client: TestClient, users: Accounts, database: RolledBack) -> None:
     users.add("officer1", "officer")
     headers = {"Authorization": f"Bearer {users.token('officer1')}"}
     shown = client.get("/admin/v1/players/1003", headers=headers).json()
@@ -251,7 +254,7 @@ def test_the_api_twin(client: TestClient, users: Accounts, database_url: str) ->
     missing = client.get("/players/9999")
     assert missing.status_code == 404
     assert "no player 9999" in missing.text
-    assert _audited(database_url) == [
+    assert _audited(database) == [
         {"player": "1003", "name": "Gus, G",
          "changes": {"birth_date": {"before": None, "after": "1980-05-06"}},
          "reason": "birth certificate"},
@@ -259,10 +262,10 @@ def test_the_api_twin(client: TestClient, users: Accounts, database_url: str) ->
 
 
 @pytest.mark.usefixtures("listed")
-def test_a_merged_record_is_not_edited(engine: Engine, clock: Clock) -> None:
-    with make_sessionmaker(engine).begin() as session:
+def test_a_merged_record_is_not_edited(database: RolledBack, clock: Clock) -> None:
+    with database.sessions.begin() as session:
         session.execute(text("UPDATE players SET merged_into = '1002' WHERE player_id = '1003'"))
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         version = player_records.record(session, "1003").version
         with pytest.raises(InputError, match="merged into 1002") as refused:
             player_records.edit(session, "1003", {"name": "G"}, reason="x", version=version,
@@ -270,12 +273,14 @@ def test_a_merged_record_is_not_edited(engine: Engine, clock: Clock) -> None:
     assert refused.value.field == "player_id"
 
 
-@pytest.mark.usefixtures("listed")
 def test_two_officers_at_once_one_wins_the_other_409(
-    engine: Engine, clock: Clock, database_url: str
-) -> None:
+    engine: Engine, clock: Clock, database_url: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
     """Two edits of Bob from the same version, in two transactions at once (on PostgreSQL the
-    second waits on the first's row lock, then sees the new version): one saved, one 409."""
+    second waits on the first's row lock, then sees the new version): one saved, one 409. Two
+    connections racing: on a database of the test's own."""
+    list_players(database_url, tmp_path, capsys)
     with make_sessionmaker(engine).begin() as session:
         version = player_records.record(session, "1002").version
     barrier = threading.Barrier(2)
@@ -307,7 +312,7 @@ def test_two_officers_at_once_one_wins_the_other_409(
 
 @pytest.mark.usefixtures("listed")
 def test_a_dated_transfer_and_standing_through_the_page_and_the_api(
-    client: TestClient, users: Accounts, database_url: str
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     csrf = _officer(client, users)
     form = _form(client, "1002") | {
@@ -329,7 +334,7 @@ def test_a_dated_transfer_and_standing_through_the_page_and_the_api(
         "title": [],
         "status": [{"from": "2026-09-01", "status": "suspended"}],
     }  # fmt: skip
-    (details,) = _audited(database_url)
+    (details,) = _audited(database)
     assert details["changes"] == {"federation": {"before": "FRA", "after": "GER"},
                                   "status": {"before": "active", "after": "suspended"}}  # fmt: skip
     assert details["effective_from"] == {"federation": "2026-09-15", "status": "2026-09-01"}

@@ -1,8 +1,12 @@
 """Publication through the back office, on SQLite and PostgreSQL: the preview of a period's list
 against numbers worked out by hand (tests/support/publication.py), an approval publishing
 exactly that list (the list ``ratingdb periods close`` publishes from the same inputs in
-another database), a tournament accepted or a game corrected after the preview making the
-approval refuse with the reason and write nothing, the pages and their form, and bad input.
+the same database, in a SAVEPOINT undone before the approval), a tournament accepted or a game
+corrected after the preview making the approval refuse with the reason and write nothing, the
+pages and their form, and bad input.
+
+The tests run in the test's rolled-back transaction (``database``), but for the scheduled
+close's (``jobs.close_periods`` opens engines of its own): a database of its own.
 
 The app's clock is 2026-12-01 09:00 UTC: the cut-off of 2026-12 (2026-11-28) has passed."""
 
@@ -15,13 +19,15 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from ratingdb.backoffice.app import create_app
 from ratingdb.cli import main
 from ratingdb.config import Settings
-from tests.backoffice.conftest import Accounts, Clock
+from tests.backoffice.conftest import Accounts, Clock, accounts_on
 from tests.support import publication as case
-from tests.support.sql import entries_where, query
+from tests.support.rolled_back import RolledBack
+from tests.support.sql import entries_where
 
 PREVIEW = f"/admin/v1/periods/{case.CATEGORY}/{case.PERIOD}/preview"
 APPROVE = f"/admin/v1/periods/{case.CATEGORY}/{case.PERIOD}/approve"
@@ -33,36 +39,41 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-@pytest.fixture
-def tokens(users: Accounts) -> dict[str, str]:
+def _tokens(users: Accounts) -> dict[str, str]:
     for name, role in (("arbiter1", "arbiter"), ("officer1", "officer")):
         users.add(name, role)
     return {name: users.token(name) for name in ("arbiter1", "officer1")}
 
 
 @pytest.fixture
-def prepared(database_url: str, tmp_path: Path) -> str:
-    case.prepare(database_url, tmp_path)
-    return database_url
+def tokens(users: Accounts) -> dict[str, str]:
+    return _tokens(users)
+
+
+@pytest.fixture
+def prepared(database: RolledBack, tmp_path: Path) -> RolledBack:
+    case.prepare(database.url, tmp_path)
+    return database
 
 
 def changes(answer: dict[str, Any], key: str = "changes") -> list[tuple[Any, ...]]:
     return [(c["player_id"], c["name"], c["previous_rating"], c["rating"]) for c in answer[key]]
 
 
-def published(url: str) -> list[tuple[Any, ...]]:
-    """The 2026-12 list as stored: (player, rating, previous, change, games, K), by player."""
-    return sorted(
-        entries_where(
-            url,
-            "l.category = 'fide-standard' AND l.list_date = '2026-12-01'",
-            ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
-        )
-    )
+#: The 2026-12 list's entries, and the fields :func:`published` shows of each.
+DECEMBER = "l.category = 'fide-standard' AND l.list_date = '2026-12-01'"
+SHOWN = ("player_id", "rating", "previous_rating", "change", "games", "k_factor")
+
+
+def published(where: RolledBack | str) -> list[tuple[Any, ...]]:
+    """The 2026-12 list as stored (in the test's transaction, or in the database at a URL):
+    (player, rating, previous, change, games, K), by player."""
+    url = where.url if isinstance(where, RolledBack) else where
+    return sorted(entries_where(url, DECEMBER, SHOWN))
 
 
 def test_the_preview_is_the_list_worked_by_hand(
-    client: TestClient, tokens: dict[str, str], prepared: str
+    client: TestClient, tokens: dict[str, str], prepared: RolledBack
 ) -> None:
     case.assert_worked_by_hand()
     answer = client.get(PREVIEW, headers=bearer(tokens["officer1"]))
@@ -89,41 +100,40 @@ def test_the_preview_is_the_list_worked_by_hand(
     assert re.fullmatch(r"[0-9a-f]{64}", shown["digest"])
     # Nothing of it written: no list, the period still open, no audit entry of the officer.
     assert published(prepared) == []
-    assert query(prepared, "SELECT state FROM periods WHERE list_date = '2026-12-01'") == [
+    assert prepared.rows("SELECT state FROM periods WHERE list_date = '2026-12-01'") == [
         ("open",)]  # fmt: skip
-    assert query(prepared, "SELECT count(*) FROM audit_log WHERE actor = 'officer1'") == [(0,)]
+    assert prepared.rows("SELECT count(*) FROM audit_log WHERE actor = 'officer1'") == [(0,)]
 
 
 def test_approve_publishes_the_list_a_close_of_the_same_inputs_publishes(
-    client: TestClient,
-    tokens: dict[str, str],
-    prepared: str,
-    another_database_url: str,
-    tmp_path: Path,
+    client: TestClient, tokens: dict[str, str], prepared: RolledBack
 ) -> None:
     digest = client.get(PREVIEW, headers=bearer(tokens["officer1"])).json()["digest"]
+    digests = "SELECT digest FROM rating_lists WHERE list_date = '2026-12-01'"
+    # The same inputs closed on the command line, in a SAVEPOINT undone before the approval:
+    # the list the close publishes, and its digest.
+    before_close = prepared.connection.begin_nested()
+    assert main(["periods", "close", "--category", case.CATEGORY, "--period", case.PERIOD,
+                 "--database-url", prepared.url, "--actor", "cli"],
+                sessions=prepared.sessions) == 0  # fmt: skip
+    closed, closed_digests = published(prepared), prepared.rows(digests)
+    before_close.rollback()
+    assert published(prepared) == []
     answer = client.post(APPROVE, json={"digest": digest}, headers=bearer(tokens["officer1"]))
     assert answer.status_code == 200, answer.text
     done = answer.json()
     assert (done["state"], done["digest"], done["entries"], done["revision"]) == (
         "published", digest, case.EXPECTED_ENTRIES, 1)  # fmt: skip
-    # The same inputs closed on the command line in another database: the same list.
-    other = tmp_path / "other"
-    other.mkdir()
-    case.prepare(another_database_url, other)
-    assert main(["periods", "close", "--category", case.CATEGORY, "--period", case.PERIOD,
-                 "--database-url", another_database_url, "--actor", "cli"]) == 0  # fmt: skip
-    assert published(prepared) == published(another_database_url)
+    assert published(prepared) == closed
     assert [(p, rating) for p, rating, *_ in published(prepared)] == [
         ("1001", case.ANNA), ("1002", case.BOB), ("1003", case.GUS), ("1004", 2010),
         ("1005", case.NINA)]  # fmt: skip
-    digests = "SELECT digest FROM rating_lists WHERE list_date = '2026-12-01'"
-    assert query(prepared, digests) == query(another_database_url, digests) == [(digest,)]
+    assert prepared.rows(digests) == closed_digests == [(digest,)]
     # The close is recorded as the officer's, as is the approval.
-    assert query(
-        prepared, "SELECT action, actor FROM audit_log WHERE actor = 'officer1' ORDER BY id"
+    assert prepared.rows(
+        "SELECT action, actor FROM audit_log WHERE actor = 'officer1' ORDER BY id"
     ) == [("close", "officer1"), ("publication-approve", "officer1")]
-    assert query(prepared, "SELECT state FROM periods WHERE list_date = '2026-12-01'") == [
+    assert prepared.rows("SELECT state FROM periods WHERE list_date = '2026-12-01'") == [
         ("published",)]  # fmt: skip
     # Published: nothing more to preview or approve.
     again = client.post(APPROVE, json={"digest": digest}, headers=bearer(tokens["officer1"]))
@@ -146,7 +156,7 @@ def _submit_and_accept(client: TestClient, tokens: dict[str, str], content: str)
 
 
 def test_a_tournament_accepted_after_the_preview_makes_approve_refuse(
-    client: TestClient, tokens: dict[str, str], prepared: str
+    client: TestClient, tokens: dict[str, str], prepared: RolledBack
 ) -> None:
     officer = bearer(tokens["officer1"])
     digest = client.get(PREVIEW, headers=officer).json()["digest"]
@@ -168,9 +178,9 @@ def test_a_tournament_accepted_after_the_preview_makes_approve_refuse(
     assert body["digest"] != digest
     # Nothing published, nothing recorded for the refusal.
     assert published(prepared) == []
-    assert query(prepared, "SELECT state FROM periods WHERE list_date = '2026-12-01'") == [
+    assert prepared.rows("SELECT state FROM periods WHERE list_date = '2026-12-01'") == [
         ("open",)]  # fmt: skip
-    assert query(prepared, "SELECT count(*) FROM audit_log WHERE action = 'close'") == [(0,)]
+    assert prepared.rows("SELECT count(*) FROM audit_log WHERE action = 'close'") == [(0,)]
     # Previewed again, the new list is approved.
     shown = client.get(PREVIEW, headers=officer).json()
     assert shown["digest"] == body["digest"]
@@ -181,13 +191,14 @@ def test_a_tournament_accepted_after_the_preview_makes_approve_refuse(
 
 
 def test_a_correction_after_the_preview_is_named(
-    client: TestClient, tokens: dict[str, str], prepared: str
+    client: TestClient, tokens: dict[str, str], prepared: RolledBack
 ) -> None:
     officer = bearer(tokens["officer1"])
     digest = client.get(PREVIEW, headers=officer).json()["digest"]
     assert main(["games", "correct", "--tournament", "T000001", "--round", "1", "--white", "1001",
                  "--black", "1002", "--result", "0-1", "--reason", "result sheet misread",
-                 "--database-url", prepared, "--actor", "alice"]) == 0  # fmt: skip
+                 "--database-url", prepared.url, "--actor", "alice"],
+                sessions=prepared.sessions) == 0  # fmt: skip
     refused = client.post(APPROVE, json={"digest": digest}, headers=officer)
     assert refused.status_code == 409, refused.text
     reasons = refused.json()["reasons"]
@@ -205,7 +216,7 @@ def test_a_correction_after_the_preview_is_named(
 
 
 def test_bad_input_names_the_field(
-    client: TestClient, tokens: dict[str, str], prepared: str
+    client: TestClient, tokens: dict[str, str], prepared: RolledBack
 ) -> None:
     officer = bearer(tokens["officer1"])
     for path, field in (
@@ -233,11 +244,12 @@ def test_bad_input_names_the_field(
 
 
 def test_automatic_categories_have_nothing_to_approve_before_the_cut_off(
-    database_url: str, tokens: dict[str, str], prepared: str, clock: Clock
+    tokens: dict[str, str], prepared: RolledBack, clock: Clock
 ) -> None:
     clock.now = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)  # before the 2026-11-28 cut-off
     officer = bearer(tokens["officer1"])
-    with TestClient(create_app(Settings(database_url=database_url), clock=clock)) as client:
+    app = create_app(Settings(database_url=prepared.url), clock=clock, sessions=prepared.sessions)
+    with TestClient(app) as client:
         shown = client.get(PREVIEW, headers=officer).json()
         assert (shown["mode"], shown["cut_off_passed"]) == ("automatic", False)
         refused = client.post(APPROVE, json={"digest": shown["digest"]}, headers=officer)
@@ -256,7 +268,7 @@ def _csrf(page: str) -> str:
 
 
 def test_the_pages_preview_refuse_and_approve(
-    client: TestClient, users: Accounts, tokens: dict[str, str], prepared: str
+    client: TestClient, users: Accounts, tokens: dict[str, str], prepared: RolledBack
 ) -> None:
     session_id, csrf = users.session("officer1")
     client.cookies.set("ratingdb_session", session_id)
@@ -310,13 +322,18 @@ def test_the_pages_preview_refuse_and_approve(
 
 
 def test_the_pages_in_approval_mode(
-    database_url: str, users: Accounts, tokens: dict[str, str], prepared: str, clock: Clock
+    database_url: str, engine: Engine, tmp_path: Path, clock: Clock
 ) -> None:
     """Before the cut-off the form approves the list for the scheduled close; after it, the
     scheduled close leaves the period awaiting approval, which the pages show, and the form
-    publishes it."""
+    publishes it. The scheduled close (jobs.close_periods) opens engines of its own: a database
+    of the test's own, its app and its users on it."""
     from jobs.close_periods import close_periods
 
+    users = accounts_on(engine, clock)
+    tokens = _tokens(users)
+    case.prepare(database_url, tmp_path)
+    prepared = database_url
     settings = Settings.from_env({"RATINGDB_PUBLICATION_APPROVAL": "fide-standard"},
                                  database_url=database_url)  # fmt: skip
     clock.now = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)

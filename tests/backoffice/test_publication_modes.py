@@ -1,7 +1,11 @@
 """Each category's publication mode in the database (issue 28 item 6), on SQLite and
 PostgreSQL: an admin sets it with a reason (audited, page and API), every process reads it at
 each use (the scheduler's next run closes the category with approval), the server's setting
-can only add approval, and two admins at once both land, one after the other."""
+can only add approval, and two admins at once both land, one after the other.
+
+The tests run in the test's rolled-back transaction (``database``, ``session``), but for the
+scheduler's (``jobs.close_periods`` opens engines of its own) and the two admins' (two
+connections racing): a database of their own (``database_url``)."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ from ratingdb.services import publication
 from tests.backoffice.conftest import Accounts
 from tests.jobs.test_publication_approval import AFTER_DECEMBER_CUT_OFF, lists
 from tests.support import publication as case
+from tests.support.rolled_back import RolledBack
 from tests.support.sql import query
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -112,7 +117,7 @@ def test_the_scheduler_reads_the_mode_an_admin_stored(database_url: str, tmp_pat
 
 
 def test_the_page_and_the_api_for_admins_only(
-    client: TestClient, users: Accounts, database_url: str
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     users.add("admin1", "admin")
     users.add("officer1", "officer")
@@ -132,7 +137,7 @@ def test_the_page_and_the_api_for_admins_only(
     # No CSRF token: refused, nothing stored.
     assert client.post("/settings/publication/fide-standard",
                        data={"mode": "approval", "reason": "x"}).status_code == 403  # fmt: skip
-    assert query(database_url, "SELECT count(*) FROM publication_modes") == [(0,)]
+    assert database.rows("SELECT count(*) FROM publication_modes") == [(0,)]
     # No reason: the page again, the field named.
     bad = client.post(
         "/settings/publication/fide-standard",
@@ -145,7 +150,7 @@ def test_the_page_and_the_api_for_admins_only(
         data={"csrf_token": admin_csrf, "mode": "approval", "reason": "board"},
     )
     assert (done.status_code, done.headers["location"]) == (303, "/settings/publication")
-    assert query(database_url, "SELECT category, changed_by, reason FROM publication_modes") == [
+    assert database.rows("SELECT category, changed_by, reason FROM publication_modes") == [
         ("fide-standard", "admin1", "board")]  # fmt: skip
     # The API, with a token.
     token = users.token("admin1")

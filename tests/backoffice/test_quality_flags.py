@@ -30,10 +30,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from ratingdb.cli import main
 from tests.backoffice.conftest import Accounts
+from tests.support.cli import cli_ok
 from tests.support.factories import games_csv, list_csv
 from tests.support.files import TRF_HEADER, trf_player
+from tests.support.rolled_back import RolledBack
 
 CATEGORY, PERIOD = "fide-standard", "2026-12"
 PAWNS = {n: str(2010 + n) for n in range(4, 12)}  # Pawn 4 is 2014 ... Pawn 11 is 2021
@@ -105,19 +106,18 @@ def tokens(users: Accounts) -> dict[str, str]:
 
 
 def load(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], *files: str) -> list[str]:
-    """The list, then each games CSV as ``tournaments import``: their tournament ids."""
+    """The list, then each games CSV as ``tournaments import``: their tournament ids. ``url``:
+    the test's rolled-back database (``database.url``), or a database of its own."""
     listed = tmp_path / "list.csv"
     listed.write_text(LIST, encoding="utf-8")
-    assert main(["lists", "import", str(listed), "--category", CATEGORY, "--period", "2026-11",
-                 "--database-url", url]) == 0  # fmt: skip
+    cli_ok(capsys, "lists", "import", str(listed), "--category", CATEGORY, "--period", "2026-11",
+           url=url)  # fmt: skip
     ids = []
     for index, content in enumerate(files):
         path = tmp_path / f"t{index}.csv"
         path.write_text(content, encoding="utf-8")
-        capsys.readouterr()
-        assert main(["tournaments", "import", str(path), "--category", CATEGORY,
-                     "--database-url", url]) == 0  # fmt: skip
-        ids.append(json.loads(capsys.readouterr().out.strip().splitlines()[-1])["tournament_id"])
+        out = cli_ok(capsys, "tournaments", "import", str(path), "--category", CATEGORY, url=url)
+        ids.append(json.loads(out.strip().splitlines()[-1])["tournament_id"])
     return ids
 
 
@@ -144,11 +144,11 @@ def test_the_preview_flags_the_period_and_approving_it_publishes_all_the_same(
     client: TestClient,
     tokens: dict[str, str],
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    club_1, club_2, big, _ = load(database_url, tmp_path, capsys, CLUB_1, CLUB_2, BIG_OPEN,
+    club_1, club_2, big, _ = load(database.url, tmp_path, capsys, CLUB_1, CLUB_2, BIG_OPEN,
                                   FRIENDS_CUP)  # fmt: skip
     preview = f"/admin/v1/periods/{CATEGORY}/{PERIOD}/preview"
     answer = client.get(preview, headers=bearer(tokens["officer1"]))
@@ -191,11 +191,11 @@ def test_a_period_without_anything_to_flag_says_none(
     client: TestClient,
     tokens: dict[str, str],
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    load(database_url, tmp_path, capsys, CLUB_1)
+    load(database.url, tmp_path, capsys, CLUB_1)
     answer = client.get(f"/admin/v1/periods/{CATEGORY}/{PERIOD}/preview",
                         headers=bearer(tokens["officer1"]))  # fmt: skip
     assert answer.json()["quality_flags"] == []
@@ -219,11 +219,11 @@ def test_the_check_report_flags_what_the_file_brings_and_accepting_it_works_all_
     client: TestClient,
     tokens: dict[str, str],
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    club_1, club_2 = load(database_url, tmp_path, capsys, CLUB_1, CLUB_2)
+    club_1, club_2 = load(database.url, tmp_path, capsys, CLUB_1, CLUB_2)
     # The Big Open: Pawn 4 and 5 meet a third time (8 and 9 a second time: no flag); Wolf's
     # +110 from the file alone, against the file's own 12 rated players (the same numbers).
     report = send(client, tokens["arbiter1"], BIG_OPEN, "big.csv")
@@ -247,11 +247,11 @@ def test_the_check_report_flags_what_the_file_brings_and_accepting_it_works_all_
 def test_the_check_report_flags_the_new_players_without_a_birth_date_or_sex(
     client: TestClient,
     tokens: dict[str, str],
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    load(database_url, tmp_path, capsys)
+    load(database.url, tmp_path, capsys)
     no_sex = trf_player(1, "Nosex, Nat", ["   2 w 1"], birth="1999/01/01")
     no_sex = no_sex[:9] + " " + no_sex[10:]  # the sex column (10) left blank
     no_birth = trf_player(2, "Nobirth, Ned", ["   1 b 0"], birth="")
@@ -274,7 +274,7 @@ def test_the_check_report_flags_the_new_players_without_a_birth_date_or_sex(
 def test_the_stored_games_of_the_period_count_in_a_files_closed_group(
     client: TestClient,
     tokens: dict[str, str],
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     outside: int,
@@ -287,7 +287,7 @@ def test_the_stored_games_of_the_period_count_in_a_files_closed_group(
     # with Una): peeled off at once, outside.
     stored = games_csv(*[f"Club Night 3,2026-11-06,2026-11-06,{n + 1},3001,{PAWNS[4 + 4 * n]},0-1"
                          for n in range(outside)])  # fmt: skip
-    load(database_url, tmp_path, capsys, CLUB_1, CLUB_2, stored)
+    load(database.url, tmp_path, capsys, CLUB_1, CLUB_2, stored)
     report = send(client, tokens["arbiter1"], FRIENDS_CUP, "friends.csv")
     expected = [GROUP.replace("12 of their 12", "12 of their 13")] if flagged else []
     assert messages(report["quality"]) == expected

@@ -6,6 +6,10 @@ The first request is held inside its transaction (its decision made, not committ
 second one starts; the test waits for the second to end or to wait on a lock (PostgreSQL's
 ``pg_locks``; on SQLite a writer waits for the write lock at its BEGIN IMMEDIATE), then lets the
 first commit. Nothing sleeps for a fixed time.
+
+Two transactions racing need two connections: every test has a database of its own
+(``database_url``), not the rolled-back transaction of ``database``, and the back office and
+its users are on it (``app_on``, ``accounts_on``).
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from ratingdb.cli import main
 from ratingdb.services import accounts as account_service
 from ratingdb.services import audit
 from ratingdb.services import corrections as correction_service
 from ratingdb.services import submissions as submission_service
-from tests.backoffice.conftest import Accounts
+from tests.backoffice.conftest import Accounts, Clock, accounts_on, app_on
 from tests.backoffice.test_submissions import SMALL_TRF
 from tests.corrections import test_merge as merges
 from tests.corrections import test_revision_chain as chain
@@ -57,6 +62,16 @@ def until(condition: Callable[[], bool], what: str) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"waited {DEADLINE} s for {what}"
         time.sleep(0.02)
+
+
+@pytest.fixture
+def app(database_url: str, clock: Clock) -> FastAPI:
+    return app_on(database_url, clock)
+
+
+@pytest.fixture
+def users(engine: Engine, clock: Clock) -> Accounts:
+    return accounts_on(engine, clock)
 
 
 @pytest.fixture

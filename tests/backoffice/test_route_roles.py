@@ -20,11 +20,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from httpx2 import Response
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from ratingdb.backoffice.app import route_keys
 from ratingdb.cli import main
-from ratingdb.db import make_sessionmaker
 from ratingdb.enums import Role
 from ratingdb.models import AuditRow, GameRow, SubmissionRow, TournamentRow, UserRow
 from ratingdb.rules import Category, Period
@@ -42,6 +42,7 @@ from tests.backoffice.conftest import PASSWORD, ROLES, Accounts, login_csrf
 from tests.support import factories
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
+from tests.support.rolled_back import RolledBack, sessions_for
 
 EVERYONE = "everyone"
 SIGNED_IN = frozenset(ROLES)
@@ -179,10 +180,10 @@ def test_every_route_is_walked(app: FastAPI) -> None:
     assert sorted(route_keys(app)) == sorted(EXPECTED)
 
 
-def _state(engine: Engine) -> tuple[int, int, int, int]:
+def _state(sessions: sessionmaker[Session]) -> tuple[int, int, int, int]:
     """Audit entries of requests (the test's own set-up is recorded as actor "test"), disabled
     users, submissions and decided submissions: what a refused request must not change."""
-    with make_sessionmaker(engine)() as session:
+    with sessions() as session:
         counted = select(func.count()).select_from(AuditRow).where(AuditRow.actor != "test")
         disabled = select(func.count()).where(UserRow.disabled)
         submissions = select(func.count()).select_from(SubmissionRow)
@@ -191,10 +192,10 @@ def _state(engine: Engine) -> tuple[int, int, int, int]:
                 session.scalar(submissions) or 0, session.scalar(decided) or 0)  # fmt: skip
 
 
-def _submission(engine: Engine, clock: Any) -> str:
+def _submission(sessions: sessionmaker[Session], clock: Any) -> str:
     """A new submission of arbiter1 (whom the walk signs in as the arbiter), its audit entry
     recorded as the test's own set-up."""
-    with make_sessionmaker(engine).begin() as session:
+    with sessions.begin() as session:
         arbiter = session.scalars(select(UserRow).where(UserRow.username == "arbiter1")).one()
         caller = Principal(arbiter.id, "test", Role.ARBITER, "api")
         # A different file each time (the same file is imported only once).
@@ -204,13 +205,13 @@ def _submission(engine: Engine, clock: Any) -> str:
     return str(answer["submission_id"])
 
 
-def _previewed_digest(engine: Engine, clock: Any, url: str) -> str:
+def _previewed_digest(sessions: sessionmaker[Session], clock: Any, url: str) -> str:
     """The digest of a preview of the period in ``url`` (.../{category}/{period}/approve),
     shown to the test's own user: what an approval names (once the period is published, any
     digest: only roles that may not approve call it then)."""
     category, period = url.split("/")[-3:-1]
     try:
-        with make_sessionmaker(engine).begin() as session:
+        with sessions.begin() as session:
             shown = publication.preview(session, Category(category), Period.parse(period),
                                         now=clock(), viewer="test", approval=())  # fmt: skip
     except publication.AlreadyPublished:
@@ -225,7 +226,7 @@ def _target(users: Accounts, path: str) -> str:
     target = f"target-{next(_names)}"
     if "{username}" in path:
         users.add(target, "arbiter")
-        with make_sessionmaker(users.engine).begin() as session:
+        with users.sessions.begin() as session:
             row = session.scalars(select(UserRow).where(UserRow.username == target)).one()
             if path.endswith("/enable"):
                 row.disabled = True
@@ -239,7 +240,7 @@ def _target(users: Accounts, path: str) -> str:
     # A mode change: fide-standard, which no publication route of the walk targets.
     url = url.replace("{category}", "fide-standard")
     if "{submission_id}" in path:
-        url = url.replace("{submission_id}", _submission(users.engine, users.clock))
+        url = url.replace("{submission_id}", _submission(users.sessions, users.clock))
     if path.startswith(
         (
             "/corrections",
@@ -294,7 +295,7 @@ def _call(
         elif path.endswith("/reject"):
             body = {"reason": "walk"}
         elif path.endswith("/approve") and "/users/" not in path:
-            body = {"digest": _previewed_digest(users.engine, users.clock, url)}
+            body = {"digest": _previewed_digest(users.sessions, users.clock, url)}
         elif path.startswith("/admin/v1/publication/modes/"):
             body = {"mode": "approval", "reason": "walk"}
         elif path.startswith("/admin/v1/players/"):
@@ -322,7 +323,7 @@ def _call(
     elif path.endswith("/reject"):
         form |= {"reason": "walk"}
     elif path.endswith("/approve") and "/users/" not in path:
-        form |= {"digest": _previewed_digest(users.engine, users.clock, url)}
+        form |= {"digest": _previewed_digest(users.sessions, users.clock, url)}
     elif path.startswith("/settings/publication/"):
         form |= {"mode": "approval", "reason": "walk"}
     elif path.startswith("/players/"):
@@ -337,7 +338,7 @@ def _call(
 
 def _player_edit(users: Accounts, url: str) -> dict[str, str]:
     """A valid edit of the player in ``url``: their record's version now, a new name."""
-    with make_sessionmaker(users.engine)() as session:
+    with users.sessions() as session:
         version = player_records.record(session, url.rsplit("/", 1)[1]).version
     return {"version": version, "name": f"Gus, walk {next(_names)}", "reason": "walk"}
 
@@ -354,13 +355,13 @@ def _correction_data(users: Accounts) -> dict[str, str]:
     """The list of 2026-08 imported, Walk Open imported (once per database: found there
     afterwards); the tournament's id. Through the command line, as the test's own set-up
     (audit actor "test")."""
-    with make_sessionmaker(users.engine)() as session:
+    with users.sessions() as session:
         found = session.scalars(
             select(TournamentRow.tournament_id).where(TournamentRow.name == "Walk Open")
         ).one_or_none()
     if found is not None:
         return {"tournament": found}
-    url = users.engine.url.render_as_string(hide_password=False)
+    url = users.url
     with tempfile.TemporaryDirectory(prefix="ratingdb-walk-") as name:
         folder = Path(name)
         listed = factories.list_csv(factories.ANNA, factories.BOB, factories.GUS, factories.DAN)
@@ -375,13 +376,13 @@ def _correction_data(users: Accounts) -> dict[str, str]:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
             for command in commands:
                 extra = ["--category", "fide-standard", "--actor", "test", "--database-url", url]
-                assert main([*command, *extra]) == 0, command
+                assert main([*command, *extra], sessions=sessions_for(url)) == 0, command
     return {"tournament": json.loads(out.getvalue().splitlines()[-1])["tournament_id"]}
 
 
-def _other_result(engine: Engine) -> str:
+def _other_result(sessions: sessionmaker[Session]) -> str:
     """A result Anna-Bob does not have now (a confirmed correction changes it)."""
-    with make_sessionmaker(engine)() as session:
+    with sessions() as session:
         now = session.scalars(
             select(GameRow.result).where(GameRow.white_id == "1001", GameRow.black_id == "1002",
                                          GameRow.superseded_by.is_(None))
@@ -392,7 +393,7 @@ def _other_result(engine: Engine) -> str:
 def _game_fields(users: Accounts) -> dict[str, str]:
     data = _correction_data(users)
     return {"tournament": data["tournament"], "round": "1", "white": "1001", "black": "1002",
-            "result": _other_result(users.engine), "reason": "walk"}  # fmt: skip
+            "result": _other_result(users.sessions), "reason": "walk"}  # fmt: skip
 
 
 def _correction_target(users: Accounts, url: str) -> str:
@@ -402,7 +403,7 @@ def _correction_target(users: Accounts, url: str) -> str:
     url = url.replace("{tournament_id}", data["tournament"])
     if "{preview_id}" in url:
         fields = _game_fields(users)
-        with make_sessionmaker(users.engine).begin() as session:
+        with users.sessions.begin() as session:
             officer = session.scalars(select(UserRow).where(UserRow.username == "officer1")).one()
             caller = Principal(officer.id, "officer1", Role.OFFICER, "web")
             wanted = CorrectionRequest("game", {k: v for k, v in fields.items() if k != "reason"})
@@ -429,7 +430,7 @@ def _correction_call(
     if cookie is not None:
         client.cookies.set("ratingdb_session", cookie[0])
     corrected_games = factories.games_csv(
-        WALK_GAMES[0].format(result=_other_result(users.engine)), WALK_GAMES[1]
+        WALK_GAMES[0].format(result=_other_result(users.sessions)), WALK_GAMES[1]
     ).encode()
     corrected_list = factories.list_csv(
         factories.ANNA.replace("1850", "1860"), factories.BOB, factories.GUS, factories.DAN
@@ -481,15 +482,17 @@ def _check_denied(response: Response, api: bool, signed_in: bool, where: str) ->
         assert response.headers["location"] == "/login", where
 
 
-def _restore_passwords(engine: Engine) -> None:
+def _restore_passwords(sessions: sessionmaker[Session]) -> None:
     """Every user's password back to PASSWORD (after the walk changed one's own)."""
-    with make_sessionmaker(engine).begin() as session:
+    with sessions.begin() as session:
         hashed = passwords.hash_password(PASSWORD)
         for row in session.scalars(select(UserRow)):
             row.password_hash = hashed
 
 
-def test_every_route_with_every_role(client: TestClient, users: Accounts, engine: Engine) -> None:
+def test_every_route_with_every_role(
+    client: TestClient, users: Accounts, database: RolledBack
+) -> None:
     for name in ROLES:
         users.add(f"{name}1", name)
     users.add("walker", "arbiter")
@@ -513,11 +516,11 @@ def test_every_route_with_every_role(client: TestClient, users: Accounts, engine
         for label, role, cookie, token in callers:
             where = f"{method} {path} as {label}"
             url = _target(users, path)
-            before = _state(engine)
+            before = _state(database.sessions)
             response = _call(client, users, method, path, url, cookie=cookie, token=token,
                              signing_in=role + "1" if role else "walker")  # fmt: skip
             if path in OWN_PASSWORD_ROUTES:
-                _restore_passwords(engine)
+                _restore_passwords(database.sessions)
             for name, value in SECURITY_HEADERS.items():
                 assert response.headers.get(name) == value, where
             assert "frame-ancestors 'none'" in response.headers["content-security-policy"]
@@ -527,7 +530,7 @@ def test_every_route_with_every_role(client: TestClient, users: Accounts, engine
                 continue
             _check_denied(response, api, role is not None, where)
             # Refused: nothing done, nothing recorded.
-            assert _state(engine) == before, where
+            assert _state(database.sessions) == before, where
 
 
 @pytest.mark.parametrize("path", ["/extra", "/admin/v1/extra"])

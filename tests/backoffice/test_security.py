@@ -8,16 +8,17 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, func, select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, sessionmaker
 
 from ratingdb.api.app import create_app as create_public_app
 from ratingdb.backoffice.app import create_app, route_keys
 from ratingdb.backoffice.policy import check_policy_covers
 from ratingdb.config import Settings
-from ratingdb.db import make_sessionmaker
 from ratingdb.models import AuditRow, Base, UserRow, WebSessionRow
 from ratingdb.services import accounts, passwords, sign_in
 from tests.backoffice.conftest import PASSWORD, Accounts, Clock, login_csrf
+from tests.support.rolled_back import RolledBack
 
 WRONG = "wrong user name or password"
 
@@ -30,8 +31,8 @@ def _sign_in(client: TestClient, username: str, password: str = PASSWORD) -> int
     return response.status_code
 
 
-def _user_count(engine: Engine) -> int:
-    with make_sessionmaker(engine)() as session:
+def _user_count(sessions: sessionmaker[Session]) -> int:
+    with sessions() as session:
         return session.scalar(select(func.count()).select_from(UserRow)) or 0
 
 
@@ -66,11 +67,14 @@ def test_sign_in_sets_a_strict_http_only_cookie_and_signs_out(
 
 @pytest.mark.parametrize("secure_setting", [True, False])
 def test_cookies_are_secure_over_https_or_when_told(
-    database_url: str, clock: Clock, users: Accounts, secure_setting: bool
+    database: RolledBack, clock: Clock, users: Accounts, secure_setting: bool
 ) -> None:
     """--secure-cookies (behind a proxy ending TLS) or an HTTPS request: Secure and HSTS."""
     app = create_app(
-        Settings(database_url=database_url), clock=clock, secure_cookies=secure_setting
+        Settings(database_url=database.url),
+        clock=clock,
+        secure_cookies=secure_setting,
+        sessions=database.sessions,
     )
     users.add("alice", "admin")
     base = "http://testserver" if secure_setting else "https://testserver"
@@ -103,7 +107,7 @@ def test_an_arbiter_sees_no_admin_link(client: TestClient, users: Accounts) -> N
 
 
 def test_a_form_without_its_csrf_token_or_with_another_sessions_is_refused(
-    client: TestClient, users: Accounts, engine: Engine
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     users.add("alice", "admin")
     users.add("bob", "admin")
@@ -111,13 +115,13 @@ def test_a_form_without_its_csrf_token_or_with_another_sessions_is_refused(
     _, bobs_token = users.session("bob")
     new_user = {"username": "mallory", "role": "admin", "password": PASSWORD,
                 "password_again": PASSWORD}  # fmt: skip
-    before = _user_count(engine)
+    before = _user_count(database.sessions)
     client.cookies.set("ratingdb_session", alice)
     assert client.post("/users", data=new_user).status_code == 403
     assert client.post("/users", data=new_user | {"csrf_token": ""}).status_code == 403
     assert client.post("/users", data=new_user | {"csrf_token": bobs_token}).status_code == 403
     assert client.post("/logout", data={"csrf_token": bobs_token}).status_code == 403
-    assert _user_count(engine) == before
+    assert _user_count(database.sessions) == before
     # Still signed in: the refused sign-out did nothing.
     assert client.get("/").status_code == 200
 
@@ -149,14 +153,14 @@ def test_wrong_password_and_unknown_user_get_the_same_answer(
 
 
 def test_a_disabled_user_cannot_sign_in_nor_use_a_session_or_token(
-    client: TestClient, users: Accounts, engine: Engine, clock: Clock
+    client: TestClient, users: Accounts, database: RolledBack, clock: Clock
 ) -> None:
     users.add("carol", "officer")
     session_id, _ = users.session("carol")
     token = users.token("carol")
     bearer = {"Authorization": f"Bearer {token}"}
     assert client.get("/admin/v1/me", headers=bearer).json()["username"] == "carol"
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         accounts.disable_user(session, "carol", by=None, actor="test", now=clock())
     response = client.get("/admin/v1/me", headers=bearer)
     assert response.status_code == 401
@@ -168,12 +172,12 @@ def test_a_disabled_user_cannot_sign_in_nor_use_a_session_or_token(
 
 
 def test_revoked_expired_and_unknown_tokens_get_401(
-    client: TestClient, users: Accounts, engine: Engine, clock: Clock
+    client: TestClient, users: Accounts, database: RolledBack, clock: Clock
 ) -> None:
     users.add("dave", "arbiter")
     kept = users.token("dave", days=10, label="kept")
     revoked = users.token("dave", days=10, label="old")
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         assert accounts.revoke_tokens(session, "dave", "old", actor="test", now=clock()) == 1
 
     def status(token: str, scheme: str = "Bearer") -> int:
@@ -247,20 +251,33 @@ def test_sessions_expire_after_30_minutes_idle_and_12_hours_in_all(
     assert client.get("/").status_code == 303
 
 
-def _attempt(engine: Engine, clock: Clock, username: str, password: str, address: str) -> str:
-    with make_sessionmaker(engine).begin() as session:
+def _attempt(
+    sessions: sessionmaker[Session], clock: Clock, username: str, password: str, address: str
+) -> str:
+    with sessions.begin() as session:
         outcome = sign_in.sign_in(session, username, password, address, clock())
     if outcome.session_id is not None:
         return "signed in"
     return "refused" if outcome.throttled else "wrong"
 
 
-def test_no_password_nor_token_in_clear_in_any_table_or_log(
-    client: TestClient, users: Accounts, engine: Engine, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Dump every row of every table; log everything, the SQL and its parameters included."""
+@pytest.fixture
+def everything_logged(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
+    """Everything logged, the SQL and its parameters included. Set up before the test's
+    database (a fixture listed before it): a connection decides when it opens whether it logs
+    its SQL, and the rolled-back transaction's connection is opened with ``database``."""
     caplog.set_level(logging.DEBUG)
     caplog.set_level(logging.INFO, logger="sqlalchemy.engine")
+    return caplog
+
+
+def test_no_password_nor_token_in_clear_in_any_table_or_log(
+    everything_logged: pytest.LogCaptureFixture,
+    client: TestClient,
+    users: Accounts,
+    database: RolledBack,
+) -> None:
+    """Dump every row of every table; log everything, the SQL and its parameters included."""
     secrets: list[str] = []
     admin_password = "admin password 1234"
     users.add("root", "admin", admin_password)
@@ -277,7 +294,7 @@ def test_no_password_nor_token_in_clear_in_any_table_or_log(
     form = {"csrf_token": csrf, "username": "olga", "role": "officer", "password": new_password}
     added = client.post("/users", data=form | {"password_again": new_password})
     assert added.status_code == 303
-    with make_sessionmaker(engine).begin() as session:  # the second admin's approval
+    with database.sessions.begin() as session:  # the second admin's approval
         accounts.approve_by_operator(session, "olga", actor="test", now=users.clock())
     client.cookies.clear()
     assert _sign_in(client, "olga", new_password) == 303
@@ -302,43 +319,42 @@ def test_no_password_nor_token_in_clear_in_any_table_or_log(
     assert _sign_in(client, "olga", "a wrong password for olga") == 401
     secrets.append("a wrong password for olga")
 
-    with engine.connect() as connection:
-        dump = "\n".join(
-            repr(row)
-            for table in Base.metadata.sorted_tables
-            for row in connection.execute(table.select())
-        )
+    dump = "\n".join(
+        repr(row)
+        for table in Base.metadata.sorted_tables
+        for row in database.connection.execute(table.select())
+    )
     assert "olga" in dump  # the dump does see the tables
-    logs = caplog.text
+    logs = everything_logged.text
     assert "INSERT INTO users" in logs  # the SQL log is on
     for secret in secrets:
         assert secret not in dump, secret
         assert secret not in logs, secret
-    with make_sessionmaker(engine)() as session:
+    with database.sessions() as session:
         hashes = session.scalars(select(UserRow.password_hash)).all()
     assert hashes
     assert all(value.startswith("$argon2id$") for value in hashes)
 
 
 def test_a_password_hashed_with_old_parameters_is_rehashed_at_sign_in(
-    engine: Engine, users: Accounts, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    database: RolledBack, users: Accounts, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     users.add("alice", "admin")  # cheap parameters (the fixture's)
-    with make_sessionmaker(engine)() as session:
+    with database.sessions() as session:
         old = session.scalars(select(UserRow.password_hash)).one()
     assert "m=1024,t=1,p=1" in old
     monkeypatch.setattr(passwords, "_hasher", PasswordHasher(time_cost=2, memory_cost=2048,
                                                              parallelism=1))  # fmt: skip
-    assert _attempt(engine, clock, "alice", PASSWORD, "192.0.2.5") == "signed in"
-    with make_sessionmaker(engine)() as session:
+    assert _attempt(database.sessions, clock, "alice", PASSWORD, "192.0.2.5") == "signed in"
+    with database.sessions() as session:
         new = session.scalars(select(UserRow.password_hash)).one()
     assert new.startswith("$argon2id$")
     assert "m=2048,t=2,p=1" in new
-    assert _attempt(engine, clock, "alice", PASSWORD, "192.0.2.5") == "signed in"
+    assert _attempt(database.sessions, clock, "alice", PASSWORD, "192.0.2.5") == "signed in"
 
 
 def test_the_api_manages_users_and_records_the_actor(
-    client: TestClient, users: Accounts, engine: Engine
+    client: TestClient, users: Accounts, database: RolledBack
 ) -> None:
     users.add("root", "admin")
     bearer = {"Authorization": f"Bearer {users.token('root')}"}
@@ -356,7 +372,7 @@ def test_the_api_manages_users_and_records_the_actor(
     listed = client.get("/admin/v1/users", headers=bearer).json()
     assert [user["username"] for user in listed] == ["erin", "root"]
     assert "password_hash" not in str(listed)
-    with make_sessionmaker(engine)() as session:
+    with database.sessions() as session:
         actors = session.execute(
             select(AuditRow.action, AuditRow.actor).where(AuditRow.actor != "test")
         ).all()
@@ -393,7 +409,7 @@ def test_the_app_refuses_to_start_with_a_route_outside_the_policy(app: FastAPI) 
 
 
 def test_sessions_are_not_kept_longer_than_needed(
-    engine: Engine, users: Accounts, clock: Clock
+    database: RolledBack, users: Accounts, clock: Clock
 ) -> None:
     """Signing in clears expired sessions; signing out deletes its own."""
     users.add("alice", "admin")
@@ -401,18 +417,18 @@ def test_sessions_are_not_kept_longer_than_needed(
     clock.advance(hours=1)
     second, _ = users.session("alice")
     third, _ = users.session("alice")
-    assert _session_count(engine) == 2
-    with make_sessionmaker(engine).begin() as session:
+    assert _session_count(database.sessions) == 2
+    with database.sessions.begin() as session:
         principal = sign_in.session_principal(session, second, clock())
         assert principal is not None
         sign_in.sign_out(session, second, principal, clock())
-    assert _session_count(engine) == 1
-    with make_sessionmaker(engine).begin() as session:
+    assert _session_count(database.sessions) == 1
+    with database.sessions.begin() as session:
         assert sign_in.session_principal(session, third, clock()) is not None
 
 
-def _session_count(engine: Engine) -> int:
-    with make_sessionmaker(engine)() as session:
+def _session_count(sessions: sessionmaker[Session]) -> int:
+    with sessions() as session:
         return session.scalar(select(func.count()).select_from(WebSessionRow)) or 0
 
 
@@ -436,7 +452,7 @@ def test_api_bodies_are_read_only_after_the_credentials_are_checked(
     assert {error["loc"][-1] for error in missing.json()["detail"]} == {"role", "password"}
 
 
-def test_user_management_pages(client: TestClient, users: Accounts, engine: Engine) -> None:
+def test_user_management_pages(client: TestClient, users: Accounts, database: RolledBack) -> None:
     """An admin's forms: refusals are shown and store nothing; a token is shown once."""
     users.add("root", "admin")
     session_id, csrf = users.session("root")
@@ -448,7 +464,7 @@ def test_user_management_pages(client: TestClient, users: Accounts, engine: Engi
     short = client.post("/users", data=form | {"password": "short", "password_again": "short"})
     assert short.status_code == 422
     assert "at least 12 characters" in short.text
-    assert _user_count(engine) == 1
+    assert _user_count(database.sessions) == 1
     assert client.post("/users", data=form | {"password_again": PASSWORD}).status_code == 303
     itself = client.post("/users/root/disable", data={"csrf_token": csrf})
     assert itself.status_code == 403

@@ -18,11 +18,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sqlalchemy import Engine, select
 
-from ratingdb.db import make_sessionmaker
 from ratingdb.models import AuditRow, SignInAttemptRow
 from ratingdb.services import passwords, sign_in
 from ratingdb.services.sign_in import MAX_DELAY, delay_after
-from tests.backoffice.conftest import PASSWORD, Accounts, Clock, login_csrf
+from tests.backoffice.conftest import PASSWORD, Accounts, Clock, accounts_on, login_csrf
 
 WRONG = "not the password at all"
 
@@ -54,120 +53,118 @@ def test_delays_never_shrink_and_never_pass_15_minutes(failures: int) -> None:
 
 
 def _attempt(
-    engine: Engine,
-    clock: Clock,
+    users: Accounts,
     username: str,
     password: str,
     address: str = "198.51.100.7",
     device: str | None = None,
 ) -> sign_in.SignIn:
-    with make_sessionmaker(engine).begin() as session:
-        return sign_in.sign_in(session, username, password, address, clock(), device_id=device)
+    """A sign-in through the service, in the users' database, at their clock."""
+    with users.sessions.begin() as session:
+        return sign_in.sign_in(
+            session, username, password, address, users.clock(), device_id=device
+        )
 
 
 def test_failures_delay_a_name_more_and_more_and_the_right_password_waits_too(
-    engine: Engine, users: Accounts, clock: Clock
+    users: Accounts, clock: Clock
 ) -> None:
     users.add("alice", "admin")
     for index in range(4):
-        assert _attempt(engine, clock, "alice", WRONG, f"198.51.100.{index}").retry_after is None
-    assert _attempt(engine, clock, "alice", WRONG).retry_after is None  # the 5th is checked
+        assert _attempt(users, "alice", WRONG, f"198.51.100.{index}").retry_after is None
+    assert _attempt(users, "alice", WRONG).retry_after is None  # the 5th is checked
     # Now 1 s: even the right password is refused unchecked, from anywhere.
-    refused = _attempt(engine, clock, "alice", PASSWORD, "203.0.113.9")
+    refused = _attempt(users, "alice", PASSWORD, "203.0.113.9")
     assert refused.retry_after == timedelta(seconds=1)
     assert refused.session_id is None
     waited = timedelta(0)
     for expected in (1, 2, 4, 8):  # each failure made as soon as allowed
         clock.advance(seconds=expected)
         waited += timedelta(seconds=expected)
-        assert _attempt(engine, clock, "alice", WRONG).retry_after is None
-        assert _attempt(engine, clock, "alice", WRONG).retry_after == timedelta(
-            seconds=2 * expected
-        )
+        assert _attempt(users, "alice", WRONG).retry_after is None
+        assert _attempt(users, "alice", WRONG).retry_after == timedelta(seconds=2 * expected)
     assert waited == timedelta(seconds=15)
     clock.advance(seconds=16)
-    assert _attempt(engine, clock, "alice", PASSWORD, "203.0.113.9").session_id is not None
+    assert _attempt(users, "alice", PASSWORD, "203.0.113.9").session_id is not None
     # A success starts the name afresh: four free failures again.
     for _ in range(4):
-        assert _attempt(engine, clock, "alice", WRONG, "203.0.113.10").retry_after is None
-    assert _attempt(engine, clock, "alice", PASSWORD, "203.0.113.10").session_id is not None
+        assert _attempt(users, "alice", WRONG, "203.0.113.10").retry_after is None
+    assert _attempt(users, "alice", PASSWORD, "203.0.113.10").session_id is not None
 
 
 def test_the_delay_never_passes_15_minutes_and_failures_are_forgotten_after_a_day(
-    engine: Engine, users: Accounts, clock: Clock
+    users: Accounts, clock: Clock
 ) -> None:
     users.add("alice", "admin")
     checked = 0
     while checked < 20:  # 20 failures, each as soon as allowed
-        outcome = _attempt(engine, clock, "alice", WRONG, "198.51.100.1")
+        outcome = _attempt(users, "alice", WRONG, "198.51.100.1")
         if outcome.retry_after is None:
             checked += 1
         else:
             assert outcome.retry_after <= timedelta(minutes=15)
             clock.advance(seconds=outcome.retry_after.total_seconds())
-    refused = _attempt(engine, clock, "alice", PASSWORD, "198.51.100.2")
+    refused = _attempt(users, "alice", PASSWORD, "198.51.100.2")
     assert refused.retry_after == timedelta(minutes=15)
     clock.advance(hours=24)
     # A day after the last failure: forgotten, four free failures again.
     for _ in range(4):
-        assert _attempt(engine, clock, "alice", WRONG, "198.51.100.3").retry_after is None
-    assert _attempt(engine, clock, "alice", PASSWORD, "198.51.100.3").session_id is not None
+        assert _attempt(users, "alice", WRONG, "198.51.100.3").retry_after is None
+    assert _attempt(users, "alice", PASSWORD, "198.51.100.3").session_id is not None
 
 
 def test_an_attacker_cannot_keep_the_user_out_of_a_browser_they_signed_in_from(
-    engine: Engine, users: Accounts, clock: Clock
+    users: Accounts, clock: Clock
 ) -> None:
     users.add("alice", "officer")
-    first = _attempt(engine, clock, "alice", PASSWORD, "192.0.2.10")
+    first = _attempt(users, "alice", PASSWORD, "192.0.2.10")
     assert first.device_id is not None  # alice's browser is now known
     for _ in range(40):  # an attacker, from everywhere, as fast as the delays allow
-        outcome = _attempt(engine, clock, "alice", WRONG, "203.0.113.66")
+        outcome = _attempt(users, "alice", WRONG, "203.0.113.66")
         if outcome.retry_after is not None:
             clock.advance(seconds=outcome.retry_after.total_seconds() - 1)
     # alice's own browser: in at once, whatever the attacker did.
-    own = _attempt(engine, clock, "alice", PASSWORD, "192.0.2.10", device=first.device_id)
+    own = _attempt(users, "alice", PASSWORD, "192.0.2.10", device=first.device_id)
     assert own.session_id is not None
     assert own.device_id is None  # known already: no new cookie
     # Another browser is delayed.
-    assert _attempt(engine, clock, "alice", PASSWORD, "192.0.2.11").retry_after is not None
+    assert _attempt(users, "alice", PASSWORD, "192.0.2.11").retry_after is not None
     # alice's cookie is known for alice only: with bob's name it is an unknown browser.
     users.add("bob", "officer")
     for _ in range(5):
-        _attempt(engine, clock, "bob", WRONG, "203.0.113.67")
-    borrowed = _attempt(engine, clock, "bob", PASSWORD, "192.0.2.10", device=first.device_id)
+        _attempt(users, "bob", WRONG, "203.0.113.67")
+    borrowed = _attempt(users, "bob", PASSWORD, "192.0.2.10", device=first.device_id)
     assert borrowed.retry_after == timedelta(seconds=1)
 
 
-def test_a_known_browser_has_its_own_delays(engine: Engine, users: Accounts, clock: Clock) -> None:
+def test_a_known_browser_has_its_own_delays(users: Accounts) -> None:
     """Its failures are counted too (a stolen cookie buys no free guesses)."""
     users.add("alice", "officer")
-    device = _attempt(engine, clock, "alice", PASSWORD).device_id
+    device = _attempt(users, "alice", PASSWORD).device_id
     for _ in range(5):
-        assert _attempt(engine, clock, "alice", WRONG, device=device).retry_after is None
-    refused = _attempt(engine, clock, "alice", PASSWORD, device=device)
+        assert _attempt(users, "alice", WRONG, device=device).retry_after is None
+    refused = _attempt(users, "alice", PASSWORD, device=device)
     assert refused.retry_after == timedelta(seconds=1)
     # ...and they do not delay the name for other browsers.
-    assert _attempt(engine, clock, "alice", PASSWORD, "192.0.2.99").session_id is not None
+    assert _attempt(users, "alice", PASSWORD, "192.0.2.99").session_id is not None
 
 
 def test_an_address_spraying_names_is_delayed_but_not_its_users_known_browsers(
-    engine: Engine, users: Accounts, clock: Clock
+    users: Accounts,
 ) -> None:
     users.add("alice", "officer")
-    device = _attempt(engine, clock, "alice", PASSWORD, "198.51.100.50").device_id
+    device = _attempt(users, "alice", PASSWORD, "198.51.100.50").device_id
     for index in range(11):  # 10 free failures for one address, then delays
         name = f"guess{index}"
-        assert _attempt(engine, clock, name, WRONG, "198.51.100.50").retry_after is None
-    assert _attempt(engine, clock, "alice", PASSWORD, "198.51.100.50").retry_after == timedelta(
-        seconds=1
-    )
-    assert _attempt(engine, clock, "alice", PASSWORD, "198.51.100.51").session_id is not None
-    same_place = _attempt(engine, clock, "alice", PASSWORD, "198.51.100.50", device=device)
+        assert _attempt(users, name, WRONG, "198.51.100.50").retry_after is None
+    assert _attempt(users, "alice", PASSWORD, "198.51.100.50").retry_after == timedelta(seconds=1)
+    assert _attempt(users, "alice", PASSWORD, "198.51.100.51").session_id is not None
+    same_place = _attempt(users, "alice", PASSWORD, "198.51.100.50", device=device)
     assert same_place.session_id is not None
 
 
 def test_the_page_answers_429_with_retry_after_and_audits_the_delay(
-    client: TestClient, engine: Engine, users: Accounts, clock: Clock
+    client: TestClient, users: Accounts
 ) -> None:
     users.add("alice", "admin")
     for _ in range(5):
@@ -181,7 +178,7 @@ def test_the_page_answers_429_with_retry_after_and_audits_the_delay(
     assert answer.status_code == 429
     assert answer.headers["retry-after"] == "1"
     assert "try again in 1 seconds" in answer.text
-    with make_sessionmaker(engine)() as session:
+    with users.sessions() as session:
         entries = session.execute(
             select(AuditRow.action, AuditRow.channel).where(AuditRow.actor == "alice")
         ).all()
@@ -212,11 +209,14 @@ def test_a_known_browser_gets_a_long_lived_cookie_sent_to_the_sign_in_form_only(
 
 
 def test_a_burst_of_attempts_gets_exactly_the_free_failures_checked(
-    engine: Engine, users: Accounts, clock: Clock
+    engine: Engine, clock: Clock
 ) -> None:
     """19 wrong passwords for one name at the same instant, each in its own transaction and
     thread: 5 are checked (4 free failures and the one that starts the delay), 14 refused
-    unchecked. Before: the check and the record were not atomic on PostgreSQL (19 checked)."""
+    unchecked. Before: the check and the record were not atomic on PostgreSQL (19 checked).
+    Connections racing each other: on a database of its own (``engine``), not in the
+    rolled-back transaction the other tests' ``users`` hold."""
+    users = accounts_on(engine, clock)
     users.add("alice", "admin")
     start = threading.Barrier(19)
     outcomes: list[str] = []
@@ -226,7 +226,7 @@ def test_a_burst_of_attempts_gets_exactly_the_free_failures_checked(
     def attempt(index: int) -> None:
         try:
             start.wait(timeout=60)
-            outcome = _attempt(engine, clock, "alice", WRONG, f"198.51.100.{index}")
+            outcome = _attempt(users, "alice", WRONG, f"198.51.100.{index}")
             with lock:
                 outcomes.append("refused" if outcome.throttled else "checked")
         except BaseException as error:  # reported below, not swallowed
@@ -240,7 +240,7 @@ def test_a_burst_of_attempts_gets_exactly_the_free_failures_checked(
         thread.join(timeout=300)
     assert not errors, errors
     assert sorted(outcomes) == ["checked"] * 5 + ["refused"] * 14
-    with make_sessionmaker(engine)() as session:
+    with users.sessions() as session:
         failures = session.scalars(
             select(SignInAttemptRow.outcome).where(SignInAttemptRow.username == "alice")
         ).all()

@@ -17,14 +17,15 @@ from sqlalchemy import create_engine, text
 
 from ratingdb.backoffice import uploads
 from ratingdb.cli import main
-from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.models import SubmissionRow
 from tests.backoffice.conftest import Accounts
 from tests.databases import copy_sqlite
 from tests.services.test_late_reports import publish_until
+from tests.support.cli import cli_ok
 from tests.support.files import GAMES_HEADER
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
+from tests.support.rolled_back import RolledBack
 
 ROOT = Path(__file__).resolve().parents[2]
 TRF_FOLDER = ROOT.parent / "shared" / "data" / "trf"
@@ -51,8 +52,11 @@ def folder() -> Path:
     return TRF_FOLDER
 
 
-def query(url: str, sql: str) -> list[tuple[Any, ...]]:
-    engine = create_engine(url)
+def query(where: RolledBack | str, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of ``sql``: in the test's transaction, or in the database at a URL."""
+    if isinstance(where, RolledBack):
+        return where.rows(sql)
+    engine = create_engine(where)
     try:
         with engine.connect() as connection:
             return [tuple(row) for row in connection.execute(text(sql))]
@@ -65,8 +69,8 @@ def plain(value: Any) -> str:
     return str(int(value)) if isinstance(value, bool) else str(value)
 
 
-def stored(url: str) -> dict[str, int]:
-    return {table: query(url, f"SELECT count(*) FROM {table}")[0][0] for table in STORED}
+def stored(database: RolledBack) -> dict[str, int]:
+    return {table: query(database, f"SELECT count(*) FROM {table}")[0][0] for table in STORED}
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -172,7 +176,7 @@ def fide_id_warnings(content: bytes) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(REAL_FILES))
 def test_each_real_file_is_checked_and_nothing_is_stored(
-    client: TestClient, tokens: dict[str, str], database_url: str, folder: Path, name: str
+    client: TestClient, tokens: dict[str, str], database: RolledBack, folder: Path, name: str
 ) -> None:
     extra, players, games, rated, period = REAL_FILES[name]
     content = (folder / name).read_bytes()
@@ -201,12 +205,12 @@ def test_each_real_file_is_checked_and_nothing_is_stored(
     for unregistered in sorted(players_without_fide_id(content))[:10]:
         assert unregistered in warnings[1]
     # The check wrote nothing but the submission (and its audit entry).
-    assert stored(database_url) == dict.fromkeys(STORED, 0)
-    assert query(database_url, "SELECT state, filename FROM submissions") == [("submitted", name)]
+    assert stored(database) == dict.fromkeys(STORED, 0)
+    assert query(database, "SELECT state, filename FROM submissions") == [("submitted", name)]
 
 
 def test_a_second_file_matches_players_and_reports_differences(
-    client: TestClient, tokens: dict[str, str], database_url: str
+    client: TestClient, tokens: dict[str, str], database: RolledBack
 ) -> None:
     """Players known by FIDE id are matched; the file's name, federation, birth year and sex
     are compared with the database (worked by hand: Beta's record now says ENG, 1985, f)."""
@@ -235,13 +239,13 @@ def test_a_second_file_matches_players_and_reports_differences(
         {"player_id": "1000002", "field": "sex", "file": "F", "database": "M"},
     ]
     # Nothing of the check stayed: Beta's record is unchanged and Gamma does not exist.
-    assert query(database_url, "SELECT federation, birth_year FROM players WHERE "
+    assert query(database, "SELECT federation, birth_year FROM players WHERE "
                  "player_id = '1000002'") == [("FRA", 1990)]  # fmt: skip
-    assert query(database_url, "SELECT count(*) FROM players")[0][0] == 2
+    assert query(database, "SELECT count(*) FROM players")[0][0] == 2
 
 
 def test_a_broken_file_is_refused_with_line_and_field(
-    client: TestClient, tokens: dict[str, str], database_url: str
+    client: TestClient, tokens: dict[str, str], database: RolledBack
 ) -> None:
     # Line 5 (Ann), round 1: a result code TRF does not have (column 99).
     broken = SMALL_TRF.replace(b"   2 w 1", b"   2 w Q", 1)
@@ -251,9 +255,9 @@ def test_a_broken_file_is_refused_with_line_and_field(
         "x.trf, line 5, column 99, field round 1 result: unknown result code 'Q' (TRF: 1 = 0 + - "
         "W D L H F U Z or blank)"
     )
-    assert stored(database_url) == dict.fromkeys(STORED, 0)
-    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
-    assert query(database_url, "SELECT count(*) FROM audit_log WHERE actor = 'arbiter1'") == [(0,)]
+    assert stored(database) == dict.fromkeys(STORED, 0)
+    assert query(database, "SELECT count(*) FROM submissions") == [(0,)]
+    assert query(database, "SELECT count(*) FROM audit_log WHERE actor = 'arbiter1'") == [(0,)]
 
 
 @pytest.mark.parametrize(
@@ -263,18 +267,18 @@ def test_a_broken_file_is_refused_with_line_and_field(
      ("category=fide-standard&format=pgn", "format")],
 )  # fmt: skip
 def test_bad_parameters_are_refused(
-    client: TestClient, tokens: dict[str, str], database_url: str, query_string: str, field: str
+    client: TestClient, tokens: dict[str, str], database: RolledBack, query_string: str, field: str
 ) -> None:
     response = send(client, tokens["arbiter1"], SMALL_TRF, query_string)
     assert response.status_code == 422
     assert f"field {field}" in response.json()["detail"]
-    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+    assert query(database, "SELECT count(*) FROM submissions") == [(0,)]
 
 
 def test_accept_stores_what_the_command_stores(
     client: TestClient,
     tokens: dict[str, str],
-    database_url: str,
+    database: RolledBack,
     folder: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -307,7 +311,7 @@ def test_accept_stores_what_the_command_stores(
         "periods": "SELECT category, list_date FROM periods",
     }
     for table, sql in tables.items():
-        ours = sorted(tuple(plain(v) for v in row) for row in query(database_url, sql))
+        ours = sorted(tuple(plain(v) for v in row) for row in query(database, sql))
         theirs = sorted(tuple(plain(v) for v in row) for row in query(other, sql))
         assert ours == theirs, table
         assert ours, table
@@ -320,7 +324,7 @@ def test_accept_stores_what_the_command_stores(
     late = client.post(f"/admin/v1/submissions/{submission}/reject", json={"reason": "x"},
                        headers=bearer(tokens["officer1"]))  # fmt: skip
     assert late.status_code == 409
-    assert stored(database_url)["tournaments"] == 2
+    assert stored(database)["tournaments"] == 2
     # The audit log names the users.
     log = client.get("/admin/v1/audit?limit=3", headers=bearer(tokens["officer1"])).json()
     assert [(e["action"], e["actor"]) for e in log] == [
@@ -334,7 +338,7 @@ def test_accept_stores_what_the_command_stores(
 
 
 def test_reject_with_a_reason_the_arbiter_reads(
-    client: TestClient, tokens: dict[str, str], database_url: str
+    client: TestClient, tokens: dict[str, str], database: RolledBack
 ) -> None:
     submission = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()[
         "submission_id"
@@ -352,7 +356,7 @@ def test_reject_with_a_reason_the_arbiter_reads(
     )  # fmt: skip
     accepted = client.post(f"{path}/accept", headers=bearer(tokens["officer1"]))
     assert accepted.status_code == 409
-    assert stored(database_url) == dict.fromkeys(STORED, 0)
+    assert stored(database) == dict.fromkeys(STORED, 0)
     listed = client.get("/admin/v1/submissions?state=rejected", headers=bearer(tokens["arbiter1"]))
     assert [s["submission_id"] for s in listed.json()] == [submission]
     assert client.get("/admin/v1/submissions?state=accepted",
@@ -451,7 +455,7 @@ def test_warnings_by_role(client: TestClient, tokens: dict[str, str]) -> None:
 
 
 def test_a_report_kept_before_shows_an_arbiter_only_their_own(
-    client: TestClient, tokens: dict[str, str], database_url: str
+    client: TestClient, tokens: dict[str, str], database: RolledBack
 ) -> None:
     """A report kept by an earlier version named everyone's submissions: an arbiter reading it
     now is shown none of another's (an officer still reads it whole)."""
@@ -464,16 +468,12 @@ def test_a_report_kept_before_shows_an_arbiter_only_their_own(
         f"this file was already submitted as submission {own} (submitted)",
         "a tournament named 'Test Open' from 2026-11-02 to 2026-11-08 is already stored: T000001",
     ]
-    engine = make_engine(database_url)
-    try:
-        with make_sessionmaker(engine).begin() as session:
-            row = session.get(SubmissionRow, int(second))
-            assert row is not None
-            # As kept before the warnings were also kept as messages (warnings_i18n).
-            old = {k: v for k, v in row.report.items() if k != "warnings_i18n"}
-            row.report = old | {"warnings": kept}
-    finally:
-        engine.dispose()
+    with database.sessions.begin() as session:
+        row = session.get(SubmissionRow, int(second))
+        assert row is not None
+        # As kept before the warnings were also kept as messages (warnings_i18n).
+        old = {k: v for k, v in row.report.items() if k != "warnings_i18n"}
+        row.report = old | {"warnings": kept}
     shown = client.get(f"/admin/v1/submissions/{second}", headers=bearer(tokens["arbiter2"]))
     assert shown.json()["report"]["warnings"] == kept[1:]
     seen = client.get(f"/admin/v1/submissions/{second}", headers=bearer(tokens["officer1"]))
@@ -481,7 +481,10 @@ def test_a_report_kept_before_shows_an_arbiter_only_their_own(
 
 
 def test_uploads_over_the_limit_are_refused(
-    client: TestClient, tokens: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch
+    client: TestClient,
+    tokens: dict[str, str],
+    database: RolledBack,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(uploads, "MAX_UPLOAD_BYTES", 1000)
     big = SMALL_TRF + b"   " * 400
@@ -492,11 +495,11 @@ def test_uploads_over_the_limit_are_refused(
         headers=bearer(tokens["arbiter1"]),
     )
     assert as_form.status_code == 413
-    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+    assert query(database, "SELECT count(*) FROM submissions") == [(0,)]
 
 
 def test_a_tournament_file_over_4_mb_is_refused_before_it_is_read(
-    client: TestClient, tokens: dict[str, str], database_url: str
+    client: TestClient, tokens: dict[str, str], database: RolledBack
 ) -> None:
     """Reading a TRF holds about 36 times the file: a tournament file is at most 4 MB (a real
     one is under 100 KB), whatever the 20 MB a corrected list file may have."""
@@ -505,7 +508,7 @@ def test_a_tournament_file_over_4_mb_is_refused_before_it_is_read(
     assert answer.status_code == 422
     assert "4 MB a tournament file may have" in answer.json()["detail"]
     assert "field file" in answer.json()["detail"]
-    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+    assert query(database, "SELECT count(*) FROM submissions") == [(0,)]
     replaced = client.post("/admin/v1/corrections/tournament/T000001?reason=r&dry_run=true",
                            content=big, headers=bearer(tokens["officer1"]))  # fmt: skip
     assert replaced.status_code == 422
@@ -523,7 +526,7 @@ def signed_in(client: TestClient, users: Accounts, username: str) -> str:
 
 
 def test_the_pages_upload_show_and_accept(
-    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str
+    client: TestClient, users: Accounts, tokens: dict[str, str], database: RolledBack
 ) -> None:
     csrf = signed_in(client, users, "arbiter1")
     form = client.get("/submissions/new")
@@ -535,7 +538,7 @@ def test_the_pages_upload_show_and_accept(
     # Without the CSRF token: 403 and nothing stored.
     refused = client.post("/submissions", data={"category": "fide-standard"}, files=files)
     assert refused.status_code == 403
-    assert query(database_url, "SELECT count(*) FROM submissions") == [(0,)]
+    assert query(database, "SELECT count(*) FROM submissions") == [(0,)]
     sent = client.post("/submissions", data=fields, files=files)
     assert sent.status_code == 303, sent.text
     location = sent.headers["location"]
@@ -558,7 +561,7 @@ def test_the_pages_upload_show_and_accept(
     accepted = client.post(f"{location}/accept", data={"csrf_token": csrf})
     assert accepted.status_code == 303
     assert "T000001" in client.get(location).text
-    assert stored(database_url)["tournaments"] == 1
+    assert stored(database)["tournaments"] == 1
     # Another arbiter's page: not found.
     signed_in(client, users, "arbiter2")
     assert client.get(location).status_code == 404
@@ -590,7 +593,11 @@ LIST_HEADER = (
 
 
 def test_ratings_against_the_list_in_force_and_a_late_tournament(
-    client: TestClient, tokens: dict[str, str], database_url: str, tmp_path: Path
+    client: TestClient,
+    tokens: dict[str, str],
+    database: RolledBack,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Lists of November and December 2026 published: the file (2 to 8 November, both players
     rated 1800 in it) is compared with the November list (in force on 2 November: Ann 1800,
@@ -602,8 +609,8 @@ def test_ratings_against_the_list_in_force_and_a_late_tournament(
             f'1000002,"Beta, Bob",FRA,M,1990,,{bob},60,{bob},20\n',
             encoding="utf-8",
         )
-        assert main(["lists", "import", str(listed), "--category", "fide-standard", "--period",
-                     period, "--database-url", database_url]) == 0  # fmt: skip
+        assert cli_ok(capsys, "lists", "import", str(listed), "--category", "fide-standard",
+                      "--period", period, url=database.url) is not None  # fmt: skip
     report = send(client, tokens["arbiter1"], SMALL_TRF, "category=fide-standard").json()
     assert (report["period"], report["late"]) == ("2027-01", True)
     assert report["players"] == {
@@ -614,7 +621,7 @@ def test_ratings_against_the_list_in_force_and_a_late_tournament(
     }
 
 
-def test_a_games_csv(client: TestClient, tokens: dict[str, str], database_url: str) -> None:
+def test_a_games_csv(client: TestClient, tokens: dict[str, str], database: RolledBack) -> None:
     """A games CSV names stored players: matched by id; an unknown one is refused at once."""
     assert send(client, tokens["officer1"], SMALL_TRF, "category=fide-standard&accept=true")
     games = (
@@ -633,7 +640,7 @@ def test_a_games_csv(client: TestClient, tokens: dict[str, str], database_url: s
         "club.csv, line 2, field black_id: unknown player 4242 (import a list or a TRF with "
         "this player first)"
     )
-    assert query(database_url, "SELECT count(*) FROM submissions") == [(2,)]
+    assert query(database, "SELECT count(*) FROM submissions") == [(2,)]
 
 
 @pytest.mark.parametrize(
@@ -692,14 +699,14 @@ def test_a_report_too_late_for_fide_is_accepted_only_with_a_reason(
     client: TestClient,
     tokens: dict[str, str],
     users: Accounts,
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """Lists to 2026-11 out; a tournament ending 2026-08-12 (third list 2026-11, B.02 §9.1;
     tests/services/test_late_reports.py works the calendar) is reported: the check report
     warns, accepting without a reason is refused (409), with one it is stored and audited."""
-    publish_until(database_url, tmp_path, capsys, "2026-11")
+    publish_until(database.url, tmp_path, capsys, "2026-11")
     content = (GAMES_HEADER + "Late Open,2026-08-10,2026-08-12,1,1001,1002,1-0\n").encode()
     sent = send(client, tokens["officer1"], content, "category=fide-standard&filename=late.csv")
     assert sent.status_code == 201, sent.text
@@ -729,7 +736,7 @@ def test_a_report_too_late_for_fide_is_accepted_only_with_a_reason(
     )
     assert accepted.status_code == 200, accepted.text
     (details,) = query(
-        database_url, "SELECT details FROM audit_log WHERE action = 'tournament-import'"
+        database, "SELECT details FROM audit_log WHERE action = 'tournament-import'"
     )[0]
     details = details if isinstance(details, dict) else json.loads(details)
     assert details["late_reason"] == "report lost by the organiser; resent 2026-11-30"

@@ -20,24 +20,29 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
 
 from ratingdb.api.app import create_app as create_public_app
 from ratingdb.cli import main
 from ratingdb.config import Settings
 from ratingdb.services import corrections as correction_service
 from ratingdb.services import tournament_browse
-from tests.backoffice.conftest import Accounts
+from tests.backoffice.conftest import Accounts, Clock, accounts_on, app_on
 from tests.backoffice.test_correction_browser import REASON_IS_PUBLIC
 from tests.backoffice.test_corrections import (
     ACCOUNT_TABLES,
+    add_tokens,
     audit_entries,
+    execute,
     preview_id,
+    query,
     ratings,
     shown_digest,
     signed_in,
@@ -61,9 +66,8 @@ from tests.corrections.test_revision_chain import (
     T2,
     T3,
     build,
-    execute,
 )
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 NAMES = {"T1": "Tournoi d'Été", "T2": "Rapid Club Lyon", "T3": "Coupe de l'été"}
 RENAMED = tuple((NAMES[t[0]], *t[1:]) for t in (T1, T2, T3))
@@ -81,10 +85,47 @@ WITHDRAW_IMPACT = {
 
 
 @pytest.fixture
-def ids(database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+def ids(database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+    return built_chain(database.url, tmp_path, capsys)
+
+
+def built_chain(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
     """The chain built, its three tournaments' ids by their short names (T1, T2, T3)."""
-    built = build(capsys, database_url, tmp_path / "chain", tournaments=RENAMED)
+    built = build(capsys, url, tmp_path / "chain", tournaments=RENAMED)
     return {short: built[name] for short, name in NAMES.items()}
+
+
+# A test that needs connections of its own to its database (the public API's read-only
+# engines, two requests racing) has it to itself (``database_url``), and the back office, its
+# users and the chain on it: ``own_...``.
+
+
+@pytest.fixture
+def own_app(database_url: str, clock: Clock) -> FastAPI:
+    return app_on(database_url, clock)
+
+
+@pytest.fixture
+def own_client(own_app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(own_app, follow_redirects=False) as client:
+        yield client
+
+
+@pytest.fixture
+def own_users(engine: Engine, clock: Clock) -> Accounts:
+    return accounts_on(engine, clock)
+
+
+@pytest.fixture
+def own_tokens(own_users: Accounts) -> dict[str, str]:
+    return add_tokens(own_users)
+
+
+@pytest.fixture
+def own_ids(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> dict[str, str]:
+    return built_chain(database_url, tmp_path, capsys)
 
 
 def escaped(text: str) -> str:
@@ -99,7 +140,7 @@ def listed(page: str) -> list[str]:
 
 def test_browse_newest_first_filter_and_page(
     client: TestClient, users: Accounts, tokens: dict[str, str],
-    ids: dict[str, str], monkeypatch: pytest.MonkeyPatch, database_url: str,
+    ids: dict[str, str], monkeypatch: pytest.MonkeyPatch, database: RolledBack,
 ) -> None:  # fmt: skip
     for role in ("arbiter1", "admin1"):  # officers only, and only officers get the link
         signed_in(client, users, role)
@@ -139,7 +180,7 @@ def test_browse_newest_first_filter_and_page(
     assert "No tournament matches." in client.get("/tournaments?category=fide-rapid").text
     # The games CSV names no federation; T2's set as a TRF's 032 record would set it.
     assert browse(federation="fra") == []
-    execute(database_url, "UPDATE tournaments SET federation = 'FRA' WHERE tournament_id = :t",
+    execute(database, "UPDATE tournaments SET federation = 'FRA' WHERE tournament_id = :t",
             t=ids["T2"])  # fmt: skip
     assert browse(federation="fra") == [ids["T2"]]
     assert browse(federation="GER") == []
@@ -177,7 +218,7 @@ def test_browse_newest_first_filter_and_page(
 
 def test_open_a_tournament_and_correct_a_game_from_its_link(
     client: TestClient, users: Accounts, tokens: dict[str, str],
-    ids: dict[str, str], database_url: str,
+    ids: dict[str, str], database: RolledBack,
 ) -> None:  # fmt: skip
     csrf = signed_in(client, users, "officer1")
     assert client.get("/tournaments/T999999").status_code == 404
@@ -220,7 +261,7 @@ def test_open_a_tournament_and_correct_a_game_from_its_link(
     assert "typed" not in other
     assert "made-up" not in other
     assert '<option value="0-1" selected>' in other
-    assert query(database_url, "SELECT count(*) FROM corrections") == [(0,)]
+    assert query(database, "SELECT count(*) FROM corrections") == [(0,)]
 
 
 def impact_rows(page: str) -> dict[str, dict[str, tuple[int, int, int]]]:
@@ -239,9 +280,11 @@ def impact_rows(page: str) -> dict[str, dict[str, tuple[int, int, int]]]:
 
 
 def test_withdraw_a_tournament_impact_then_confirm(
-    client: TestClient, users: Accounts, tokens: dict[str, str],
-    ids: dict[str, str], database_url: str,
+    own_client: TestClient, own_users: Accounts, own_tokens: dict[str, str],
+    own_ids: dict[str, str], database_url: str,
 ) -> None:  # fmt: skip
+    """On a database of the test's own: the public API reads it through engines of its own."""
+    client, users, tokens, ids = own_client, own_users, own_tokens, own_ids
     url = database_url
     signed_in(client, users, "officer1")
     page = client.get(f"/tournaments/{ids['T2']}").text
@@ -334,13 +377,15 @@ def test_withdraw_a_tournament_impact_then_confirm(
 
 
 def test_two_withdrawals_of_one_tournament_at_once(
-    app: FastAPI, client: TestClient, users: Accounts, tokens: dict[str, str],
-    ids: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch,
+    own_app: FastAPI, own_client: TestClient, own_users: Accounts, own_tokens: dict[str, str],
+    own_ids: dict[str, str], database_url: str, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """Two officers confirm their previews of withdrawing T2 at the same moment: the second
     waits for the first (the import lock), then finds no game left to withdraw (422 on its
-    page); applied once, audited once, every revision still what its inputs give."""
+    page); applied once, audited once, every revision still what its inputs give. Two
+    transactions at once: on a database of the test's own."""
+    app, client, users, ids = own_app, own_client, own_users, own_ids  # own_tokens: the officers
     url = database_url
     confirms = []
     for officer, browser in (("officer1", client),
@@ -370,13 +415,13 @@ def test_two_withdrawals_of_one_tournament_at_once(
 
 
 def test_withdrawing_a_tournament_of_an_open_period(
-    client: TestClient, users: Accounts, tokens: dict[str, str], database_url: str,
+    client: TestClient, users: Accounts, tokens: dict[str, str], database: RolledBack,
     tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     """Only 2026-09 published: T3 (rated 2026-11, open) withdrawn changes no published list;
     the impact names the open period, whose close then rates none of its games."""
-    url = database_url
-    built = build(capsys, url, tmp_path / "chain", tournaments=RENAMED, periods=(PERIODS[0],))
+    built = build(capsys, database.url, tmp_path / "chain", tournaments=RENAMED,
+                  periods=(PERIODS[0],))  # fmt: skip
     t3 = built[NAMES["T3"]]
     csrf = signed_in(client, users, "officer1")
     form = {"csrf_token": csrf, "tournament": t3, "reason": REASON}
@@ -388,6 +433,6 @@ def test_withdrawing_a_tournament_of_an_open_period(
     done = client.post(f"/corrections/previews/{number}/confirm",
                        data={"csrf_token": csrf, "impact_digest": shown_digest(shown)})  # fmt: skip
     assert done.status_code == 303
-    assert query(url, "SELECT count(*) FROM games WHERE tournament_id = :t AND superseded_by "
+    assert query(database, "SELECT count(*) FROM games WHERE tournament_id = :t AND superseded_by "
                  "IS NULL", t=t3) == [(0,)]  # fmt: skip
-    assert query(url, "SELECT count(*) FROM rating_lists WHERE revision > 1") == [(0,)]
+    assert query(database, "SELECT count(*) FROM rating_lists WHERE revision > 1") == [(0,)]

@@ -3,7 +3,11 @@ second gets 429), ``backoffice_upload_concurrency`` in the process (one more get
 with Retry-After and a message, refused before the file is read and with nothing stored; the
 slots shared by every upload route (submissions, corrections, the API and the pages), and
 freed however an upload ends. Uploads are held inside the service's check by an event the
-test sets, never by a sleep."""
+test sets, never by a sleep.
+
+Uploads held at once are requests in flight on several threads, each in a transaction of its
+own: those tests have a database of their own (``database_url``, the back office and its users
+on it); uploads one after another run in the test's rolled-back transaction (``database``)."""
 
 from __future__ import annotations
 
@@ -18,15 +22,16 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from httpx2 import Response
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 
 from ratingdb.backoffice import uploads
 from ratingdb.backoffice.app import create_app
 from ratingdb.config import Settings
 from ratingdb.services import submissions
 from ratingdb.services.submissions import MAX_UPLOAD_BYTES
-from tests.backoffice.conftest import Accounts, Clock
+from tests.backoffice.conftest import Accounts, Clock, accounts_on
 from tests.backoffice.test_submissions import SMALL_TRF
+from tests.support.rolled_back import RolledBack
 
 #: Long enough for anything to happen on a loaded machine; reached only when a test fails.
 PATIENCE = 30
@@ -68,16 +73,36 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
     gate.released.set()  # a failed test must not leave threads waiting
 
 
+def settings(url: str) -> Settings:
+    return Settings(database_url=url, backoffice_upload_concurrency=2)
+
+
 @pytest.fixture
 def app(database_url: str, clock: Clock) -> FastAPI:
-    return create_app(Settings(database_url=database_url, backoffice_upload_concurrency=2),
-                      clock=clock)  # fmt: skip
+    return create_app(settings(database_url), clock=clock)
+
+
+@pytest.fixture
+def users(engine: Engine, clock: Clock) -> Accounts:
+    return accounts_on(engine, clock)
 
 
 @pytest.fixture
 def client(app: FastAPI) -> Iterator[TestClient]:
     with TestClient(app, follow_redirects=False) as client:
         yield client
+
+
+@pytest.fixture
+def one_at_a_time(database: RolledBack, clock: Clock) -> Iterator[tuple[TestClient, str]]:
+    """The back office in the test's rolled-back transaction, and arbiter1's token: for
+    uploads sent one after another."""
+    users = Accounts(database.sessions, clock, database.url)
+    users.add("arbiter1", "arbiter")
+    token = users.token("arbiter1")
+    app = create_app(settings(database.url), clock=clock, sessions=database.sessions)
+    with TestClient(app, follow_redirects=False) as client:
+        yield client, token
 
 
 @pytest.fixture
@@ -101,8 +126,11 @@ def upload(client: TestClient, token: str, filename: str = "open.trf",
                                 "Content-Type": "text/plain"})  # fmt: skip
 
 
-def submitted(database_url: str) -> int:
-    engine = create_engine(database_url)
+def submitted(where: RolledBack | str) -> int:
+    """The submissions stored: in the test's transaction, or in the database at a URL."""
+    if isinstance(where, RolledBack):
+        return int(where.rows("SELECT count(*) FROM submissions")[0][0])
+    engine = create_engine(where)
     try:
         with engine.connect() as connection:
             return int(connection.execute(text("SELECT count(*) FROM submissions")).scalar_one())
@@ -162,10 +190,9 @@ def test_an_upload_beyond_the_process_limit_gets_503(
 
 
 def test_the_slot_is_freed_however_the_upload_ends(
-    client: TestClient, tokens: dict[str, str], database_url: str,
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
-    token = tokens["arbiter1"]
+    one_at_a_time: tuple[TestClient, str], database: RolledBack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, token = one_at_a_time
     too_large = upload(client, token, content=b"x" * (MAX_UPLOAD_BYTES + 1))
     assert too_large.status_code == 413
     assert upload(client, token, content=b"not a TRF\n").status_code == 422
@@ -181,7 +208,7 @@ def test_the_slot_is_freed_however_the_upload_ends(
         assert upload(failing, token).status_code == 500
     monkeypatch.undo()
     assert upload(client, token).status_code == 201  # none of them kept the slot
-    assert submitted(database_url) == 1
+    assert submitted(database) == 1
 
 
 def test_the_slots_count_and_refuse() -> None:

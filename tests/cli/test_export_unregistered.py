@@ -13,6 +13,7 @@ from tests.support.factories import ANNA, BOB, list_csv
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 from tests.support.files import write
+from tests.support.rolled_back import RolledBack
 
 HEAD = (
     "player_id,name,sex,birth_date,birth_year,federation,national_federation,national_id,"
@@ -48,10 +49,10 @@ def load(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_players_who_need_a_fide_id_as_fides_registration_asks(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    load(database_url, tmp_path, capsys)
-    code, out, err = cli(capsys, "players", "export-unregistered", url=database_url)
+    load(database.url, tmp_path, capsys)
+    code, out, err = cli(capsys, "players", "export-unregistered", url=database.url)
     assert code == 0, err
     # Nat only: Zed played no FIDE-rated event; Anna and Bob have FIDE ids. TRF sex "m" is M,
     # federation FRA (trf_player's), one FIDE tournament ending 2026-11-08.
@@ -61,18 +62,18 @@ def test_the_players_who_need_a_fide_id_as_fides_registration_asks(
     ]
     output = tmp_path / "unregistered.csv"
     code, out, _ = cli(capsys, "players", "export-unregistered", "--category", "fide-standard",
-                       "--output", str(output), url=database_url)  # fmt: skip
+                       "--output", str(output), url=database.url)  # fmt: skip
     assert (code, out) == (0, "")
     assert output.read_text(encoding="utf-8").splitlines()[1].startswith("900000000001,")
     code, out, _ = cli(capsys, "players", "export-unregistered", "--category", "fide-rapid",
-                       url=database_url)  # fmt: skip
+                       url=database.url)  # fmt: skip
     assert (code, out.splitlines()) == (0, [HEAD])
 
 
 def test_a_national_category_is_refused(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, err = cli(capsys, "players", "export-unregistered", "--category", "ffe-rapid",
-                         url=database_url)  # fmt: skip
+                         url=database.url)  # fmt: skip
     assert (code, out) == (2, "")
     assert "ffe-rapid rates players by their national id" in err

@@ -18,7 +18,8 @@ import pytest
 
 from tests.support import forks
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
+from tests.support.sql import query as query_url
 
 LIST = (
     "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
@@ -40,9 +41,14 @@ def ok(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> Any:
     return json.loads(out)
 
 
-def counts(url: str) -> tuple[int, ...]:
+def query(where: RolledBack | str, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of ``sql``: in the test's transaction, or in the database at a URL."""
+    return where.rows(sql) if isinstance(where, RolledBack) else query_url(where, sql)
+
+
+def counts(database: RolledBack) -> tuple[int, ...]:
     return tuple(
-        query(url, f"SELECT count(*) FROM {table}")[0][0]
+        database.rows(f"SELECT count(*) FROM {table}")[0][0]
         for table in ("corrections", "rating_lists", "games", "audit_log", "players")
     )
 
@@ -56,33 +62,40 @@ def files(tmp_path: Path) -> dict[str, Path]:
     return out
 
 
-@pytest.fixture
-def loaded(database_url: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> str:
-    ok(capsys, database_url, "lists", "import", str(files["list"]), "--category",
-       "fide-standard", "--period", "2026-08", "--actor", "loader")  # fmt: skip
-    ok(capsys, database_url, "tournaments", "import", str(files["games"]), "--category",
+def load_files(url: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    ok(capsys, url, "lists", "import", str(files["list"]), "--category", "fide-standard",
+       "--period", "2026-08", "--actor", "loader")  # fmt: skip
+    ok(capsys, url, "tournaments", "import", str(files["games"]), "--category",
        "fide-standard", "--actor", "loader")  # fmt: skip
-    return database_url
+
+
+@pytest.fixture
+def loaded(
+    database: RolledBack, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> RolledBack:
+    load_files(database.url, files, capsys)
+    return database
 
 
 # --- periods close on a published period ---------------------------------------------------
 
 
 def test_closing_a_published_period_reports_that_list(
-    loaded: str, capsys: pytest.CaptureFixture[str]
+    loaded: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = loaded
+    database = loaded
+    url = database.url
     first = ok(capsys, url, *CLOSE)
     assert first["state"] == "published"
-    stored = query(url, "SELECT id, entry_count, rule_version, revision FROM rating_lists "
-                        "WHERE list_date = '2026-09-01'")  # fmt: skip
+    stored = query(database, "SELECT id, entry_count, rule_version, revision "
+                             "FROM rating_lists WHERE list_date = '2026-09-01'")  # fmt: skip
     assert len(stored) == 1
     list_id, entries, rule_version, revision = stored[0]
     assert (entries, revision) == (3, 1)  # Anna, Bob and Gus (who did not play)
     assert (first["list_id"], first["entries"], first["rule_version"]) == (
         list_id, 3, rule_version,
     )  # fmt: skip
-    before = counts(url)
+    before = counts(database)
 
     code, out, err = cli(capsys, *CLOSE, url=url)
     assert code == 0
@@ -95,15 +108,16 @@ def test_closing_a_published_period_reports_that_list(
     # Counts only a computation knows are null, never a made-up zero.
     assert again["games"] is None
     assert again["first_ratings"] is None
-    assert counts(url) == before
+    assert counts(database) == before
 
 
 def test_closing_an_imported_period_reports_the_imported_list(
-    loaded: str, capsys: pytest.CaptureFixture[str]
+    loaded: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = loaded
+    database = loaded
+    url = database.url
     ((list_id, rule_version),) = query(
-        url, "SELECT id, rule_version FROM rating_lists WHERE list_date = '2026-08-01'"
+        database, "SELECT id, rule_version FROM rating_lists WHERE list_date = '2026-08-01'"
     )
     again = ok(capsys, url, "periods", "close", "--category", "fide-standard", "--period",
                "2026-08")  # fmt: skip
@@ -115,10 +129,11 @@ def test_closing_an_imported_period_reports_the_imported_list(
 
 
 def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
-    loaded: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+    loaded: RolledBack, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = loaded
-    before = counts(url)
+    database = loaded
+    url = database.url
+    before = counts(database)
     code, out, err = cli(capsys, *CLOSE, "--dry-run", url=url)
     assert code == 0, err
     dry = json.loads(out)
@@ -126,11 +141,11 @@ def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
     assert dry["list_id"] is None
     assert dry["revision"] is None
     assert "dry run: nothing was written" in err
-    assert counts(url) == before
+    assert counts(database) == before
 
     ok(capsys, url, *CLOSE)
-    before = counts(url)
-    ((tournament_id,),) = query(url, "SELECT tournament_id FROM tournaments")
+    before = counts(database)
+    ((tournament_id,),) = query(database, "SELECT tournament_id FROM tournaments")
     commands = [
         ("games", "correct", "--tournament", tournament_id, "--round", "1", "--white", "1001",
          "--black", "1002", "--result", "0-1", "--reason", "scoresheet", "--dry-run"),
@@ -146,7 +161,7 @@ def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
         assert document["dry_run"] is True
         assert document["correction_id"] is None, command
         assert "dry run: nothing was written" in err
-        assert counts(url) == before, command
+        assert counts(database) == before, command
     # The correction would have changed the published list: the dry run still says how.
     assert [r["to_revision"] for r in document["revisions"]] == [2]
 
@@ -154,21 +169,21 @@ def test_dry_runs_print_no_id_of_a_row_they_did_not_write(
 # --- the audit log's actor -----------------------------------------------------------------
 
 
-def actors(url: str) -> list[tuple[str, str]]:
+def actors(where: RolledBack | str) -> list[tuple[str, str]]:
     return [
         (action, actor)
-        for action, actor in query(url, "SELECT action, actor FROM audit_log ORDER BY id")
+        for action, actor in query(where, "SELECT action, actor FROM audit_log ORDER BY id")
     ]
 
 
 def test_the_audit_log_names_the_actor_given(
-    database_url: str,
+    database: RolledBack,
     files: dict[str, Path],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """--actor first, then RATINGDB_ACTOR, then the operating system user (LOGNAME here)."""
-    url = database_url
+    url = database.url
     monkeypatch.setenv("LOGNAME", "olga")
     monkeypatch.setenv("RATINGDB_ACTOR", "Ravi Rating Officer")
     ok(capsys, url, "lists", "import", str(files["list"]), "--category", "fide-standard",
@@ -176,7 +191,7 @@ def test_the_audit_log_names_the_actor_given(
     ok(capsys, url, "tournaments", "import", str(files["games"]), "--category", "fide-standard")
     monkeypatch.delenv("RATINGDB_ACTOR")
     ok(capsys, url, *CLOSE)
-    ((tournament_id,),) = query(url, "SELECT tournament_id FROM tournaments")
+    ((tournament_id,),) = query(database, "SELECT tournament_id FROM tournaments")
     ok(capsys, url, "games", "correct", "--tournament", tournament_id, "--round", "1",
        "--white", "1001", "--black", "1002", "--result", "1/2-1/2", "--reason", "scoresheet",
        "--actor", "Ada Arbiter")  # fmt: skip
@@ -184,7 +199,7 @@ def test_the_audit_log_names_the_actor_given(
        "--reason", "second scoresheet", "--actor", "Bea")  # fmt: skip
     ok(capsys, url, "players", "merge", "1001", "1003", "--reason", "one person",
        "--override", "another sex and birth year, merged all the same")  # fmt: skip
-    assert actors(url) == [
+    assert actors(database) == [
         ("list-import", "Ada Arbiter"),
         ("tournament-import", "Ravi Rating Officer"),
         ("close", "olga"),
@@ -195,13 +210,13 @@ def test_the_audit_log_names_the_actor_given(
 
 
 def test_an_actor_that_cannot_be_found_or_used_is_refused(
-    database_url: str,
+    database: RolledBack,
     files: dict[str, Path],
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    url = database_url
-    before = counts(url)
+    url = database.url
+    before = counts(database)
     load = ("lists", "import", str(files["list"]), "--category", "fide-standard", "--period",
             "2026-08")  # fmt: skip
     for variable in ("LOGNAME", "USER", "LNAME", "USERNAME", "RATINGDB_ACTOR"):
@@ -221,14 +236,17 @@ def test_an_actor_that_cannot_be_found_or_used_is_refused(
         code, _, err = cli(capsys, *load, "--actor", bad, url=url)
         assert code == 2
         assert err.startswith(f"ratingdb lists: --actor: {said}"), err
-    assert counts(url) == before
+    assert counts(database) == before
 
 
 @pytest.mark.processes
-def test_the_scheduled_close_records_its_actor(loaded: str) -> None:
+def test_the_scheduled_close_records_its_actor(
+    database_url: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     """``python -m jobs``: ``--actor`` as given; without it, the OS user, marked as the
-    scheduler's."""
-    url = loaded
+    scheduler's. (A process of its own: a database of its own.)"""
+    url = database_url
+    load_files(url, files, capsys)
     base = ["--database-url", url]
     env = {"PATH": "/usr/bin:/bin", "LOGNAME": "cron-user", "PYTHONPATH": ":".join(sys.path)}
     done = forks.run(

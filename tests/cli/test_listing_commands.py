@@ -24,6 +24,7 @@ import pytest
 
 from tests.support.cli import cli_ok, run_cli
 from tests.support.factories import BASELINE, games_csv
+from tests.support.rolled_back import RolledBack
 
 #: One tournament per games CSV, imported in this order.
 GAMES = (
@@ -40,30 +41,32 @@ def lines(out: str) -> list[dict[str, Any]]:
 
 
 @pytest.fixture
-def stored(database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, str]:
+def stored(
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> dict[str, str]:
     """The data above; the tournaments' ids by name (as their imports printed them)."""
     baseline = tmp_path / "baseline.csv"
     baseline.write_text(BASELINE, encoding="utf-8")
     cli_ok(capsys, "lists", "import", str(baseline), "--category", "fide-standard",
-           "--period", "2026-08", url=database_url)  # fmt: skip
+           "--period", "2026-08", url=database.url)  # fmt: skip
     ids = {}
     for number, content in enumerate(GAMES):
         games = tmp_path / f"games{number}.csv"
         games.write_text(content, encoding="utf-8")
         out = cli_ok(capsys, "tournaments", "import", str(games), "--category", "fide-standard",
-                     url=database_url)  # fmt: skip
+                     url=database.url)  # fmt: skip
         (imported,) = lines(out)
         ids[content.splitlines()[1].split('"')[1]] = imported["tournament_id"]
     cli_ok(capsys, "periods", "close", "--category", "fide-standard", "--period", "2026-09",
-           url=database_url)  # fmt: skip
+           url=database.url)  # fmt: skip
     return ids
 
 
 def test_lists_list_newest_first(
-    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+    stored: dict[str, str], database: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
     started = datetime.now(UTC)
-    code, out, err = run_cli(capsys, "lists", "list", url=database_url)
+    code, out, err = run_cli(capsys, "lists", "list", url=database.url)
     assert (code, err) == (0, "")
     found = lines(out)
     published = [datetime.fromisoformat(item.pop("published_at")) for item in found]
@@ -81,14 +84,14 @@ def test_lists_list_newest_first(
 
 
 def test_lists_list_of_a_category(
-    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+    stored: dict[str, str], database: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run_cli(capsys, "lists", "list", "--category", "fide-rapid", url=database_url) == (
+    assert run_cli(capsys, "lists", "list", "--category", "fide-rapid", url=database.url) == (
         0, "", ""
     )  # fmt: skip
-    out = cli_ok(capsys, "lists", "list", "--category", "fide-standard", url=database_url)
+    out = cli_ok(capsys, "lists", "list", "--category", "fide-standard", url=database.url)
     assert [item["period"] for item in lines(out)] == ["2026-09", "2026-08"]
-    code, out, err = run_cli(capsys, "lists", "list", "--category", "chess960", url=database_url)
+    code, out, err = run_cli(capsys, "lists", "list", "--category", "chess960", url=database.url)
     assert (code, out) == (2, "")
     assert "--category" in err
 
@@ -100,21 +103,21 @@ AUTUMN_OPEN = CLUB_CUP | {"name": "Autumn Open", "start_date": "2026-08-03",
 
 
 def test_tournaments_list_by_period_then_start_date(
-    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+    stored: dict[str, str], database: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
     expected = [
         {"tournament_id": stored["Club Cup"], **CLUB_CUP},
         {"tournament_id": stored["Autumn Open"], **AUTUMN_OPEN},
     ]
     for filters in ([], ["--category", "fide-standard"], ["--period", "2026-09"]):
-        code, out, err = run_cli(capsys, "tournaments", "list", *filters, url=database_url)
+        code, out, err = run_cli(capsys, "tournaments", "list", *filters, url=database.url)
         assert (code, err) == (0, ""), filters
         assert [list(item) for item in lines(out)] == [list(expected[0])] * 2  # keys in order
         assert lines(out) == expected, filters
     for filters in (["--category", "fide-rapid"], ["--period", "2026-10"]):
-        assert run_cli(capsys, "tournaments", "list", *filters, url=database_url) == (0, "", "")
+        assert run_cli(capsys, "tournaments", "list", *filters, url=database.url) == (0, "", "")
     code, out, err = run_cli(capsys, "tournaments", "list", "--period", "2026-13",
-                             url=database_url)  # fmt: skip
+                             url=database.url)  # fmt: skip
     assert (code, out) == (2, "")
     assert "--period" in err
 
@@ -126,31 +129,31 @@ NINA = {"player_id": "1005", "name": "Nina, N", "federation": "FRA", "sex": "F",
 
 
 def test_players_search(
-    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+    stored: dict[str, str], database: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run_cli(capsys, "players", "search", "n", url=database_url)
+    code, out, err = run_cli(capsys, "players", "search", "n", url=database.url)
     assert (code, err) == (0, "")
     # Each word starts a word of the name (any order, accents and case ignored): "n" starts
     # Nina's name only (not Anna's nor "Dan, D"); "a" starts Anna's and her initial.
     assert [item["player_id"] for item in lines(out)] == ["1005"]
     anna = ANNA | {"ratings": {"fide-standard": {"period": "2026-09", "rating": 1862}}}
-    assert lines(cli_ok(capsys, "players", "search", "ANNA", url=database_url)) == [anna]
-    assert lines(cli_ok(capsys, "players", "search", "a ánnà", url=database_url)) == [anna]
+    assert lines(cli_ok(capsys, "players", "search", "ANNA", url=database.url)) == [anna]
+    assert lines(cli_ok(capsys, "players", "search", "a ánnà", url=database.url)) == [anna]
     nina = NINA | {"ratings": {}}  # unrated
-    assert lines(cli_ok(capsys, "players", "search", "1005", url=database_url)) == [nina]
-    out = cli_ok(capsys, "players", "search", "a", "--limit", "1", url=database_url)
+    assert lines(cli_ok(capsys, "players", "search", "1005", url=database.url)) == [nina]
+    out = cli_ok(capsys, "players", "search", "a", "--limit", "1", url=database.url)
     assert lines(out) == [anna]
-    assert run_cli(capsys, "players", "search", "zed", url=database_url) == (0, "", "")
-    assert run_cli(capsys, "players", "search", "nn", url=database_url) == (0, "", "")
-    code, out, err = run_cli(capsys, "players", "search", "n", "--limit", "0", url=database_url)
+    assert run_cli(capsys, "players", "search", "zed", url=database.url) == (0, "", "")
+    assert run_cli(capsys, "players", "search", "nn", url=database.url) == (0, "", "")
+    code, out, err = run_cli(capsys, "players", "search", "n", "--limit", "0", url=database.url)
     assert (code, out) == (2, "")
     assert "--limit" in err
 
 
 def test_players_show_the_latest_rating_in_each_category(
-    stored: dict[str, str], database_url: str, capsys: pytest.CaptureFixture[str]
+    stored: dict[str, str], database: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run_cli(capsys, "players", "show", "1001", url=database_url)
+    code, out, err = run_cli(capsys, "players", "show", "1001", url=database.url)
     assert (code, err) == (0, "")
     assert len(out.splitlines()) == 1
     assert json.loads(out) == ANNA | {
@@ -161,25 +164,25 @@ def test_players_show_the_latest_rating_in_each_category(
              "peak_rating": 1862},
         ]
     }  # fmt: skip
-    bob = json.loads(cli_ok(capsys, "players", "show", "1002", url=database_url))
+    bob = json.loads(cli_ok(capsys, "players", "show", "1002", url=database.url))
     assert [(r["rating"], r["change"], r["peak_rating"]) for r in bob["ratings"]] == [
         (1908, -12, 1920)
     ]
-    assert json.loads(cli_ok(capsys, "players", "show", "1005", url=database_url)) == NINA | {
+    assert json.loads(cli_ok(capsys, "players", "show", "1005", url=database.url)) == NINA | {
         "ratings": []
     }
 
 
 def test_players_show_of_an_unknown_player_exits_2_naming_it(
-    database_url: str, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run_cli(capsys, "players", "show", "999999", url=database_url)
+    code, out, err = run_cli(capsys, "players", "show", "999999", url=database.url)
     assert (code, out) == (2, "")
     assert err == "ratingdb players: ID: no player 999999\n"
 
 
 def test_periods_status_one_json_line_per_period(
-    stored: dict[str, str], database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    stored: dict[str, str], database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """As every listing: one JSON line per period, by category then period, the state spelt as
     everywhere else (``open``, ``published``; ``awaiting-approval``: tests/jobs)."""
@@ -187,8 +190,8 @@ def test_periods_status_one_json_line_per_period(
     games = games_csv('"Fall Blitz",2026-09-05,2026-09-06,1,1001,1004,1/2-1/2')
     october.write_text(games, encoding="utf-8")
     cli_ok(capsys, "tournaments", "import", str(october), "--category", "fide-standard",
-           url=database_url)  # fmt: skip
-    code, out, err = run_cli(capsys, "periods", "status", url=database_url)
+           url=database.url)  # fmt: skip
+    code, out, err = run_cli(capsys, "periods", "status", url=database.url)
     assert (code, err) == (0, "")
     found = lines(out)
     published = [item.pop("published_at") for item in found]
@@ -206,5 +209,5 @@ def test_periods_status_one_json_line_per_period(
     ]  # fmt: skip
     # Another category's periods: none, so nothing at all (not an empty document).
     code, out, err = run_cli(capsys, "periods", "status", "--category", "fide-rapid",
-                             url=database_url)  # fmt: skip
+                             url=database.url)  # fmt: skip
     assert (code, out, err) == (0, "", "")

@@ -26,6 +26,7 @@ from ratingdb.db.bulk import bulk_insert_rows
 from ratingdb.db.migrate import head_revision
 from ratingdb.failures import OperationalFailure, require_database_to_serve
 from tests.support import forks
+from tests.support.rolled_back import RolledBack
 
 UPGRADE = "run `ratingdb db upgrade`"
 LIST = (
@@ -341,8 +342,8 @@ def test_jobs_report_an_operational_failure_in_one_line(empty_database_url: str)
     assert "Traceback (most recent call last):" in shown.stderr
 
 
-def test_bad_input_still_exits_2(database_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_still_exits_2(database: RolledBack, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["periods", "close", "--category", "nope", "--period", "2026-09",
-                 "--database-url", database_url])  # fmt: skip
+                 "--database-url", database.url], sessions=database.sessions)  # fmt: skip
     assert code == 2
     assert capsys.readouterr().err.startswith("ratingdb periods: --category: ")

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from ratingdb.cli import main
+from tests.support.cli import run_cli as run
 from tests.support.files import trf_player as player
+from tests.support.rolled_back import RolledBack
 
 TRF = (
     "012 Open de Genève\n022 Genève\n032 SUI\n042 2026/11/02\n052 2026/11/08\n122 90/40+30\n"
@@ -69,29 +70,22 @@ EXPECTED = """{
 """
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str, url: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main([*args, "--database-url", url])
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_show_prints_the_contract_document_byte_for_byte(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "geneve.trf"
     path.write_text(TRF, encoding="utf-8")
     code, _, err = run(capsys, "tournaments", "import", str(path), "--category", "fide-standard",
-                       "--category", "fide-rapid", url=database_url)  # fmt: skip
+                       "--category", "fide-rapid", url=database.url)  # fmt: skip
     assert code == 0, err
-    code, out, err = run(capsys, "tournaments", "show", "T000001", url=database_url)
+    code, out, err = run(capsys, "tournaments", "show", "T000001", url=database.url)
     assert (code, err) == (0, "")
     assert out == EXPECTED
 
 
 def test_show_of_an_unknown_tournament_exits_2_naming_it(
-    database_url: str, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, err = run(capsys, "tournaments", "show", "T999999", url=database_url)
+    code, out, err = run(capsys, "tournaments", "show", "T999999", url=database.url)
     assert (code, out) == (2, "")
     assert err == "ratingdb tournaments: ID: no tournament T999999\n"

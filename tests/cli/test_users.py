@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import Engine, select
+from sqlalchemy import select
 
-from ratingdb.db import make_sessionmaker
 from ratingdb.models import AuditRow, UserRow
 from ratingdb.services import accounts, passwords, sign_in
 from tests.support import forks
 from tests.support.cli import run_cli
+from tests.support.rolled_back import RolledBack
 
 PASSWORD = "a long enough password"
 
@@ -32,12 +32,12 @@ def cheap_hashing(monkeypatch: pytest.MonkeyPatch) -> None:
 def run(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    database_url: str,
+    url: str,
     *argv: str,
     stdin: str = "",
 ) -> tuple[int, str, str]:
     """``ratingdb users ARGV`` with ``stdin`` typed in (``monkeypatch``: kept for the callers)."""
-    return run_cli(capsys, "users", *argv, url=database_url, stdin=stdin)
+    return run_cli(capsys, "users", *argv, url=url, stdin=stdin)
 
 
 def add(monkeypatch: Any, capsys: Any, url: str, name: str, role: str = "admin") -> None:
@@ -45,8 +45,8 @@ def add(monkeypatch: Any, capsys: Any, url: str, name: str, role: str = "admin")
                stdin=PASSWORD + "\n")[0] == 0  # fmt: skip
 
 
-def audit_entries(engine: Engine) -> list[tuple[str, str, dict[str, Any]]]:
-    with make_sessionmaker(engine)() as session:
+def audit_entries(database: RolledBack) -> list[tuple[str, str, dict[str, Any]]]:
+    with database.sessions() as session:
         rows = session.scalars(select(AuditRow).order_by(AuditRow.id)).all()
         return [(row.action, row.actor, row.details) for row in rows]
 
@@ -54,16 +54,15 @@ def audit_entries(engine: Engine) -> list[tuple[str, str, dict[str, Any]]]:
 def test_add_list_disable(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    database_url: str,
-    engine: Engine,
+    database: RolledBack,
 ) -> None:
     monkeypatch.setenv("RATINGDB_ACTOR", "Claire Officer")
-    code, out, _ = run(monkeypatch, capsys, database_url, "add", "alice", "--role", "admin",
+    code, out, _ = run(monkeypatch, capsys, database.url, "add", "alice", "--role", "admin",
                        "--password-stdin", stdin=PASSWORD + "\n")  # fmt: skip
     assert code == 0
     assert json.loads(out) == {"username": "alice", "role": "admin"}
-    add(monkeypatch, capsys, database_url, "bob", "arbiter")
-    code, out, _ = run(monkeypatch, capsys, database_url, "list")
+    add(monkeypatch, capsys, database.url, "bob", "arbiter")
+    code, out, _ = run(monkeypatch, capsys, database.url, "list")
     assert code == 0
     listed = [json.loads(line) for line in out.splitlines()]
     assert [(u["username"], u["role"], u["disabled"]) for u in listed] == [
@@ -72,10 +71,10 @@ def test_add_list_disable(
     ]
     assert "argon2" not in out
     assert PASSWORD not in out
-    code, out, _ = run(monkeypatch, capsys, database_url, "disable", "bob")
+    code, out, _ = run(monkeypatch, capsys, database.url, "disable", "bob")
     assert code == 0
     assert json.loads(out) == {"username": "bob", "disabled": True}
-    with make_sessionmaker(engine)() as session:
+    with database.sessions() as session:
         stored = {row.username: row for row in session.scalars(select(UserRow))}
         assert stored["bob"].disabled
         assert not stored["alice"].disabled
@@ -83,7 +82,7 @@ def test_add_list_disable(
         assert sign_in.sign_in(session, "bob", PASSWORD, "192.0.2.1",
                                 datetime.now(UTC)).session_id is None  # fmt: skip
     actor = "Claire Officer"  # RATINGDB_ACTOR: the person, never a process
-    assert audit_entries(engine) == [
+    assert audit_entries(database) == [
         ("user-add", actor, {"username": "alice", "role": "admin", "awaiting_approval": False}),
         ("user-add", actor, {"username": "bob", "role": "arbiter", "awaiting_approval": False}),
         ("user-disable", actor, {"username": "bob"}),
@@ -91,15 +90,15 @@ def test_add_list_disable(
 
 
 def test_the_password_prompt_is_asked_twice(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], database_url: str
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], database: RolledBack
 ) -> None:
     answers = iter([PASSWORD, PASSWORD + "x"])
     monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
-    code, _, err = run(monkeypatch, capsys, database_url, "add", "alice", "--role", "admin")
+    code, _, err = run(monkeypatch, capsys, database.url, "add", "alice", "--role", "admin")
     assert code == 2
     assert "password: the two passwords differ" in err
     answers = iter([PASSWORD, PASSWORD])
-    code, _, _ = run(monkeypatch, capsys, database_url, "add", "alice", "--role", "admin")
+    code, _, _ = run(monkeypatch, capsys, database.url, "add", "alice", "--role", "admin")
     assert code == 0
 
 
@@ -130,58 +129,56 @@ def test_the_password_prompt_is_asked_twice(
 def test_refusals_exit_2_and_store_nothing(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    database_url: str,
-    engine: Engine,
+    database: RolledBack,
     argv: list[str],
     stdin: str,
     message: str,
 ) -> None:
-    add(monkeypatch, capsys, database_url, "taken")
-    before = audit_entries(engine)
-    code, out, err = run(monkeypatch, capsys, database_url, *argv, stdin=stdin + "\n")
+    add(monkeypatch, capsys, database.url, "taken")
+    before = audit_entries(database)
+    code, out, err = run(monkeypatch, capsys, database.url, *argv, stdin=stdin + "\n")
     assert code == 2
     assert message in err
     assert out == ""
-    assert audit_entries(engine) == before
+    assert audit_entries(database) == before
 
 
 def test_token_and_revoke(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    database_url: str,
-    engine: Engine,
+    database: RolledBack,
 ) -> None:
-    add(monkeypatch, capsys, database_url, "club", "arbiter")
+    add(monkeypatch, capsys, database.url, "club", "arbiter")
     started = datetime.now(UTC)
-    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "pairing",
+    code, out, _ = run(monkeypatch, capsys, database.url, "token", "club", "--label", "pairing",
                        "--days", "30")  # fmt: skip
     assert code == 0
     issued = json.loads(out)
     assert set(issued) == {"token", "expires"}
     expires = datetime.fromisoformat(issued["expires"])
     assert started + timedelta(days=30) <= expires <= datetime.now(UTC) + timedelta(days=30)
-    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "other")
+    code, out, _ = run(monkeypatch, capsys, database.url, "token", "club", "--label", "other")
     other = json.loads(out)["token"]
-    code, out, _ = run(monkeypatch, capsys, database_url, "list")
+    code, out, _ = run(monkeypatch, capsys, database.url, "list")
     assert issued["token"] not in out
     assert [t["label"] for t in json.loads(out)["tokens"]] == ["pairing", "other"]
     now = datetime.now(UTC)
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         principal = accounts.authenticate_token(session, issued["token"], now)
         assert principal is not None
         assert (principal.username, principal.role) == ("club", "arbiter")
-    code, out, _ = run(monkeypatch, capsys, database_url, "revoke-token", "club", "--label",
+    code, out, _ = run(monkeypatch, capsys, database.url, "revoke-token", "club", "--label",
                        "pairing")  # fmt: skip
     assert code == 0
     assert json.loads(out) == {"username": "club", "label": "pairing", "revoked": 1}
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         assert accounts.authenticate_token(session, issued["token"], now) is None
         assert accounts.authenticate_token(session, other, now) is not None
-    code, out, _ = run(monkeypatch, capsys, database_url, "revoke-token", "club")
+    code, out, _ = run(monkeypatch, capsys, database.url, "revoke-token", "club")
     assert json.loads(out)["revoked"] == 1
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         assert accounts.authenticate_token(session, other, now) is None
-    actions = [(action, details.get("label")) for action, _, details in audit_entries(engine)]
+    actions = [(action, details.get("label")) for action, _, details in audit_entries(database)]
     assert actions == [
         ("user-add", None),
         ("token-issue", "pairing"),
@@ -189,7 +186,7 @@ def test_token_and_revoke(
         ("token-revoke", "pairing"),
         ("token-revoke", None),
     ]
-    assert issued["token"] not in str(audit_entries(engine))
+    assert issued["token"] not in str(audit_entries(database))
 
 
 @pytest.mark.processes
@@ -209,37 +206,36 @@ def test_the_console_script_reads_the_password_from_stdin(database_url: str) -> 
 def test_enable_approve_reset_and_scoped_tokens(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-    database_url: str,
-    engine: Engine,
+    database: RolledBack,
 ) -> None:
     """The operator's commands: a token's scope (submit unless chosen), re-enabling, a reset
     that forces a new password at the next sign-in, and the approval of an account an admin
     created in the back office."""
-    add(monkeypatch, capsys, database_url, "club", "officer")
-    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "p")
+    add(monkeypatch, capsys, database.url, "club", "officer")
+    code, out, _ = run(monkeypatch, capsys, database.url, "token", "club", "--label", "p")
     default = json.loads(out)["token"]
-    code, out, _ = run(monkeypatch, capsys, database_url, "token", "club", "--label", "r",
+    code, out, _ = run(monkeypatch, capsys, database.url, "token", "club", "--label", "r",
                        "--scope", "read")  # fmt: skip
     read = json.loads(out)["token"]
     now = datetime.now(UTC)
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         scopes = [accounts.authenticate_token(session, t, now) for t in (default, read)]
         assert [p.scope if p else None for p in scopes] == ["submit", "read"]
-    assert run(monkeypatch, capsys, database_url, "disable", "club")[0] == 0
-    code, out, _ = run(monkeypatch, capsys, database_url, "enable", "club")
+    assert run(monkeypatch, capsys, database.url, "disable", "club")[0] == 0
+    code, out, _ = run(monkeypatch, capsys, database.url, "enable", "club")
     assert (code, json.loads(out)) == (0, {"username": "club", "disabled": False})
     new = "the reset password 2026"
-    code, out, _ = run(monkeypatch, capsys, database_url, "reset-password", "club",
+    code, out, _ = run(monkeypatch, capsys, database.url, "reset-password", "club",
                        "--password-stdin", stdin=new + "\n")  # fmt: skip
     assert (code, json.loads(out)) == (0, {"username": "club", "must_change_password": True})
-    with make_sessionmaker(engine).begin() as session:
+    with database.sessions.begin() as session:
         signed = sign_in.sign_in(session, "club", new, "192.0.2.1", datetime.now(UTC))
         assert signed.principal is not None
         assert signed.principal.must_change_password
         row = session.scalars(select(UserRow).where(UserRow.username == "club")).one()
         row.awaiting_approval_from_other_than = row.id  # as if an admin had reset it
-    code, out, _ = run(monkeypatch, capsys, database_url, "approve", "club")
+    code, out, _ = run(monkeypatch, capsys, database.url, "approve", "club")
     assert (code, json.loads(out)) == (0, {"username": "club", "awaiting_approval": False})
-    actions = [action for action, _, _ in audit_entries(engine)]
+    actions = [action for action, _, _ in audit_entries(database)]
     assert actions == ["user-add", "token-issue", "token-issue", "user-disable", "user-enable",
                        "password-reset", "sign-in", "user-approve"]  # fmt: skip

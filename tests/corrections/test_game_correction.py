@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.models import CorrectionRow
 from tests.corrections.test_revision_chain import (
     ADA,
@@ -34,18 +33,19 @@ from tests.corrections.test_revision_chain import (
     latest_revisions,
     list_table,
     ok,
+    query,
     row_counts,
 )
 from tests.support.calculations import stored_calculations
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 
-def revision_one(url: str) -> dict[str, Any]:
+def revision_one(database: RolledBack) -> dict[str, Any]:
     """Everything stored for the revision 1 lists: the list rows, their entries (every column),
     statuses and calculations (their rows as stored, and each calculation read back)."""
     lists = query(
-        url,
+        database,
         "SELECT id, category, list_date, revision, source, rule_version, "
         "published_at, entry_count, digest, cause_correction_id, "
         "corrections_applied FROM rating_lists WHERE revision = 1 ORDER BY id",
@@ -54,7 +54,9 @@ def revision_one(url: str) -> dict[str, Any]:
 
     def rows(table: str, order: str) -> list[tuple[Any, ...]]:
         return [
-            row for row in query(url, f"SELECT * FROM {table} ORDER BY {order}") if row[0] in ids
+            row
+            for row in query(database, f"SELECT * FROM {table} ORDER BY {order}")
+            if row[0] in ids
         ]
 
     return {
@@ -62,20 +64,20 @@ def revision_one(url: str) -> dict[str, Any]:
         "entries": rows("list_entries", "list_id, player_id"),
         "statuses": rows("player_status", "list_id, player_id"),
         "player_calculations": rows("player_calculations", "list_id, player_id"),
-        "calculations": [c for c in stored_calculations(url) if c.list_id in ids],
+        "calculations": [c for c in stored_calculations(database.connection) if c.list_id in ids],
     }
 
 
 def test_the_original_revision_stays_available_and_unchanged(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
-    before = revision_one(url)
+    before = revision_one(database)
     exported_before = {period: exported(capsys, url, period) for period in PERIODS}
     assert {d["revision"] for d in exported_before.values()} == {1}
     game_rows = query(
-        url,
+        database,
         "SELECT id, tournament_id, round, white_id, black_id, result, rated FROM games ORDER BY id",
     )
 
@@ -83,10 +85,10 @@ def test_the_original_revision_stays_available_and_unchanged(
     assert code == 0, err
 
     # Revision 1 of every list: the same rows, to the last calculation.
-    assert revision_one(url) == before
+    assert revision_one(database) == before
     for period in PERIODS:
         original = {e[0]: tuple(e[1:]) for e in list_table(exported_before[period])}
-        assert entries(url, period, revision=1) == original, period
+        assert entries(database, period, revision=1) == original, period
         # The export (latest revision) is now revision 2, and differs for Ada and Ben.
         now = exported(capsys, url, period)
         assert now["revision"] == 2
@@ -94,7 +96,7 @@ def test_the_original_revision_stays_available_and_unchanged(
         assert changed == {ADA, BEN}, period
     # The game's row is kept as it was; the corrected row is a new one.
     after_rows = query(
-        url,
+        database,
         "SELECT id, tournament_id, round, white_id, black_id, result, rated FROM games ORDER BY id",
     )
     assert after_rows[: len(game_rows)] == game_rows
@@ -112,16 +114,16 @@ def test_the_original_revision_stays_available_and_unchanged(
 
 
 def test_the_correction_is_recorded_who_when_why_before_after(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("RATINGDB_ACTOR", "Ada Arbiter")  # the person, never a process id
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
     (old_id,) = query(
-        url, "SELECT id FROM games WHERE white_id = :w AND black_id = :b", w=ADA, b=BEN
+        database, "SELECT id FROM games WHERE white_id = :w AND black_id = :b", w=ADA, b=BEN
     )[0]
     started = datetime.now(UTC)
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-", "Ben did not show up")
@@ -131,35 +133,31 @@ def test_the_correction_is_recorded_who_when_why_before_after(
     assert report["kind"] == "game"
     assert report["dry_run"] is False
     current = "SELECT id FROM games WHERE white_id = :w AND black_id = :b AND superseded_by IS NULL"
-    (new_id,) = query(url, current, w=ADA, b=BEN)[0]
+    (new_id,) = query(database, current, w=ADA, b=BEN)[0]
     assert new_id != old_id
 
-    engine = make_engine(url)
-    try:
-        with make_sessionmaker(engine)() as session:
-            (row,) = session.scalars(select(CorrectionRow)).all()
-            assert row.id == report["correction_id"]
-            assert (row.kind, row.category, row.tournament_id) == (
-                "game",
-                "fide-standard",
-                ids["T1"],
-            )
-            assert row.reason == "Ben did not show up"
-            assert row.actor == "Ada Arbiter"
-            assert started <= row.created_at <= finished
-            assert row.before == {"game_id": old_id, "result": "1-0"}
-            assert row.after == {"game_id": new_id, "result": "+-"}
-    finally:
-        engine.dispose()
+    with database.sessions() as session:
+        (row,) = session.scalars(select(CorrectionRow)).all()
+        assert row.id == report["correction_id"]
+        assert (row.kind, row.category, row.tournament_id) == (
+            "game",
+            "fide-standard",
+            ids["T1"],
+        )
+        assert row.reason == "Ben did not show up"
+        assert row.actor == "Ada Arbiter"
+        assert started <= row.created_at <= finished
+        assert row.before == {"game_id": old_id, "result": "1-0"}
+        assert row.after == {"game_id": new_id, "result": "+-"}
     # The rows point to it both ways, and so do the revisions it caused.
-    assert query(url, "SELECT superseded_by, created_by FROM games WHERE id = :i", i=old_id) == [
-        (row.id, None)
-    ]
-    assert query(url, "SELECT superseded_by, created_by FROM games WHERE id = :i", i=new_id) == [
-        (None, row.id)
-    ]
+    assert query(
+        database, "SELECT superseded_by, created_by FROM games WHERE id = :i", i=old_id
+    ) == [(row.id, None)]
+    assert query(
+        database, "SELECT superseded_by, created_by FROM games WHERE id = :i", i=new_id
+    ) == [(None, row.id)]
     revised = query(
-        url,
+        database,
         "SELECT list_date, revision, cause_correction_id, corrections_applied "
         "FROM rating_lists WHERE revision > 1 ORDER BY list_date",
     )
@@ -167,7 +165,7 @@ def test_the_correction_is_recorded_who_when_why_before_after(
         (period, 2, row.id, row.id) for period in PERIODS
     ]
     originals = query(
-        url,
+        database,
         "SELECT cause_correction_id, corrections_applied FROM rating_lists "
         "WHERE revision = 1 AND source = 'close'",
     )
@@ -175,12 +173,12 @@ def test_the_correction_is_recorded_who_when_why_before_after(
 
 
 def test_dry_run_prints_the_impact_and_writes_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
-    counts = row_counts(url)
-    games = query(url, "SELECT * FROM games ORDER BY id")
+    counts = row_counts(database)
+    games = query(database, "SELECT * FROM games ORDER BY id")
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-", "check", "--dry-run")
     assert code == 0, err
     assert "dry run: nothing was written" in err
@@ -202,9 +200,9 @@ def test_dry_run_prints_the_impact_and_writes_nothing(
     }
     assert [r["to_revision"] for r in impact["revisions"]] == [2, 2, 2, 2]
     # Nothing written: every table has the rows it had, the games are as they were.
-    assert row_counts(url) == counts
-    assert query(url, "SELECT * FROM games ORDER BY id") == games
-    assert latest_revisions(url) == dict.fromkeys(PERIODS, 1)
+    assert row_counts(database) == counts
+    assert query(database, "SELECT * FROM games ORDER BY id") == games
+    assert latest_revisions(database) == dict.fromkeys(PERIODS, 1)
 
     # The real correction does what the dry run announced.
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-", "check")
@@ -216,11 +214,11 @@ def test_dry_run_prints_the_impact_and_writes_nothing(
 
 
 def test_refusals_exit_2_name_the_option_and_change_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain", periods=[P])
-    counts = row_counts(url)
+    counts = row_counts(database)
     t1 = ids["T1"]
     cases: list[tuple[str, tuple[str, tuple[int, str, str], str, str], str]] = [
         ("unknown tournament", ("T999999", (1, ADA, BEN), "+-", "why"), "--tournament"),
@@ -238,7 +236,7 @@ def test_refusals_exit_2_name_the_option_and_change_nothing(
         assert code == 2, f"{label}: exit {code}, {err}"
         assert option in err, f"{label}: {err!r} does not name {option}"
         assert out == "", label
-        assert row_counts(url) == counts, label
+        assert row_counts(database) == counts, label
     # A dry run is refused the same way.
     code, _, err = correct(capsys, url, t1, (1, ADA, BEN), "1-0", "why", "--dry-run")
     assert (code, "--result" in err) == (2, True)
@@ -246,35 +244,35 @@ def test_refusals_exit_2_name_the_option_and_change_nothing(
     names = ("--tournament", t1, "--round", "one", "--white", ADA, "--black", BEN)
     code, _, err = cli(capsys, "games", "correct", *names, "--result=+-", "--reason=x", url=url)
     assert (code, "--round" in err) == (2, True)
-    assert row_counts(url) == counts
+    assert row_counts(database) == counts
 
 
 def test_a_correction_before_the_close_changes_no_published_list(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A game of an open period: nothing to revise; the close then rates the corrected game."""
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain", periods=[])
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-")
     assert code == 0, err
     report = json.loads(out)
     assert report["revisions"] == []
     assert report["open_periods_changed"] == [f"fide-standard {P}"]
-    assert query(url, "SELECT count(*) FROM rating_lists WHERE source = 'close'") == [(0,)]
+    assert query(database, "SELECT count(*) FROM rating_lists WHERE source = 'close'") == [(0,)]
     ok(capsys, "periods", "close", "--category", "fide-standard", "--period", P, url=url)
-    assert latest_revisions(url) == {P: 1}
+    assert latest_revisions(database) == {P: 1}
     # As in test_revision_chain: Ada no rated game, Ben +.85 x20 = 17.
-    assert entries(url, P)[ADA] == (1800, 1800, 0, 0, 20)
-    assert entries(url, P)[BEN] == (1717, 1700, 17, 1, 20)
-    assert entries(url, P)[CAL] == (1980, 2000, -20, 2, 20)
-    assert entries(url, P)[DEE] == (1903, 1900, 3, 1, 20)
+    assert entries(database, P)[ADA] == (1800, 1800, 0, 0, 20)
+    assert entries(database, P)[BEN] == (1717, 1700, 17, 1, 20)
+    assert entries(database, P)[CAL] == (1980, 2000, -20, 2, 20)
+    assert entries(database, P)[DEE] == (1903, 1900, 3, 1, 20)
 
 
 def test_forfeit_results_as_separate_arguments(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``--result -+`` as the help text offers it ("1-0, 0-1, 1/2-1/2, +-, -+ or --")."""
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain", periods=[])
     names = ("--tournament", ids["T1"], "--round", "3", "--white", FAY, "--black", ADA)
     code, _, err = cli(
@@ -282,19 +280,21 @@ def test_forfeit_results_as_separate_arguments(
     )
     assert code == 0, err
     assert query(
-        url, "SELECT result FROM games WHERE white_id = :w AND superseded_by IS NULL", w=FAY
+        database, "SELECT result FROM games WHERE white_id = :w AND superseded_by IS NULL", w=FAY
     ) == [("-+",)]
 
 
 def test_a_double_forfeit_can_be_entered(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``--`` (both forfeited) is one of the six results; ``--result=--`` must reach the service
     as "--" (not crash), and the game becomes a double forfeit."""
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain", periods=[])
     code, _, err = correct(capsys, url, ids["T1"], (1, GIL, HAL), "--", "neither came")
     assert code == 0, err
     assert query(
-        url, "SELECT result, rated FROM games WHERE white_id = :w AND superseded_by IS NULL", w=GIL
+        database,
+        "SELECT result, rated FROM games WHERE white_id = :w AND superseded_by IS NULL",
+        w=GIL,
     ) == [("--", False)]

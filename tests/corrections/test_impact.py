@@ -109,7 +109,7 @@ ERA_BY_DATABASE = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("database_url", "seed"), ERA_BY_DATABASE, indirect=["database_url"])
+@pytest.mark.parametrize(("database", "seed"), ERA_BY_DATABASE, indirect=["database"])
 def test_impact_equals_the_cascade(session: Session, tmp_path: Path, seed: int) -> None:
     """One world in each era, with rapid and blitz (they read the standard lists); two
     corrections no revision records, then six (three game results, a tournament replaced,

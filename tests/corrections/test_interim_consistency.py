@@ -63,7 +63,7 @@ def _published(session: Session, list_id: int, interim: Interim, rows: list[Calc
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("database_url", "era"), ERA_BY_DATABASE, indirect=["database_url"])
+@pytest.mark.parametrize(("database", "era"), ERA_BY_DATABASE, indirect=["database"])
 def test_interim_ratings_are_what_the_close_publishes(
     session: Session, tmp_path: Path, era: int
 ) -> None:

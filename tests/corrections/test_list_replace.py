@@ -42,15 +42,18 @@ from tests.corrections.test_revision_chain import (
     T2,
     Entry,
     P,
+    Where,
     baseline_csv,
     build,
     carried,
     entries,
+    entries_where,
     ok,
+    query,
     row_counts,
 )
 from tests.support.cli import run_cli as cli
-from tests.support.sql import entries_where, query
+from tests.support.rolled_back import RolledBack
 
 REASON = "the federation sent last month's file"
 CORRECTED = [(p, name, 1850 if p == ADA else rating, games) for p, name, rating, games in BASELINE]
@@ -68,9 +71,9 @@ P1_REVISION_2 = carried(P_REVISION_2) | {
 }
 
 
-def imported_entries(url: str, period: str, revision: int) -> dict[str, Entry]:
+def imported_entries(where: Where, period: str, revision: int) -> dict[str, Entry]:
     rows = entries_where(
-        url,
+        where,
         "l.category = :c AND l.list_date = :d AND l.revision = :r",
         ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
         c=CATEGORY,
@@ -117,13 +120,13 @@ EXPECTED_IMPACT = {
 
 
 def test_a_replaced_list_is_a_new_revision_and_the_later_lists_are_recomputed(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     corrected = chain(capsys, url, tmp_path)
-    assert entries(url, P) == ORIGINAL[P]
-    list_row_before = query(url, "SELECT * FROM rating_lists WHERE revision = 1 ORDER BY id")
-    base_before = imported_entries(url, BASE, 1)
+    assert entries(database, P) == ORIGINAL[P]
+    list_row_before = query(database, "SELECT * FROM rating_lists WHERE revision = 1 ORDER BY id")
+    base_before = imported_entries(database, BASE, 1)
     assert base_before == BASE_REVISION_1
 
     code, out, err = replace(capsys, url, corrected, "--reason", REASON)
@@ -136,18 +139,18 @@ def test_a_replaced_list_is_a_new_revision_and_the_later_lists_are_recomputed(
     assert document["entries"] == len(BASELINE)
 
     # The new revisions, as worked in the module docstring; revision 1 of every list as it was.
-    assert imported_entries(url, BASE, 2) == BASE_REVISION_2
-    assert entries(url, P, 2) == P_REVISION_2
-    assert entries(url, P1, 2) == P1_REVISION_2
-    assert imported_entries(url, BASE, 1) == base_before
-    assert entries(url, P, 1) == ORIGINAL[P]
-    assert entries(url, P1, 1) == ORIGINAL[P1]
-    assert query(url, "SELECT * FROM rating_lists WHERE revision = 1 ORDER BY id") == (
+    assert imported_entries(database, BASE, 2) == BASE_REVISION_2
+    assert entries(database, P, 2) == P_REVISION_2
+    assert entries(database, P1, 2) == P1_REVISION_2
+    assert imported_entries(database, BASE, 1) == base_before
+    assert entries(database, P, 1) == ORIGINAL[P]
+    assert entries(database, P1, 1) == ORIGINAL[P1]
+    assert query(database, "SELECT * FROM rating_lists WHERE revision = 1 ORDER BY id") == (
         list_row_before
     )
     # The new revision of the imported list is an import naming its correction.
     (source, cause), *_ = query(
-        url,
+        database,
         "SELECT source, cause_correction_id FROM rating_lists WHERE list_date = :d "
         "AND revision = 2",
         d=f"{BASE}-01",
@@ -162,7 +165,8 @@ def test_a_replaced_list_is_a_new_revision_and_the_later_lists_are_recomputed(
 
     # The correction and the audit entry.
     ((kind, category, tournament, reason, actor, before, after),) = query(
-        url, "SELECT kind, category, tournament_id, reason, actor, before, after FROM corrections"
+        database,
+        "SELECT kind, category, tournament_id, reason, actor, before, after FROM corrections",
     )
     before, after = (json.loads(v) if isinstance(v, str) else v for v in (before, after))
     assert (kind, category, tournament, reason) == ("list-replace", CATEGORY, None, REASON)
@@ -192,11 +196,11 @@ def test_a_replaced_list_is_a_new_revision_and_the_later_lists_are_recomputed(
 
 
 def test_a_dry_run_prints_the_impact_and_writes_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     corrected = chain(capsys, url, tmp_path)
-    counts = row_counts(url)
+    counts = row_counts(database)
     code, out, err = replace(capsys, url, corrected, "--reason", REASON, "--dry-run")
     assert code == 0, err
     assert "nothing was written" in err
@@ -206,7 +210,7 @@ def test_a_dry_run_prints_the_impact_and_writes_nothing(
     # No id of a row that was not written.
     assert "correction_id" not in document
     assert "list_id" not in document
-    assert row_counts(url) == counts
+    assert row_counts(database) == counts
     # The real replace afterwards does what the dry run showed.
     code, out, err = replace(capsys, url, corrected, "--reason", REASON)
     assert code == 0, err
@@ -214,11 +218,11 @@ def test_a_dry_run_prints_the_impact_and_writes_nothing(
 
 
 def test_a_second_replace_is_revision_three_and_everything_still_verifies(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Back to the first file: revision 3 of the imported list is revision 1's content, and
     the later lists come back to their original entries, each in a third revision."""
-    url = database_url
+    url = database.url
     corrected = chain(capsys, url, tmp_path)
     assert replace(capsys, url, corrected, "--reason", REASON)[0] == 0
     code, out, err = replace(capsys, url, tmp_path / "baseline.csv", "--reason", "undo")
@@ -226,27 +230,27 @@ def test_a_second_replace_is_revision_three_and_everything_still_verifies(
     assert {r["period"]: r["to_revision"] for r in json.loads(out)["revisions"]} == {
         BASE: 3, P: 3, P1: 3,
     }  # fmt: skip
-    assert imported_entries(url, BASE, 3) == BASE_REVISION_1
-    assert entries(url, P, 3) == ORIGINAL[P]
-    assert entries(url, P1, 3) == ORIGINAL[P1]
+    assert imported_entries(database, BASE, 3) == BASE_REVISION_1
+    assert entries(database, P, 3) == ORIGINAL[P]
+    assert entries(database, P1, 3) == ORIGINAL[P1]
     code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
     assert code == 0, out + err
     assert len(out.splitlines()) == 9
 
 
 def test_refusals_exit_2_and_store_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     corrected = chain(capsys, url, tmp_path)
-    counts = row_counts(url)
+    counts = row_counts(database)
 
     def refused(*args: str, period: str = BASE, path: Path = corrected) -> str:
         code, out, err = replace(capsys, url, path, *args, period=period)
         assert code == 2, (code, out, err)
         assert out == ""
         assert "Traceback" not in err
-        assert row_counts(url) == counts
+        assert row_counts(database) == counts
         return err
 
     assert "--reason: " in refused()
@@ -274,11 +278,11 @@ def test_refusals_exit_2_and_store_nothing(
         )  # fmt: skip
         assert code == 2, err
         assert "only with --replace" in err
-        assert row_counts(url) == counts
+        assert row_counts(database) == counts
 
 
 def test_a_replaced_standard_list_reaches_the_rapid_list_that_read_it(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Rapid 2026-09 rated Ada, unrated in rapid, with her standard rating (B.02 rapid/blitz
     §7.2.1: a rated player with no rapid games, K 40); the imported rapid list 2026-08 (Ben
@@ -288,7 +292,7 @@ def test_a_replaced_standard_list_reaches_the_rapid_list_that_read_it(
       = -7.2 -> 1693.
       Standard 1850: Ada D +150 -> .70, +.30 x40 = 12 -> 1862; Ben D -150 -> .30, -.30 x20 = -6
       -> 1694."""
-    url = database_url
+    url = database.url
     rapid = ("--category", "fide-rapid")
     standard = tmp_path / "standard.csv"
     standard.write_text(baseline_csv(), encoding="utf-8")
@@ -308,7 +312,7 @@ def test_a_replaced_standard_list_reaches_the_rapid_list_that_read_it(
 
     def rapid_entries(revision: int) -> dict[str, Any]:
         rows = entries_where(
-            url,
+            database,
             "l.category = 'fide-rapid' AND l.list_date = :d AND l.revision = :r",
             ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
             d=f"{P}-01",
@@ -336,7 +340,7 @@ def test_a_replaced_standard_list_reaches_the_rapid_list_that_read_it(
 
 
 def test_a_fide_txt_list_is_replaced_by_a_corrected_download(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The FIDE formats take the same path: Nina's rating 1650 -> 1660 in the corrected TXT;
     the others' entries as before (the K kept as the status gives it); the player added by the
@@ -345,7 +349,7 @@ def test_a_fide_txt_list_is_replaced_by_a_corrected_download(
     from tests.support.files import FIDE_STANDARD_HEADER as STANDARD_HEADER
     from tests.support.files import fixed
 
-    url = database_url
+    url = database.url
     first = tmp_path / "std.txt"
     first.write_text(STANDARD, encoding="utf-8")
     which = ("--category", CATEGORY, "--period", "2026-11")
@@ -355,7 +359,7 @@ def test_a_fide_txt_list_is_replaced_by_a_corrected_download(
                                        "SK": "20", "B-day": "1980"})  # fmt: skip
     corrected = tmp_path / "corrected.txt"
     corrected.write_text(STANDARD.replace(" 1650 ", " 1660 ") + newcomer + "\n", encoding="utf-8")
-    before = imported_entries(url, "2026-11", 1)
+    before = imported_entries(database, "2026-11", 1)
     code, out, err = cli(capsys, "lists", "import", str(corrected), *which, "--replace",
                          "--reason", REASON, url=url)  # fmt: skip
     assert code == 0, err
@@ -364,8 +368,8 @@ def test_a_fide_txt_list_is_replaced_by_a_corrected_download(
     assert revisions_by_period(document) == {
         "2026-11": (1, 2, [("34567890", 1650, 1660), ("56789012", None, 1500)])
     }
-    assert imported_entries(url, "2026-11", 1) == before
-    assert imported_entries(url, "2026-11", 2) == before | {
+    assert imported_entries(database, "2026-11", 1) == before
+    assert imported_entries(database, "2026-11", 2) == before | {
         "34567890": (1660, None, None, 3, 40),
         "56789012": (1500, None, None, 0, 20),
     }
@@ -458,12 +462,12 @@ def test_the_api_shows_the_replaced_list_and_its_correction(
 
 
 def test_lists_export_gives_any_revision(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``lists export --revision N`` (contract): revision 1 is the list as first imported (Ada
     1800), the latest the replaced one (Ada 1850); a revision that does not exist is exit 2
     naming --revision."""
-    url = database_url
+    url = database.url
     corrected = chain(capsys, url, tmp_path)
     code, _, err = replace(capsys, url, corrected, "--reason", REASON)
     assert code == 0, err

@@ -28,18 +28,22 @@ import pytest
 
 from tests.corrections.test_revision_chain import (
     Tournament,
+    Where,
     assert_revised_exactly_where_changed,
     assert_same_as_from_scratch,
     build,
+    chain_start,
     entries,
     latest_revisions,
     ok,
+    published,
+    query,
     row_counts,
     which,
 )
 from tests.support.calculations import stored_calculations
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 IVO, JAN, KIM, LEA, DUP = "3001", "3002", "3003", "3004", "3099"
 PLAYERS = [
@@ -66,30 +70,33 @@ def merge(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[int
 
 
 def test_merging_a_duplicate_moves_his_games_and_revises_the_lists(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
+    scratch = chain_start(database)
     ids = build(
         capsys, url, tmp_path / "db", tournaments=chain(DUP), players=PLAYERS, periods=PERIODS
     )
-    assert entries(url, P) == {
+    assert entries(database, P) == {
         IVO: (1907, 1900, 7, 1, 20),
         JAN: (1793, 1800, -7, 1, 20),
         KIM: (1993, 2000, -7, 1, 20),
         LEA: (1707, 1700, 7, 1, 20),
     }
-    assert entries(url, P1) == {p: (e[0], e[0], 0, 0, 20) for p, e in entries(url, P).items()}
-    assert entries(url, P2)[IVO] == (1902, 1907, -5, 1, 20)
-    assert entries(url, P2)[LEA] == (1712, 1707, 5, 1, 20)
+    assert entries(database, P1) == {
+        p: (e[0], e[0], 0, 0, 20) for p, e in entries(database, P).items()
+    }
+    assert entries(database, P2)[IVO] == (1902, 1907, -5, 1, 20)
+    assert entries(database, P2)[LEA] == (1712, 1707, 5, 1, 20)
 
     # A dry run first: the impact, nothing written.
-    counts = row_counts(url)
+    counts = row_counts(database)
     code, out, err = merge(capsys, url, IVO, DUP, "--reason", "same person", "--dry-run")
     assert code == 0, err
     impact = json.loads(out)
     assert impact["dry_run"] is True
     assert [r["period"] for r in impact["revisions"]] == [P1, P2]
-    assert row_counts(url) == counts
+    assert row_counts(database) == counts
 
     code, out, err = merge(capsys, url, IVO, DUP, "--reason", "same person, national id")
     assert code == 0, err
@@ -99,22 +106,22 @@ def test_merging_a_duplicate_moves_his_games_and_revises_the_lists(
         (P1, 1, 2),
         (P2, 1, 2),
     ]
-    assert latest_revisions(url) == {P: 1, P1: 2, P2: 2}
+    assert latest_revisions(database) == {P: 1, P1: 2, P2: 2}
     # Worked in the module docstring.
-    assert entries(url, P1) == {
+    assert entries(database, P1) == {
         IVO: (1914, 1907, 7, 2, 20),
         JAN: (1793, 1793, 0, 0, 20),
         KIM: (1991, 1993, -2, 1, 20),
         LEA: (1702, 1707, -5, 1, 20),
     }
-    assert entries(url, P2) == {
+    assert entries(database, P2) == {
         IVO: (1909, 1914, -5, 1, 20),
         JAN: (1793, 1793, 0, 0, 20),
         KIM: (1991, 1991, 0, 0, 20),
         LEA: (1707, 1702, 5, 1, 20),
     }
     # The originals stay.
-    assert entries(url, P1, revision=1)[IVO] == (1907, 1907, 0, 0, 20)
+    assert entries(database, P1, revision=1)[IVO] == (1907, 1907, 0, 0, 20)
 
     # The kept id carries the games; the dropped one keeps none and is marked merged.
     shown = json.loads(ok(capsys, "tournaments", "show", ids["M2"], url=url))
@@ -123,20 +130,24 @@ def test_merging_a_duplicate_moves_his_games_and_revises_the_lists(
         (LEA, IVO, "0-1"),
     ]
     assert query(
-        url,
+        database,
         "SELECT count(*) FROM games WHERE superseded_by IS NULL "
         "AND (white_id = :d OR black_id = :d)",
         d=DUP,
     ) == [(0,)]
     assert query(
-        url,
+        database,
         "SELECT count(*) FROM games WHERE superseded_by IS NOT NULL "
         "AND (white_id = :d OR black_id = :d)",
         d=DUP,
     ) == [(2,)]
-    assert query(url, "SELECT merged_into FROM players WHERE player_id = :d", d=DUP) == [(IVO,)]
-    assert query(url, "SELECT merged_into FROM players WHERE player_id = :k", k=IVO) == [(None,)]
-    (correction,) = query(url, "SELECT kind, reason, before, after FROM corrections")
+    assert query(database, "SELECT merged_into FROM players WHERE player_id = :d", d=DUP) == [
+        (IVO,)
+    ]
+    assert query(database, "SELECT merged_into FROM players WHERE player_id = :k", k=IVO) == [
+        (None,)
+    ]
+    (correction,) = query(database, "SELECT kind, reason, before, after FROM corrections")
     assert correction[:2] == ("merge", "same person, national id")
 
     # lists diff names the merge.
@@ -151,41 +162,43 @@ def test_merging_a_duplicate_moves_his_games_and_revises_the_lists(
         LEA: -5,
     }
 
+    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
+    assert code == 0, out + err
+    assert all(json.loads(line)["ok"] for line in out.splitlines())
+    assert_calculations_are_their_games(database)
+
     # The same as entering M2 under Ivo's id from the start.
-    scratch = another_database_url
+    revised = published(capsys, database, PERIODS)
+    scratch.rollback()
     build(
         capsys,
-        scratch,
+        url,
         tmp_path / "scratch",
         tournaments=chain(IVO),
         players=PLAYERS,
         periods=PERIODS,
     )
-    assert_same_as_from_scratch(capsys, url, scratch, PERIODS)
-    assert_revised_exactly_where_changed(capsys, url, scratch, PERIODS)
-
-    code, out, err = cli(capsys, "periods", "verify", "--all", url=url)
-    assert code == 0, out + err
-    assert all(json.loads(line)["ok"] for line in out.splitlines())
-    assert_calculations_are_their_games(url)
+    fresh = published(capsys, database, PERIODS)
+    assert_same_as_from_scratch(revised, fresh, PERIODS)
+    assert_revised_exactly_where_changed(revised, fresh, PERIODS)
 
 
-def assert_calculations_are_their_games(url: str) -> None:
+def assert_calculations_are_their_games(where: Where) -> None:
     """A calculation's player is one of its game's (the database has no keys of its own for
     them since migration 0004; since migration 0020 the opponent and the tournament are the
     game's, read from it): in every list, revisions included. The helper refuses a calculation
     whose game is not stored or whose player is neither of its game's."""
-    calculations = stored_calculations(url)
+    calculations = stored_calculations(where.connection if isinstance(where, RolledBack) else where)
     assert all(c.opponent_id != c.player_id for c in calculations)
     assert len(calculations) > 0
 
 
 def test_merge_refusals_exit_2_and_change_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "db", tournaments=chain(DUP), players=PLAYERS, periods=PERIODS)
-    counts = row_counts(url)
+    counts = row_counts(database)
     for label, args, names in [
         ("into himself", (IVO, IVO, "--reason", "x"), "DROP"),
         ("unknown keep", ("3999", DUP, "--reason", "x"), "KEEP"),
@@ -198,12 +211,12 @@ def test_merge_refusals_exit_2_and_change_nothing(
         assert code == 2, f"{label}: exit {code}: {err}"
         assert names in err, f"{label}: {err!r}"
         assert out == "", label
-        assert row_counts(url) == counts, label
+        assert row_counts(database) == counts, label
 
     code, _, err = merge(capsys, url, IVO, DUP, "--reason", "same person")
     assert code == 0, err
-    counts = row_counts(url)
-    revisions = latest_revisions(url)
+    counts = row_counts(database)
+    revisions = latest_revisions(database)
     for label, args, names in [
         ("merged twice", (IVO, DUP, "--reason", "again"), "DROP"),
         ("the dropped record kept", (DUP, KIM, "--reason", "x"), "KEEP"),
@@ -213,5 +226,5 @@ def test_merge_refusals_exit_2_and_change_nothing(
         assert code == 2, f"{label}: exit {code}: {err}"
         assert names in err, f"{label}: {err!r}"
         assert "already merged" in err, label
-        assert row_counts(url) == counts, label
-    assert latest_revisions(url) == revisions
+        assert row_counts(database) == counts, label
+    assert latest_revisions(database) == revisions

@@ -37,10 +37,11 @@ from tests.corrections.test_revision_chain import (
     execute,
     latest_revisions,
     ok,
+    query,
     row_counts,
 )
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 P = "2026-09"
 SAME_ROUNDS = [
@@ -59,30 +60,32 @@ def merge_audit(capsys: pytest.CaptureFixture[str], url: str) -> list[dict[str, 
     return [json.loads(line) for line in out.splitlines()]
 
 
-def assert_refused(capsys: pytest.CaptureFixture[str], url: str, message: str, *extra: str) -> None:
-    counts = row_counts(url)
-    code, out, err = merge(capsys, url, IVO, DUP, "--reason", "same person", *extra)
+def assert_refused(
+    capsys: pytest.CaptureFixture[str], database: RolledBack, message: str, *extra: str
+) -> None:
+    counts = row_counts(database)
+    code, out, err = merge(capsys, database.url, IVO, DUP, "--reason", "same person", *extra)
     assert code == 2, err
     assert out == ""
     assert err.strip() == f"ratingdb players: --override: {message}", err
-    assert row_counts(url) == counts
+    assert row_counts(database) == counts
 
 
 def test_two_records_that_played_the_same_round_are_refused_then_merged_with_an_override(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "db", tournaments=SAME_ROUNDS, players=PLAYERS,
                 periods=(P,))  # fmt: skip
     s1 = ids["S1"]
-    assert entries(url, P) == {
+    assert entries(database, P) == {
         IVO: (1912, 1900, 12, 2, 20),
         JAN: (1793, 1800, -7, 1, 20),
         KIM: (2000, 2000, 0, 0, 20),
         LEA: (1695, 1700, -5, 1, 20),
     }
     assert_refused(
-        capsys, url,
+        capsys, database,
         f"{IVO} and {DUP} may be two people: both played rounds 1, 2 of tournament {s1} (S1). "
         "Check both records; to merge them all the same, give an override with its reason",
     )  # fmt: skip
@@ -113,16 +116,16 @@ def test_two_records_that_played_the_same_round_are_refused_then_merged_with_an_
                            "--override", f"  {OVERRIDE} ")  # fmt: skip
     assert code == 0, err
     assert json.loads(out)["override"] == OVERRIDE
-    assert latest_revisions(url) == {P: 2}
+    assert latest_revisions(database) == {P: 2}
     # Worked in the module docstring.
-    assert entries(url, P) == {
+    assert entries(database, P) == {
         IVO: (1922, 1900, 22, 4, 20),
         JAN: (1786, 1800, -14, 2, 20),
         KIM: (1997, 2000, -3, 1, 20),
         LEA: (1695, 1700, -5, 1, 20),
     }
     conflicts = [{"kind": "same_round", "tournament_id": s1, "tournament": "S1", "rounds": [1, 2]}]
-    ((after,),) = query(url, "SELECT after FROM corrections")
+    ((after,),) = query(database, "SELECT after FROM corrections")
     after = json.loads(after) if isinstance(after, str) else after
     assert after == {"keep": IVO, "games": 2, "override": OVERRIDE, "conflicts": conflicts}
     (logged,) = merge_audit(capsys, url)
@@ -143,7 +146,7 @@ def test_two_records_that_played_the_same_round_are_refused_then_merged_with_an_
     ],
 )  # fmt: skip
 def test_another_sex_or_birth_year_is_refused_then_merged_with_an_override(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     column: str,
@@ -151,17 +154,19 @@ def test_another_sex_or_birth_year_is_refused_then_merged_with_an_override(
     conflict: dict[str, Any],
     said: str,
 ) -> None:
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "db", tournaments=merges.chain(DUP), players=PLAYERS,
           periods=merges.PERIODS)  # fmt: skip
-    assert execute(url, f"UPDATE players SET {column} = :v WHERE player_id = :p", v=value, p=DUP)
+    assert execute(
+        database, f"UPDATE players SET {column} = :v WHERE player_id = :p", v=value, p=DUP
+    )
     assert_refused(
-        capsys, url,
+        capsys, database,
         f"{IVO} and {DUP} may be two people: {said}. Check both records; to merge them all the "
         "same, give an override with its reason",
     )  # fmt: skip
     # An empty override is no override.
-    assert_refused(capsys, url, "an override needs a reason", "--override", " ")
+    assert_refused(capsys, database, "an override needs a reason", "--override", " ")
 
     code, out, err = merge(capsys, url, IVO, DUP, "--reason", "same person",
                            "--override", OVERRIDE)  # fmt: skip
@@ -170,23 +175,27 @@ def test_another_sex_or_birth_year_is_refused_then_merged_with_an_override(
     assert shown["conflicts"] == [conflict]
     assert shown["players"]["drop"][column] == value
     # As worked in test_merge.
-    assert entries(url, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)
-    assert query(url, "SELECT merged_into FROM players WHERE player_id = :d", d=DUP) == [(IVO,)]
+    assert entries(database, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)
+    assert query(database, "SELECT merged_into FROM players WHERE player_id = :d", d=DUP) == [
+        (IVO,)
+    ]
     (logged,) = merge_audit(capsys, url)
     assert (logged["details"]["override"], logged["details"]["conflicts"]) == (OVERRIDE, [conflict])
 
 
 def test_a_record_without_sex_or_birth_year_conflicts_with_none(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Nothing to compare is no conflict: merged as before, and an override is refused (there
     is nothing to override)."""
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "db", tournaments=merges.chain(DUP), players=PLAYERS,
           periods=merges.PERIODS)  # fmt: skip
-    execute(url, "UPDATE players SET sex = NULL, birth_year = NULL WHERE player_id = :p", p=DUP)
+    execute(
+        database, "UPDATE players SET sex = NULL, birth_year = NULL WHERE player_id = :p", p=DUP
+    )
     assert_refused(
-        capsys, url,
+        capsys, database,
         f"{IVO} and {DUP} have no conflict: nothing to override; merge them without it",
         "--override", OVERRIDE,
     )  # fmt: skip
@@ -194,28 +203,28 @@ def test_a_record_without_sex_or_birth_year_conflicts_with_none(
     assert code == 0, err
     shown = json.loads(out)
     assert (shown["conflicts"], shown["override"]) == ([], None)
-    assert entries(url, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)
+    assert entries(database, merges.P1)[IVO] == (1914, 1907, 7, 2, 20)
     (logged,) = merge_audit(capsys, url)
     assert "override" not in logged["details"]
 
 
 def test_every_conflict_is_named_at_once(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "db", tournaments=SAME_ROUNDS, players=PLAYERS,
                 periods=(P,))  # fmt: skip
-    execute(url, "UPDATE players SET sex = 'F', birth_year = 2001 WHERE player_id = :p", p=DUP)
+    execute(database, "UPDATE players SET sex = 'F', birth_year = 2001 WHERE player_id = :p", p=DUP)
     assert_refused(
-        capsys, url,
+        capsys, database,
         f"{IVO} and {DUP} may be two people: both played rounds 1, 2 of tournament "
         f"{ids['S1']} (S1); sex differs: {IVO} M, {DUP} F; birth year differs: {IVO} 1990, "
         f"{DUP} 2001. Check both records; to merge them all the same, give an override with "
         "its reason",
     )  # fmt: skip
     # They played each other: refused whatever the override (he would have played himself).
-    counts = row_counts(url)
+    counts = row_counts(database)
     code, _, err = merge(capsys, url, IVO, JAN, "--reason", "x", "--override", OVERRIDE)
     assert code == 2
     assert "DROP: 3001 and 3002 played each other" in err
-    assert row_counts(url) == counts
+    assert row_counts(database) == counts

@@ -27,15 +27,17 @@ from tests.corrections.test_revision_chain import (
     EVE,
     P1,
     P2,
+    Where,
     build,
     correct,
     execute,
     ok,
+    query,
     stored_rows,
 )
 from tests.corrections.test_verify_and_audit import failing, verify
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 
 def rebuild(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[int, list[Any], str]:
@@ -43,10 +45,10 @@ def rebuild(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[i
     return code, [json.loads(line) for line in out.splitlines()], err
 
 
-def list_id(url: str, period: str, revision: int) -> int:
+def list_id(where: Where, period: str, revision: int) -> int:
     return int(
         query(
-            url,
+            where,
             "SELECT id FROM rating_lists WHERE category = :c AND list_date = :d AND revision = :r",
             c=CATEGORY,
             d=f"{period}-01",
@@ -56,13 +58,13 @@ def list_id(url: str, period: str, revision: int) -> int:
 
 
 def test_rebuild_writes_the_rows_the_chunks_make(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
     code, _, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-")
     assert code == 0, err
-    before = stored_rows(url)
+    before = stored_rows(database)
 
     # Intact: every list's rows are what its chunks make (the closes wrote no more).
     code, lines, err = rebuild(capsys, url)
@@ -72,38 +74,38 @@ def test_rebuild_writes_the_rows_the_chunks_make(
     assert "0 of 9 lists had rows that differ from their chunks; written again" in err
     baseline = lines[0]
     assert (baseline["period"], baseline["rows_after"], baseline["markers"]) == ("2026-08", 10, 0)
-    assert stored_rows(url) == before
+    assert stored_rows(database) == before
 
     # Behind ratingdb's back: P+1 revision 1 loses Dee's row and gains a needless one (Eve
     # did not play in P+1: her entry there is P's carried forward, which a close never
     # writes), and P+2 revision 2 has a field of its rows altered.
-    p1, p2 = list_id(url, P1, 1), list_id(url, P2, 2)
+    p1, p2 = list_id(database, P1, 1), list_id(database, P2, 2)
     assert DEE in before[(P1, 1)]
     assert EVE not in before[(P1, 1)]
-    assert execute(url, "DELETE FROM list_entries WHERE list_id = :l AND player_id = :p",
+    assert execute(database, "DELETE FROM list_entries WHERE list_id = :l AND player_id = :p",
                    l=p1, p=DEE) == 1  # fmt: skip
     assert execute(
-        url,
+        database,
         "INSERT INTO list_entries (list_id, player_id, rating, previous_rating, change, games, "
         "k_factor, k_used, sum_delta, rated_games, peak_rating, last_rated, active) "
         "SELECT :l, player_id, rating, rating, 0, 0, k_factor, NULL, NULL, rated_games, "
         "peak_rating, last_rated, active FROM list_entries WHERE list_id = :parent AND "
         "player_id = :p",
-        l=p1, parent=list_id(url, "2026-09", 1), p=EVE,
+        l=p1, parent=list_id(database, "2026-09", 1), p=EVE,
     ) == 1  # fmt: skip
-    assert execute(url, "UPDATE list_entries SET peak_rating = peak_rating + 5 "
+    assert execute(database, "UPDATE list_entries SET peak_rating = peak_rating + 5 "
                    "WHERE list_id = :l AND rating IS NOT NULL", l=p2) >= 1  # fmt: skip
     code, lines = verify(capsys, url)
     assert code == 1
     assert {(f[1], f[2]) for f in failing(lines)} >= {(P1, 1)}
 
     # A dry run says which lists differ and writes nothing.
-    tampered = stored_rows(url)
+    tampered = stored_rows(database)
     code, lines, err = rebuild(capsys, url, "--all", "--dry-run")
     assert code == 0, err
     assert {(x["period"], x["revision"]) for x in lines if x["differed"]} == {(P1, 1), (P2, 2)}
     assert "(dry run: nothing was written)" in err
-    assert stored_rows(url) == tampered
+    assert stored_rows(database) == tampered
 
     # One list at a time, then all: the rows are the close's again, and verify passes.
     code, lines, err = rebuild(capsys, url, "--category", CATEGORY, "--period", P1,
@@ -113,7 +115,7 @@ def test_rebuild_writes_the_rows_the_chunks_make(
     code, lines, err = rebuild(capsys, url)
     assert code == 0, err
     assert {(x["period"], x["revision"]) for x in lines if x["differed"]} == {(P2, 2)}
-    assert stored_rows(url) == before
+    assert stored_rows(database) == before
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
 
@@ -127,9 +129,9 @@ def test_rebuild_writes_the_rows_the_chunks_make(
 
 
 def test_rebuild_refuses_what_matches_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "chain", tournaments=(), periods=())
     code, _, err = cli(capsys, "periods", "rebuild-changes", url=url)
     assert (code, "--all" in err) == (2, True)

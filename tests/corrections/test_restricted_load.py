@@ -66,7 +66,7 @@ ERA_BY_DATABASE = [("sqlite", 1), ("postgresql", 0)]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("database_url", "era"), ERA_BY_DATABASE, indirect=["database_url"])
+@pytest.mark.parametrize(("database", "era"), ERA_BY_DATABASE, indirect=["database"])
 def test_some_players_loaded_as_the_whole_period(
     session: Session, tmp_path: Path, era: int
 ) -> None:

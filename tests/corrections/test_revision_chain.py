@@ -34,14 +34,16 @@ import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import NestedTransaction
 
-from tests.support import factories
+from ratingdb.db.chunks import unpack
+from tests.support import factories, sql
 from tests.support.cli import run_cli as cli
-from tests.support.sql import entries_where, query
+from tests.support.rolled_back import RolledBack
 
 CATEGORY = "fide-standard"
 BASE = "2026-08"
@@ -149,18 +151,59 @@ def ok(capsys: pytest.CaptureFixture[str], *args: str, url: str) -> str:
     return out
 
 
-def execute(url: str, sql: str, **params: Any) -> int:
-    engine = create_engine(url)
+#: The database a helper reads or writes: the worker's, in the test's rolled-back transaction
+#: (tests/support/rolled_back.py), or a database at a URL (a test's own).
+Where = RolledBack | str
+
+
+def query(where: Where, statement: str, **params: Any) -> list[tuple[Any, ...]]:
+    """The rows of ``statement`` (tests/support/sql.py's ``query``), as the test's transaction
+    sees them when ``where`` is the worker's database."""
+    if isinstance(where, RolledBack):
+        return where.rows(statement, **params)
+    return sql.query(where, statement, **params)
+
+
+def entries_where(
+    where: Where, condition: str, fields: tuple[str, ...], **params: Any
+) -> list[tuple[Any, ...]]:
+    """tests/support/sql.py's ``entries_where``: (``fields``) of every entry of the lists
+    ``condition`` selects (on ``rating_lists AS l``), unpacked from their chunks."""
+    if not isinstance(where, RolledBack):
+        return sql.entries_where(where, condition, fields, **params)
+    packed = where.rows(
+        "SELECT l.id, c.entries FROM rating_lists AS l JOIN list_chunks AS c "
+        f"ON c.list_id = l.id WHERE {condition} ORDER BY l.id, c.chunk",
+        **params,
+    )
+    found = []
+    for _, chunk in packed:
+        for values in unpack(bytes(chunk)):
+            entry = dict(zip(sql.ENTRY_FIELDS, values, strict=True))
+            found.append(tuple(entry[field] for field in fields))
+    return found
+
+
+def execute(where: Where, statement: str, **params: Any) -> int:
+    """The rows ``statement`` changed, committed (in the test's transaction when ``where`` is
+    the worker's database)."""
+    if isinstance(where, RolledBack):
+        with where.sessions.begin() as session:
+            return session.connection().execute(text(statement), params).rowcount
+    engine = create_engine(where)
     try:
         with engine.begin() as connection:
-            return connection.execute(text(sql), params).rowcount
+            return connection.execute(text(statement), params).rowcount
     finally:
         engine.dispose()
 
 
-def row_counts(url: str) -> dict[str, int]:
+def row_counts(where: Where) -> dict[str, int]:
     """The number of rows of every table of the database."""
-    engine = create_engine(url)
+    if isinstance(where, RolledBack):
+        names = sorted(inspect(where.connection).get_table_names())
+        return {name: where.rows(f'SELECT count(*) FROM "{name}"')[0][0] for name in names}
+    engine = create_engine(where)
     try:
         names = sorted(inspect(engine).get_table_names())
         with engine.connect() as connection:
@@ -241,10 +284,10 @@ def correct(
     return cli(capsys, "games", "correct", *names, *options, url=url)
 
 
-def latest_revisions(url: str) -> dict[str, int]:
+def latest_revisions(where: Where) -> dict[str, int]:
     """The latest revision of every closed list of the chain, by period."""
     rows = query(
-        url,
+        where,
         "SELECT list_date, max(revision) FROM rating_lists WHERE category = :c "
         "AND source = 'close' GROUP BY list_date",
         c=CATEGORY,
@@ -252,12 +295,12 @@ def latest_revisions(url: str) -> dict[str, int]:
     return {str(day)[:7]: revision for day, revision in rows}
 
 
-def entries(url: str, period: str, revision: int | None = None) -> dict[str, Entry]:
+def entries(where: Where, period: str, revision: int | None = None) -> dict[str, Entry]:
     """A list's entries (the latest revision unless given), read from the tables."""
     if revision is None:
-        revision = latest_revisions(url)[period]
+        revision = latest_revisions(where)[period]
     rows = entries_where(
-        url,
+        where,
         "l.category = :c AND l.list_date = :d AND l.revision = :r",
         ("player_id", "rating", "previous_rating", "change", "games", "k_factor"),
         c=CATEGORY,
@@ -267,11 +310,11 @@ def entries(url: str, period: str, revision: int | None = None) -> dict[str, Ent
     return {row[0]: tuple(row[1:]) for row in rows}
 
 
-def stored_by_revision(url: str, table: str) -> dict[tuple[str, int], list[str]]:
+def stored_by_revision(where: Where, table: str) -> dict[tuple[str, int], list[str]]:
     """(list month, revision) -> the players of the revisions after the first in ``table``
     (revised_players, or player_calculations: each once)."""
     rows = query(
-        url,
+        where,
         f"SELECT DISTINCT l.list_date, l.revision, t.player_id FROM {table} t "
         "JOIN rating_lists l ON l.id = t.list_id WHERE l.revision > 1 ORDER BY t.player_id",
     )
@@ -281,11 +324,11 @@ def stored_by_revision(url: str, table: str) -> dict[tuple[str, int], list[str]]
     return found
 
 
-def stored_rows(url: str) -> dict[tuple[str, int], list[str]]:
+def stored_rows(where: Where) -> dict[tuple[str, int], list[str]]:
     """(list month, revision) -> the players with a row in list_entries (a marker shown as
     ``"-<id>"``): a computed list stores only what differs from its parent carried forward."""
     rows = query(
-        url,
+        where,
         "SELECT l.list_date, l.revision, e.player_id, e.rating FROM list_entries e "
         "JOIN rating_lists l ON l.id = e.list_id ORDER BY e.player_id",
     )
@@ -321,31 +364,71 @@ def exported_csv(capsys: pytest.CaptureFixture[str], url: str, period: str) -> l
     return ok(capsys, "lists", "export", *which(period), "--format", "csv", url=url).splitlines()
 
 
+class Published(NamedTuple):
+    """What a database publishes of the chain's lists, by period: read before the test's
+    transaction is rolled back to where the chain began (``chain_start``) to build it again
+    from scratch, and compared with the lists built then."""
+
+    #: The latest revision of every closed list of the chain.
+    revisions: dict[str, int]
+    #: The latest revision's JSON export: its revision and its entries (``list_table``).
+    exported_revisions: dict[str, int]
+    tables: dict[str, list[tuple[Any, ...]]]
+    #: The latest revision as a list CSV (``lists export --format csv``), line by line.
+    csv: dict[str, list[str]]
+    #: Revision 1's entries, sorted, and its list CSV (``_original_csv``).
+    originals: dict[str, list[tuple[Any, ...]]]
+    original_csv: dict[str, list[str]]
+
+
+def published(
+    capsys: pytest.CaptureFixture[str], database: RolledBack, periods: Sequence[str] = PERIODS
+) -> Published:
+    """The chain's lists of ``periods`` as the test's transaction holds them now."""
+    documents = {period: exported(capsys, database.url, period) for period in periods}
+    return Published(
+        revisions=latest_revisions(database),
+        exported_revisions={period: d["revision"] for period, d in documents.items()},
+        tables={period: list_table(d) for period, d in documents.items()},
+        csv={period: exported_csv(capsys, database.url, period) for period in periods},
+        originals={
+            period: sorted((p, *e) for p, e in entries(database, period, 1).items())
+            for period in periods
+        },
+        original_csv={period: _original_csv(database, period) for period in periods},
+    )
+
+
+def chain_start(database: RolledBack) -> NestedTransaction:
+    """A mark in the test's transaction (a SAVEPOINT) before a test builds its chain: rolled
+    back to (``.rollback()``, once what is compared was read: ``published``), the database is
+    as fresh as one of its own, where the chain is built again from scratch. PostgreSQL's
+    sequences are not rolled back: the ids of the chain built from scratch are not a fresh
+    database's (none is compared)."""
+    return database.connection.begin_nested()
+
+
 def assert_same_as_from_scratch(
-    capsys: pytest.CaptureFixture[str],
-    url: str,
-    scratch: str,
-    periods: Sequence[str] = PERIODS,
+    revised: Published, fresh: Published, periods: Sequence[str] = PERIODS
 ) -> None:
     """Every list, latest revision, has the entries of the from-scratch database's list."""
     for period in periods:
-        revised, fresh = exported(capsys, url, period), exported(capsys, scratch, period)
-        assert list_table(revised) == list_table(fresh), f"{period}: revised != from scratch"
-        assert fresh["revision"] == 1
+        assert revised.tables[period] == fresh.tables[period], f"{period}: revised != from scratch"
+        assert fresh.exported_revisions[period] == 1
 
 
 def assert_revised_exactly_where_changed(
-    capsys: pytest.CaptureFixture[str], url: str, scratch: str, periods: Sequence[str] = PERIODS
+    revised: Published, fresh: Published, periods: Sequence[str] = PERIODS
 ) -> None:
     """A list has a new revision if and only if its published content (the list CSV of the
     contract: rating, rated_games, peak_rating, K; and the entries' games and changes)
     differs from the original; and the latest revision is what a from-scratch computation
     gives, CSV columns included."""
-    revisions = latest_revisions(url)
+    revisions = revised.revisions
     for period in periods:
-        fresh_csv = exported_csv(capsys, scratch, period)
-        fresh = list_table(exported(capsys, scratch, period))
-        now_csv = exported_csv(capsys, url, period)
+        fresh_csv = fresh.csv[period]
+        fresh_table = fresh.tables[period]
+        now_csv = revised.csv[period]
         assert now_csv == fresh_csv, (
             f"{CATEGORY} {period} (revision {revisions[period]}) as a list CSV differs from a "
             f"from-scratch recomputation:\n"
@@ -355,27 +438,27 @@ def assert_revised_exactly_where_changed(
                 if a != b
             )
         )
-        original = sorted((p, *e) for p, e in entries(url, period, 1).items())
-        fresh_sorted = sorted(fresh)
-        changed = original != fresh_sorted or _original_csv(url, period) != sorted(fresh_csv[1:])
+        original = revised.originals[period]
+        fresh_sorted = sorted(fresh_table)
+        changed = original != fresh_sorted or revised.original_csv[period] != sorted(fresh_csv[1:])
         assert (revisions[period] > 1) == changed, (
             f"{period}: revision {revisions[period]} but the list "
             f"{'changed' if changed else 'did not change'}"
         )
 
 
-def _original_csv(url: str, period: str) -> list[str]:
+def _original_csv(where: Where, period: str) -> list[str]:
     """Revision 1's (player, rating, rated_games, peak, K, active, change, games) in the list
     CSV's layout."""
     rows = entries_where(
-        url,
+        where,
         "l.category = :c AND l.list_date = :d AND l.revision = 1",
         ("player_id", "rating", "rated_games", "peak_rating", "k_factor", "active", "change",
          "games"),
         c=CATEGORY,
         d=f"{period}-01",
     )  # fmt: skip
-    names = dict(query(url, "SELECT player_id, name FROM players"))
+    names = dict(query(where, "SELECT player_id, name FROM players"))
     lines = []
     for player_id, rating, rated_games, peak, k, active, change, games in rows:
         name = names[player_id]
@@ -407,18 +490,19 @@ def with_changes(base: dict[str, Entry], **changes: Entry) -> dict[str, Entry]:
 
 
 def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
+    scratch = chain_start(database)
     ids = build(capsys, url, tmp_path / "chain")
     # The lists worked by hand in the module docstring, before any correction.
-    assert latest_revisions(url) == dict.fromkeys(PERIODS, 1)
+    assert latest_revisions(database) == dict.fromkeys(PERIODS, 1)
     for period in PERIODS:
-        assert entries(url, period) == ORIGINAL[period], period
+        assert entries(database, period) == ORIGINAL[period], period
     # Stored: every entry of the imported list; then only who played (nobody left, no K
     # changed without a game; P+3 carries every entry over: no row).
     everyone = [ADA, BEN, CAL, DEE, EVE, FAY, GIL, HAL, ZED, YAN]
-    assert stored_rows(url) == {
+    assert stored_rows(database) == {
         ("2026-08", 1): everyone,
         (P, 1): everyone,
         (P1, 1): [ADA, BEN, CAL, DEE],
@@ -434,14 +518,14 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
         (P2, 1, 2),
         (P3, 1, 2),
     ]
-    assert latest_revisions(url) == dict.fromkeys(PERIODS, 2)
+    assert latest_revisions(database) == dict.fromkeys(PERIODS, 2)
     # Each revision 2 stores its changes against the revision 1 it replaces (issue 30), every
     # field compared: P, Ada and Ben (Cal, recomputed as Ben's opponent, rated Ben with the
     # 2026-08 list: unchanged). P+1, Ada and Ben, and Cal and Dee: their ratings are as before
     # but their sums of deltas are not (Cal -.24 for -.23, Dee +.26 for +.25, worked below).
     # P+2, Ada and Ben, and Dee (-.64 for -.63) and Eve (+.16 for +.15). P+3, Ada and Ben,
     # carried from other ratings.
-    assert {key: rows for key, rows in stored_rows(url).items() if key[1] == 2} == {
+    assert {key: rows for key, rows in stored_rows(database).items() if key[1] == 2} == {
         (P, 2): [ADA, BEN],
         (P1, 2): [ADA, BEN, CAL, DEE],
         (P2, 2): [ADA, BEN, DEE, EVE],
@@ -452,13 +536,13 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
     # them in the period (P: Ben's Cal; Ada's only game is the forfeit, never rated. P+1: Cal
     # and Dee. P+2: Dee and Eve). Only their calculations are stored: those who played a
     # rated game in the period.
-    assert stored_by_revision(url, "revised_players") == {
+    assert stored_by_revision(database, "revised_players") == {
         (P, 2): [ADA, BEN, CAL],
         (P1, 2): [ADA, BEN, CAL, DEE],
         (P2, 2): [ADA, BEN, DEE, EVE],
         (P3, 2): [ADA, BEN],
     }
-    assert stored_by_revision(url, "player_calculations") == {
+    assert stored_by_revision(database, "player_calculations") == {
         (P, 2): [BEN, CAL],
         (P1, 2): [ADA, BEN, CAL, DEE],
         (P2, 2): [ADA, BEN, DEE, EVE],
@@ -466,25 +550,25 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
 
     # P: Ada-Ben is no longer rated. Ada: no game -> 1800, change 0, games 0.
     #   Ben: only vs Cal, D -300 -> .15, +.85 x20 = 17 -> 1717 (1 game).
-    assert entries(url, P) == with_changes(
+    assert entries(database, P) == with_changes(
         ORIGINAL[P], ada=(1800, 1800, 0, 0, 20), ben=(1717, 1700, 17, 1, 20)
     )
     # P+1: Ada 1800 vs Cal 1980: D -180 -> .26, +.24 x20 = 4.8 -> +5 -> 1805;
     #   Cal D +180 -> .74, -.24 -> -4.8 -> -5 -> 1975 (as before).
     #   Ben 1717 vs Dee 1903: D -186 -> .26, -.26 x20 = -5.2 -> -5 -> 1712;
     #   Dee D +186 -> .74, +.26 -> +5.2 -> +5 -> 1908 (as before).
-    assert entries(url, P1) == with_changes(
+    assert entries(database, P1) == with_changes(
         ORIGINAL[P1], ada=(1805, 1800, 5, 1, 20), ben=(1712, 1717, -5, 1, 20)
     )
     # P+2: Ada 1805 vs Dee 1908: D -103 -> .36, +.64 x20 = 12.8 -> +13 -> 1818;
     #   Dee D +103 -> .64, -.64 -> -12.8 -> -13 -> 1895 (as before).
     #   Eve 1598 vs Ben 1712: D -114 -> .34, +.16 x20 = 3.2 -> +3 -> 1601 (as before);
     #   Ben D +114 -> .66, -.16 -> -3.2 -> -3 -> 1709.
-    assert entries(url, P2) == with_changes(
+    assert entries(database, P2) == with_changes(
         ORIGINAL[P2], ada=(1818, 1805, 13, 1, 20), ben=(1709, 1712, -3, 1, 20)
     )
     # P+3: carried over.
-    assert entries(url, P3) == with_changes(
+    assert entries(database, P3) == with_changes(
         ORIGINAL[P3], ada=(1818, 1818, 0, 0, 20), ben=(1709, 1709, 0, 0, 20)
     )
     # The report names who moved and by how much in each list.
@@ -499,48 +583,54 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
         P3: {ADA: -7, BEN: 7},
     }
 
-    scratch = another_database_url
-    build(capsys, scratch, tmp_path / "scratch", replace={(1, ADA, BEN): "+-"})
-    assert_same_as_from_scratch(capsys, url, scratch)
-    assert_revised_exactly_where_changed(capsys, url, scratch)
+    revised = published(capsys, database)
+    scratch.rollback()
+    build(capsys, url, tmp_path / "scratch", replace={(1, ADA, BEN): "+-"})
+    fresh = published(capsys, database)
+    assert_same_as_from_scratch(revised, fresh)
+    assert_revised_exactly_where_changed(revised, fresh)
 
 
 def test_a_win_made_a_loss_in_p(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
+    scratch = chain_start(database)
     ids = build(capsys, url, tmp_path / "chain")
     code, _, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "0-1")
     assert code == 0, err
-    assert latest_revisions(url) == dict.fromkeys(PERIODS, 2)
+    assert latest_revisions(database) == dict.fromkeys(PERIODS, 2)
     # P: Ada D +100 -> .64, 0 - .64 = -.64 x20 = -12.8 -> -13 -> 1787.
     #   Ben: D -100 -> .36, 1 - .36 = +.64; vs Cal +.85; +1.49 x20 = 29.8 -> +30 -> 1730.
-    assert entries(url, P) == with_changes(
+    assert entries(database, P) == with_changes(
         ORIGINAL[P], ada=(1787, 1800, -13, 1, 20), ben=(1730, 1700, 30, 2, 20)
     )
     # P+1: Ada 1787 vs Cal 1980: D -193 -> .25, +.25 x20 = 5 -> 1792; Cal -5 -> 1975.
     #   Ben 1730 vs Dee 1903: D -173 -> .27, -.27 x20 = -5.4 -> -5 -> 1725; Dee +5 -> 1908.
-    assert entries(url, P1) == with_changes(
+    assert entries(database, P1) == with_changes(
         ORIGINAL[P1], ada=(1792, 1787, 5, 1, 20), ben=(1725, 1730, -5, 1, 20)
     )
     # P+2: Ada 1792 vs Dee 1908: D -116 -> .34, +.66 x20 = 13.2 -> +13 -> 1805; Dee -13 -> 1895.
     #   Eve 1598 vs Ben 1725: D -127 -> .33, +.17 x20 = 3.4 -> +3 -> 1601; Ben -3 -> 1722.
-    assert entries(url, P2) == with_changes(
+    assert entries(database, P2) == with_changes(
         ORIGINAL[P2], ada=(1805, 1792, 13, 1, 20), ben=(1722, 1725, -3, 1, 20)
     )
-    assert entries(url, P3) == with_changes(
+    assert entries(database, P3) == with_changes(
         ORIGINAL[P3], ada=(1805, 1805, 0, 0, 20), ben=(1722, 1722, 0, 0, 20)
     )
-    scratch = another_database_url
-    build(capsys, scratch, tmp_path / "scratch", replace={(1, ADA, BEN): "0-1"})
-    assert_same_as_from_scratch(capsys, url, scratch)
-    assert_revised_exactly_where_changed(capsys, url, scratch)
+    revised = published(capsys, database)
+    scratch.rollback()
+    build(capsys, url, tmp_path / "scratch", replace={(1, ADA, BEN): "0-1"})
+    fresh = published(capsys, database)
+    assert_same_as_from_scratch(revised, fresh)
+    assert_revised_exactly_where_changed(revised, fresh)
 
 
 def test_a_correction_in_p2_leaves_p_and_p1_alone(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
+    scratch = chain_start(database)
     ids = build(capsys, url, tmp_path / "chain")
     code, out, err = correct(capsys, url, ids["T3"], (1, EVE, BEN), "1-0")
     assert code == 0, err
@@ -548,90 +638,98 @@ def test_a_correction_in_p2_leaves_p_and_p1_alone(
         (P2, 2),
         (P3, 2),
     ]
-    assert latest_revisions(url) == {P: 1, P1: 1, P2: 2, P3: 2}
+    assert latest_revisions(database) == {P: 1, P1: 1, P2: 2, P3: 2}
     # P+2: Eve 1598 vs Ben 1705: D -107 -> .35, 1 - .35 = +.65 x20 = 13 -> 1611;
     #   Ben: D +107 -> .65, 0 - .65 -> -13 -> 1692.
-    assert entries(url, P2) == with_changes(
+    assert entries(database, P2) == with_changes(
         ORIGINAL[P2], eve=(1611, 1598, 13, 1, 20), ben=(1692, 1705, -13, 1, 20)
     )
-    assert entries(url, P3) == with_changes(
+    assert entries(database, P3) == with_changes(
         ORIGINAL[P3], eve=(1611, 1611, 0, 0, 20), ben=(1692, 1692, 0, 0, 20)
     )
     for period in (P, P1):
-        assert entries(url, period) == ORIGINAL[period]
-    scratch = another_database_url
-    build(capsys, scratch, tmp_path / "scratch", replace={(1, EVE, BEN): "1-0"})
-    assert_same_as_from_scratch(capsys, url, scratch)
-    assert_revised_exactly_where_changed(capsys, url, scratch)
+        assert entries(database, period) == ORIGINAL[period]
+    revised = published(capsys, database)
+    scratch.rollback()
+    build(capsys, url, tmp_path / "scratch", replace={(1, EVE, BEN): "1-0"})
+    fresh = published(capsys, database)
+    assert_same_as_from_scratch(revised, fresh)
+    assert_revised_exactly_where_changed(revised, fresh)
 
 
 def test_a_forfeit_made_another_forfeit_revises_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Fay-Ada +- was never rated and -+ is not either: recorded, but no list changes."""
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
     code, out, err = correct(capsys, url, ids["T1"], (3, FAY, ADA), "-+")
     assert code == 0, err
     assert json.loads(out)["revisions"] == []
-    assert latest_revisions(url) == dict.fromkeys(PERIODS, 1)
-    assert query(url, "SELECT count(*) FROM corrections") == [(1,)]
+    assert latest_revisions(database) == dict.fromkeys(PERIODS, 1)
+    assert query(database, "SELECT count(*) FROM corrections") == [(1,)]
     assert query(
-        url, "SELECT result FROM games WHERE white_id = :w AND superseded_by IS NULL", w=FAY
+        database, "SELECT result FROM games WHERE white_id = :w AND superseded_by IS NULL", w=FAY
     ) == [("-+",)]
     for period in PERIODS:
-        assert entries(url, period) == ORIGINAL[period], period
+        assert entries(database, period) == ORIGINAL[period], period
 
 
 def test_a_draw_between_equals_voided_changes_no_later_rating(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Gil and Hal (2200, 60 games each) drew in P and play nothing later; the draw becomes a
     forfeit (+-). No rating moves anywhere (D 0 -> .50, a draw is worth 0), but P's entries
     now show 0 games, and their rated-games counters are one lower from P on: 60, not 61. The
     later lists publish that counter (list CSV ``rated_games``, docs/formats.md; it drives the
     30-game K rule), so they change too and need a revision each, or they keep saying 61."""
-    url = database_url
+    url = database.url
+    scratch = chain_start(database)
     ids = build(capsys, url, tmp_path / "chain")
     code, out, err = correct(capsys, url, ids["T1"], (1, GIL, HAL), "+-")
     assert code == 0, err
     assert json.loads(out)["revisions"][0]["period"] == P
-    assert latest_revisions(url)[P] == 2
-    assert entries(url, P) == with_changes(
+    assert latest_revisions(database)[P] == 2
+    assert entries(database, P) == with_changes(
         ORIGINAL[P], gil=(2200, 2200, 0, 0, 20), hal=(2200, 2200, 0, 0, 20)
     )
     for period in (P1, P2, P3):
-        assert entries(url, period) == ORIGINAL[period]
-    scratch = another_database_url
-    build(capsys, scratch, tmp_path / "scratch", replace={(1, GIL, HAL): "+-"})
-    assert_same_as_from_scratch(capsys, url, scratch)
+        assert entries(database, period) == ORIGINAL[period]
+    revised = published(capsys, database)
+    scratch.rollback()
+    build(capsys, url, tmp_path / "scratch", replace={(1, GIL, HAL): "+-"})
+    fresh = published(capsys, database)
+    assert_same_as_from_scratch(revised, fresh)
     # The list CSV's rated_games: Gil and Hal have 60 rated games from P on, not 61.
-    assert_revised_exactly_where_changed(capsys, url, scratch)
+    assert_revised_exactly_where_changed(revised, fresh)
 
 
 def test_a_voided_game_moves_a_later_k_factor(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Zed (28 rated games, K 40) drew Yan in P and again in P+2. Originally the second draw is
     his 30th game: K 20 from the P+2 list on. Voiding the first draw (-> +-) leaves him at 29
     games after P+2: the P+2 and P+3 lists must show K 40 (docs/rules.md §6: fewer than 30 rated
     games -> k_new), although no rating moves (draws at D 0)."""
-    url = database_url
+    url = database.url
+    scratch = chain_start(database)
     ids = build(capsys, url, tmp_path / "chain")
     code, _, err = correct(capsys, url, ids["T1"], (1, ZED, YAN), "+-")
     assert code == 0, err
     # P: Zed and Yan 0 games.
-    assert entries(url, P) == with_changes(
+    assert entries(database, P) == with_changes(
         ORIGINAL[P], zed=(1500, 1500, 0, 0, 40), yan=(1500, 1500, 0, 0, 20)
     )
-    scratch = another_database_url
-    build(capsys, scratch, tmp_path / "scratch", replace={(1, ZED, YAN): "+-"})
+    assert entries(database, P2)[ZED] == (1500, 1500, 0, 1, 40), "P+2 keeps Zed's old K 20"
+    revised = published(capsys, database)
+    scratch.rollback()
+    build(capsys, url, tmp_path / "scratch", replace={(1, ZED, YAN): "+-"})
     # From scratch: 28 + 0 + 0 + 1 = 29 rated games after P+2 -> K 40.
-    assert entries(scratch, P2)[ZED] == (1500, 1500, 0, 1, 40)
-    assert entries(scratch, P3)[ZED] == (1500, 1500, 0, 0, 40)
-    assert entries(url, P2)[ZED] == (1500, 1500, 0, 1, 40), "P+2 keeps Zed's old K 20"
-    assert_same_as_from_scratch(capsys, url, scratch)
-    assert_revised_exactly_where_changed(capsys, url, scratch)
+    assert entries(database, P2)[ZED] == (1500, 1500, 0, 1, 40)
+    assert entries(database, P3)[ZED] == (1500, 1500, 0, 0, 40)
+    fresh = published(capsys, database)
+    assert_same_as_from_scratch(revised, fresh)
+    assert_revised_exactly_where_changed(revised, fresh)
 
 
 # --- lists diff ------------------------------------------------------------------------------
@@ -643,9 +741,9 @@ def diff(capsys: pytest.CaptureFixture[str], url: str, period: str, a: int, b: i
 
 
 def test_lists_diff_says_who_moved_by_how_much_and_why(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-", "Ben never came")
     assert code == 0, err
@@ -653,7 +751,7 @@ def test_lists_diff_says_who_moved_by_how_much_and_why(
     code, out, err = correct(capsys, url, ids["T3"], (1, EVE, BEN), "1-0", "misread scoresheet")
     assert code == 0, err
     second = json.loads(out)["correction_id"]
-    assert latest_revisions(url) == {P: 2, P1: 2, P2: 3, P3: 3}
+    assert latest_revisions(database) == {P: 2, P1: 2, P2: 3, P3: 3}
 
     document = diff(capsys, url, P, 1, 2)
     assert (document["category"], document["period"]) == (CATEGORY, P)
@@ -687,7 +785,7 @@ def test_lists_diff_says_who_moved_by_how_much_and_why(
         BEN: 1699 - 1709,
         EVE: 1611 - 1601,
     }
-    assert entries(url, P2)[BEN] == (1699, 1712, -13, 1, 20)
+    assert entries(database, P2)[BEN] == (1699, 1712, -13, 1, 20)
     # The second correction did not touch P: it has no revision 3.
     revisions = ("--from-revision", "1", "--to-revision", "3")
     code, _, err = cli(capsys, "lists", "diff", *which(P), *revisions, url=url)
@@ -696,7 +794,7 @@ def test_lists_diff_says_who_moved_by_how_much_and_why(
 
 
 def test_a_standard_correction_reaches_the_rapid_list_seeded_from_it(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], another_database_url: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """From the 2024-03 rules, a player unrated in rapid who has a standard rating is rated in
     rapid with the standard rating of the standard list in force at the tournament's start
@@ -712,7 +810,7 @@ def test_a_standard_correction_reaches_the_rapid_list_seeded_from_it(
       Rex 1800 vs Sam seeded 1818: D -18 -> .47, +.53 x20 = 10.6 -> +11 -> 1811.
       With the corrected 1798: D +2 -> .50, +.50 x20 = 10 -> 1810.
     """
-    url = database_url
+    url = database.url
     sam, xia, rex = "4001", "4002", "4003"
     standard = [(sam, "Sam, S", 1800, 60), (xia, "Xia, X", 2200, 60)]
     rapid = [(rex, "Rex, R", 1800, 60)]
@@ -745,18 +843,20 @@ def test_a_standard_correction_reaches_the_rapid_list_seeded_from_it(
         document = exported(capsys, target, "2026-10", "fide-rapid")
         return {e["player_id"]: e for e in document["entries"]}[player]
 
+    scratch = chain_start(database)
     s1_id = federation(url, tmp_path / "db", {})
     assert rapid_entry(url, rex)["rating"] == 1811
     code, _, err = correct(capsys, url, s1_id, (1, sam, xia), "0-1")
     assert code == 0, err
-    scratch = another_database_url
-    federation(scratch, tmp_path / "scratch", {(1, sam, xia): "0-1"})
-    assert rapid_entry(scratch, rex)["rating"] == 1810
-    for category, period in closes:
-        revised, fresh = (exported(capsys, t, period, category) for t in (url, scratch))
-        assert list_table(revised) == list_table(fresh), f"{category} {period}"
     code, out, _ = cli(capsys, "periods", "verify", "--all", url=url)
     assert code == 0, "\n".join(line for line in out.splitlines() if '"ok": false' in line)
+    revised = {(c, p): list_table(exported(capsys, url, p, c)) for c, p in closes}
+    scratch.rollback()  # the same federation from scratch, the game as corrected
+    federation(url, tmp_path / "scratch", {(1, sam, xia): "0-1"})
+    assert rapid_entry(url, rex)["rating"] == 1810
+    for category, period in closes:
+        fresh = exported(capsys, url, period, category)
+        assert revised[category, period] == list_table(fresh), f"{category} {period}"
 
 
 def test_a_close_beside_a_game_correction_waits_and_starts_from_the_corrected_list(

@@ -29,16 +29,17 @@ from tests.corrections.test_revision_chain import (
     PERIODS,
     ZED,
     P,
+    Where,
     build,
     correct,
     entries,
     execute,
     latest_revisions,
     ok,
+    query,
 )
-from tests.migrations.test_0005_list_replace_kind import run  # foreign keys on, as ratingdb's
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 DEMO_NOW = "2026-11-30T12:00:00+00:00"
 
@@ -114,9 +115,9 @@ def test_the_demo_database_verifies_after_corrections(
 
 
 def test_verify_after_a_chain_of_corrections_and_a_merge(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
     steps = [
         ("T1", (1, ADA, BEN), "+-"),  # P..P+3 -> revision 2
@@ -126,16 +127,16 @@ def test_verify_after_a_chain_of_corrections_and_a_merge(
     for tournament, pairing, result in steps:
         code, _, err = correct(capsys, url, ids[tournament], pairing, result)
         assert code == 0, err
-    assert latest_revisions(url) == {P: 3, P1: 3, P2: 4, "2026-12": 4}
+    assert latest_revisions(database) == {P: 3, P1: 3, P2: 4, "2026-12": 4}
     # Undone, the correction leaves P and P+1 as they were first published.
-    assert entries(url, P, 3) == entries(url, P, 1)
-    assert entries(url, P1, 3) == entries(url, P1, 1)
+    assert entries(database, P, 3) == entries(database, P, 1)
+    assert entries(database, P1, 3) == entries(database, P1, 1)
     # Gil and Zed never met: a merge of two rated records, recomputed from P.
     # (Both played round 1 of T1: merged with an override.)
     merged = ("--reason", "one person", "--override", "both in round 1 of T1, one person")
     code, _, err = cli(capsys, "players", "merge", GIL, ZED, *merged, url=url)
     assert code == 0, err
-    assert latest_revisions(url) == {P: 4, P1: 4, P2: 5, "2026-12": 5}
+    assert latest_revisions(database) == {P: 4, P1: 4, P2: 5, "2026-12": 5}
 
     code, lines = verify(capsys, url)
     assert code == 0, failing(lines)
@@ -156,27 +157,27 @@ def test_verify_after_a_chain_of_corrections_and_a_merge(
     assert (code, "--all" in err) == (2, True)
 
 
-def alter(url: str, list_id: int, player_id: str, column: str, by: int) -> None:
+def alter(where: Where, list_id: int, player_id: str, column: str, by: int) -> None:
     """Add ``by`` to one field of a player's entry directly in SQL, in both stored forms of the
     list: its row in list_entries and its chunk (unpacked, changed, packed back in list order)."""
     sql = f"UPDATE list_entries SET {column} = {column} + :by WHERE list_id = :l AND player_id = :p"
-    assert execute(url, sql, by=by, l=list_id, p=player_id) == 1
-    _alter_chunk(url, list_id, player_id, column, lambda value: value + by)
+    assert execute(where, sql, by=by, l=list_id, p=player_id) == 1
+    _alter_chunk(where, list_id, player_id, column, lambda value: value + by)
 
 
-def replace(url: str, list_id: int, player_id: str, column: str, value: Any) -> None:
+def replace(where: Where, list_id: int, player_id: str, column: str, value: Any) -> None:
     """Set one field of a player's entry to ``value``, in both stored forms of the list."""
     sql = f"UPDATE list_entries SET {column} = :v WHERE list_id = :l AND player_id = :p"
-    assert execute(url, sql, v=value, l=list_id, p=player_id) == 1
-    _alter_chunk(url, list_id, player_id, column, lambda _: value)
+    assert execute(where, sql, v=value, l=list_id, p=player_id) == 1
+    _alter_chunk(where, list_id, player_id, column, lambda _: value)
 
 
 def _alter_chunk(
-    url: str, list_id: int, player_id: str, column: str, change: Callable[[Any], Any]
+    where: Where, list_id: int, player_id: str, column: str, change: Callable[[Any], Any]
 ) -> None:
     index = ENTRY.index(column)
     for chunk, packed in query(
-        url, "SELECT chunk, entries FROM list_chunks WHERE list_id = :l", l=list_id
+        where, "SELECT chunk, entries FROM list_chunks WHERE list_id = :l", l=list_id
     ):
         part = list(unpack(bytes(packed)))
         if all(entry[0] != player_id for entry in part):
@@ -189,7 +190,7 @@ def _alter_chunk(
             key=list_order,
         )
         execute(
-            url,
+            where,
             "UPDATE list_chunks SET entries = :e, top_rating = :t, bottom_rating = :b "
             "WHERE list_id = :l AND chunk = :c",
             e=pack(part), t=part[0][1], b=part[-1][1], l=list_id, c=chunk,
@@ -199,9 +200,9 @@ def _alter_chunk(
 
 
 def test_verify_fails_on_a_tampered_list_entry_or_game(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
     code, _, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-")
     assert code == 0, err
@@ -211,7 +212,7 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     def list_id(period: str, revision: int) -> int:
         return int(
             query(
-                url,
+                database,
                 "SELECT id FROM rating_lists WHERE category = :c AND list_date = :d "
                 "AND revision = :r",
                 c=CATEGORY,
@@ -222,7 +223,7 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
 
     # One rating of the original P+1 list, one point up, directly in SQL.
     original = list_id(P1, 1)
-    alter(url, original, DEE, "rating", 1)
+    alter(database, original, DEE, "rating", 1)
     code, lines = verify(capsys, url)
     assert code == 1
     # The P+2 original was computed from the P+1 original's stored entries (Dee's rating
@@ -238,7 +239,7 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     assert (code, [x["ok"] for x in lines]) == (0, [True])
     # The latest revision of P+2 too: its k_factor this time.
     latest = list_id(P2, 2)
-    alter(url, latest, EVE, "k_factor", 20)
+    alter(database, latest, EVE, "k_factor", 20)
     code, lines = verify(capsys, url)
     assert code == 1
     # 2026-12 revision 2 stores its changes against 2026-12 revision 1 (issue 30): Eve did
@@ -248,8 +249,8 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     assert [(f[1], f[2]) for f in failing(lines)] == [(P1, 1), (P2, 1), (P2, 2)]
 
     # Put both back: identical again.
-    alter(url, original, DEE, "rating", -1)
-    alter(url, latest, EVE, "k_factor", -20)
+    alter(database, original, DEE, "rating", -1)
+    alter(database, latest, EVE, "k_factor", -20)
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
 
@@ -257,20 +258,20 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
     # revision 2, which carries her entry forward, is checked over P+2's chunks (each list's
     # rows are checked once, by their own list) and verifies.
     sql = "UPDATE list_entries SET k_factor = k_factor + :by WHERE list_id = :l AND player_id = :p"
-    assert execute(url, sql, by=20, l=latest, p=EVE) == 1
+    assert execute(database, sql, by=20, l=latest, p=EVE) == 1
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (
         1,
         [(CATEGORY, P2, 2, "the stored entries do not match the list's digest")],
     )
-    assert execute(url, sql, by=-20, l=latest, p=EVE) == 1
+    assert execute(database, sql, by=-20, l=latest, p=EVE) == 1
 
     # A stored input altered: Ben-Dee of P+1 (0-1) made 1-0 in place. Every revision of P+1
     # recomputes differently; the lists after it were computed from P+1's stored entries and
     # still verify.
     assert (
         execute(
-            url,
+            database,
             "UPDATE games SET result = '1-0' WHERE tournament_id = :t AND "
             "white_id = :w AND black_id = :b",
             t=ids["T2"],
@@ -289,18 +290,22 @@ def test_verify_fails_on_a_tampered_list_entry_or_game(
 
 @pytest.mark.parametrize(("column", "by"), [("peak_rating", 7), ("rated_games", 1)])
 def test_verify_compares_the_fields_the_digest_leaves_out(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, by: int
+    database: RolledBack,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    column: str,
+    by: int,
 ) -> None:
     """The digest of a list covers an entry up to its K; the peak rating and the rated games
     (what the next periods start from: K 10 for good at 2400, the 30-game rule) are compared
     field by field. Dee's, one up, in both stored forms of the P+1 list."""
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "chain")
-    (list_id,) = query(url, "SELECT id FROM rating_lists WHERE category = :c AND list_date = :d",
-                       c=CATEGORY, d=f"{P1}-01")[0]  # fmt: skip
-    before = query(url, f"SELECT {column} FROM list_entries WHERE list_id = :l AND "
+    (list_id,) = query(database, "SELECT id FROM rating_lists WHERE category = :c AND "
+                       "list_date = :d", c=CATEGORY, d=f"{P1}-01")[0]  # fmt: skip
+    before = query(database, f"SELECT {column} FROM list_entries WHERE list_id = :l AND "
                    "player_id = :p", l=list_id, p=DEE)[0][0]  # fmt: skip
-    alter(url, int(list_id), DEE, column, by)
+    alter(database, int(list_id), DEE, column, by)
     code, lines = verify(capsys, url)
     assert code == 1
     expected = (
@@ -308,7 +313,7 @@ def test_verify_compares_the_fields_the_digest_leaves_out(
         f"{before} recomputed"
     )
     assert failing(lines)[0] == (CATEGORY, P1, 1, expected)
-    alter(url, int(list_id), DEE, column, -by)
+    alter(database, int(list_id), DEE, column, -by)
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
 
@@ -318,7 +323,7 @@ def test_verify_compares_the_fields_the_digest_leaves_out(
     [("active", False, "False"), ("last_rated", date(2026, 9, 1), "2026-09-01")],
 )
 def test_verify_compares_each_entrys_activity(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     column: str,
@@ -329,12 +334,12 @@ def test_verify_compares_each_entrys_activity(
     holds her active, last rated on it (2026-10-01). Either field changed in both stored forms
     is found by verify: the flag by the list's digest (version 2 covers it), the date field by
     field."""
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "chain")
-    (list_id,) = query(url, "SELECT id FROM rating_lists WHERE category = :c AND list_date = :d",
-                       c=CATEGORY, d=f"{P1}-01")[0]  # fmt: skip
+    (list_id,) = query(database, "SELECT id FROM rating_lists WHERE category = :c AND "
+                       "list_date = :d", c=CATEGORY, d=f"{P1}-01")[0]  # fmt: skip
     recomputed = {"active": "True", "last_rated": "2026-10-01"}[column]
-    replace(url, int(list_id), DEE, column, tampered)
+    replace(database, int(list_id), DEE, column, tampered)
     code, lines = verify(capsys, url)
     assert code == 1
     expected = (
@@ -347,17 +352,17 @@ def test_verify_compares_each_entrys_activity(
 
 
 def test_audit_shows_who_corrected_what_when_and_why(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("RATINGDB_ACTOR", raising=False)
-    url = database_url
+    url = database.url
     ids = build(capsys, url, tmp_path / "chain")
-    old_id = query(url, "SELECT id FROM games WHERE white_id = :w AND black_id = :b", w=ADA, b=BEN)[
-        0
-    ][0]
+    old_id = query(
+        database, "SELECT id FROM games WHERE white_id = :w AND black_id = :b", w=ADA, b=BEN
+    )[0][0]
     started = datetime.now(UTC)
     code, out, err = correct(capsys, url, ids["T1"], (1, ADA, BEN), "+-", "Ben never came")
     assert code == 0, err
@@ -368,7 +373,7 @@ def test_audit_shows_who_corrected_what_when_and_why(
     merge_id = json.loads(out)["correction_id"]
     finished = datetime.now(UTC)
     new_id = query(
-        url,
+        database,
         "SELECT id FROM games WHERE white_id = :w AND black_id = :b AND superseded_by IS NULL",
         w=ADA,
         b=BEN,
@@ -416,11 +421,11 @@ def test_audit_shows_who_corrected_what_when_and_why(
 
 
 def test_audit_records_imports_and_closes(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 7: "An audit log of every import, close, correction and merge (file digest, actor,
     time, counts), readable with ratingdb audit"."""
-    url = database_url
+    url = database.url
     folder = tmp_path / "chain"
     build(capsys, url, folder, periods=PERIODS[:1])
     log = [json.loads(line) for line in ok(capsys, "audit", url=url).splitlines()]
@@ -434,39 +439,39 @@ def test_audit_records_imports_and_closes(
 
 
 def test_verify_fails_where_the_latest_entries_differ_from_the_latest_list(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """latest_entries hold the latest list (2026-12, revision 1) as the closes wrote them;
     one peak changed behind ratingdb's back fails that list alone, put back it passes."""
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "chain")
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
     sql = "UPDATE latest_entries SET peak_rating = peak_rating + :by WHERE player_id = :p"
-    assert execute(url, sql, by=1, p=ADA) == 1
+    assert execute(database, sql, by=1, p=ADA) == 1
     code, lines = verify(capsys, url)
     assert code == 1
     assert failing(lines) == [
         (CATEGORY, "2026-12", 1, "the latest entries (latest_entries) do not match the list")
     ]
-    execute(url, sql, by=-1, p=ADA)
+    execute(database, sql, by=-1, p=ADA)
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])
 
 
 def test_the_database_refuses_a_parent_written_after_its_list_or_of_another_category(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A player's entry is read from their nearest row below the list (changes.resolve),
     which holds while every list's parent was written before it (a smaller id) and is of its
     category: the database guards both (migration 0013), so 2026-10's parent cannot be set
     behind ratingdb's back to the 2026-12 list, nor to another category's list."""
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path / "chain")
     lists = {
         str(row[0]): (int(row[1]), int(row[2]))
         for row in query(
-            url,
+            database,
             "SELECT list_date, id, parent_list_id FROM rating_lists "
             "WHERE category = :c AND revision = 1 AND parent_list_id IS NOT NULL",
             c=CATEGORY,
@@ -476,15 +481,15 @@ def test_the_database_refuses_a_parent_written_after_its_list_or_of_another_cate
     december, _ = lists["2026-12-01"]
     sql = "UPDATE rating_lists SET parent_list_id = :parent WHERE id = :id"
     with pytest.raises(IntegrityError):
-        run(url, sql, parent=december, id=october)
-    execute(url, "INSERT INTO periods (id, category, list_date, closing_date, state, "
+        execute(database, sql, parent=december, id=october)
+    execute(database, "INSERT INTO periods (id, category, list_date, closing_date, state, "
             "published_at) VALUES (999, 'fide-blitz', '2026-01-01', '2025-12-29', 'published', "
             "'2026-01-01 00:00:00')")  # fmt: skip
-    execute(url, "INSERT INTO rating_lists (id, period_id, category, list_date, revision, "
+    execute(database, "INSERT INTO rating_lists (id, period_id, category, list_date, revision, "
             "source, published_at, entry_count) VALUES (0, 999, 'fide-blitz', '2026-01-01', "
             "1, 'import', '2026-01-01 00:00:00', 0)")  # fmt: skip
     with pytest.raises(IntegrityError):
-        run(url, sql, parent=0, id=october)  # written before, but a blitz list
-    execute(url, "DELETE FROM rating_lists WHERE id = 0")
+        execute(database, sql, parent=0, id=october)  # written before, but a blitz list
+    execute(database, "DELETE FROM rating_lists WHERE id = 0")
     code, lines = verify(capsys, url)
     assert (code, failing(lines)) == (0, [])

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, event, func, select
+from sqlalchemy import event, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -23,19 +23,21 @@ from ratingdb.models import (
     TournamentRow,
 )
 from tests.db.sample_rows import Graph
+from tests.support.rolled_back import RolledBack
 
 
 @pytest.fixture
-def statements(engine: Engine) -> Iterator[list[str]]:
-    """The SQL statements SQLAlchemy sends (COPY goes around SQLAlchemy, so it is not here)."""
+def statements(database: RolledBack) -> Iterator[list[str]]:
+    """The SQL statements SQLAlchemy sends on the test's connection (COPY goes around
+    SQLAlchemy, so it is not here)."""
     seen: list[str] = []
 
     def record(*args: Any) -> None:
         seen.append(args[2])
 
-    event.listen(engine, "before_cursor_execute", record)
+    event.listen(database.connection, "before_cursor_execute", record)
     yield seen
-    event.remove(engine, "before_cursor_execute", record)
+    event.remove(database.connection, "before_cursor_execute", record)
 
 
 def player_rows(ids: range) -> list[dict[str, Any]]:

@@ -21,7 +21,7 @@ from ratingdb.db import (
 from ratingdb.enums import PeriodState
 from ratingdb.models import PeriodRow, PlayerRow
 from tests.databases import copy_sqlite
-from tests.db.sample_rows import Graph
+from tests.db.sample_rows import Graph, build_graph
 
 
 @pytest.fixture
@@ -29,6 +29,12 @@ def read_engine(database_url: str) -> Iterator[Engine]:
     engine = make_read_only_engine(database_url)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture
+def committed_graph(own_session: Session) -> Graph:
+    """``graph`` on the test's own database, for a read-only engine of its own to read."""
+    return build_graph(own_session)
 
 
 def test_sqlite_connections_enforce_foreign_keys_and_wait_for_locks(tmp_path: Path) -> None:
@@ -65,7 +71,7 @@ def test_savepoint_rolls_back_only_its_part(session: Session) -> None:
     assert session.scalars(select(PlayerRow.player_id)).all() == ["1"]
 
 
-def test_read_only_session_reads(read_engine: Engine, graph: Graph) -> None:
+def test_read_only_session_reads(read_engine: Engine, committed_graph: Graph) -> None:
     with read_only_session(read_engine) as session:
         assert isinstance(session, ReadSession)
         assert session.scalar(select(func.count()).select_from(PlayerRow)) == 2
@@ -78,7 +84,7 @@ def test_read_only_session_refuses_orm_writes(read_engine: Engine) -> None:
             session.flush()
 
 
-def test_read_only_database_refuses_statements(read_engine: Engine, graph: Graph) -> None:
+def test_read_only_database_refuses_statements(read_engine: Engine, committed_graph: Graph) -> None:
     """Past the session too: the database itself refuses (read-only transaction on PostgreSQL;
     on SQLite the authorizer, when the statement is prepared, before query_only would)."""
     with read_only_session(read_engine) as session, pytest.raises(DBAPIError) as raised:

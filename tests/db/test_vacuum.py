@@ -23,20 +23,20 @@ def vacuumed(engine: Engine) -> tuple[int, int]:
     return int(found[0]), int(found[1])
 
 
-def test_vacuumed_after_a_commit_not_after_a_rollback(engine: Engine, session: Session) -> None:
+def test_vacuumed_after_a_commit_not_after_a_rollback(engine: Engine, own_session: Session) -> None:
     if engine.dialect.name != "postgresql":
-        vacuum_after_commit(session, ["latest_entries"])
-        assert not session.info  # nothing to do on SQLite
-        session.commit()
+        vacuum_after_commit(own_session, ["latest_entries"])
+        assert not own_session.info  # nothing to do on SQLite
+        own_session.commit()
         return
     before = vacuumed(engine)
-    with session.begin():
-        vacuum_after_commit(session, ["latest_entries"])
+    with own_session.begin():
+        vacuum_after_commit(own_session, ["latest_entries"])
     after_commit = vacuumed(engine)
     assert after_commit == (before[0] + 1, before[1] + 1)
-    session.begin()
-    vacuum_after_commit(session, ["latest_entries"])
-    session.rollback()
-    with session.begin():  # a later commit does not vacuum for the rolled-back work
+    own_session.begin()
+    vacuum_after_commit(own_session, ["latest_entries"])
+    own_session.rollback()
+    with own_session.begin():  # a later commit does not vacuum for the rolled-back work
         pass
     assert vacuumed(engine) == after_commit

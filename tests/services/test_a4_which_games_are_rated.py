@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
 
 from ratingdb.rules.period import EXCLUDED_600, OPPONENT_UNRATED
 from tests.support import factories
 from tests.support.calculations import stored_calculations
 from tests.support.cli import cli_ok as cli
 from tests.support.files import GAMES_HEADER, LIST_HEADER
+from tests.support.rolled_back import RolledBack
 
 # --- the database: what the import stores and what a close counts -------------------------------
 
@@ -101,34 +101,29 @@ def stored_games(published: dict[str, Any]) -> list[tuple[Any, ...]]:
     )
 
 
-def calculations(url: str, category: str = "fide-standard") -> list[tuple[Any, ...]]:
+def calculations(database: RolledBack, category: str = "fide-standard") -> list[tuple[Any, ...]]:
     """(player, opponent, rated, reason) of every calculation of the 2026-09 list, by player
     and game."""
     return [
         (c.player_id, c.opponent_id, c.rated, c.reason)
         for c in stored_calculations(
-            url, "l.category = :category AND l.list_date = '2026-09-01'", category=category
+            database.connection,
+            "l.category = :category AND l.list_date = '2026-09-01'",
+            category=category,
         )
     ]
 
 
-def statuses_of(url: str, player_id: str) -> int:
+def statuses_of(database: RolledBack, player_id: str) -> int:
     """How many kept statuses (first-rating pools, A5) the player has."""
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            return int(
-                connection.execute(
-                    text("SELECT count(*) FROM player_status WHERE player_id = :p"),
-                    {"p": player_id},
-                ).scalar_one()
-            )
-    finally:
-        engine.dispose()
+    [(count,)] = database.rows(
+        "SELECT count(*) FROM player_status WHERE player_id = :p", p=player_id
+    )
+    return int(count)
 
 
 def test_1_2_only_played_results_are_rated_forfeits_are_stored_never_rated(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A games CSV: TV-01's three played games for 1001, and the three forfeits (+-, -+, --)
     between the others. If a forfeit counted, 1003 (1780, a forfeit win against 2010: PD .21,
@@ -144,7 +139,7 @@ def test_1_2_only_played_results_are_rated_forfeits_are_stored_never_rated(
             "3,1003,1002,-+",
         )
     )
-    published = publish(capsys, database_url, tmp_path, ("games.csv", games))
+    published = publish(capsys, database.url, tmp_path, ("games.csv", games))
     assert (published["imported"]["games"], published["imported"]["rated_games"]) == (6, 3)
     assert stored_games(published) == sorted(
         [
@@ -158,7 +153,7 @@ def test_1_2_only_played_results_are_rated_forfeits_are_stored_never_rated(
     )
     assert entries(published) == TV01_ENTRIES
     # Only the played games are calculated: 3 games, 2 sides.
-    assert sorted((p, o) for p, o, _, _ in calculations(database_url)) == [
+    assert sorted((p, o) for p, o, _, _ in calculations(database)) == [
         ("1001", "1002"), ("1001", "1003"), ("1001", "1004"),
         ("1002", "1001"), ("1003", "1001"), ("1004", "1001"),
     ]  # fmt: skip
@@ -202,7 +197,7 @@ TRF = "\n".join(
 
 
 def test_2_3_forfeits_byes_and_unknown_opponents_in_a_trf_are_stored_never_rated(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The same played games as TV-01 in a TRF, with a forfeit, a game shorter than one move,
     byes H, U and Z, and a game against a stranger (no FIDE id, no rating: unknown to every
@@ -210,7 +205,7 @@ def test_2_3_forfeits_byes_and_unknown_opponents_in_a_trf_are_stored_never_rated
     and short game are stored, never rated; byes are not games; the stranger's game is stored
     and rated for nobody: 1002 loses to the stranger and still has -12, from its loss to 1001
     only."""
-    published = publish(capsys, database_url, tmp_path, ("a4.trf", TRF))
+    published = publish(capsys, database.url, tmp_path, ("a4.trf", TRF))
     stranger = next(p for _, w, p, *_ in stored_games(published) if w == "1002" and p != "1001")
     assert stranger not in {"1001", "1002", "1003", "1004", "1005", "1006"}
     assert stored_games(published) == sorted(
@@ -224,7 +219,7 @@ def test_2_3_forfeits_byes_and_unknown_opponents_in_a_trf_are_stored_never_rated
         ]
     )
     assert entries(published) == TV01_ENTRIES
-    rows = calculations(database_url)
+    rows = calculations(database)
     assert [row for row in rows if row[0] == "1002"] == [
         ("1002", "1001", True, None),
         ("1002", stranger, False, str(OPPONENT_UNRATED)),
@@ -232,12 +227,12 @@ def test_2_3_forfeits_byes_and_unknown_opponents_in_a_trf_are_stored_never_rated
     # The stranger is known by no id at all: the game is rated for nobody, not even toward a
     # first rating (no calculation, no status kept for the stranger).
     assert [row for row in rows if row[0] == stranger] == []
-    assert statuses_of(database_url, stranger) == 0
+    assert statuses_of(database, stranger) == 0
     assert not any(p in ("1003", "1004") and o in ("1003", "1004") for p, o, _, _ in rows)
 
 
 def test_4_rated_against_unrated_in_a_close(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Nina (1005, unrated on the baseline) plays the five games of NINA against 1003, 1002,
     1006, 1001 and 1004, while 1001 also plays TV-01: Nina gets her first rating 1887 (5 games,
@@ -256,9 +251,9 @@ def test_4_rated_against_unrated_in_a_close(
             "5,1005,1004,0-1",
         )
     )
-    published = publish(capsys, database_url, tmp_path, ("games.csv", games))
+    published = publish(capsys, database.url, tmp_path, ("games.csv", games))
     assert entries(published) == {**TV01_ENTRIES, "1005": (1887, None, None, 5)}
-    rows = calculations(database_url)
+    rows = calculations(database)
     against_nina = [(p, rated_, reason) for p, o, rated_, reason in rows if o == "1005"]
     assert sorted(against_nina) == [
         (p, False, str(OPPONENT_UNRATED)) for p in ("1001", "1002", "1003", "1004", "1006")
@@ -278,7 +273,7 @@ BLITZ_BASELINE = LIST_HEADER + (
 
 
 def test_5_the_600_point_exclusion_in_a_blitz_close(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """fide-blitz 2026-09: 3001 (2601) beats 3002 (2001): |D| 600 with a player above 2600, not
     rated for either (3002 stays 2001 with 0 games). 3001 beats 3003 (2002): |D| 599, rated,
@@ -290,7 +285,7 @@ def test_5_the_600_point_exclusion_in_a_blitz_close(
     )
     published = publish(
         capsys,
-        database_url,
+        database.url,
         tmp_path,
         ("blitz.csv", games),
         baseline=BLITZ_BASELINE,
@@ -303,7 +298,7 @@ def test_5_the_600_point_exclusion_in_a_blitz_close(
         "3004": (2601, 2600, 1, 1),
         "3005": (1998, 2000, -2, 1),
     }
-    assert calculations(database_url, "fide-blitz") == [
+    assert calculations(database, "fide-blitz") == [
         ("3001", "3002", False, str(EXCLUDED_600)),
         ("3001", "3003", True, None),
         ("3002", "3001", False, str(EXCLUDED_600)),

@@ -17,7 +17,7 @@ from ratingdb.formats.fide_list import FideXmlPlayer, write_fide_xml
 from tests.services.test_fide_list_io import export, load
 from tests.support.cli import run_cli as cli
 from tests.support.files import LIST_HEADER, write
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 #: FIDE's TXT layout (B §12.1): ID Number at 0, Name 15, Fed 76, Sex 80, Tit 84, WTit 89, OTit 94,
 #: FOA 109, SRtng 113, SGm 119, SK 123, B-day 126, Flag 132.
@@ -45,14 +45,16 @@ ACTIVE = {"1001": True, "1002": True, "1003": False, "1004": False}
 
 
 def test_the_flag_round_trip_through_every_format(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     text = "\n".join([HEADER, *(line(*p) for p in PLAYERS)]) + "\n"
     load(capsys, url, write(tmp_path, "std.txt", text), "fide-txt", "fide-standard", "2026-11")
     # Stored: imported inactive players have no known last rated list; active ones count as
     # rated on the list itself.
-    stored = query(url, "SELECT player_id, active, last_rated FROM list_entries ORDER BY player_id")
+    stored = database.rows(
+        "SELECT player_id, active, last_rated FROM list_entries ORDER BY player_id"
+    )
     assert [(p, bool(a), None if d is None else str(d)) for p, a, d in stored] == [
         ("1001", True, "2026-11-01"), ("1002", True, "2026-11-01"),
         ("1003", False, None), ("1004", False, None),
@@ -85,9 +87,9 @@ def test_the_flag_round_trip_through_every_format(
 
 
 def test_the_combined_xmls_flag_is_the_standard_lists(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     out = io.StringIO()
     write_fide_xml(
         [
@@ -106,18 +108,18 @@ def test_the_combined_xmls_flag_is_the_standard_lists(
     assert [e["active"] for e in standard["entries"]] == [False, False]
     assert [e["active"] for e in rapid["entries"]] == [True, True]
     # Dot is still a woman on the rapid list (the "w" of "wi" stands).
-    assert query(url, "SELECT sex FROM players WHERE player_id = '1004'") == [("F",)]
+    assert database.rows("SELECT sex FROM players WHERE player_id = '1004'") == [("F",)]
 
 
 def test_a_bad_active_cell_is_refused_naming_the_line_and_field(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     header = LIST_HEADER.strip() + ",active\n"
     path = write(tmp_path, "bad.csv", header + '1001,"Abe, A",ENG,M,1990,,2300,40,2300,20,yes\n')
     code, _, err = cli(capsys, "lists", "import", str(path), "--format", "csv", "--category",
-                       "ffe-rapid", "--period", "2026-11", url=database_url)  # fmt: skip
+                       "ffe-rapid", "--period", "2026-11", url=database.url)  # fmt: skip
     assert code != 0
     assert "bad.csv:2" in err
     assert "active" in err
     assert "'yes'" in err
-    assert query(database_url, "SELECT count(*) FROM rating_lists") == [(0,)]
+    assert database.rows("SELECT count(*) FROM rating_lists") == [(0,)]

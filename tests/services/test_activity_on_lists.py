@@ -23,9 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from ratingdb.db.chunks import unpack
 from tests.corrections.test_revision_chain import ok
 from tests.support import factories
-from tests.support.sql import entries_where, query
+from tests.support.rolled_back import RolledBack
+from tests.support.sql import ENTRY_FIELDS
 
 CATEGORY = "ffe-rapid"
 ADA, BEN, CAL = "2001", "2002", "2003"
@@ -54,22 +56,29 @@ def build(capsys: pytest.CaptureFixture[str], url: str, folder: Path) -> None:
         assert closed["state"] == "published", closed
 
 
-def activity(url: str) -> dict[str, dict[str, tuple[bool, date | None]]]:
-    """period -> player -> (active, last rated list), from the lists' chunks."""
+def activity(database: RolledBack) -> dict[str, dict[str, tuple[bool, date | None]]]:
+    """period -> player -> (active, last rated list), from the lists' chunks (every entry of
+    a list; list_entries holds only a computed list's changes)."""
     found: dict[str, dict[str, tuple[bool, date | None]]] = {}
     for period in ["2025-01", *PERIODS]:
-        rows = entries_where(
-            url, "l.category = :c AND l.list_date = :d", ("player_id", "active", "last_rated"),
+        chunks = database.rows(
+            "SELECT c.entries FROM rating_lists AS l JOIN list_chunks AS c ON c.list_id = l.id "
+            "WHERE l.category = :c AND l.list_date = :d ORDER BY l.id, c.chunk",
             c=CATEGORY, d=f"{period}-01",
         )  # fmt: skip
-        found[period] = {p: (a, last) for p, a, last in rows}
+        entries = [
+            dict(zip(ENTRY_FIELDS, entry, strict=True))
+            for (packed,) in chunks
+            for entry in unpack(bytes(packed))
+        ]
+        found[period] = {e["player_id"]: (e["active"], e["last_rated"]) for e in entries}
     return found
 
 
 def test_players_turn_inactive_after_twelve_months_and_active_on_their_next_games(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     build(capsys, url, tmp_path)
     jan, feb = date(2025, 1, 1), date(2025, 2, 1)
     expected: dict[str, dict[str, tuple[bool, date | None]]] = {
@@ -81,10 +90,9 @@ def test_players_turn_inactive_after_twelve_months_and_active_on_their_next_game
     expected["2026-02"] = {ADA: (False, feb), BEN: (False, feb), CAL: (False, jan)}
     mar = date(2026, 3, 1)
     expected["2026-03"] = {ADA: (True, mar), BEN: (False, feb), CAL: (True, mar)}
-    assert activity(url) == expected
+    assert activity(database) == expected
     # The rows of their own: who played, and whose flag turned.
-    own = query(
-        url,
+    own = database.rows(
         "SELECT l.list_date, e.player_id FROM list_entries e JOIN rating_lists l "
         "ON l.id = e.list_id WHERE l.category = :c AND l.source = 'close' "
         "ORDER BY l.list_date, e.player_id",

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from ratingdb.cli import main
 from tests.services.test_import_refusals import row_counts
+from tests.support.cli import run_cli
+from tests.support.rolled_back import RolledBack
 
 HEADER = f"{'ID Number':<15}{'Name':<61}{'Fed':<4}{'SRtng':<6}B-day\n"
 
@@ -19,24 +20,22 @@ def txt_row(fide_id: str, name: str) -> str:
     return f"{fide_id:<15}{name:<61}{'FRA':<4}{'1850':<6}1990\n"
 
 
-def refused(capsys: pytest.CaptureFixture[str], url: str, path: Path, fmt: str) -> str:
-    capsys.readouterr()
-    before = row_counts(url)
-    code = main(["lists", "import", str(path), "--format", fmt, "--category", "fide-standard",
-                 "--period", "2026-08", "--database-url", url])  # fmt: skip
-    captured = capsys.readouterr()
-    assert code == 2, captured.err
-    assert "Traceback" not in captured.err
-    assert row_counts(url) == before
-    return captured.err
+def refused(capsys: pytest.CaptureFixture[str], database: RolledBack, path: Path, fmt: str) -> str:
+    before = row_counts(database)
+    code, _, err = run_cli(capsys, "lists", "import", str(path), "--format", fmt, "--category",
+                           "fide-standard", "--period", "2026-08", url=database.url)  # fmt: skip
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert row_counts(database) == before
+    return err
 
 
 def test_a_nul_in_a_fide_txt_name_is_refused(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "list.txt"
     path.write_text(HEADER + txt_row("1001", "Ash, Ann") + txt_row("1002", "Bir\x00ch, Ben"))
-    err = refused(capsys, database_url, path, "fide-txt")
+    err = refused(capsys, database, path, "fide-txt")
     assert f"{path}:3:19: Name: holds the control character U+0000 (NUL)" in err
 
 
@@ -49,7 +48,7 @@ def test_a_nul_in_a_fide_txt_name_is_refused(
     ],
 )
 def test_bad_text_in_a_fide_xml_is_refused(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     player: str,
@@ -61,12 +60,12 @@ def test_bad_text_in_a_fide_xml_is_refused(
         f"<player><fideid>1001</fideid>{player}<rating>1850</rating></player>\n"
         "</playerslist>\n"
     )
-    err = refused(capsys, database_url, path, "fide-xml")
+    err = refused(capsys, database, path, "fide-xml")
     assert f"{path}{expected}" in err
 
 
 def test_a_fide_xml_with_a_doctype_is_refused(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "list.xml"
     path.write_text(
@@ -74,5 +73,5 @@ def test_a_fide_xml_with_a_doctype_is_refused(
         "<player><fideid>1001</fideid><name>&n;</name><rating>1850</rating></player>"
         "</playerslist>\n"
     )
-    err = refused(capsys, database_url, path, "fide-xml")
+    err = refused(capsys, database, path, "fide-xml")
     assert f"{path}:2: a DOCTYPE is not allowed" in err

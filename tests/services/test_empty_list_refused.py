@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import inspect
 
-from tests.corrections.test_revision_chain import row_counts
 from tests.support.cli import run_cli as cli
 from tests.support.files import FIDE_STANDARD_HEADER as STANDARD_HEADER
 from tests.support.files import LIST_HEADER, fixed
+from tests.support.rolled_back import RolledBack
 
 #: fide-standard 2026-11: floor 1400 (docs/rules.md §10, 2024-03 on). One player without a
 #: rating, one
@@ -23,18 +24,24 @@ UNRATED_CSV = (
 )
 
 
-def refused(capsys: pytest.CaptureFixture[str], url: str, path: Path, fmt: str) -> str:
-    before = row_counts(url)
+def row_counts(database: RolledBack) -> dict[str, int]:
+    """The number of rows of every table of the database, as the test's transaction sees it."""
+    names = sorted(inspect(database.connection).get_table_names())
+    return {name: database.rows(f'SELECT count(*) FROM "{name}"')[0][0] for name in names}
+
+
+def refused(capsys: pytest.CaptureFixture[str], database: RolledBack, path: Path, fmt: str) -> str:
+    before = row_counts(database)
     code, out, err = cli(
         capsys, "lists", "import", str(path), "--format", fmt,
-        "--category", "fide-standard", "--period", "2026-11", url=url,
+        "--category", "fide-standard", "--period", "2026-11", url=database.url,
     )  # fmt: skip
     assert code == 2, (code, out, err)
     assert out == ""
     assert "Traceback" not in err
     assert str(path) in err
     assert "the list has no entries" in err
-    assert row_counts(url) == before, "a refused import stores nothing"
+    assert row_counts(database) == before, "a refused import stores nothing"
     return err
 
 
@@ -52,7 +59,7 @@ def refused(capsys: pytest.CaptureFixture[str], url: str, path: Path, fmt: str) 
     ],
 )
 def test_a_list_file_without_players_is_refused(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     name: str,
@@ -61,24 +68,24 @@ def test_a_list_file_without_players_is_refused(
 ) -> None:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
-    err = refused(capsys, database_url, path, fmt)
+    err = refused(capsys, database, path, fmt)
     assert err.strip().endswith("the list has no entries"), err
 
 
 def test_a_list_of_unrated_players_only_is_refused(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Players without a rating or below the floor are not entries: a list of only them
     would be published empty. The two players are not created either."""
     path = tmp_path / "unrated.csv"
     path.write_text(UNRATED_CSV, encoding="utf-8")
-    err = refused(capsys, database_url, path, "csv")
+    err = refused(capsys, database, path, "csv")
     assert "none of its 2 players" in err, err
     assert "floor (1400)" in err, err
 
 
 def test_a_fide_txt_of_unrated_players_only_is_refused(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = [
         fixed(STANDARD_HEADER, {"ID Number": "45678901", "Name": "Low, L", "Fed": "FRA",
@@ -89,5 +96,5 @@ def test_a_fide_txt_of_unrated_players_only_is_refused(
     ]  # fmt: skip
     path = tmp_path / "unrated.txt"
     path.write_text("\n".join([STANDARD_HEADER, *rows]) + "\n", encoding="utf-8")
-    err = refused(capsys, database_url, path, "fide-txt")
+    err = refused(capsys, database, path, "fide-txt")
     assert "none of its 2 players" in err, err

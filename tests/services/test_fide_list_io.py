@@ -18,14 +18,14 @@ from tests.formats.test_fide_list import COMBINED, STANDARD
 from tests.support import forks
 from tests.support.cli import run_cli as cli
 from tests.support.files import LIST_HEADER, write
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("players", "periods", "rating_lists", "list_entries", "player_status")
 
 
-def counts(url: str) -> dict[str, int]:
-    return {table: query(url, f"SELECT count(*) FROM {table}")[0][0] for table in TABLES}
+def counts(database: RolledBack) -> dict[str, int]:
+    return {table: database.rows(f"SELECT count(*) FROM {table}")[0][0] for table in TABLES}
 
 
 def load(
@@ -48,9 +48,9 @@ def export(capsys: pytest.CaptureFixture[str], url: str, category: str, period: 
 
 
 def test_the_standard_txt_list(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     result = load(capsys, url, write(tmp_path, "std.txt", STANDARD), "fide-txt",
                   "fide-standard", "2026-11")  # fmt: skip
     assert result == {
@@ -63,13 +63,13 @@ def test_the_standard_txt_list(
     ] == [("1503014", 2840, 5, 10), ("25059530", 2740, 9, 10), ("34567890", 1650, 3, 40)]
     # The K status behind each K (derive_status): K 10 -> peak at least 2400; Nina, a junior
     # (born 2012) under 2300: her K 40 needs no new-player count, so 30 games.
-    assert query(url, "SELECT player_id, rated_games, peak_rating FROM list_entries "
-                      "ORDER BY player_id") == [
+    assert database.rows("SELECT player_id, rated_games, peak_rating FROM list_entries "
+                         "ORDER BY player_id") == [
         ("1503014", 30, 2840), ("25059530", 30, 2740), ("34567890", 30, 1650),
     ]  # fmt: skip
     # Every player is created, the unrated one too, known by his FIDE id.
-    assert query(url, "SELECT player_id, fide_id, sex, title, birth_year FROM players "
-                      "ORDER BY player_id") == [
+    assert database.rows("SELECT player_id, fide_id, sex, title, birth_year FROM players "
+                         "ORDER BY player_id") == [
         ("1503014", "1503014", "M", "GM", 1990), ("25059530", "25059530", "M", "GM", 2005),
         ("34567890", "34567890", "F", "WFM", 2012), ("45678901", "45678901", "M", None, 1999),
     ]  # fmt: skip
@@ -80,13 +80,13 @@ def test_the_standard_txt_list(
         for e in document["entries"]
     ]  # fmt: skip
     # Version 2 (migration 0017): the activity flag too.
-    assert query(url, "SELECT digest, digest_version FROM rating_lists") == [
+    assert database.rows("SELECT digest, digest_version FROM rating_lists") == [
         (list_digest(entries), 2)
     ]
 
 
 def test_k_status_derived_from_the_k_column(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """docs/rules.md §6 read backwards from the K printed on a 2026-11 list (2025-10 rules):
     K 40 on an adult = a new player (fewer than 30 games: the month's games, here 7);
@@ -104,22 +104,22 @@ def test_k_status_derived_from_the_k_column(
     path = write(tmp_path, "list.xml", out.getvalue())
     code, _, err = cli(capsys, "lists", "import", str(path), "--format", "fide-xml",
                        "--category", "fide-standard", "--period", "2026-11",
-                       url=database_url)  # fmt: skip
+                       url=database.url)  # fmt: skip
     assert code == 0, err
     assert "note:" not in err  # every K reproduced
-    assert query(database_url, "SELECT player_id, rated_games, peak_rating, k_factor, games "
-                               "FROM list_entries ORDER BY player_id") == [
+    assert database.rows("SELECT player_id, rated_games, peak_rating, k_factor, games "
+                         "FROM list_entries ORDER BY player_id") == [
         ("11", 7, 1700, 40, 7), ("12", 30, 2300, 20, 2), ("13", 30, 2400, 10, 0),
         ("14", 30, 1900, 20, 4), ("15", 30, 1500, 40, 4),
     ]  # fmt: skip
 
 
 def test_the_txt_round_trip(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A list published by a close, exported in FIDE's layout and imported as the next
     period's list, exports to the same text: players, ratings, games and K are kept."""
-    url = database_url
+    url = database.url
     baseline = write(tmp_path, "baseline.csv", LIST_HEADER
         + '1001,"Anna, A",FRA,F,1990,WIM,1850,60,1850,\n'
         + '1002,"Bob, B",FRA,M,1985,,1920,12,1920,\n'
@@ -159,7 +159,7 @@ def test_the_txt_round_trip(
     ],
 )
 def test_the_combined_txt_file(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     category: str,
@@ -169,16 +169,16 @@ def test_the_combined_txt_file(
     path = write(tmp_path, "players_list_foa.txt", COMBINED)
     # No --format: a .txt file is a FIDE TXT list.
     code, out, err = cli(capsys, "lists", "import", str(path), "--category", category,
-                         "--period", "2026-11", url=database_url)  # fmt: skip
+                         "--period", "2026-11", url=database.url)  # fmt: skip
     assert code == 0, err
     result = json.loads(out)
     assert (result["entries"], result["unrated"]) == (entries, 2 - entries)
-    document = json.loads(export(capsys, database_url, category, "2026-11", "json"))
+    document = json.loads(export(capsys, database.url, category, "2026-11", "json"))
     assert [(e["player_id"], e["rating"]) for e in document["entries"]] == ratings
 
 
 def test_a_big_list_goes_in_batches(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     """Batches of 7 over 50 players: the same list as in one go, and a player repeated in a
@@ -191,11 +191,11 @@ def test_a_big_list_goes_in_batches(
     ]  # fmt: skip
     out = io.StringIO()
     write_fide_xml(players, out)
-    result = load(capsys, database_url, write(tmp_path, "list.xml", out.getvalue()),
+    result = load(capsys, database.url, write(tmp_path, "list.xml", out.getvalue()),
                   "fide-xml", "fide-standard", "2026-11")  # fmt: skip
     assert (result["entries"], result["unrated"], result["players_created"]) == (40, 10, 50)
-    assert query(database_url, "SELECT entry_count FROM rating_lists") == [(40,)]
-    before = counts(database_url)
+    assert database.rows("SELECT entry_count FROM rating_lists") == [(40,)]
+    before = counts(database)
     out = io.StringIO()
     write_fide_xml([*players[:20], players[3], *players[20:]], out)
     path = write(tmp_path, "repeated.xml", out.getvalue())
@@ -204,18 +204,18 @@ def test_a_big_list_goes_in_batches(
     for category, period in (("fide-standard", "2026-12"), ("fide-blitz", "2026-11")):
         code, _, err = cli(capsys, "lists", "import", str(path), "--format", "fide-xml",
                            "--category", category, "--period", period,
-                           url=database_url)  # fmt: skip
+                           url=database.url)  # fmt: skip
         assert code == 2, category
         assert f"{path}:23: ID: player #21: FIDE id 1003 is already on an earlier line" in err
-    assert counts(database_url) == before
+    assert counts(database) == before
     # In one batch, the first line is named.
     monkeypatch.setattr(list_service, "FIDE_BATCH", 5000)
     code, _, err = cli(capsys, "lists", "import", str(path), "--format", "fide-xml",
                        "--category", "fide-standard", "--period", "2026-12",
-                       url=database_url)  # fmt: skip
+                       url=database.url)  # fmt: skip
     assert code == 2
     assert f"{path}:23: ID: player #21: FIDE id 1003 is already on line 6" in err  # player #4
-    assert counts(database_url) == before
+    assert counts(database) == before
 
 
 @pytest.mark.parametrize(
@@ -228,19 +228,19 @@ def test_a_big_list_goes_in_batches(
     ],
 )
 def test_bad_lists_are_refused_and_change_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
     content: str, fmt: str, where: str,
 ) -> None:  # fmt: skip
-    load(capsys, database_url, write(tmp_path, "std.txt", STANDARD), "fide-txt",
+    load(capsys, database.url, write(tmp_path, "std.txt", STANDARD), "fide-txt",
          "fide-standard", "2026-10")  # fmt: skip
-    before = counts(database_url)
+    before = counts(database)
     path = write(tmp_path, name, content)
     code, out, err = cli(capsys, "lists", "import", str(path), "--format", fmt, "--category",
-                         "fide-standard", "--period", "2026-11", url=database_url)  # fmt: skip
+                         "fide-standard", "--period", "2026-11", url=database.url)  # fmt: skip
     assert code == 2
     assert out == ""
     assert f"{path}{where}" in err
-    assert counts(database_url) == before
+    assert counts(database) == before
 
 
 @pytest.mark.slow  # the benchmark script
@@ -256,11 +256,11 @@ def test_the_xml_benchmark_runs_and_ends_with_a_json_line() -> None:
 
 
 def test_a_fide_record_without_a_name_or_year_keeps_the_stored_ones(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """FIDE's lists have records with an empty name: imported, said on stderr with the line,
     and a player already stored keeps their name (and year of birth)."""
-    url = database_url
+    url = database.url
     known = LIST_HEADER + '1700009,"Known, Kim",IND,M,2011,,1450,,,\n'
     load(capsys, url, write(tmp_path, "aug.csv", known), "csv", "fide-standard", "2026-08")
     corpus = ROOT / "tests" / "corpus" / "fide_lists" / "standard_sep26.txt"
@@ -270,7 +270,7 @@ def test_a_fide_record_without_a_name_or_year_keeps_the_stored_ones(
     assert json.loads(out)["entries"] == 3
     assert f"note: {corpus}:3: Name: FIDE id 1700009 has no name" in err
     assert f"note: {corpus}:4: B-day: FIDE id 1700010: 1792 is not a year of birth" in err
-    assert query(url, "SELECT player_id, name, birth_year FROM players ORDER BY player_id") == [
+    assert database.rows("SELECT player_id, name, birth_year FROM players ORDER BY player_id") == [
         ("1700001", "Aalto, Anna", 1972), ("1700009", "Known, Kim", 2011),
         ("1700010", "Old, Otto", None),
     ]  # fmt: skip

@@ -23,8 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import func, select
 
 from ratingdb.models import RatingListRow
 from ratingdb.rules import Category, Period
@@ -32,6 +31,7 @@ from ratingdb.services.interim import interim_ratings, player_interims
 from tests.support.calculations import stored_calculations
 from tests.support.cli import run_cli as cli
 from tests.support.factories import BASELINE, games_csv
+from tests.support.rolled_back import RolledBack
 
 SUMMER_OPEN = games_csv(
     "Summer Open,2026-08-10,2026-08-12,1,1001,1002,1-0",
@@ -59,10 +59,10 @@ def set_up(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_interim_worked_by_hand_then_published_the_same(
-    database_url: str, engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    set_up(database_url, tmp_path, capsys)
-    with Session(engine) as session:
+    set_up(database.url, tmp_path, capsys)
+    with database.sessions() as session:
         found = interim_ratings(session, ["1001", "1002", "1003", "1004", "1005"])
         lists_before = session.scalar(select(func.count()).select_from(RatingListRow))
         calculations = len(stored_calculations(session))
@@ -86,26 +86,26 @@ def test_interim_worked_by_hand_then_published_the_same(
     assert (lists_before, calculations) == (1, 0)
 
     # Consistency: publishing the period gives what the interim said.
-    out = _ok(capsys, database_url, "lists", "export", "--category", "fide-standard",
+    out = _ok(capsys, database.url, "lists", "export", "--category", "fide-standard",
               "--period", "2026-08", "--format", "json")  # fmt: skip
     assert json.loads(out)["period"] == "2026-08"
-    _ok(capsys, database_url, "periods", "close", "--category", "fide-standard", "--period",
+    _ok(capsys, database.url, "periods", "close", "--category", "fide-standard", "--period",
         "2026-09")  # fmt: skip
-    out = _ok(capsys, database_url, "lists", "export", "--category", "fide-standard",
+    out = _ok(capsys, database.url, "lists", "export", "--category", "fide-standard",
               "--period", "2026-09", "--format", "json")  # fmt: skip
     published = {e["player_id"]: (e["rating"], e["change"]) for e in json.loads(out)["entries"]}
     assert {p: published[p] for p in BY_HAND} == BY_HAND
     # Once published, the next period (2026-10) is open and holds no game: no interim.
-    with Session(engine) as session:
+    with database.sessions() as session:
         assert interim_ratings(session, list(BY_HAND)) == {}
         assert player_interims(session, "1001") == ()
 
 
 def test_no_games_in_the_open_period_no_interim(
-    database_url: str, engine: Engine, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    set_up(database_url, tmp_path, capsys)
-    with Session(engine) as session:
+    set_up(database.url, tmp_path, capsys)
+    with database.sessions() as session:
         assert player_interims(session, "1005") == ()
         (anna,) = player_interims(session, "1001")
         assert anna.category is Category.FIDE_STANDARD

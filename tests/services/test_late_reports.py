@@ -18,7 +18,7 @@ from ratingdb.rules.calendar import last_list_for
 from tests.services.test_a4_which_games_are_rated import BASELINE
 from tests.support.cli import run_cli as cli
 from tests.support.files import GAMES_HEADER
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 
 @pytest.mark.parametrize(
@@ -59,42 +59,41 @@ def publish_until(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], 
 
 
 def test_a_report_after_the_third_list_is_refused_unless_an_officer_says_why(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    publish_until(database_url, tmp_path, capsys, "2026-11")
+    publish_until(database.url, tmp_path, capsys, "2026-11")
     path = tmp_path / "late.csv"
     path.write_text(games("2026-08-12"), encoding="utf-8")
     code, out, err = cli(capsys, "tournaments", "import", str(path), "--category",
-                         "fide-standard", url=database_url)  # fmt: skip
+                         "fide-standard", url=database.url)  # fmt: skip
     assert (code, out) == (2, "")
     assert (
         "late_reason: the tournament ended on 2026-08-12: the last fide-standard list it may be "
         "rated on is 2026-11 (the third after its end), and the next open list is 2026-12; FIDE "
         "does not rate it (FIDE Handbook B.02 (1 Mar 2024) §9.1): give a reason to rate it anyway"
     ) in err
-    assert query(database_url, "SELECT count(*) FROM tournaments") == [(0,)]
+    assert database.rows("SELECT count(*) FROM tournaments") == [(0,)]
     code, out, err = cli(capsys, "tournaments", "import", str(path), "--category",
                          "fide-standard", "--late-reason", "arbiter in hospital; report "
-                         "received 2026-11-30", url=database_url)  # fmt: skip
+                         "received 2026-11-30", url=database.url)  # fmt: skip
     assert code == 0, err
     imported = json.loads(out)
     assert (imported["period"], imported["late"]) == ("2026-12", True)
-    (details,) = query(
-        database_url, "SELECT details FROM audit_log WHERE action = 'tournament-import'"
-    )[0]
+    audited = database.rows("SELECT details FROM audit_log WHERE action = 'tournament-import'")
+    (details,) = audited[0]
     details = details if isinstance(details, dict) else json.loads(details)
     assert details["late_reason"] == "arbiter in hospital; report received 2026-11-30"
 
 
 def test_in_time_for_the_third_list_a_late_report_is_rated(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Ends 2026-08-31: its lists are 2026-10, 11, 12. With 2026-10 and 2026-11 out it goes to
     2026-12, late but in time."""
-    publish_until(database_url, tmp_path, capsys, "2026-11")
+    publish_until(database.url, tmp_path, capsys, "2026-11")
     path = tmp_path / "in_time.csv"
     path.write_text(games("2026-08-31"), encoding="utf-8")
     code, out, err = cli(capsys, "tournaments", "import", str(path), "--category",
-                         "fide-standard", url=database_url)  # fmt: skip
+                         "fide-standard", url=database.url)  # fmt: skip
     assert code == 0, err
     assert (json.loads(out)["period"], json.loads(out)["late"]) == ("2026-12", True)

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from ratingdb.db import make_engine, make_sessionmaker
 from ratingdb.rules import Category, Period
 from ratingdb.services.published.lists import published_list, streamed_list
 from tests.services.test_fide_list_io import export, load
 from tests.support.cli import run_cli as cli
 from tests.support.files import LIST_HEADER, write
+from tests.support.rolled_back import RolledBack
 from tests.support.sql import query
 
 # Names that break naive writers: accents, apostrophes, commas, quotes, XML's own characters,
@@ -66,11 +66,11 @@ def test_an_exported_list_imports_as_the_same_list(
 
 
 def test_the_xml_export_is_fides_single_list_layout(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    load(capsys, database_url, write(tmp_path, "baseline.csv", BASELINE), "csv",
+    load(capsys, database.url, write(tmp_path, "baseline.csv", BASELINE), "csv",
          "fide-standard", "2026-09")  # fmt: skip
-    text = export(capsys, database_url, "fide-standard", "2026-09", "fide-xml")
+    text = export(capsys, database.url, "fide-standard", "2026-09", "fide-xml")
     lines = text.splitlines()
     assert lines[:2] == ['<?xml version="1.0" encoding="utf-8"?>', "<playerslist>"]
     assert lines[-1] == "</playerslist>"
@@ -84,11 +84,11 @@ def test_the_xml_export_is_fides_single_list_layout(
 
 
 def test_a_value_the_format_cannot_hold_is_refused(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A national id with a leading zero would come back as another player; a title FIDE does
     not have would be dropped: refused, naming the player and the field, no file written."""
-    load(capsys, database_url, write(tmp_path, "baseline.csv", LIST_HEADER
+    load(capsys, database.url, write(tmp_path, "baseline.csv", LIST_HEADER
          + "0042,\"Zero, Lead\",FRA,M,1990,,1850,60,1850,\n"
          + "1043,\"National, Nat\",FRA,M,1990,NM,1850,60,1850,\n"), "csv",
          "fide-standard", "2026-09")  # fmt: skip
@@ -102,36 +102,36 @@ def test_a_value_the_format_cannot_hold_is_refused(
         for where in (["--output", str(output)], []):
             code, out, err = cli(capsys, "lists", "export", "--category", "fide-standard",
                                  "--period", "2026-09", "--format", fmt, *where,
-                                 url=database_url)  # fmt: skip
+                                 url=database.url)  # fmt: skip
             assert (code, out) == (2, "")
             assert words in err
             # The file is left as it was, and nothing half written is left beside it.
             assert output.read_text(encoding="utf-8") == "an earlier export\n"
             assert [p.name for p in output.parent.iterdir()] == ["out.xml"]
     # The list CSV holds both as they are.
-    text = export(capsys, database_url, "fide-standard", "2026-09", "csv")
+    text = export(capsys, database.url, "fide-standard", "2026-09", "csv")
     assert '0042,"Zero, Lead"' in text
     assert ",NM," in text
 
 
 def test_fide_xml_is_refused_for_a_national_category(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The importer reads FIDE XML for FIDE's categories only."""
-    load(capsys, database_url, write(tmp_path, "national.csv", LIST_HEADER
+    load(capsys, database.url, write(tmp_path, "national.csv", LIST_HEADER
          + "1001,\"Dvořák, Zoë\",CZE,F,1990,WIM,1850,60,1850,\n"), "csv",
          "ffe-rapid", "2026-09")  # fmt: skip
     code, out, err = cli(capsys, "lists", "export", "--category", "ffe-rapid", "--period",
-                         "2026-09", "--format", "fide-xml", url=database_url)  # fmt: skip
+                         "2026-09", "--format", "fide-xml", url=database.url)  # fmt: skip
     assert (code, out) == (2, "")
     assert "--format: a FIDE XML list holds FIDE ratings only, not ffe-rapid" in err
 
 
 def test_export_to_a_file(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """--output: the same bytes as standard output, the file replaced whole."""
-    load(capsys, database_url, write(tmp_path, "baseline.csv", BASELINE), "csv",
+    load(capsys, database.url, write(tmp_path, "baseline.csv", BASELINE), "csv",
          "fide-standard", "2026-09")  # fmt: skip
     (tmp_path / "exports").mkdir()
     output = tmp_path / "exports" / "out.xml"
@@ -139,26 +139,22 @@ def test_export_to_a_file(
     for fmt in ("fide-xml", "fide-txt", "csv", "json"):
         code, out, err = cli(capsys, "lists", "export", "--category", "fide-standard",
                              "--period", "2026-09", "--format", fmt, "--output", str(output),
-                             url=database_url)  # fmt: skip
+                             url=database.url)  # fmt: skip
         assert (code, out, err) == (0, "", "")
         assert output.read_text(encoding="utf-8") == export(
-            capsys, database_url, "fide-standard", "2026-09", fmt
+            capsys, database.url, "fide-standard", "2026-09", fmt
         )
     assert [p.name for p in output.parent.iterdir()] == ["out.xml"]
 
 
 def test_the_list_in_memory_and_streamed_are_the_same(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    load(capsys, database_url, write(tmp_path, "baseline.csv", BASELINE), "csv",
+    load(capsys, database.url, write(tmp_path, "baseline.csv", BASELINE), "csv",
          "fide-standard", "2026-09")  # fmt: skip
-    engine = make_engine(database_url)
-    try:
-        with make_sessionmaker(engine)() as session:
-            whole = published_list(session, Category.FIDE_STANDARD, Period(2026, 9))
-            with streamed_list(session, Category.FIDE_STANDARD, Period(2026, 9)) as streamed:
-                assert tuple(streamed.entries) == whole.entries
-    finally:
-        engine.dispose()
+    with database.sessions() as session:
+        whole = published_list(session, Category.FIDE_STANDARD, Period(2026, 9))
+        with streamed_list(session, Category.FIDE_STANDARD, Period(2026, 9)) as streamed:
+            assert tuple(streamed.entries) == whole.entries
     assert isinstance(whole.entries, tuple)
     assert [e.player_id for e in whole.entries] == ["1004", "1005", "1002", "1001", "1003"]

@@ -28,6 +28,7 @@ from tests.corrections import test_revision_chain as chain
 from tests.corrections.test_revision_chain import ok
 from tests.services import test_activity_on_lists as activity
 from tests.support import factories
+from tests.support.rolled_back import RolledBack
 
 
 def _movers(session: Session, category: str, period: str, **kw: object) -> Movers:
@@ -43,9 +44,9 @@ def _shown(found: Movers) -> dict[str, list[tuple[str, int, int | None]]]:
 
 
 def test_gainers_and_losers_of_a_computed_list(
-    database_url: str, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    chain.build(capsys, database_url, tmp_path)
+    chain.build(capsys, database.url, tmp_path)
     found = _movers(session, chain.CATEGORY, chain.P)
     assert _shown(found) == {
         "gainers": [
@@ -74,9 +75,9 @@ def test_gainers_and_losers_of_a_computed_list(
 
 
 def test_players_who_turned_inactive_and_active(
-    database_url: str, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    activity.build(capsys, database_url, tmp_path)
+    activity.build(capsys, database.url, tmp_path)
     ada, ben, cal = activity.ADA, activity.BEN, activity.CAL
 
     def turned(period: str) -> tuple[list[str], list[str]]:
@@ -98,7 +99,7 @@ def test_players_who_turned_inactive_and_active(
 
 
 def test_an_imported_list_against_the_list_before_it(
-    database_url: str, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for period, rows in (
         ("2026-08", ((chain.ADA, "Ada, A", 1800), (chain.BEN, "Ben, B", 1700),
@@ -112,7 +113,7 @@ def test_an_imported_list_against_the_list_before_it(
             encoding="utf-8",
         )
         ok(capsys, "lists", "import", str(path), "--category", chain.CATEGORY, "--period",
-           period, url=database_url)  # fmt: skip
+           period, url=database.url)  # fmt: skip
     found = _shown(_movers(session, chain.CATEGORY, "2026-09"))
     assert found["gainers"] == [(chain.ADA, 1810, 10)]
     assert found["losers"] == [(chain.CAL, 1990, -10)]
@@ -120,12 +121,12 @@ def test_an_imported_list_against_the_list_before_it(
 
 
 def test_a_first_rating_on_a_computed_list(
-    database_url: str, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     neo = "2099"
     players = [*chain.BASELINE[:5], (neo, "Neo, N", None, 0)]
     games = [(r, neo, p, "1/2-1/2") for r, (p, *_) in enumerate(chain.BASELINE[:5], start=1)]
-    chain.build(capsys, database_url, tmp_path, players=players,
+    chain.build(capsys, database.url, tmp_path, players=players,
                 tournaments=[("TN", "2026-08-10", "2026-08-14", games)],
                 periods=(chain.P,))  # fmt: skip
     found = _movers(session, chain.CATEGORY, chain.P)
@@ -136,14 +137,14 @@ def test_a_first_rating_on_a_computed_list(
 
 
 def test_a_list_page_sorted_by_change_and_by_games(
-    database_url: str, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, session: Session, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The 2026-09 list of the revision chain. By rating (ranks): Gil, Hal 2200 (1), Fay 2102
     (3), Cal 1980 (4), Dee 1903 (5), Ada 1807 (6), Ben 1710 (7), Eve 1598 (8), Zed, Yan 1500
     (9). Games: Ben and Cal 2, every other player 1 (Fay-Ada was a forfeit, never rated)."""
     from ratingdb.services.published.lists import EntryFilter, ranked_entries
 
-    chain.build(capsys, database_url, tmp_path, periods=(chain.P,))
+    chain.build(capsys, database.url, tmp_path, periods=(chain.P,))
     summary = svc.find_list(session, Category(chain.CATEGORY), Period.parse(chain.P))
     c = chain
 

@@ -19,6 +19,7 @@ import pytest
 
 from tests.support import factories
 from tests.support.cli import cli_ok, run_cli
+from tests.support.rolled_back import RolledBack
 
 ADA = "3000000"
 OPPONENTS = [
@@ -55,10 +56,10 @@ def build(
 
 
 def test_the_issue_case_is_an_im_norm_for_ada(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    build(capsys, database_url, tmp_path)
-    out = cli_ok(capsys, "tournaments", "norms", "T000001", "--player", ADA, url=database_url)
+    build(capsys, database.url, tmp_path)
+    out = cli_ok(capsys, "tournaments", "norms", "T000001", "--player", ADA, url=database.url)
     [line] = out.splitlines()
     ada = json.loads(line)
     assert (ada["list_date"], ada["regulations"], ada["rating"]) == (
@@ -96,11 +97,11 @@ def test_the_issue_case_is_an_im_norm_for_ada(
 
 
 def test_every_player_gets_a_line_and_a_short_event_no_norm(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    build(capsys, database_url, tmp_path)
+    build(capsys, database.url, tmp_path)
     lines = [json.loads(line) for line in cli_ok(
-        capsys, "tournaments", "norms", "T000001", url=database_url).splitlines()]  # fmt: skip
+        capsys, "tournaments", "norms", "T000001", url=database.url).splitlines()]  # fmt: skip
     assert [line["player_id"] for line in lines] == [
         "3000001", "3000002", "3000003", "3000004", ADA, "3000005", "3000006", "3000007",
         "3000008", "3000009",
@@ -121,21 +122,21 @@ def test_every_player_gets_a_line_and_a_short_event_no_norm(
 
 
 def test_refusals_name_the_reason(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    build(capsys, database_url, tmp_path, end="2026-12-02")
-    code, out, err = run_cli(capsys, "tournaments", "norms", "T000001", url=database_url)
+    build(capsys, database.url, tmp_path, end="2026-12-02")
+    code, out, err = run_cli(capsys, "tournaments", "norms", "T000001", url=database.url)
     assert (code, out) == (2, "")
     assert err == (
         "ratingdb tournaments: TOURNAMENT_ID: tournament T000001 lasted 31 days: past 30 the "
         "ratings of each game's date count (§1.1.4), and ratingdb stores no game dates\n"
     )
-    code, _, err = run_cli(capsys, "tournaments", "norms", "T999999", url=database_url)
+    code, _, err = run_cli(capsys, "tournaments", "norms", "T999999", url=database.url)
     assert (code, err) == (2, "ratingdb tournaments: TOURNAMENT_ID: no tournament 'T999999'\n")
 
 
 def test_a_tournament_before_the_regulations_is_refused(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     baseline = tmp_path / "list.csv"
     baseline.write_text(
@@ -144,12 +145,12 @@ def test_a_tournament_before_the_regulations_is_refused(
         encoding="utf-8",
     )  # fmt: skip
     cli_ok(capsys, "lists", "import", str(baseline), "--category", "fide-standard",
-           "--period", "2023-11", url=database_url)  # fmt: skip
+           "--period", "2023-11", url=database.url)  # fmt: skip
     path = tmp_path / "old.csv"
     path.write_text(factories.games_csv(f"Old,2023-11-02,2023-11-03,1,{ADA},3000001,1-0"))
     cli_ok(capsys, "tournaments", "import", str(path), "--category", "fide-standard",
-           url=database_url)  # fmt: skip
-    code, _, err = run_cli(capsys, "tournaments", "norms", "T000001", url=database_url)
+           url=database.url)  # fmt: skip
+    code, _, err = run_cli(capsys, "tournaments", "norms", "T000001", url=database.url)
     assert (code, err) == (
         2,
         (
@@ -178,14 +179,14 @@ WATCH_AFTER = [
 
 
 def test_the_title_watch_shows_first_reaches_on_the_list(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     for period, rows in (("2026-10", WATCH_BEFORE), ("2026-11", WATCH_AFTER)):
         path = tmp_path / f"{period}.csv"
         path.write_text(factories.list_csv(*rows), encoding="utf-8")
         cli_ok(capsys, "lists", "import", str(path), "--category", "fide-standard",
-               "--period", period, url=database_url)  # fmt: skip
-    out = cli_ok(capsys, "players", "title-watch", "--period", "2026-11", url=database_url)
+               "--period", period, url=database.url)  # fmt: skip
+    out = cli_ok(capsys, "players", "title-watch", "--period", "2026-11", url=database.url)
     found = [
         (line["player_id"], line["title"], line["kind"], line["rating"], line["rated_games"])
         for line in map(json.loads, out.splitlines())
@@ -201,7 +202,7 @@ def test_the_title_watch_shows_first_reaches_on_the_list(
     ]
     first = json.loads(out.splitlines()[0])
     assert (first["ratings"], first["min_games"], first["held_title"]) == ("published", None, "IM")
-    out = cli_ok(capsys, "players", "title-watch", "--period", "2026-10", url=database_url)
+    out = cli_ok(capsys, "players", "title-watch", "--period", "2026-10", url=database.url)
     # The first list: what each reached on it, but what they hold or outrank: Victor (FM) and
     # Zoe (IM: WGM and WIM below IM, and IM itself) show nothing.
     assert {(line["player_id"], line["title"]) for line in map(json.loads, out.splitlines())} == {
@@ -209,6 +210,6 @@ def test_the_title_watch_shows_first_reaches_on_the_list(
         ("3100004", "WCM"),
     }
     code, _, err = run_cli(capsys, "players", "title-watch", "--category", "fide-rapid",
-                           "--period", "2026-11", url=database_url)  # fmt: skip
+                           "--period", "2026-11", url=database.url)  # fmt: skip
     assert code == 2
     assert err.startswith("ratingdb players: --category: titles come from fide-standard")

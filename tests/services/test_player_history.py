@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
 
-from ratingdb.db import make_sessionmaker
 from ratingdb.errors import InputError
 from ratingdb.models.player_history import SINCE_EVER
 from ratingdb.repositories import player_history
@@ -30,7 +28,7 @@ from ratingdb.services.published.lists import find_list, list_entries, published
 from tests.services.test_norms import ADA, build
 from tests.support import factories
 from tests.support.cli import cli_ok
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ANNA = '1001,"Anna, A",FRA,F,1990,WFM,1850,60,1850,20'
@@ -39,33 +37,31 @@ GAMES = factories.games_csv("Early Open,2026-09-01,2026-09-02,1,1001,1002,1-0")
 
 
 @pytest.fixture
-def lists(
-    engine: Engine, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> Engine:
+def lists(database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> RolledBack:
     """The fide-standard lists of 2026-08 and 2026-10 (imported: published) with Anna FRA WFM
     and Bob; Early Open imported."""
     for period in ("2026-08", "2026-10"):
         path = tmp_path / f"{period}.csv"
         path.write_text(factories.list_csv(ANNA, factories.BOB), encoding="utf-8")
         cli_ok(capsys, "lists", "import", str(path), "--category", "fide-standard", "--period",
-               period, "--actor", "test", url=database_url)  # fmt: skip
+               period, "--actor", "test", url=database.url)  # fmt: skip
     games = tmp_path / "early.csv"
     games.write_text(GAMES, encoding="utf-8")
     cli_ok(capsys, "tournaments", "import", str(games), "--category", "fide-standard",
-           "--actor", "test", url=database_url)  # fmt: skip
-    return engine
+           "--actor", "test", url=database.url)  # fmt: skip
+    return database
 
 
-def _edit(engine: Engine, fields: dict[str, Any], player_id: str = "1001") -> None:
-    with make_sessionmaker(engine).begin() as session:
+def _edit(database: RolledBack, fields: dict[str, Any], player_id: str = "1001") -> None:
+    with database.sessions.begin() as session:
         version = player_records.record(session, player_id).version
         player_records.edit(session, player_id, fields, reason="FIDE transfer list",
                             version=version, actor="officer1", now=NOW)  # fmt: skip
 
 
-def _exported(engine: Engine, period: str) -> str:
+def _exported(database: RolledBack, period: str) -> str:
     out = io.StringIO()
-    with make_sessionmaker(engine)() as session:
+    with database.sessions() as session:
         published = published_list(session, Category.FIDE_STANDARD, Period.parse(period))
         write_published(published, "csv", out)
     return out.getvalue()
@@ -75,17 +71,17 @@ def _anna_line(exported: str) -> str:
     return next(line for line in exported.splitlines() if line.startswith("1001,"))
 
 
-def test_transfer_and_title_dated(lists: Engine, database_url: str) -> None:
-    engine = lists
-    before = {p: _exported(engine, p) for p in ("2026-08", "2026-10")}
+def test_transfer_and_title_dated(lists: RolledBack) -> None:
+    database = lists
+    before = {p: _exported(database, p) for p in ("2026-08", "2026-10")}
     assert _anna_line(before["2026-10"]).startswith('1001,"Anna, A",FRA,F,1990,WFM,')
-    _edit(engine, {"federation": "GER", "federation_from": "2026-09-15", "title": "WIM",
+    _edit(database, {"federation": "GER", "federation_from": "2026-09-15", "title": "WIM",
                    "title_from": "2026-09-15"})  # fmt: skip
     # The record holds the current values; the history the seed (what the record held, as
     # first recorded) and the change.
-    assert query(database_url, "SELECT federation, title FROM players "
-                 "WHERE player_id = '1001'") == [("GER", "WIM")]  # fmt: skip
-    with make_sessionmaker(engine)() as session:
+    assert database.rows("SELECT federation, title FROM players "
+                         "WHERE player_id = '1001'") == [("GER", "WIM")]  # fmt: skip
+    with database.sessions() as session:
         shown = player_records.record(session, "1001")
         assert shown.history == {
             "federation": [(SINCE_EVER, "FRA"), (date(2026, 9, 15), "GER")],
@@ -103,7 +99,7 @@ def test_transfer_and_title_dated(lists: Engine, database_url: str) -> None:
         bob = next(s for s in table.standings if s.player_id == "1002")
         assert (anna.federation, anna.title) == ("FRA", "WFM")
         assert (bob.federation, bob.title) == ("FRA", None)
-    after = {p: _exported(engine, p) for p in ("2026-08", "2026-10")}
+    after = {p: _exported(database, p) for p in ("2026-08", "2026-10")}
     # The list of 2026-08: Anna as she was (FRA WFM): the export unchanged, byte for byte.
     assert after["2026-08"] == before["2026-08"]
     # The list of 2026-10 (after the transfer): GER WIM; her figures and the rest unchanged.
@@ -112,23 +108,23 @@ def test_transfer_and_title_dated(lists: Engine, database_url: str) -> None:
     )
     assert after["2026-10"].replace("GER,F,1990,WIM", "FRA,F,1990,WFM") == before["2026-10"]
     # The list pages (the API's and the site's) likewise.
-    with make_sessionmaker(engine)() as session:
+    with database.sessions() as session:
         for period, then in (("2026-08", ("FRA", "WFM")), ("2026-10", ("GER", "WIM"))):
             summary = find_list(session, Category.FIDE_STANDARD, Period.parse(period))
             _, entries = list_entries(session, summary)
             entry = next(e for e in entries if e.player_id == "1001")
             assert (entry.federation, entry.title) == then, period
     # The lists themselves are as published.
-    assert query(database_url, "SELECT count(*) FROM rating_lists") == [(2,)]
-    audited = query(database_url, "SELECT count(*) FROM audit_log WHERE action = 'player-edit'")
+    assert database.rows("SELECT count(*) FROM rating_lists") == [(2,)]
+    audited = database.rows("SELECT count(*) FROM audit_log WHERE action = 'player-edit'")
     assert audited == [(1,)]
 
 
-def test_an_undated_correction_corrects_the_latest_dated_value(lists: Engine) -> None:
-    engine = lists
-    _edit(engine, {"federation": "GER", "federation_from": "2026-09-15"})
-    _edit(engine, {"federation": "AUT"})  # GER was a typo: AUT since 2026-09-15
-    with make_sessionmaker(engine)() as session:
+def test_an_undated_correction_corrects_the_latest_dated_value(lists: RolledBack) -> None:
+    database = lists
+    _edit(database, {"federation": "GER", "federation_from": "2026-09-15"})
+    _edit(database, {"federation": "AUT"})  # GER was a typo: AUT since 2026-09-15
+    with database.sessions() as session:
         assert player_history.history(session, "1001")["federation"] == [
             (SINCE_EVER, "FRA"), (date(2026, 9, 15), "AUT"),
         ]  # fmt: skip
@@ -136,7 +132,7 @@ def test_an_undated_correction_corrects_the_latest_dated_value(lists: Engine) ->
     # The same value from a later date is a second transfer's record only if it changes:
     # AUT from 2026-11-01 while AUT holds since 2026-09-15 is nothing to do.
     with pytest.raises(InputError, match="nothing changes"):
-        _edit(engine, {"federation": "AUT", "federation_from": "2026-11-01"})
+        _edit(database, {"federation": "AUT", "federation_from": "2026-11-01"})
 
 
 @pytest.mark.parametrize(
@@ -156,7 +152,7 @@ def test_an_undated_correction_corrects_the_latest_dated_value(lists: Engine) ->
     ],
 )  # fmt: skip
 def test_bad_dates_are_refused_naming_the_field(
-    lists: Engine, fields: dict[str, str], field: str, message: str
+    lists: RolledBack, fields: dict[str, str], field: str, message: str
 ) -> None:
     _edit(lists, {"federation": "GER", "federation_from": "2026-09-15"})
     with pytest.raises(InputError, match=re.escape(message)) as refused:
@@ -165,15 +161,15 @@ def test_bad_dates_are_refused_naming_the_field(
 
 
 def test_a_norm_check_reads_titles_and_federations_of_the_first_day(
-    engine: Engine, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The issue's tournament (tests/services/test_norms.py, from 2026-11-02): Ada, WIM then,
     recorded IM from 2026-11-20, is still checked for GM, IM and WGM norms; her first opponent,
     GER then, recorded FRA from 2026-11-20, is still a foreign GM of Germany."""
-    build(capsys, database_url, tmp_path)
-    _edit(engine, {"title": "IM", "title_from": "2026-11-20"}, player_id=ADA)
-    _edit(engine, {"federation": "FRA", "federation_from": "2026-11-20"}, player_id="3000001")
-    with make_sessionmaker(engine)() as session:
+    build(capsys, database.url, tmp_path)
+    _edit(database, {"title": "IM", "title_from": "2026-11-20"}, player_id=ADA)
+    _edit(database, {"federation": "FRA", "federation_from": "2026-11-20"}, player_id="3000001")
+    with database.sessions() as session:
         norms = tournament_norms(session, "T000001")
     ada = norms.player(ADA)
     assert ada is not None

@@ -13,14 +13,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
 
-from ratingdb.db import make_sessionmaker
 from ratingdb.errors import InputError
 from ratingdb.services import player_records
 from tests.corrections.test_revision_chain import ok
 from tests.support import factories
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 NOW = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 GAMES = factories.games_csv(
@@ -29,8 +27,8 @@ GAMES = factories.games_csv(
 )
 
 
-def _standing(engine: Engine, player_id: str, status: str, since: str) -> None:
-    with make_sessionmaker(engine).begin() as session:
+def _standing(database: RolledBack, player_id: str, status: str, since: str) -> None:
+    with database.sessions.begin() as session:
         version = player_records.record(session, player_id).version
         player_records.edit(session, player_id, {"status": status, "status_from": since},
                             reason="federation notice", version=version, actor="officer1",
@@ -38,9 +36,9 @@ def _standing(engine: Engine, player_id: str, status: str, since: str) -> None:
 
 
 def test_deceased_left_out_suspended_kept(
-    engine: Engine, database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     listed = tmp_path / "list.csv"
     listed.write_text(factories.list_csv(factories.ANNA, factories.BOB, factories.GUS,
                                          factories.DAN), encoding="utf-8")  # fmt: skip
@@ -49,8 +47,8 @@ def test_deceased_left_out_suspended_kept(
     ok(capsys, "lists", "import", str(listed), "--category", "fide-standard", "--period",
        "2026-08", url=url)  # fmt: skip
     ok(capsys, "tournaments", "import", str(games), "--category", "fide-standard", url=url)
-    _standing(engine, "1004", "deceased", "2026-08-20")
-    _standing(engine, "1003", "suspended", "2026-08-20")
+    _standing(database, "1004", "deceased", "2026-08-20")
+    _standing(database, "1003", "suspended", "2026-08-20")
     ok(capsys, "periods", "close", "--category", "fide-standard", "--period", "2026-09", url=url)
     out = tmp_path / "2026-09.csv"
     ok(capsys, "lists", "export", "--category", "fide-standard", "--period", "2026-09",
@@ -58,12 +56,13 @@ def test_deceased_left_out_suspended_kept(
     rows = {line.split(",")[0]: line for line in out.read_text(encoding="utf-8").splitlines()[1:]}
     assert sorted(rows) == ["1001", "1002", "1003"]  # Dan left out
     ratings = dict(
-        query(url, "SELECT player_id, rating FROM latest_entries WHERE category = 'fide-standard'")
+        database.rows(
+            "SELECT player_id, rating FROM latest_entries WHERE category = 'fide-standard'"
+        )
     )
     assert ratings == {"1001": 1876, "1002": 1908, "1003": 1780}
     # Dan's row on the new list: a marker (off the list), as for anyone the parent listed.
-    markers = query(
-        url,
+    markers = database.rows(
         "SELECT e.player_id FROM list_entries e JOIN rating_lists l ON l.id = e.list_id "
         "WHERE l.list_date = '2026-09-01' AND e.rating IS NULL",
     )
@@ -71,6 +70,6 @@ def test_deceased_left_out_suspended_kept(
     ok(capsys, "periods", "verify", "--all", url=url)
     # A standing reaching back to a list that exists is refused, naming the date's field.
     with pytest.raises(InputError, match="lists up to 2026-09-01 are published") as refused:
-        _standing(engine, "1002", "withdrawn", "2026-09-01")
+        _standing(database, "1002", "withdrawn", "2026-09-01")
     assert refused.value.field == "status_from"
-    _standing(engine, "1002", "withdrawn", "2026-09-02")  # after it: accepted
+    _standing(database, "1002", "withdrawn", "2026-09-02")  # after it: accepted

@@ -12,6 +12,7 @@ import pytest
 from tests.support.cli import cli_ok
 from tests.support.files import GAMES_HEADER
 from tests.support.files import LIST_HEADER as HEADER
+from tests.support.rolled_back import RolledBack
 
 
 def entries(
@@ -26,7 +27,7 @@ def entries(
 
 
 def test_unrated_rapid_player_is_rated_with_the_standard_rating(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Standard list 2024-02: 11 at 2000, 12 at 1800. Rapid list 2024-02: 12 at 1700, 11 unrated.
     # Rapid tournament 2024-02-10..11, rated on the March 2024 list (fide-rapid-2024-03):
@@ -41,21 +42,21 @@ def test_unrated_rapid_player_is_rated_with_the_standard_rating(
     games = tmp_path / "rapid_open.csv"
     games.write_text(GAMES_HEADER + "Rapid,2024-02-10,2024-02-11,1,11,12,1-0\n")
     cli_ok(capsys, "lists", "import", str(standard), "--category",
-           "fide-standard", "--period", "2024-02", url=database_url)  # fmt: skip
+           "fide-standard", "--period", "2024-02", url=database.url)  # fmt: skip
     cli_ok(capsys, "lists", "import", str(rapid), "--category", "fide-rapid",
-           "--period", "2024-02", url=database_url)  # fmt: skip
+           "--period", "2024-02", url=database.url)  # fmt: skip
     cli_ok(capsys, "tournaments", "import", str(games), "--category",
-           "fide-rapid", url=database_url)  # fmt: skip
+           "fide-rapid", url=database.url)  # fmt: skip
     cli_ok(capsys, "periods", "close", "--category", "fide-rapid", "--period",
-           "2024-03", url=database_url)  # fmt: skip
-    assert entries(capsys, database_url, "fide-rapid", "2024-03") == {
+           "2024-03", url=database.url)  # fmt: skip
+    assert entries(capsys, database.url, "fide-rapid", "2024-03") == {
         "11": (2006, None, None, 1, 40),
         "12": (1697, 1700, -3, 1, 20),
     }
 
 
 def test_rapid_uplift_of_october_2022(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Standard 2022-09: 21 at 2732, 22 at 1800. Rapid 2022-09: 21 at 2283, 22 at 1750.
     # October 2022: 2732 - 2283 > 100 -> 2632; 1800 - 1750 = 50 -> unchanged. No games.
@@ -65,12 +66,12 @@ def test_rapid_uplift_of_october_2022(
     rapid = tmp_path / "rapid.csv"
     rapid.write_text(HEADER + "21,Gukesh,IND,M,2006,GM,2283,,,\n22,Club,FRA,M,1970,,1750,,,\n")
     cli_ok(capsys, "lists", "import", str(standard), "--category",
-           "fide-standard", "--period", "2022-09", url=database_url)  # fmt: skip
+           "fide-standard", "--period", "2022-09", url=database.url)  # fmt: skip
     cli_ok(capsys, "lists", "import", str(rapid), "--category", "fide-rapid",
-           "--period", "2022-09", url=database_url)  # fmt: skip
+           "--period", "2022-09", url=database.url)  # fmt: skip
     cli_ok(capsys, "periods", "close", "--category", "fide-rapid", "--period",
-           "2022-10", url=database_url)  # fmt: skip
-    assert entries(capsys, database_url, "fide-rapid", "2022-10") == {
+           "2022-10", url=database.url)  # fmt: skip
+    assert entries(capsys, database.url, "fide-rapid", "2022-10") == {
         "21": (2632, 2632, 0, 0, 10),
         "22": (1750, 1750, 0, 0, 20),
     }

@@ -23,6 +23,7 @@ from tests.services.test_a4_which_games_are_rated import (
 )
 from tests.support.cli import run_cli
 from tests.support.files import GAMES_HEADER
+from tests.support.rolled_back import RolledBack
 
 #: 45 minutes and 30 s a move: 75 minutes for 60 moves.
 SEVENTY_FIVE = "2700+30"
@@ -39,14 +40,14 @@ def games(time_control: str | None, *rows: str) -> str:
 
 
 def test_the_band_of_the_higher_rating_decides_each_game(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """75 min for 60 moves. Anna (1850) beats Bob (1920): a player is rated 1800 or more, 90
     min needed: not rated, both unchanged. Eve (1700) beats Gus (1780): both below 1800, 60
     min needed: rated. D = 1700 - 1780 = -80, PD .39: Eve +0.61 x 20 = 12.2 -> +12 = 1712;
     Gus -0.61 x 20 = -12.2 -> -12 = 1768."""
     published = publish(
-        capsys, database_url, tmp_path,
+        capsys, database.url, tmp_path,
         ("rop.csv", games(SEVENTY_FIVE, "1,1001,1002,1-0", "1,1006,1003,1-0")),
     )  # fmt: skip
     assert entries(published) == {
@@ -56,7 +57,7 @@ def test_the_band_of_the_higher_rating_decides_each_game(
         "1004": (2010, 2010, 0, 0),
         "1006": (1712, 1700, 12, 1),
     }
-    assert calculations(database_url) == [
+    assert calculations(database) == [
         ("1001", "1002", False, TOO_FAST_FOR_1800),
         ("1002", "1001", False, TOO_FAST_FOR_1800),
         ("1003", "1006", True, None),
@@ -65,13 +66,13 @@ def test_the_band_of_the_higher_rating_decides_each_game(
 
 
 def test_without_a_time_control_every_played_game_is_rated_as_before(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The same games without a time control are all rated: Anna (1850) beats Bob (1920):
     D -70, PD .40, 1 - .40 = +0.60 x 20 = +12 -> 1862; Bob D +70, PD .60, 0 - .60 = -0.60 x 20
     = -12 -> 1908."""
     published = publish(
-        capsys, database_url, tmp_path,
+        capsys, database.url, tmp_path,
         ("rop.csv", games(None, "1,1001,1002,1-0", "1,1006,1003,1-0")),
     )  # fmt: skip
     assert entries(published)["1001"] == (1862, 1850, 12, 1)
@@ -93,31 +94,31 @@ def trf(time_control_line: str | None) -> str:
 
 
 def test_a_trf26_time_control_record_decides(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    published = publish(capsys, database_url, tmp_path, ("rop.trf", trf("222 2700+30")))
+    published = publish(capsys, database.url, tmp_path, ("rop.trf", trf("222 2700+30")))
     assert entries(published)["1001"] == (1850, 1850, 0, 0)
-    assert calculations(database_url) == [
+    assert calculations(database) == [
         ("1001", "1002", False, TOO_FAST_FOR_1800),
         ("1002", "1001", False, TOO_FAST_FOR_1800),
     ]
 
 
 def test_a_time_control_given_on_import_is_the_tournaments(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A TRF without 222, imported with ``--time-control 2700+30``: as if the file said so."""
     (tmp_path / "baseline.csv").write_text(BASELINE, encoding="utf-8")
     assert run_cli(capsys, "lists", "import", str(tmp_path / "baseline.csv"), "--category",
-                   "fide-standard", "--period", "2026-08", url=database_url)[0] == 0  # fmt: skip
+                   "fide-standard", "--period", "2026-08", url=database.url)[0] == 0  # fmt: skip
     path = tmp_path / "rop.trf"
     path.write_text(trf(None), encoding="utf-8")
     code, _, _ = run_cli(capsys, "tournaments", "import", str(path), "--category", "fide-standard",
-                         "--time-control", SEVENTY_FIVE, url=database_url)  # fmt: skip
+                         "--time-control", SEVENTY_FIVE, url=database.url)  # fmt: skip
     assert code == 0
     assert run_cli(capsys, "periods", "close", "--category", "fide-standard", "--period",
-                   "2026-09", url=database_url)[0] == 0  # fmt: skip
-    assert calculations(database_url) == [
+                   "2026-09", url=database.url)[0] == 0  # fmt: skip
+    assert calculations(database) == [
         ("1001", "1002", False, TOO_FAST_FOR_1800),
         ("1002", "1001", False, TOO_FAST_FOR_1800),
     ]
@@ -140,7 +141,7 @@ def test_a_time_control_given_on_import_is_the_tournaments(
     ],
 )  # fmt: skip
 def test_a_time_control_that_cannot_be_read_is_refused_naming_it(
-    database_url: str,
+    database: RolledBack,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     name: str,
@@ -150,13 +151,13 @@ def test_a_time_control_that_cannot_be_read_is_refused_naming_it(
 ) -> None:
     (tmp_path / "baseline.csv").write_text(BASELINE, encoding="utf-8")
     assert run_cli(capsys, "lists", "import", str(tmp_path / "baseline.csv"), "--category",
-                   "fide-standard", "--period", "2026-08", url=database_url)[0] == 0  # fmt: skip
+                   "fide-standard", "--period", "2026-08", url=database.url)[0] == 0  # fmt: skip
     path = tmp_path / name
     path.write_text(content, encoding="utf-8")
     extra = () if option is None else ("--time-control", option)
     code, out, err = run_cli(capsys, "tournaments", "import", str(path), "--category",
-                             "fide-standard", *extra, url=database_url)  # fmt: skip
+                             "fide-standard", *extra, url=database.url)  # fmt: skip
     assert (code, out) == (2, "")
     assert message in err.replace(str(tmp_path) + "/", "")
-    code, out, _ = run_cli(capsys, "tournaments", "list", url=database_url)
+    code, out, _ = run_cli(capsys, "tournaments", "list", url=database.url)
     assert (code, out) == (0, "")

@@ -17,7 +17,7 @@ from tests.support.factories import ANNA, BOB, list_csv
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 from tests.support.files import write
-from tests.support.sql import query
+from tests.support.rolled_back import RolledBack
 
 ROOT = Path(__file__).resolve().parents[2]
 TRF_FOLDER = ROOT.parent / "shared" / "data" / "trf"
@@ -31,8 +31,8 @@ def folder() -> Path:
     return TRF_FOLDER
 
 
-def counts(url: str) -> dict[str, int]:
-    return {table: query(url, f"SELECT count(*) FROM {table}")[0][0] for table in TABLES}
+def counts(database: RolledBack) -> dict[str, int]:
+    return {table: database.rows(f"SELECT count(*) FROM {table}")[0][0] for table in TABLES}
 
 
 def imported(out: str) -> list[dict[str, Any]]:
@@ -47,9 +47,9 @@ def shown(capsys: pytest.CaptureFixture[str], tournament_id: str, url: str) -> d
 
 
 def test_karl_mala_frankfurt(
-    database_url: str, folder: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     path = str(folder / "karl_mala_2005_frankfurt.trf")
     code, out, err = cli(capsys, "tournaments", "import", path, "--category", "fide-standard",
                          url=url)  # fmt: skip
@@ -66,7 +66,7 @@ def test_karl_mala_frankfurt(
     assert "byes (no opponent, not games): 1 (+ 1); absent: 26" in err
     assert "skipped: #284 'spielfrei' (line 297) stands for the bye" in err
     # 283 players: 146 by FIDE id, 137 with a local id (12 digits from 9), no "spielfrei".
-    players = query(url, "SELECT player_id, fide_id, name FROM players")
+    players = database.rows("SELECT player_id, fide_id, name FROM players")
     assert len(players) == 283
     assert sum(1 for p in players if p[1] is not None and p[0] == p[1]) == 146
     local = sorted(p[0] for p in players if p[1] is None)
@@ -74,12 +74,12 @@ def test_karl_mala_frankfurt(
     assert (local[0], local[-1]) == ("900000000001", "900000000137")
     assert all(len(p) == 12 for p in local)
     assert not [p for p in players if p[2] == "spielfrei"]
-    assert query(url, "SELECT count(*), sum(CASE WHEN rated THEN 1 ELSE 0 END) FROM games") == [
+    assert database.rows("SELECT count(*), sum(CASE WHEN rated THEN 1 ELSE 0 END) FROM games") == [
         (980, 970)
     ]
     # The 10 forfeits have no colours: the lower starting rank is stored as white, and won 2.
     forfeits = "SELECT result, count(*) FROM games WHERE NOT rated GROUP BY result ORDER BY result"
-    assert query(url, forfeits) == [("+-", 2), ("-+", 8)]
+    assert database.rows(forfeits) == [("+-", 2), ("-+", 8)]
     # Spot checks of EXPECTED.md, from outside.
     document = shown(capsys, "T000001", url)
     assert (document["name"], document["start_date"], document["end_date"]) == (
@@ -105,9 +105,9 @@ def test_karl_mala_frankfurt(
 
 
 def test_open_gros_donostia(
-    database_url: str, folder: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    url = database_url
+    url = database.url
     code, out, err = cli(capsys, "tournaments", "import",
                          str(folder / "open_gros_2010_donostia_crlf.trf"), "--category",
                          "fide-standard", url=url)  # fmt: skip
@@ -117,11 +117,11 @@ def test_open_gros_donostia(
     assert imported(out)[0]["period"] == "2010-11"  # ends 2010-10-02, after the October cut
     assert "byes (no opponent, not games): 25 (H 16, U 3, Z 6)" in err
     # #6 has FIDE id 0: a local id, not a player "0".
-    assert query(url, "SELECT count(*) FROM players WHERE player_id = '0'") == [(0,)]
-    gorrochategui = query(
-        url, "SELECT player_id, fide_id FROM players WHERE name = :n",
+    assert database.rows("SELECT count(*) FROM players WHERE player_id = '0'") == [(0,)]
+    gorrochategui = database.rows(
+        "SELECT player_id, fide_id FROM players WHERE name = :n",
         n="Gorrochategui Torres, Eugenio",
-    )  # fmt: skip
+    )
     assert gorrochategui == [("900000000001", None)]
     document = shown(capsys, "T000001", url)
     results = {(g["round"], g["white_id"], g["black_id"]): g["result"] for g in document["games"]}
@@ -144,7 +144,7 @@ def test_open_gros_donostia(
     ],
 )
 def test_the_other_real_files(
-    database_url: str,
+    database: RolledBack,
     folder: Path,
     capsys: pytest.CaptureFixture[str],
     name: str,
@@ -153,40 +153,40 @@ def test_the_other_real_files(
     rated: int,
 ) -> None:
     code, out, err = cli(capsys, "tournaments", "import", str(folder / name), "--category",
-                         "fide-standard", url=database_url)  # fmt: skip
+                         "fide-standard", url=database.url)  # fmt: skip
     assert code == 0, err
     assert (imported(out)[0]["games"], imported(out)[0]["rated_games"]) == (stored, rated)
-    assert counts(database_url)["players"] == players
-    assert counts(database_url)["games"] == stored
+    assert counts(database)["players"] == players
+    assert counts(database)["games"] == stored
 
 
 def test_a_file_without_dates_needs_a_period(
-    database_url: str, folder: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = str(folder / "bbp_autotest_issue7_cr_only.trf")
     code, _, err = cli(capsys, "tournaments", "import", path, "--category", "fide-standard",
-                       url=database_url)  # fmt: skip
+                       url=database.url)  # fmt: skip
     assert code == 2
     assert "042 start date: the file has no dates" in err
-    assert counts(database_url)["players"] == 0
+    assert counts(database)["players"] == 0
     code, out, err = cli(capsys, "tournaments", "import", path, "--category", "fide-standard",
-                         "--period", "2026-12", url=database_url)  # fmt: skip
+                         "--period", "2026-12", url=database.url)  # fmt: skip
     assert code == 0, err
     assert imported(out) == [
         {"tournament_id": "T000001", "period": "2026-12", "late": False, "games": 420,
          "rated_games": 395}
     ]  # fmt: skip
     assert "the closing date of 2026-12 (2026-11-28) is used" in err
-    dates = query(database_url, "SELECT start_date, end_date FROM tournaments")
+    dates = database.rows("SELECT start_date, end_date FROM tournaments")
     assert [tuple(str(d) for d in row) for row in dates] == [("2026-11-28", "2026-11-28")]
 
 
 def test_several_categories_from_one_file(
-    database_url: str, folder: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, folder: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A rapid event rated on the FIDE and the national rapid lists: one tournament each, with
     its own period; the players are created once; the FRA NRS record stays with Carlsen."""
-    url = database_url
+    url = database.url
     code, out, err = cli(capsys, "tournaments", "import",
                          str(folder / "sharly_trf26_individual_fra_nrs.trf"), "--category",
                          "fide-rapid", "--category", "ffe-rapid", url=url)  # fmt: skip
@@ -197,9 +197,9 @@ def test_several_categories_from_one_file(
         {"tournament_id": "T000002", "period": "2025-10", "late": False, "games": 36,
          "rated_games": 34},
     ]  # fmt: skip
-    assert counts(url)["players"] == 16
-    assert counts(url)["games"] == 72
-    assert query(url, "SELECT category, state FROM periods ORDER BY category") == [
+    assert counts(database)["players"] == 16
+    assert counts(database)["games"] == 72
+    assert database.rows("SELECT category, state FROM periods ORDER BY category") == [
         ("ffe-rapid", "open"), ("fide-rapid", "open"),
     ]  # fmt: skip
     first, second = shown(capsys, "T000001", url), shown(capsys, "T000002", url)
@@ -211,18 +211,18 @@ def test_several_categories_from_one_file(
         {"tournament_id": "T000001", "category": "fide-rapid", "period": "2025-10"}
     ]
     assert first["federation"] == "FRA"
-    assert query(
-        url, "SELECT fide_id, national_federation, national_id, national_rating FROM players "
+    assert database.rows(
+        "SELECT fide_id, national_federation, national_id, national_rating FROM players "
         "WHERE player_id = '1503014'",
     ) == [("1503014", "FRA", "D50113", 2200)]  # fmt: skip
     # The same file again: refused for either category, nothing changes.
-    before = counts(url)
+    before = counts(database)
     code, _, err = cli(capsys, "tournaments", "import",
                        str(folder / "sharly_trf26_individual_fra_nrs.trf"), "--category",
                        "ffe-rapid", url=url)  # fmt: skip
     assert code == 2
     assert "already imported for ffe-rapid as tournament T000002" in err
-    assert counts(url) == before
+    assert counts(database) == before
 
 
 def nrs(rank: int, national_id: str, rating: str = "") -> str:
@@ -230,7 +230,7 @@ def nrs(rank: int, national_id: str, rating: str = "") -> str:
 
 
 def test_players_are_matched_by_fide_id_and_by_national_id(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The second event finds the players of the first: by FIDE id, and by national id for the
     one who has only that; nobody is created twice."""
@@ -246,18 +246,18 @@ def test_players_are_matched_by_fide_id_and_by_national_id(
     for name, content in (("first.trf", first), ("second.trf", second)):
         path = write(tmp_path, name, content)
         code, _, err = cli(capsys, "tournaments", "import", str(path), "--category", "ffe-rapid",
-                           url=database_url)  # fmt: skip
+                           url=database.url)  # fmt: skip
         assert code == 0, err
     assert "already known 2" in err
-    assert query(
-        database_url, "SELECT player_id, fide_id, national_id, national_rating FROM players "
+    assert database.rows(
+        "SELECT player_id, fide_id, national_id, national_rating FROM players "
         "ORDER BY player_id",
     ) == [("1001", "1001", None, None), ("900000000001", None, "R555", 1650)]  # fmt: skip
-    assert counts(database_url)["games"] == 2
+    assert counts(database)["games"] == 2
 
 
 def test_unidentified_opponents_change_nothing_for_rated_players(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """docs/rules.md §8: Anna (1850, K 20) beats Bob (1920) and an unidentified, unrated player;
     only the game against Bob counts for her: D -70 -> PD .40, +.60 x 20 = +12 -> 1862. Bob
@@ -266,7 +266,7 @@ def test_unidentified_opponents_change_nothing_for_rated_players(
     list can carry him: he pools nothing and is never rated."""
     baseline = write(tmp_path, "baseline.csv", list_csv(ANNA, BOB))
     code, _, err = cli(capsys, "lists", "import", str(baseline), "--category", "fide-standard",
-                       "--period", "2026-11", url=database_url)  # fmt: skip
+                       "--period", "2026-11", url=database.url)  # fmt: skip
     assert code == 0, err
     # R1 Anna-Bob 1-0, R2 New-Bob 1/2, R3 New-Anna 0-1; one pairing bye a round.
     event = HEADER + "\n".join(
@@ -278,26 +278,27 @@ def test_unidentified_opponents_change_nothing_for_rated_players(
     ) + "\n"  # fmt: skip
     path = write(tmp_path, "open.trf", event)
     code, out, err = cli(capsys, "tournaments", "import", str(path), "--category",
-                         "fide-standard", url=database_url)  # fmt: skip
+                         "fide-standard", url=database.url)  # fmt: skip
     assert code == 0, err
     assert imported(out)[0]["rated_games"] == 3
     code, out, err = cli(capsys, "periods", "close", "--category", "fide-standard", "--period",
-                         "2026-12", url=database_url)  # fmt: skip
+                         "2026-12", url=database.url)  # fmt: skip
     assert code == 0, err
     code, out, err = cli(capsys, "lists", "export", "--category", "fide-standard", "--period",
-                         "2026-12", "--format", "json", url=database_url)  # fmt: skip
+                         "2026-12", "--format", "json", url=database.url)  # fmt: skip
     entries = {e["player_id"]: e for e in json.loads(out)["entries"]}
     assert (entries["1001"]["rating"], entries["1001"]["change"], entries["1001"]["games"]) == (
         1862, 12, 1,
     )  # fmt: skip
     assert (entries["1002"]["rating"], entries["1002"]["change"]) == (1908, -12)
     assert set(entries) == {"1001", "1002"}
-    newcomer = query(database_url, "SELECT player_id FROM players WHERE fide_id IS NULL")
+    newcomer = database.rows("SELECT player_id FROM players WHERE fide_id IS NULL")
     assert newcomer == [("900000000001",)]
-    pooled = query(database_url, "SELECT count(*) FROM player_status WHERE player_id = :p",
-                   p="900000000001")  # fmt: skip
+    pooled = database.rows(
+        "SELECT count(*) FROM player_status WHERE player_id = :p", p="900000000001"
+    )
     assert pooled == [(0,)]
-    stored = stored_calculations(database_url)
+    stored = stored_calculations(database.connection)
     his_side = [c for c in stored if c.player_id == "900000000001"]
     assert his_side == []
     against_him = [c for c in stored if c.opponent_id == "900000000001"]  # by player
@@ -336,27 +337,27 @@ BAD_FILES = {
 
 @pytest.mark.parametrize("case", sorted(BAD_FILES))
 def test_bad_files_are_refused_and_change_nothing(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
 ) -> None:
     content, line, column, field = BAD_FILES[case]
     # Something stored first, so that "nothing changed" means something.
     good = write(tmp_path, "good.trf", HEADER + player(1, "A", ["   2 w 1"], fide_id="7") + "\n"
                  + player(2, "B", ["   1 b 0"], fide_id="8") + "\n")  # fmt: skip
     assert cli(capsys, "tournaments", "import", str(good), "--category", "fide-standard",
-               url=database_url)[0] == 0  # fmt: skip
-    before = counts(database_url)
+               url=database.url)[0] == 0  # fmt: skip
+    before = counts(database)
     path = write(tmp_path, "bad.trf", content)
     code, out, err = cli(capsys, "tournaments", "import", str(path), "--category",
-                         "fide-standard", "--category", "fide-rapid", url=database_url)  # fmt: skip
+                         "fide-standard", "--category", "fide-rapid", url=database.url)  # fmt: skip
     assert code == 2
     assert out == ""
     where = re.escape(str(path)) + (f":{line}" if line else "") + (f":{column}" if column else "")
     assert re.search(rf"{where}: {re.escape(field)}: \S", err), err
-    assert counts(database_url) == before
+    assert counts(database) == before
 
 
 def test_fide_lists_rate_fide_ids_only_national_lists_national_ids_too(
-    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    database: RolledBack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 27 item 4. Nat has no FIDE id, only a national id (TRF26 NRS): on FIDE's list he
     is not rated, pools nothing toward a first rating, and his games count for his opponents
@@ -365,7 +366,7 @@ def test_fide_lists_rate_fide_ids_only_national_lists_national_ids_too(
     for category in ("fide-standard", "ffe-rapid"):
         baseline = write(tmp_path, f"{category}.csv", list_csv(ANNA, BOB))
         code, _, err = cli(capsys, "lists", "import", str(baseline), "--category", category,
-                           "--period", "2026-11", url=database_url)  # fmt: skip
+                           "--period", "2026-11", url=database.url)  # fmt: skip
         assert code == 0, err
     # R1 Alpha-Bob 1-0 (Nat has a pairing bye), R2 Alpha-Nat 1/2 (Bob has one).
     event = HEADER + "\n".join(
@@ -380,22 +381,22 @@ def test_fide_lists_rate_fide_ids_only_national_lists_national_ids_too(
     for category in ("fide-standard", "ffe-rapid"):
         code, _, err = cli(capsys, "tournaments", "import", str(path), "--category", category,
                            "--time-control", "900+10" if category == "ffe-rapid" else "5400+30",
-                           url=database_url)  # fmt: skip
+                           url=database.url)  # fmt: skip
         assert code == 0, err
         code, _, err = cli(capsys, "periods", "close", "--category", category, "--period",
-                           "2026-12", url=database_url)  # fmt: skip
+                           "2026-12", url=database.url)  # fmt: skip
         assert code == 0, err
-    (nat,) = query(database_url, "SELECT player_id FROM players WHERE national_id = 'R555'")[0]
+    (nat,) = database.rows("SELECT player_id FROM players WHERE national_id = 'R555'")[0]
     code, out, _ = cli(capsys, "lists", "export", "--category", "fide-standard", "--period",
-                       "2026-12", "--format", "json", url=database_url)  # fmt: skip
+                       "2026-12", "--format", "json", url=database.url)  # fmt: skip
     entries = {e["player_id"]: (e["rating"], e["change"], e["games"])
                for e in json.loads(out)["entries"]}  # fmt: skip
     assert entries == {"1001": (1862, 12, 1), "1002": (1908, -12, 1)}
-    category_of = dict(query(database_url, "SELECT id, category FROM rating_lists"))
+    category_of = dict(database.rows("SELECT id, category FROM rating_lists"))
     calculations = sorted(
         (
             (c.player_id, c.opponent_id, c.rated, c.reason, category_of[c.list_id])
-            for c in stored_calculations(database_url)
+            for c in stored_calculations(database.connection)
             if nat in (c.player_id, c.opponent_id)
         ),
         key=lambda row: (row[4], row[0]),
@@ -405,8 +406,7 @@ def test_fide_lists_rate_fide_ids_only_national_lists_national_ids_too(
         (nat, "1001", True, None, "ffe-rapid"),
         ("1001", nat, False, "opponent unrated", "fide-standard"),
     ]
-    pooled = query(
-        database_url,
+    pooled = database.rows(
         "SELECT l.category FROM player_status s JOIN rating_lists l ON l.id = s.list_id "
         "WHERE s.player_id = :p",
         p=nat,

@@ -10,7 +10,7 @@ from typing import NamedTuple
 import pytest
 
 from ratingdb.cli import main
-from tests.support import forks
+from tests.support import forks, rolled_back
 
 
 class CliRun(NamedTuple):
@@ -33,7 +33,8 @@ def run_cli(
     exit code; any other exception is what ``python -m ratingdb`` shows as a traceback with exit
     code 1 (a crash, never a refusal): code 1 and the traceback at the end of stderr, so that
     the test's own assertion fails with where it happened. ``stdin``: what the command reads
-    (pytest's own refuses to be read)."""
+    (pytest's own refuses to be read). ``url`` the database a test holds in a rolled-back
+    transaction (tests/support/rolled_back.py): the command runs in that transaction."""
     argv = [*args, "--database-url", url] if url is not None else list(args)
     capsys.readouterr()
     crash = ""
@@ -41,7 +42,7 @@ def run_cli(
     if stdin is not None:
         sys.stdin = io.StringIO(stdin)
     try:
-        code = main(argv)
+        code = main(argv, sessions=None if url is None else rolled_back.sessions_for(url))
     except SystemExit as exit_:  # argparse refusals
         code = int(exit_.code or 0)
     except Exception:  # what `python -m ratingdb` shows as a traceback, exit 1

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ratingdb.cli import main
 from tests.support.factories import games_csv, list_csv
+from tests.support.rolled_back import sessions_for
 
 CATEGORY = "fide-standard"
 STARTING_PERIOD = "2026-11"
@@ -97,11 +98,13 @@ def assert_worked_by_hand() -> None:
 
 
 def prepare(url: str, folder: Path, *, tournament: bool = True) -> None:
-    """The 2026-11 list imported and (by default) the Autumn Open, through the command line."""
+    """The 2026-11 list imported and (by default) the Autumn Open, through the command line
+    (in the test's rolled-back transaction when it holds ``url``)."""
     starting = folder / "starting.csv"
     starting.write_text(STARTING_LIST, encoding="utf-8")
     assert main(["lists", "import", str(starting), "--category", CATEGORY, "--period",
-                 STARTING_PERIOD, "--database-url", url, "--actor", "setup"]) == 0  # fmt: skip
+                 STARTING_PERIOD, "--database-url", url, "--actor", "setup"],
+                sessions=sessions_for(url)) == 0  # fmt: skip
     if tournament:
         add_tournament(url, folder, "autumn.csv", TOURNAMENT)
 
@@ -110,4 +113,5 @@ def add_tournament(url: str, folder: Path, name: str, content: str) -> None:
     path = folder / name
     path.write_text(content, encoding="utf-8")
     assert main(["tournaments", "import", str(path), "--category", CATEGORY,
-                 "--database-url", url, "--actor", "setup"]) == 0  # fmt: skip
+                 "--database-url", url, "--actor", "setup"],
+                sessions=sessions_for(url)) == 0  # fmt: skip

@@ -6,9 +6,15 @@ from typing import Any
 
 from sqlalchemy import create_engine, inspect, text
 
+from tests.support import rolled_back
+
 
 def query(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
-    """The rows of ``sql`` (with ``:name`` parameters) on the database at ``url``."""
+    """The rows of ``sql`` (with ``:name`` parameters) on the database at ``url`` (in the
+    test's rolled-back transaction when it holds that database: tests/support/rolled_back.py)."""
+    held = rolled_back.held_for(url)
+    if held is not None:
+        return held.rows(sql, **params)
     engine = create_engine(url)
     try:
         with engine.connect() as connection:
@@ -19,6 +25,9 @@ def query(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
 
 def table_names(url: str) -> set[str]:
     """The tables of the database at ``url``."""
+    held = rolled_back.held_for(url)
+    if held is not None:
+        return set(inspect(held.connection).get_table_names())
     engine = create_engine(url)
     try:
         return set(inspect(engine).get_table_names())
