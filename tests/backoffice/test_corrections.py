@@ -22,15 +22,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import NestedTransaction
 
 from ratingdb.backoffice import uploads
-from ratingdb.db.chunks import unpack
 from tests.backoffice.conftest import Accounts, Clock
 from tests.corrections import test_list_replace as lists
 from tests.corrections import test_merge as merges
-from tests.corrections import test_revision_chain as chain
 from tests.corrections.test_revision_chain import (
     ADA,
     BASE,
@@ -44,18 +41,17 @@ from tests.corrections.test_revision_chain import (
     P3,
     PERIODS,
     T1,
-    Entry,
     P,
     baseline_csv,
     build,
+    entries,
     exported,
     games_csv,
     list_table,
     ok,
 )
-from tests.support import sql
 from tests.support.rolled_back import RolledBack
-from tests.support.sql import ENTRY_FIELDS
+from tests.support.sql import Where, query, table_names
 
 #: Tables a request may touch without doing anything: a token's last use, a session's.
 ACCOUNT_TABLES = frozenset(
@@ -93,75 +89,12 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-#: The database a test reads: the worker's, in the test's rolled-back transaction
-#: (tests/support/rolled_back.py), or one of the test's own (its URL: a server, a browser).
-Where = RolledBack | str
-
-
-def query(where: Where, statement: str, **params: Any) -> list[tuple[Any, ...]]:
-    """The rows of ``statement`` (tests/support/sql.py's ``query``), as the test's transaction
-    sees them when ``where`` is the worker's database."""
-    if isinstance(where, RolledBack):
-        return where.rows(statement, **params)
-    return sql.query(where, statement, **params)
-
-
-def execute(where: Where, statement: str, **params: Any) -> int:
-    """test_revision_chain's ``execute``: the rows ``statement`` changed (committed in the
-    test's transaction when ``where`` is the worker's database)."""
-    if isinstance(where, RolledBack):
-        return where.connection.execute(text(statement), params).rowcount
-    return chain.execute(where, statement, **params)
-
-
-def entries(where: Where, period: str, revision: int | None = None) -> dict[str, Entry]:
-    """test_revision_chain's ``entries``: a list of the chain's category, the latest closed
-    revision unless ``revision`` is given, read from its chunks (tests/support/sql.py's
-    ``listed``)."""
-    if not isinstance(where, RolledBack):
-        return chain.entries(where, period, revision)
-    day = f"{period}-01"
-    if revision is None:
-        ((revision,),) = where.rows(
-            "SELECT max(revision) FROM rating_lists WHERE category = :c AND source = 'close' "
-            "AND list_date = :d", c=CATEGORY, d=day,
-        )  # fmt: skip
-    packed = where.rows(
-        "SELECT c.entries FROM rating_lists AS l JOIN list_chunks AS c ON c.list_id = l.id "
-        "WHERE l.category = :c AND l.list_date = :d AND l.revision = :r ORDER BY l.id, c.chunk",
-        c=CATEGORY, d=day, r=revision,
-    )  # fmt: skip
-    found: dict[str, Entry] = {}
-    for (chunk,) in packed:
-        for values in unpack(bytes(chunk)):
-            entry = dict(zip(ENTRY_FIELDS, values, strict=True))
-            found[entry["player_id"]] = (
-                entry["rating"], entry["previous_rating"], entry["change"], entry["games"],
-                entry["k_factor"],
-            )  # fmt: skip
-    return found
-
-
 def snapshot(where: Where, skip: frozenset[str] = ACCOUNT_TABLES) -> dict[str, list[str]]:
     """Every row of every table (but ``skip``), as sorted text: what a dry run must leave."""
-    if isinstance(where, RolledBack):
-        names = sorted(set(inspect(where.connection).get_table_names()) - skip)
-        return {
-            name: sorted(repr(row) for row in where.rows(f'SELECT * FROM "{name}"'))
-            for name in names
-        }
-    engine = create_engine(where)
-    try:
-        names = sorted(set(inspect(engine).get_table_names()) - skip)
-        with engine.connect() as connection:
-            return {
-                name: sorted(
-                    repr(tuple(row)) for row in connection.execute(text(f'SELECT * FROM "{name}"'))
-                )
-                for name in names
-            }
-    finally:
-        engine.dispose()
+    return {
+        name: sorted(repr(row) for row in query(where, f'SELECT * FROM "{name}"'))
+        for name in sorted(table_names(where) - skip)
+    }
 
 
 def twin_of(database: RolledBack) -> NestedTransaction:

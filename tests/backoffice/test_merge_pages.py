@@ -18,13 +18,9 @@ from fastapi.testclient import TestClient
 
 from tests.backoffice.conftest import Accounts
 from tests.backoffice.test_corrections import (
-    Where,
     audit_entries,
     bearer,
-    entries,
-    execute,
     preview_id,
-    query,
     shown_digest,
     signed_in,
     snapshot,
@@ -32,8 +28,9 @@ from tests.backoffice.test_corrections import (
 )
 from tests.corrections import test_merge as merges
 from tests.corrections.test_merge import DUP, IVO
-from tests.corrections.test_revision_chain import build
+from tests.corrections.test_revision_chain import build, entries
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import Where, execute, query
 
 REASON = "one person, two ids"
 OVERRIDE = "3099's sex was typed wrong on the arbiter's report; checked with his licence"

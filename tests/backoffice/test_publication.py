@@ -68,8 +68,7 @@ SHOWN = ("player_id", "rating", "previous_rating", "change", "games", "k_factor"
 def published(where: RolledBack | str) -> list[tuple[Any, ...]]:
     """The 2026-12 list as stored (in the test's transaction, or in the database at a URL):
     (player, rating, previous, change, games, K), by player."""
-    url = where.url if isinstance(where, RolledBack) else where
-    return sorted(entries_where(url, DECEMBER, SHOWN))
+    return sorted(entries_where(where, DECEMBER, SHOWN))
 
 
 def test_the_preview_is_the_list_worked_by_hand(

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 
 from ratingdb.backoffice import uploads
 from ratingdb.cli import main
@@ -26,6 +25,7 @@ from tests.support.files import GAMES_HEADER
 from tests.support.files import TRF_HEADER as HEADER
 from tests.support.files import trf_player as player
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import query
 
 ROOT = Path(__file__).resolve().parents[2]
 TRF_FOLDER = ROOT.parent / "shared" / "data" / "trf"
@@ -50,18 +50,6 @@ def folder() -> Path:
     if not TRF_FOLDER.is_dir():
         pytest.skip(f"the real TRF files are not here: {TRF_FOLDER} (../shared/data/trf)")
     return TRF_FOLDER
-
-
-def query(where: RolledBack | str, sql: str) -> list[tuple[Any, ...]]:
-    """The rows of ``sql``: in the test's transaction, or in the database at a URL."""
-    if isinstance(where, RolledBack):
-        return where.rows(sql)
-    engine = create_engine(where)
-    try:
-        with engine.connect() as connection:
-            return [tuple(row) for row in connection.execute(text(sql))]
-    finally:
-        engine.dispose()
 
 
 def plain(value: Any) -> str:

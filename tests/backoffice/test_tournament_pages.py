@@ -40,9 +40,7 @@ from tests.backoffice.test_corrections import (
     ACCOUNT_TABLES,
     add_tokens,
     audit_entries,
-    execute,
     preview_id,
-    query,
     ratings,
     shown_digest,
     signed_in,
@@ -68,6 +66,7 @@ from tests.corrections.test_revision_chain import (
     build,
 )
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import execute, query
 
 NAMES = {"T1": "Tournoi d'Été", "T2": "Rapid Club Lyon", "T3": "Coupe de l'été"}
 RENAMED = tuple((NAMES[t[0]], *t[1:]) for t in (T1, T2, T3))

@@ -19,7 +19,7 @@ import pytest
 from tests.support import forks
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
-from tests.support.sql import query as query_url
+from tests.support.sql import query
 
 LIST = (
     "player_id,name,federation,sex,birth_year,title,rating,rated_games,peak_rating,k_factor\n"
@@ -39,11 +39,6 @@ def ok(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> Any:
     code, out, err = cli(capsys, *args, url=url)
     assert code == 0, err
     return json.loads(out)
-
-
-def query(where: RolledBack | str, sql: str) -> list[tuple[Any, ...]]:
-    """The rows of ``sql``: in the test's transaction, or in the database at a URL."""
-    return where.rows(sql) if isinstance(where, RolledBack) else query_url(where, sql)
 
 
 def counts(database: RolledBack) -> tuple[int, ...]:

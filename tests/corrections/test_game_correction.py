@@ -33,12 +33,11 @@ from tests.corrections.test_revision_chain import (
     latest_revisions,
     list_table,
     ok,
-    query,
-    row_counts,
 )
 from tests.support.calculations import stored_calculations
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import query, row_counts
 
 
 def revision_one(database: RolledBack) -> dict[str, Any]:

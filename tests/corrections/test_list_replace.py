@@ -42,18 +42,15 @@ from tests.corrections.test_revision_chain import (
     T2,
     Entry,
     P,
-    Where,
     baseline_csv,
     build,
     carried,
     entries,
-    entries_where,
     ok,
-    query,
-    row_counts,
 )
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import Where, entries_where, query, row_counts
 
 REASON = "the federation sent last month's file"
 CORRECTED = [(p, name, 1850 if p == ADA else rating, games) for p, name, rating, games in BASELINE]

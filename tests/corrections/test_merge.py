@@ -28,7 +28,6 @@ import pytest
 
 from tests.corrections.test_revision_chain import (
     Tournament,
-    Where,
     assert_revised_exactly_where_changed,
     assert_same_as_from_scratch,
     build,
@@ -37,13 +36,12 @@ from tests.corrections.test_revision_chain import (
     latest_revisions,
     ok,
     published,
-    query,
-    row_counts,
     which,
 )
 from tests.support.calculations import stored_calculations
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import Where, query, row_counts
 
 IVO, JAN, KIM, LEA, DUP = "3001", "3002", "3003", "3004", "3099"
 PLAYERS = [

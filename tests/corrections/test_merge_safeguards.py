@@ -34,14 +34,12 @@ from tests.corrections.test_merge import DUP, IVO, JAN, KIM, LEA, PLAYERS
 from tests.corrections.test_revision_chain import (
     build,
     entries,
-    execute,
     latest_revisions,
     ok,
-    query,
-    row_counts,
 )
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import execute, query, row_counts
 
 P = "2026-09"
 SAME_ROUNDS = [

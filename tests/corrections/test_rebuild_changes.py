@@ -27,17 +27,15 @@ from tests.corrections.test_revision_chain import (
     EVE,
     P1,
     P2,
-    Where,
     build,
     correct,
-    execute,
     ok,
-    query,
     stored_rows,
 )
 from tests.corrections.test_verify_and_audit import failing, verify
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import Where, execute, query
 
 
 def rebuild(capsys: pytest.CaptureFixture[str], url: str, *args: str) -> tuple[int, list[Any], str]:

@@ -37,13 +37,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
-from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import NestedTransaction
 
-from ratingdb.db.chunks import unpack
-from tests.support import factories, sql
+from tests.support import factories
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import Where, entries_where, query
 
 CATEGORY = "fide-standard"
 BASE = "2026-08"
@@ -149,70 +148,6 @@ def ok(capsys: pytest.CaptureFixture[str], *args: str, url: str) -> str:
     code, out, err = cli(capsys, *args, url=url)
     assert code == 0, f"ratingdb {' '.join(args)} exited {code}: {err}"
     return out
-
-
-#: The database a helper reads or writes: the worker's, in the test's rolled-back transaction
-#: (tests/support/rolled_back.py), or a database at a URL (a test's own).
-Where = RolledBack | str
-
-
-def query(where: Where, statement: str, **params: Any) -> list[tuple[Any, ...]]:
-    """The rows of ``statement`` (tests/support/sql.py's ``query``), as the test's transaction
-    sees them when ``where`` is the worker's database."""
-    if isinstance(where, RolledBack):
-        return where.rows(statement, **params)
-    return sql.query(where, statement, **params)
-
-
-def entries_where(
-    where: Where, condition: str, fields: tuple[str, ...], **params: Any
-) -> list[tuple[Any, ...]]:
-    """tests/support/sql.py's ``entries_where``: (``fields``) of every entry of the lists
-    ``condition`` selects (on ``rating_lists AS l``), unpacked from their chunks."""
-    if not isinstance(where, RolledBack):
-        return sql.entries_where(where, condition, fields, **params)
-    packed = where.rows(
-        "SELECT l.id, c.entries FROM rating_lists AS l JOIN list_chunks AS c "
-        f"ON c.list_id = l.id WHERE {condition} ORDER BY l.id, c.chunk",
-        **params,
-    )
-    found = []
-    for _, chunk in packed:
-        for values in unpack(bytes(chunk)):
-            entry = dict(zip(sql.ENTRY_FIELDS, values, strict=True))
-            found.append(tuple(entry[field] for field in fields))
-    return found
-
-
-def execute(where: Where, statement: str, **params: Any) -> int:
-    """The rows ``statement`` changed, committed (in the test's transaction when ``where`` is
-    the worker's database)."""
-    if isinstance(where, RolledBack):
-        with where.sessions.begin() as session:
-            return session.connection().execute(text(statement), params).rowcount
-    engine = create_engine(where)
-    try:
-        with engine.begin() as connection:
-            return connection.execute(text(statement), params).rowcount
-    finally:
-        engine.dispose()
-
-
-def row_counts(where: Where) -> dict[str, int]:
-    """The number of rows of every table of the database."""
-    if isinstance(where, RolledBack):
-        names = sorted(inspect(where.connection).get_table_names())
-        return {name: where.rows(f'SELECT count(*) FROM "{name}"')[0][0] for name in names}
-    engine = create_engine(where)
-    try:
-        names = sorted(inspect(engine).get_table_names())
-        with engine.connect() as connection:
-            return {
-                name: connection.execute(text(f'SELECT count(*) FROM "{name}"')).scalar_one()
-                for name in names
-            }
-    finally:
-        engine.dispose()
 
 
 def games_csv(

@@ -29,17 +29,15 @@ from tests.corrections.test_revision_chain import (
     PERIODS,
     ZED,
     P,
-    Where,
     build,
     correct,
     entries,
-    execute,
     latest_revisions,
     ok,
-    query,
 )
 from tests.support.cli import run_cli as cli
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import Where, execute, query
 
 DEMO_NOW = "2026-11-30T12:00:00+00:00"
 

@@ -15,9 +15,15 @@ from typing import Any
 import pytest
 
 from ratingdb.db import current_revision, downgrade, head_revision, upgrade
-from tests.corrections.test_revision_chain import ADA, BEN, CAL, P, build, execute
+from tests.corrections.test_revision_chain import (
+    ADA,
+    BEN,
+    CAL,
+    P,
+    build,
+)
 from tests.support.cli import run_cli as cli
-from tests.support.sql import query
+from tests.support.sql import execute, query
 
 
 def packed(url: str) -> list[tuple[Any, ...]]:

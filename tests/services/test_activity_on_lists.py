@@ -23,11 +23,10 @@ from pathlib import Path
 
 import pytest
 
-from ratingdb.db.chunks import unpack
 from tests.corrections.test_revision_chain import ok
 from tests.support import factories
 from tests.support.rolled_back import RolledBack
-from tests.support.sql import ENTRY_FIELDS
+from tests.support.sql import Where, entries_where
 
 CATEGORY = "ffe-rapid"
 ADA, BEN, CAL = "2001", "2002", "2003"
@@ -56,22 +55,15 @@ def build(capsys: pytest.CaptureFixture[str], url: str, folder: Path) -> None:
         assert closed["state"] == "published", closed
 
 
-def activity(database: RolledBack) -> dict[str, dict[str, tuple[bool, date | None]]]:
-    """period -> player -> (active, last rated list), from the lists' chunks (every entry of
-    a list; list_entries holds only a computed list's changes)."""
+def activity(where: Where) -> dict[str, dict[str, tuple[bool, date | None]]]:
+    """period -> player -> (active, last rated list), from the lists' chunks."""
     found: dict[str, dict[str, tuple[bool, date | None]]] = {}
     for period in ["2025-01", *PERIODS]:
-        chunks = database.rows(
-            "SELECT c.entries FROM rating_lists AS l JOIN list_chunks AS c ON c.list_id = l.id "
-            "WHERE l.category = :c AND l.list_date = :d ORDER BY l.id, c.chunk",
+        rows = entries_where(
+            where, "l.category = :c AND l.list_date = :d", ("player_id", "active", "last_rated"),
             c=CATEGORY, d=f"{period}-01",
         )  # fmt: skip
-        entries = [
-            dict(zip(ENTRY_FIELDS, entry, strict=True))
-            for (packed,) in chunks
-            for entry in unpack(bytes(packed))
-        ]
-        found[period] = {e["player_id"]: (e["active"], e["last_rated"]) for e in entries}
+        found[period] = {p: (a, last) for p, a, last in rows}
     return found
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect
 
 from tests.support.cli import run_cli as cli
 from tests.support.files import FIDE_STANDARD_HEADER as STANDARD_HEADER
 from tests.support.files import LIST_HEADER, fixed
 from tests.support.rolled_back import RolledBack
+from tests.support.sql import row_counts
 
 #: fide-standard 2026-11: floor 1400 (docs/rules.md §10, 2024-03 on). One player without a
 #: rating, one
@@ -22,12 +22,6 @@ from tests.support.rolled_back import RolledBack
 UNRATED_CSV = (
     f'{LIST_HEADER}3001,"Una, U",FRA,F,1990,,,0,,\n3002,"Low, L",FRA,M,1990,,1399,40,1399,\n'
 )
-
-
-def row_counts(database: RolledBack) -> dict[str, int]:
-    """The number of rows of every table of the database, as the test's transaction sees it."""
-    names = sorted(inspect(database.connection).get_table_names())
-    return {name: database.rows(f'SELECT count(*) FROM "{name}"')[0][0] for name in names}
 
 
 def refused(capsys: pytest.CaptureFixture[str], database: RolledBack, path: Path, fmt: str) -> str:
