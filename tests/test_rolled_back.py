@@ -69,3 +69,10 @@ def test_a_connection_of_its_own_to_the_held_database_is_refused(database: Rolle
             engine.connect()
     finally:
         engine.dispose()
+
+
+def test_another_connection_of_the_workers_own_engine_is_refused(database: RolledBack) -> None:
+    """What ratingdb itself might open beside the session's connection (a VACUUM after a
+    commit, say) is refused too: it would wait on the test's transaction."""
+    with pytest.raises(RuntimeError, match="rolled back"):
+        database.connection.engine.connect()

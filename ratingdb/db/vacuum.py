@@ -11,7 +11,9 @@ and renews its planner statistics.
 It runs after the commit, on a connection of its own: VACUUM cannot run inside a transaction
 block. Nothing on SQLite, where a count reads the index alone anyway (and VACUUM rewrites the
 whole database file). An error of the VACUUM is raised from the commit (the writes are
-committed by then).
+committed by then). Nothing either when the session's commit ends only a SAVEPOINT of a
+transaction it was given (``make_sessionmaker`` on a connection in a transaction): nothing is
+committed yet, the VACUUM would find no dead row and wait on the transaction's locks.
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ def _vacuum(session: Session) -> None:
     if not tables:
         return
     bind = session.get_bind()
+    if isinstance(bind, Connection) and bind.in_transaction():
+        return  # a SAVEPOINT released: the transaction it was given commits later, or not
     engine = bind.engine if isinstance(bind, Connection) else bind
     if not isinstance(engine, Engine):
         raise TypeError(f"cannot vacuum through {bind!r}")

@@ -124,12 +124,13 @@ def _connection_target(dialect: Dialect, cargs: Any, cparams: dict[str, Any]) ->
 def refuse_other_connections(
     dialect: Dialect, record: Any, cargs: Any, cparams: dict[str, Any]
 ) -> None:
-    """``do_connect`` of every engine: while a test holds its worker's database, no other
-    engine may connect to it (the test would not see its own transaction's rows)."""
+    """``do_connect`` of every engine: while a test holds its worker's database, nothing may
+    open another connection to it, not even the worker's engine (the test's connection was
+    taken before the hold): it would not see the transaction's rows, and would wait on its
+    locks."""
     if not _held:
         return
-    worker = _targets.get(_connection_target(dialect, cargs, cparams))
-    if worker is not None and dialect is not worker.engine.dialect:
+    if _connection_target(dialect, cargs, cparams) in _targets:
         raise RuntimeError(
             "this test runs in a transaction rolled back after it (the database fixture), and "
             "something opened a connection of its own to that database, which would not see "
