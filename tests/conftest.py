@@ -31,7 +31,6 @@ from sqlalchemy.orm import Session
 
 from ratingdb.config import normalize_database_url
 from ratingdb.db import make_engine, make_sessionmaker
-from ratingdb.models.base import Base
 from tests.databases import (
     PREFIX_VARIABLE,
     SQLITE_FILE,
@@ -41,7 +40,7 @@ from tests.databases import (
     migrated_sqlite_file,
     worker_stem,
 )
-from tests.support import rolled_back, statement_cache
+from tests.support import rolled_back
 from tests.support.forks import FORK_EVENT
 
 POSTGRESQL_URL_VARIABLE = "RATINGDB_TEST_POSTGRESQL_URL"
@@ -252,11 +251,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     those tests' CPU falls by about a fifth (56-61 s against 42-46 s, alternated on one host).
     Cyclic garbage is still collected, less often.
 
-    The worker's engines share one cache of compiled statements (tests/support/
-    statement_cache.py): a new engine for each test compiled every statement again. The
-    in-process tests of corrections, commands, back office, services and API: 89-108 s of
-    CPU against 76-87 s shared (alternated twice, load 3-4)."""
-    statement_cache.install(Base.registry.mappers)
+    The rolled-back tests' guard is installed (tests/support/rolled_back.py)."""
     rolled_back.install()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 
 from tests import conftest
-from tests.support import forks, statement_cache
+from tests.support import forks
 from tests.support.once import once_per_run
 
 
@@ -153,41 +153,3 @@ def test_a_failed_make_is_tried_again_from_an_empty_folder(tmp_path: Path) -> No
     folder = once_per_run(factory, "chromium", lambda f: tried.append(list(f.iterdir())))
     assert tried == [[]]  # the half-made folder was emptied first
     assert folder.name == "chromium"
-
-
-def test_engines_alike_share_their_compiled_statements_and_others_do_not(tmp_path: Path) -> None:
-    """tests/support/statement_cache.py: two SQLite engines with the same settings find each
-    other's compiled statements; an engine given another JSON serializer (its statements'
-    JSON parameters are written by it) and an engine not yet connected keep their own."""
-    from sqlalchemy import JSON, bindparam, create_engine, select
-
-    statement = select(bindparam("value", type_=JSON))
-
-    def compile_on(engine: Any) -> Any:
-        with engine.connect() as connection:
-            return connection.execute(statement, {"value": [1]}).context.compiled
-
-    def other_serializer(value: object) -> str:
-        return "[2]"
-
-    engines = [
-        create_engine(f"sqlite:///{tmp_path / name}.sqlite3", **options)
-        for name, options in (("a", {}), ("b", {}), ("c", {"json_serializer": other_serializer}))
-    ]
-    try:
-        first, second, third = (compile_on(engine) for engine in engines)
-        assert second is first
-        assert third is not first
-        # The other serializer is the one its compiled statement writes with.
-        with engines[2].connect() as connection:
-            assert connection.execute(statement, {"value": [1]}).scalar() == [2]
-        with engines[0].connect() as connection:
-            assert connection.execute(statement, {"value": [1]}).scalar() == [1]
-    finally:
-        for engine in engines:
-            engine.dispose()
-    unconnected = create_engine("sqlite://")
-    try:
-        assert statement_cache.SHARED._name(unconnected.dialect) is unconnected.dialect
-    finally:
-        unconnected.dispose()
