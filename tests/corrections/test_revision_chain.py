@@ -343,6 +343,24 @@ def chain_start(database: RolledBack) -> NestedTransaction:
     return database.connection.begin_nested()
 
 
+def assert_as_if_built_corrected(
+    capsys: pytest.CaptureFixture[str],
+    database: RolledBack,
+    scratch: NestedTransaction,
+    folder: Path,
+    replace: dict[tuple[int, str, str], str],
+) -> None:
+    """The chain as revised is what the chain built with ``replace`` from the start publishes
+    (``assert_same_as_from_scratch``, ``assert_revised_exactly_where_changed``): the test's
+    lists are read, the transaction rolled back to ``scratch`` and the chain built again."""
+    revised = published(capsys, database)
+    scratch.rollback()
+    build(capsys, database.url, folder, replace=replace)
+    fresh = published(capsys, database)
+    assert_same_as_from_scratch(revised, fresh)
+    assert_revised_exactly_where_changed(revised, fresh)
+
+
 def assert_same_as_from_scratch(
     revised: Published, fresh: Published, periods: Sequence[str] = PERIODS
 ) -> None:
@@ -518,12 +536,9 @@ def test_a_win_made_a_forfeit_in_p_revises_p_to_p3(
         P3: {ADA: -7, BEN: 7},
     }
 
-    revised = published(capsys, database)
-    scratch.rollback()
-    build(capsys, url, tmp_path / "scratch", replace={(1, ADA, BEN): "+-"})
-    fresh = published(capsys, database)
-    assert_same_as_from_scratch(revised, fresh)
-    assert_revised_exactly_where_changed(revised, fresh)
+    assert_as_if_built_corrected(
+        capsys, database, scratch, tmp_path / "scratch", {(1, ADA, BEN): "+-"}
+    )
 
 
 def test_a_win_made_a_loss_in_p(
@@ -553,12 +568,9 @@ def test_a_win_made_a_loss_in_p(
     assert entries(database, P3) == with_changes(
         ORIGINAL[P3], ada=(1805, 1805, 0, 0, 20), ben=(1722, 1722, 0, 0, 20)
     )
-    revised = published(capsys, database)
-    scratch.rollback()
-    build(capsys, url, tmp_path / "scratch", replace={(1, ADA, BEN): "0-1"})
-    fresh = published(capsys, database)
-    assert_same_as_from_scratch(revised, fresh)
-    assert_revised_exactly_where_changed(revised, fresh)
+    assert_as_if_built_corrected(
+        capsys, database, scratch, tmp_path / "scratch", {(1, ADA, BEN): "0-1"}
+    )
 
 
 def test_a_correction_in_p2_leaves_p_and_p1_alone(
@@ -584,12 +596,9 @@ def test_a_correction_in_p2_leaves_p_and_p1_alone(
     )
     for period in (P, P1):
         assert entries(database, period) == ORIGINAL[period]
-    revised = published(capsys, database)
-    scratch.rollback()
-    build(capsys, url, tmp_path / "scratch", replace={(1, EVE, BEN): "1-0"})
-    fresh = published(capsys, database)
-    assert_same_as_from_scratch(revised, fresh)
-    assert_revised_exactly_where_changed(revised, fresh)
+    assert_as_if_built_corrected(
+        capsys, database, scratch, tmp_path / "scratch", {(1, EVE, BEN): "1-0"}
+    )
 
 
 def test_a_forfeit_made_another_forfeit_revises_nothing(
@@ -630,13 +639,10 @@ def test_a_draw_between_equals_voided_changes_no_later_rating(
     )
     for period in (P1, P2, P3):
         assert entries(database, period) == ORIGINAL[period]
-    revised = published(capsys, database)
-    scratch.rollback()
-    build(capsys, url, tmp_path / "scratch", replace={(1, GIL, HAL): "+-"})
-    fresh = published(capsys, database)
-    assert_same_as_from_scratch(revised, fresh)
     # The list CSV's rated_games: Gil and Hal have 60 rated games from P on, not 61.
-    assert_revised_exactly_where_changed(revised, fresh)
+    assert_as_if_built_corrected(
+        capsys, database, scratch, tmp_path / "scratch", {(1, GIL, HAL): "+-"}
+    )
 
 
 def test_a_voided_game_moves_a_later_k_factor(
