@@ -141,19 +141,18 @@ def transaction(args: argparse.Namespace) -> Iterator[Session]:
 
     url = settings(args).database_url
     require_sqlite_file(url)
-    given: sessionmaker[Session] | None = getattr(args, _SESSIONS, None)
-    if given is not None:
-        with given.begin() as session:
-            require_latest_schema(session.connection(), url)
-            yield session
-        return
-    engine = make_engine(url)
+    sessions: sessionmaker[Session] | None = getattr(args, _SESSIONS, None)
+    engine = None
+    if sessions is None:
+        engine = make_engine(url)
+        sessions = make_sessionmaker(engine)
     try:
-        with make_sessionmaker(engine).begin() as session:
+        with sessions.begin() as session:
             require_latest_schema(session.connection(), url)
             yield session
     finally:
-        engine.dispose()
+        if engine is not None:
+            engine.dispose()
 
 
 def category(text: str, option: str = "--category") -> Category:

@@ -123,3 +123,24 @@ def login_csrf(client: TestClient) -> str:
     found = LOGIN_CSRF_INPUT.search(page.text)
     assert found is not None
     return found.group(1)
+
+
+# A test that needs connections of its own to its database (the public API's read-only
+# engines, two requests racing) has it to itself (``database_url``), with the back office, a
+# client of it and accounts on it.
+
+
+@pytest.fixture
+def own_app(database_url: str, clock: Clock) -> FastAPI:
+    return app_on(database_url, clock)
+
+
+@pytest.fixture
+def own_client(own_app: FastAPI) -> Iterator[TestClient]:
+    with TestClient(own_app, follow_redirects=False) as client:
+        yield client
+
+
+@pytest.fixture
+def own_users(engine: Engine, clock: Clock) -> Accounts:
+    return accounts_on(engine, clock)

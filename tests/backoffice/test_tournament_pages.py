@@ -20,21 +20,19 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine
 
 from ratingdb.api.app import create_app as create_public_app
 from ratingdb.cli import main
 from ratingdb.config import Settings
 from ratingdb.services import corrections as correction_service
 from ratingdb.services import tournament_browse
-from tests.backoffice.conftest import Accounts, Clock, accounts_on, app_on
+from tests.backoffice.conftest import Accounts
 from tests.backoffice.test_correction_browser import REASON_IS_PUBLIC
 from tests.backoffice.test_corrections import (
     ACCOUNT_TABLES,
@@ -95,24 +93,9 @@ def built_chain(url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 # A test that needs connections of its own to its database (the public API's read-only
-# engines, two requests racing) has it to itself (``database_url``), and the back office, its
-# users and the chain on it: ``own_...``.
-
-
-@pytest.fixture
-def own_app(database_url: str, clock: Clock) -> FastAPI:
-    return app_on(database_url, clock)
-
-
-@pytest.fixture
-def own_client(own_app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(own_app, follow_redirects=False) as client:
-        yield client
-
-
-@pytest.fixture
-def own_users(engine: Engine, clock: Clock) -> Accounts:
-    return accounts_on(engine, clock)
+# engines, two requests racing) has it to itself (``database_url``): the back office, its client
+# and accounts on it (``own_app``, ``own_client``, ``own_users``: tests/backoffice/conftest.py),
+# tokens and the chain.
 
 
 @pytest.fixture

@@ -88,12 +88,6 @@ def users(engine: Engine, clock: Clock) -> Accounts:
 
 
 @pytest.fixture
-def client(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app, follow_redirects=False) as client:
-        yield client
-
-
-@pytest.fixture
 def one_at_a_time(database: RolledBack, clock: Clock) -> Iterator[tuple[TestClient, str]]:
     """The back office in the test's rolled-back transaction, and arbiter1's token: for
     uploads sent one after another."""
