@@ -85,4 +85,7 @@ def tournaments_corrected_after(session: Session, after: int) -> dict[str, int]:
 
 
 def with_ids(session: Session, ids: Collection[int]) -> Sequence[CorrectionRow]:
-    return session.scalars(select(CorrectionRow).where(CorrectionRow.id.in_(list(ids)))).all()
+    """The corrections with these ids, oldest first (a diff lists them in that order)."""
+    return session.scalars(
+        select(CorrectionRow).where(CorrectionRow.id.in_(list(ids))).order_by(CorrectionRow.id)
+    ).all()

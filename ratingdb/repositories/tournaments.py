@@ -24,8 +24,12 @@ def get(session: Session, tournament_id: str) -> TournamentRow | None:
 
 
 def with_ids(session: Session, tournament_ids: Collection[str]) -> Sequence[TournamentRow]:
+    """The tournaments with these ids, by id: the same order whatever order the database keeps
+    their rows in (a correction recomputes them in it)."""
     return session.scalars(
-        select(TournamentRow).where(TournamentRow.tournament_id.in_(set(tournament_ids)))
+        select(TournamentRow)
+        .where(TournamentRow.tournament_id.in_(set(tournament_ids)))
+        .order_by(TournamentRow.tournament_id)
     ).all()
 
 
