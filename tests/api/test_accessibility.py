@@ -31,7 +31,7 @@ from tests.api.test_browser import chromium, chromium_at
 from tests.support.axe import AXE_VERSION, AxeUnavailable, fetch
 from tests.support.browser import CORRECTED_ON_SQLITE
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
 
 #: The rules of WCAG 2.0 and 2.1, levels A and AA, as axe-core tags them.

@@ -16,7 +16,7 @@ from tests.api.scenario import TOURNAMENTS
 from tests.api.test_browser import SCREENSHOTS, chromium, chromium_at
 from tests.support.browser import CORRECTED_ON_SQLITE
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
 
 WORDS = {

@@ -31,11 +31,13 @@ import pytest
 from ratingdb.config import READ_DATABASE_URL_VARIABLE
 from tests.api.test_browser import chromium, chromium_at
 from tests.support import long_history
+from tests.support.once import once_per_run
 from tests.support.server import running_server
 
-pytestmark = [pytest.mark.slow(seconds=60), pytest.mark.xdist_group("chromium")]
+pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
 
+DATABASE_FILE = "ratingdb.sqlite3"
 #: The window's height in the tests (chromium_at's default) and the page's bound, in windows.
 WINDOW = 900
 SCREENS = 4
@@ -60,24 +62,25 @@ return {scrollWidth: document.documentElement.scrollWidth, innerWidth: window.in
 """
 
 
-@pytest.fixture(scope="module")
-def long_server(
-    tmp_path_factory: pytest.TempPathFactory, database_url_sqlite_file: str
-) -> Iterator[str]:
-    folder = tmp_path_factory.mktemp("long-history")
-    long_history.build(database_url_sqlite_file, folder)
+@pytest.fixture(scope="session")
+def long_history_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The long history in a SQLite file, built once per run whichever workers the tests land
+    on (120 periods closed through the commands: 15-20 s), then only read (the pages are served
+    byte for byte the same from PostgreSQL: tests/api/test_pages_on_both_databases.py)."""
+
+    def make(folder: Path) -> None:
+        long_history.build(f"sqlite:///{folder / DATABASE_FILE}", folder)
+
+    return f"sqlite:///{once_per_run(tmp_path_factory, 'long-history', make) / DATABASE_FILE}"
+
+
+@pytest.fixture(scope="session")
+def long_server(tmp_path_factory: pytest.TempPathFactory, long_history_url: str) -> Iterator[str]:
+    """``ratingdb serve`` on the long history (read only), one per worker for the session."""
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
-    log = folder / "serve.log"
-    arguments = ["--database-url", database_url_sqlite_file]
-    with running_server("serve", arguments, env=env, log=log) as base:
+    log = tmp_path_factory.mktemp("long-history-serve") / "serve.log"
+    with running_server("serve", ["--database-url", long_history_url], env=env, log=log) as base:
         yield base
-
-
-@pytest.fixture(scope="module")
-def database_url_sqlite_file(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A SQLite file of the module's own (the pages are served byte for byte the same from
-    PostgreSQL: tests/api/test_pages_on_both_databases.py)."""
-    return f"sqlite:///{tmp_path_factory.mktemp('long-history-db') / 'ratingdb.sqlite3'}"
 
 
 def measure(driver: Any) -> dict[str, Any]:

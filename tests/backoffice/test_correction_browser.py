@@ -36,8 +36,6 @@ from tests.support.sql import query
 WIDTH = 1280
 #: A phone's screen (CSS pixels).
 PHONE_WIDTH = 390
-#: Slow (a server and a headless Chromium), on the worker that runs the other browser tests.
-IN_CHROMIUM = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 
 #: The forms of /corrections, by address.
 FORMS = ("game", "tournament", "merge", "list", "withdraw")
@@ -130,7 +128,6 @@ def test_the_forms_say_the_reason_is_public(client: TestClient, users: Accounts)
 
 @pytest.mark.parametrize("width", [WIDTH, PHONE_WIDTH])
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_the_forms_say_the_reason_is_public_in_chromium(
     chromium: None,  # noqa: F811
     officer_backoffice: str,
@@ -164,7 +161,6 @@ def test_the_forms_say_the_reason_is_public_in_chromium(
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_a_game_result_corrected_in_chromium(
     chromium: None,  # noqa: F811
     chain_backoffice: tuple[str, dict[str, str]],

@@ -52,7 +52,6 @@ def seen(driver: Any, tmp_path: Path, name: str, width: int) -> None:
 
 @WIDTH_BY_DATABASE
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_the_back_office_in_french_in_chromium(
     chromium: None,  # noqa: F811
     database_url: str,

@@ -62,7 +62,6 @@ def records(driver: Any) -> dict[str, list[str]]:
 
 @WIDTH_BY_DATABASE
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_a_conflicting_merge_refused_shown_and_overridden_in_chromium(
     chromium: None,  # noqa: F811
     conflict_backoffice: str,

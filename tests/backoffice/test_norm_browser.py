@@ -25,7 +25,6 @@ from tests.support.browser import WIDTH_BY_DATABASE, follow
 
 @WIDTH_BY_DATABASE
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_an_officer_reads_a_norm_and_its_certificate_in_chromium(
     chromium: None,  # noqa: F811
     database_url: str,

@@ -27,7 +27,6 @@ from tests.support.sql import query
 
 @WIDTH_BY_DATABASE
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_an_officer_finds_and_edits_a_player_in_chromium(
     chromium: None,  # noqa: F811
     database_url: str,

@@ -24,8 +24,8 @@ from tests.support.cli import cli_ok, run_cli
 from tests.support.files import FIDE_STANDARD_HEADER, fixed
 from tests.support.server import running_server
 
-#: Slow (two servers and a headless Chromium); on the worker that runs the other browser tests.
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
+#: Slow (two servers and a headless Chromium).
+pytestmark = pytest.mark.slow
 
 
 def starting_list(trf: Path) -> str:

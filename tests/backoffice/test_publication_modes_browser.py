@@ -24,7 +24,6 @@ from tests.support.sql import query
 
 @WIDTH_BY_DATABASE
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_an_admin_sets_a_mode_in_chromium(
     chromium: None,  # noqa: F811
     database_url: str,

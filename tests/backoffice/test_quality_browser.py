@@ -38,7 +38,6 @@ from tests.support.browser import WIDTH_BY_DATABASE, follow
 
 @WIDTH_BY_DATABASE
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_the_flags_fit_the_screen_in_the_report_and_the_preview(
     chromium: None,  # noqa: F811
     database_url: str,

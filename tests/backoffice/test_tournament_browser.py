@@ -28,7 +28,6 @@ from tests.support.sql import query
 
 @WIDTH_BY_DATABASE
 @pytest.mark.slow
-@pytest.mark.xdist_group("chromium")
 def test_an_officer_finds_corrects_and_withdraws_a_tournament_in_chromium(
     chromium: None,  # noqa: F811
     database_url: str,
