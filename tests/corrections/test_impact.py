@@ -42,13 +42,14 @@ def _rolled_back(
     session: Session, kind: str, arguments: dict[str, Any], dry_run: bool, *, whole: bool = False
 ) -> tuple[Any, dict[Any, Any]]:
     """The correction's outcome (or the error refusing it) and the current lists it leaves
-    (:func:`_current_lists`), nothing of it kept. ``whole``: every period recomputed whole,
-    as for a list of other rules (services.revisions.recalculate), not from the impact."""
+    (:func:`_current_lists`; none read after a dry run, which writes none), nothing of it
+    kept. ``whole``: every period recomputed whole, as for a list of other rules
+    (services.revisions.recalculate), not from the impact."""
     savepoint = session.begin_nested()
     try:
         with patch.object(impact, "needs_cascade", return_value=True) if whole else nullcontext():
             outcome = worlds.run(session, kind, arguments, dry_run=dry_run)
-        return outcome, _current_lists(session)
+        return outcome, {} if dry_run else _current_lists(session)
     except InputError as error:
         return ("refused", str(error), error.field), {}
     finally:
@@ -61,9 +62,12 @@ def _current_lists(session: Session) -> dict[Any, Any]:
     player's where it is stored, its game named by tournament, round and players: a game
     written again has another id in each savepoint) and the statuses, of each current list."""
     games = {
-        row.id: (row.tournament_id, row.round, row.white_id, row.black_id)
-        for row in session.execute(select(GameRow)).scalars()
-    }
+        id_: tuple(named)
+        for id_, *named in session.execute(
+            select(GameRow.id, GameRow.tournament_id, GameRow.round, GameRow.white_id,
+                   GameRow.black_id)
+        )
+    }  # fmt: skip
     found: dict[Any, Any] = {}
     for category in Category:
         for rating_list in period_repo.lists_of(session, category):
