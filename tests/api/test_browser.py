@@ -8,6 +8,7 @@ Debian) and skips, saying why, only when that is impossible.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -35,10 +36,46 @@ FLAGS = [
 
 def chromium_at(width: int, height: int = 900) -> Any:
     """Headless Chromium showing pages on a screen ``width`` CSS pixels wide (a phone's, when
-    narrow: a desktop window cannot be that narrow)."""
+    narrow: a desktop window cannot be that narrow), blank: one tab on about:blank, no cookie,
+    nothing cached. The test's ``quit()`` hands it back.
+
+    Starting Chromium costs 1-2 s, and the browser tests asked for one ~70 times a run: each
+    worker keeps one per screen size (chromedriver's mobile emulation, fixed at the start,
+    puts its size back at every navigation) for the tests that follow, blanked in between."""
+    screen = (width, height)
+    driver = _idle.pop(screen, None)
+    if driver is None:
+        driver = _start(width, height)
+    return driver
+
+
+#: The worker's started Chromiums no test is using, by screen size (see chromium_at).
+_idle: dict[tuple[int, int], Any] = {}
+
+
+def _start(width: int, height: int) -> Any:
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
+
+    class KeptChromium(webdriver.Chrome):
+        """A Chromium that ``quit()`` blanks and keeps for the next test at its size; one that
+        cannot be blanked is quit for good (the next test starts another), and the error
+        raised."""
+
+        def quit(self) -> None:
+            if (width, height) in _idle:  # a test had two at once: one is kept
+                super().quit()
+                return
+            try:
+                blank(self)
+            except BaseException:
+                super().quit()
+                raise
+            _idle[(width, height)] = self
+
+        def end(self) -> None:
+            super().quit()
 
     options = Options()
     options.binary_location = str(CHROMIUM)
@@ -46,7 +83,29 @@ def chromium_at(width: int, height: int = 900) -> Any:
         options.add_argument(flag)
     metrics = {"width": width, "height": height, "pixelRatio": 1}
     options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    return webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    return KeptChromium(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+
+
+def blank(driver: Any) -> None:
+    """The browser as a new one shows itself to a page: one tab, on about:blank, no cookie
+    (a cookie of 127.0.0.1 is every port's: another test's server would get it), nothing in
+    the HTTP cache (a server started later on the same port would not be asked). The public
+    pages and the back office keep nothing else in the browser (no storage, no worker)."""
+    first, *others = driver.window_handles
+    for handle in others:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(first)
+    driver.get("about:blank")
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+
+
+@atexit.register
+def _end_kept_chromiums() -> None:
+    """The worker's kept Chromiums (and their chromedrivers) end with it."""
+    while _idle:
+        _idle.popitem()[1].end()
 
 
 PHONE = (412, 915)
