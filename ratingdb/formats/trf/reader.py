@@ -16,7 +16,7 @@ Reading is strict where rating depends on it and lenient elsewhere, as real file
   1-3, linked to a player by starting rank: national rating 49-52, national id 58-68);
 - each round field once per game: the two lines of a game must agree (opponents point at each
   other, results mirror, colours are opposite), otherwise the file is refused with line and
-  column, as is an opponent number that no player has.
+  column, as is an opponent number that no player has (pairings.py).
 
 Result codes (B §11.2): ``1 = 0`` against an opponent are played games (the only ones rated);
 ``+ -`` against an opponent are forfeits, stored as the games CSV's ``+-``, ``-+``, ``--``;
@@ -48,22 +48,17 @@ from ratingdb.formats.text import (
     read_bounded,
 )
 from ratingdb.formats.trf.header_dates import HeaderDates
+from ratingdb.formats.trf.pairings import RoundPairings
 from ratingdb.formats.trf.records import (
-    BYE_CODES,
     FIDE_ID,
     HEADER_RECORDS,
     NAMED_HEADERS,
-    PLAYED,
     POINTS,
     RANK,
     SAVE_AS,
-    STORED_RESULTS,
     TRF26_RECORDS,
     NationalRecord,
-    TrfBye,
-    TrfEntry,
     TrfFile,
-    TrfGame,
     TrfPlayer,
     field_at,
     field_text,
@@ -99,11 +94,6 @@ def _as_written(points: Decimal) -> Number | str:
     return Number(float(points), f".{-exponent}f")
 
 
-def _code(code: str) -> str | Message:
-    """A round's result code as a refusal quotes it (``'1'``), ``'blank'`` for none."""
-    return repr(code) if code else Message(N_("'blank'"))
-
-
 def read_trf(path: Path, *, source: str | None = None) -> TrfFile:
     name = source or str(path)
     return parse_trf(read_bounded(path, name, save_as=SAVE_AS), source=name)
@@ -119,7 +109,7 @@ def parse_trf(raw: bytes, *, source: str) -> TrfFile:
         raise error.located(source) from None
 
 
-class _Parser(HeaderDates):
+class _Parser(HeaderDates, RoundPairings):
     """Reads one file: every line, then what the lines say about each other."""
 
     def __init__(self, raw: bytes, source: str) -> None:
@@ -327,140 +317,6 @@ class _Parser(HeaderDates):
                 id_key = (record.federation, record.national_id)
                 what = Message(N_("national id %(id)s"), {"id": record.national_id})
                 self._once(id_lines, id_key, what, record.line, FIDE_ID[0], "national id")
-
-    def _pair(
-        self, by_rank: dict[int, TrfPlayer], pseudo: set[int]
-    ) -> tuple[list[TrfGame], list[TrfBye], list[TrfGame]]:
-        games: list[TrfGame] = []
-        byes: list[TrfBye] = []
-        unfinished: list[TrfGame] = []
-        rounds_of = {p.rank: {e.round: e for e in p.entries} for p in self.players}
-        for player in sorted(self.players, key=lambda p: p.rank):
-            for entry in player.entries:
-                opponent = entry.opponent
-                if opponent is not None and opponent not in by_rank:
-                    raise self.error(
-                        Message(
-                            N_("round %(round)s: no player has starting rank %(rank)s"),
-                            {"round": entry.round, "rank": opponent},
-                        ),
-                        player.line,
-                        entry.column,
-                        f"round {entry.round} opponent",
-                    )
-                if opponent == player.rank:
-                    raise self.error(
-                        Message(
-                            N_("round %(round)s: #%(rank)s is paired against himself"),
-                            {"round": entry.round, "rank": player.rank},
-                        ),
-                        player.line,
-                        entry.column,
-                        f"round {entry.round} opponent",
-                    )
-                if opponent is None or opponent in pseudo or player.pseudo:
-                    if not player.pseudo:
-                        byes.append(TrfBye(player.line, entry.round, player.rank, entry.code))
-                    continue
-                if opponent < player.rank:
-                    continue  # counted from the opponent's line
-                other = by_rank[opponent]
-                mirror = rounds_of[opponent].get(entry.round)
-                game = self._game(player, entry, other, mirror)
-                (games if game.result else unfinished).append(game)
-        return games, byes, unfinished
-
-    def _game(
-        self, player: TrfPlayer, entry: TrfEntry, other: TrfPlayer, mirror: TrfEntry | None
-    ) -> TrfGame:
-        r = entry.round
-        if mirror is None or mirror.opponent != player.rank:
-            says = (
-                Message(N_("nothing"))
-                if mirror is None
-                else Message(N_("a bye"))
-                if mirror.opponent is None
-                else Message(N_("an opponent #%(rank)s"), {"rank": mirror.opponent})
-            )
-            raise self.error(
-                Message(
-                    N_(
-                        "round %(round)s: #%(rank)s plays #%(other)s here, but line %(line)s "
-                        "(#%(other)s) has %(says)s in round %(round)s"
-                    ),
-                    {
-                        "round": r,
-                        "rank": player.rank,
-                        "other": other.rank,
-                        "line": other.line,
-                        "says": says,
-                    },
-                ),
-                player.line,
-                entry.column,
-                f"round {r} opponent",
-            )
-        codes = (entry.code, mirror.code)
-        if codes != ("", "") and codes not in STORED_RESULTS:
-            if entry.code in BYE_CODES or mirror.code in BYE_CODES:
-                problem = Message(N_("a bye code against an opponent"))
-            else:
-                problem = Message(N_("the results do not mirror each other"))
-            raise self.error(
-                Message(
-                    N_(
-                        "round %(round)s: #%(rank)s has %(code)s against #%(other)s, who has "
-                        "%(other_code)s on line %(line)s: %(problem)s"
-                    ),
-                    {
-                        "round": r,
-                        "rank": player.rank,
-                        "code": _code(entry.code),
-                        "other": other.rank,
-                        "other_code": _code(mirror.code),
-                        "line": other.line,
-                        "problem": problem,
-                    },
-                ),
-                other.line,
-                mirror.column + 7,
-                f"round {r} result",
-            )
-        colours = (entry.colour, mirror.colour)
-        if colours in (("w", "w"), ("b", "b")):
-            raise self.error(
-                Message(
-                    N_(
-                        "round %(round)s: #%(rank)s and #%(other)s (line %(line)s) both have "
-                        "colour %(colour)s"
-                    ),
-                    {
-                        "round": r,
-                        "rank": player.rank,
-                        "other": other.rank,
-                        "line": player.line,
-                        "colour": repr(entry.colour),
-                    },
-                ),
-                other.line,
-                mirror.column + 5,
-                f"round {r} colour",
-            )
-        if entry.colour == "b" or mirror.colour == "w":
-            white, black, code_pair = other, player, (mirror.code, entry.code)
-        else:  # white, or no colours: the lower starting rank is stored as white
-            white, black, code_pair = player, other, codes
-            if colours == ("-", "-") and code_pair in PLAYED:
-                self.notes.append(
-                    Message(
-                        N_(
-                            "line %(line)s: round %(round)s game without colours, #%(rank)s "
-                            "stored as white"
-                        ),
-                        {"line": player.line, "round": r, "rank": player.rank},
-                    )
-                )
-        return TrfGame(player.line, r, white.rank, black.rank, STORED_RESULTS.get(code_pair, ""))
 
     def _check_points(self) -> None:
         for player in self.players:
