@@ -71,19 +71,24 @@ def current_game(
 
 
 def current_games_of_tournament(session: Session, tournament_id: str) -> Sequence[GameRow]:
+    """The tournament's games in force, by id: a correction supersedes them, gives their
+    replacements ids and records them in this order, the same on every database."""
     return session.scalars(
-        select(GameRow).where(
-            GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None)
-        )
+        select(GameRow)
+        .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
+        .order_by(GameRow.id)
     ).all()
 
 
 def current_games_of_player(session: Session, player_id: str) -> Sequence[GameRow]:
+    """The player's games in force, by id (as current_games_of_tournament)."""
     return session.scalars(
-        select(GameRow).where(
+        select(GameRow)
+        .where(
             or_(GameRow.white_id == player_id, GameRow.black_id == player_id),
             GameRow.superseded_by.is_(None),
         )
+        .order_by(GameRow.id)
     ).all()
 
 
