@@ -64,7 +64,10 @@ def _start(width: int, height: int) -> Any:
         raised."""
 
         def quit(self) -> None:
-            if (width, height) in _idle:  # a test had two at once: one is kept
+            kept = _idle.get((width, height))
+            if kept is self:  # quit twice: already blanked and kept
+                return
+            if kept is not None:  # a test had two at once: one is kept
                 super().quit()
                 return
             try:
