@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, ValidationError
 
@@ -185,26 +185,26 @@ def revoke_tokens(
     return {"username": username, "label": body.label, "revoked": count}
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The API's routes (each one also a line of ``policy.POLICY``)."""
-    app.get("/admin/v1/openapi.json", include_in_schema=False)(openapi)
-    app.get("/admin/v1/me", tags=TAGS)(me)
-    app.get("/admin/v1/users", tags=TAGS)(list_users)
-    app.post("/admin/v1/users", status_code=201, tags=TAGS, openapi_extra=documented(NewUser))(
+    router.get("/admin/v1/openapi.json", include_in_schema=False)(openapi)
+    router.get("/admin/v1/me", tags=TAGS)(me)
+    router.get("/admin/v1/users", tags=TAGS)(list_users)
+    router.post("/admin/v1/users", status_code=201, tags=TAGS, openapi_extra=documented(NewUser))(
         add_user
     )
-    app.post("/admin/v1/users/{username}/disable", tags=TAGS)(disable_user)
-    app.post("/admin/v1/users/{username}/enable", tags=TAGS)(enable_user)
-    app.post("/admin/v1/users/{username}/approve", tags=TAGS)(approve_user)
-    app.post(
+    router.post("/admin/v1/users/{username}/disable", tags=TAGS)(disable_user)
+    router.post("/admin/v1/users/{username}/enable", tags=TAGS)(enable_user)
+    router.post("/admin/v1/users/{username}/approve", tags=TAGS)(approve_user)
+    router.post(
         "/admin/v1/users/{username}/password", tags=TAGS, openapi_extra=documented(NewPassword)
     )(reset_password)
-    app.post("/admin/v1/me/password", tags=TAGS, openapi_extra=documented(PasswordChange))(
+    router.post("/admin/v1/me/password", tags=TAGS, openapi_extra=documented(PasswordChange))(
         change_password
     )
-    app.post(
+    router.post(
         "/admin/v1/me/tokens", status_code=201, tags=TAGS, openapi_extra=documented(NewToken),
     )(issue_token)  # fmt: skip
-    app.post(
+    router.post(
         "/admin/v1/users/{username}/tokens/revoke", tags=TAGS, openapi_extra=documented(Revoke)
     )(revoke_tokens)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -190,17 +190,17 @@ def _file_body(parameters: str) -> dict[str, Any]:
     }
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The routes (each one also a line of ``policy.POLICY``)."""
-    app.post("/admin/v1/corrections/game", status_code=201, tags=TAGS,
-             openapi_extra=documented(GameCorrection))(correct_game)  # fmt: skip
-    app.post("/admin/v1/corrections/tournament/{tournament_id}", status_code=201, tags=TAGS,
-             openapi_extra=_file_body("reason, format, filename and dry_run"))(
+    router.post("/admin/v1/corrections/game", status_code=201, tags=TAGS,
+                openapi_extra=documented(GameCorrection))(correct_game)  # fmt: skip
+    router.post("/admin/v1/corrections/tournament/{tournament_id}", status_code=201, tags=TAGS,
+                openapi_extra=_file_body("reason, format, filename and dry_run"))(
         replace_tournament
     )  # fmt: skip
-    app.post("/admin/v1/corrections/merge", status_code=201, tags=TAGS,
-             openapi_extra=documented(PlayerMerge))(merge_players)  # fmt: skip
-    app.post("/admin/v1/corrections/list", status_code=201, tags=TAGS,
-             openapi_extra=_file_body("category, period, reason, format, filename and dry_run"))(
+    router.post("/admin/v1/corrections/merge", status_code=201, tags=TAGS,
+                openapi_extra=documented(PlayerMerge))(merge_players)  # fmt: skip
+    router.post("/admin/v1/corrections/list", status_code=201, tags=TAGS,
+                openapi_extra=_file_body("category, period, reason, format, filename and dry_run"))(
         replace_list
     )  # fmt: skip

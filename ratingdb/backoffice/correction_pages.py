@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -311,7 +311,7 @@ def discard(request: Request, preview_id: str, caller: Caller, fields: Fields) -
     return RedirectResponse("/corrections", status_code=303)
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
     routes: list[tuple[str, str, Callable[..., Any]]] = [("GET", "/corrections", corrections_page)]
     for form in FORMS.values():
@@ -323,4 +323,4 @@ def register(app: FastAPI) -> None:
         ("POST", "/corrections/previews/{preview_id}/discard", discard),
     ]
     for method, path, endpoint in routes:
-        app.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
+        router.add_api_route(path, endpoint, methods=[method], include_in_schema=False)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from ratingdb.backoffice.pages import _page
@@ -132,7 +132,7 @@ def watch_page(request: Request, caller: Caller) -> Response:
     return _page(request, "title_watch.html", **values)
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
     for path, endpoint in (
         ("/norms", norms_index),
@@ -140,4 +140,4 @@ def register(app: FastAPI) -> None:
         ("/norms/tournaments/{tournament_id}/certificates/{player_id}/{title}", certificate),
         ("/titles/watch", watch_page),
     ):
-        app.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False)
+        router.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session
@@ -349,7 +349,7 @@ def unregistered_download(request: Request, caller: Caller) -> Response:
     )
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
     for method, path, endpoint in (
         ("GET", "/style.css", stylesheet),
@@ -370,4 +370,4 @@ def register(app: FastAPI) -> None:
         ("POST", "/users/{username}/tokens/revoke", revoke_tokens),
         ("GET", "/players/unregistered.csv", unregistered_download),
     ):
-        app.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
+        router.add_api_route(path, endpoint, methods=[method], include_in_schema=False)

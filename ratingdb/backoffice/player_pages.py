@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 
@@ -250,16 +250,16 @@ def api_edit_player(
     return _as_json(shown)
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The routes (each one also a line of ``policy.POLICY``)."""
-    app.add_api_route("/players", players_page, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/players/{player_id}", player_page, methods=["GET"],
-                      include_in_schema=False)  # fmt: skip
-    app.add_api_route("/players/{player_id}", edit_player, methods=["POST"],
-                      include_in_schema=False)  # fmt: skip
-    app.get("/admin/v1/players", tags=TAGS)(api_players)
-    app.get("/admin/v1/players/{player_id}", tags=TAGS)(api_player)
-    app.post(
+    router.add_api_route("/players", players_page, methods=["GET"], include_in_schema=False)
+    router.add_api_route("/players/{player_id}", player_page, methods=["GET"],
+                         include_in_schema=False)  # fmt: skip
+    router.add_api_route("/players/{player_id}", edit_player, methods=["POST"],
+                         include_in_schema=False)  # fmt: skip
+    router.get("/admin/v1/players", tags=TAGS)(api_players)
+    router.get("/admin/v1/players/{player_id}", tags=TAGS)(api_player)
+    router.post(
         "/admin/v1/players/{player_id}", tags=TAGS, openapi_extra=documented(PlayerEdit),
         response_model=None,
     )(api_edit_player)  # fmt: skip

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy.orm import Session
@@ -108,13 +108,13 @@ def approve_period(
     return answered(work)
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The routes (each one also a line of ``policy.POLICY``)."""
     # response_model=None: a refusal is answered as a JSONResponse of its own (409).
-    app.get("/admin/v1/periods/{category}/{period}/preview", tags=TAGS, response_model=None)(
+    router.get("/admin/v1/periods/{category}/{period}/preview", tags=TAGS, response_model=None)(
         preview_period
     )
-    app.post(
+    router.post(
         "/admin/v1/periods/{category}/{period}/approve", tags=TAGS, response_model=None,
         openapi_extra=documented(Approve),
     )(approve_period)  # fmt: skip

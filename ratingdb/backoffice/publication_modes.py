@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
 
@@ -99,12 +99,14 @@ def set_mode(
         raise HTTPException(422, describe(error)) from None
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The routes (each one also a line of ``policy.POLICY``)."""
-    app.add_api_route("/settings/publication", modes_page, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/settings/publication/{category}", change_mode, methods=["POST"],
-                      include_in_schema=False)  # fmt: skip
-    app.get("/admin/v1/publication/modes", tags=TAGS)(list_modes)
-    app.post(
+    router.add_api_route(
+        "/settings/publication", modes_page, methods=["GET"], include_in_schema=False
+    )
+    router.add_api_route("/settings/publication/{category}", change_mode, methods=["POST"],
+                         include_in_schema=False)  # fmt: skip
+    router.get("/admin/v1/publication/modes", tags=TAGS)(list_modes)
+    router.post(
         "/admin/v1/publication/modes/{category}", tags=TAGS, openapi_extra=documented(ModeChange)
     )(set_mode)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 
 from ratingdb.backoffice.pages import _page
@@ -94,11 +94,11 @@ def approve(
     return RedirectResponse(f"/publication/{wanted.value}/{chosen}", status_code=303)
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
     for method, path, endpoint in (
         ("GET", "/publication", publication_page),
         ("GET", "/publication/{category}/{period}", preview_page),
         ("POST", "/publication/{category}/{period}/approve", approve),
     ):
-        app.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
+        router.add_api_route(path, endpoint, methods=[method], include_in_schema=False)

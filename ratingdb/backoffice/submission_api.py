@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
@@ -146,13 +146,15 @@ def audit_log(
         return audit.entries(session, limit=limit, action=action)
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The routes (each one also a line of ``policy.POLICY``)."""
-    app.post("/admin/v1/submissions", status_code=201, tags=TAGS, openapi_extra=UPLOAD_BODY)(upload)
-    app.get("/admin/v1/submissions", tags=TAGS)(list_submissions)
-    app.get("/admin/v1/submissions/{submission_id}", tags=TAGS)(show_submission)
-    app.post("/admin/v1/submissions/{submission_id}/accept", tags=TAGS)(accept_submission)
-    app.post(
+    router.post("/admin/v1/submissions", status_code=201, tags=TAGS, openapi_extra=UPLOAD_BODY)(
+        upload
+    )
+    router.get("/admin/v1/submissions", tags=TAGS)(list_submissions)
+    router.get("/admin/v1/submissions/{submission_id}", tags=TAGS)(show_submission)
+    router.post("/admin/v1/submissions/{submission_id}/accept", tags=TAGS)(accept_submission)
+    router.post(
         "/admin/v1/submissions/{submission_id}/reject", tags=TAGS, openapi_extra=documented(Reject)
     )(reject_submission)
-    app.get("/admin/v1/audit", tags=TAGS)(audit_log)
+    router.get("/admin/v1/audit", tags=TAGS)(audit_log)

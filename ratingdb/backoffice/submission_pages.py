@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
@@ -183,7 +183,7 @@ def audit_page(
                  limit=AUDIT_PAGE_ENTRIES)  # fmt: skip
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
     for method, path, endpoint in (
         ("GET", "/submissions", submissions_page),
@@ -194,4 +194,4 @@ def register(app: FastAPI) -> None:
         ("POST", "/submissions/{submission_id}/reject", reject),
         ("GET", "/audit", audit_page),
     ):
-        app.add_api_route(path, endpoint, methods=[method], include_in_schema=False)
+        router.add_api_route(path, endpoint, methods=[method], include_in_schema=False)

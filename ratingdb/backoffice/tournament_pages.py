@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import urlencode
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from ratingdb.backoffice.pages import _page
@@ -73,10 +73,10 @@ def tournament_page(request: Request, tournament_id: str, caller: Caller) -> Res
                  correct_link=_correct_link)  # fmt: skip
 
 
-def register(app: FastAPI) -> None:
+def register(router: APIRouter) -> None:
     """The pages' routes (each one also a line of ``policy.POLICY``); not in the OpenAPI."""
     for path, endpoint in (
         ("/tournaments", tournaments_page),
         ("/tournaments/{tournament_id}", tournament_page),
     ):
-        app.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False)
+        router.add_api_route(path, endpoint, methods=["GET"], include_in_schema=False)
