@@ -10,14 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import date
+from functools import cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import and_, insert, select
+from sqlalchemy import Select, and_, bindparam, insert, select
 from sqlalchemy.orm import Session, aliased
 
 from ratingdb.db.calculation_format_v1 import StoredCalculation, pack, unpack
 from ratingdb.models import PlayerCalculationsRow, RatingListRow, RevisedPlayerRow
 from ratingdb.repositories.players import chunks, one_of
+from ratingdb.rules import Category
 
 
 class ListLink(NamedTuple):
@@ -55,14 +57,13 @@ def source_of(chain: Sequence[int], revised_on: Collection[int]) -> int:
     return chain[-1]
 
 
-def links(session: Session, list_ids: Iterable[int]) -> dict[int, ListLink]:
-    """The links of the lists and of every list of the same categories and dates (the
-    revisions they may replace)."""
-    wanted = sorted(set(list_ids))
-    if not wanted:
-        return {}
+@cache
+def _links_statement() -> Select[int, Category, date, int, int | None]:
+    """:func:`links`' query, built once: its aliased join takes ~0.7 ms to build (and as long
+    again to find in the compiled cache), and a correction's impact asks it for every period
+    it reaches (500 times in one differential test). ``wanted``: the lists asked."""
     asked = aliased(RatingListRow)
-    rows = session.execute(
+    return (
         select(
             RatingListRow.id,
             RatingListRow.category,
@@ -78,8 +79,17 @@ def links(session: Session, list_ids: Iterable[int]) -> dict[int, ListLink]:
                 asked.list_date == RatingListRow.list_date,
             ),
         )
-        .where(asked.id.in_(wanted))
-    ).all()
+        .where(asked.id.in_(bindparam("wanted", expanding=True)))
+    )
+
+
+def links(session: Session, list_ids: Iterable[int]) -> dict[int, ListLink]:
+    """The links of the lists and of every list of the same categories and dates (the
+    revisions they may replace)."""
+    wanted = sorted(set(list_ids))
+    if not wanted:
+        return {}
+    rows = session.execute(_links_statement(), {"wanted": wanted}).all()
     return {int(row.id): ListLink(int(row.id), str(row.category), *row[2:]) for row in rows}
 
 
