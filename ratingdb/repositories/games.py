@@ -8,11 +8,11 @@ from datetime import date, datetime
 from typing import Any, NamedTuple
 
 from sqlalchemy import or_, select, update
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ratingdb.db import bulk_insert
-from ratingdb.models import GameRow, PlayerRow, TournamentRow
-from ratingdb.repositories.players import chunks, one_of
+from ratingdb.models import GameRow, TournamentRow
+from ratingdb.repositories.players import BLACK, WHITE, chunks, one_of
 
 
 class NewGame(NamedTuple):
@@ -134,7 +134,7 @@ class ShownGame(NamedTuple):
 def shown_games(session: Session, game_ids: Collection[int]) -> list[ShownGame]:
     """The games of ``game_ids`` with what a calculation shows of them, one statement per
     5,000 games."""
-    white, black = aliased(PlayerRow), aliased(PlayerRow)
+    white, black = WHITE, BLACK
     found: list[ShownGame] = []
     ordered = sorted(game_ids)
     for start in range(0, len(ordered), 5000):

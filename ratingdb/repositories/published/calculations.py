@@ -7,13 +7,13 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from ratingdb.db.calculation_format_v1 import StoredCalculation
-from ratingdb.models import GameRow, PlayerRow, RatingListRow, TournamentRow
+from ratingdb.models import GameRow, RatingListRow, TournamentRow
 from ratingdb.repositories.list_storage import calculations as stored_calculations
 from ratingdb.repositories.list_storage import changes as list_changes
-from ratingdb.repositories.players import chunks
+from ratingdb.repositories.players import BLACK, WHITE, chunks
 from ratingdb.rules import Category
 
 
@@ -123,7 +123,7 @@ def _games(
 ) -> dict[int, tuple[str, str, date, int, str, str]]:
     """game id -> its tournament (id, name, start), round and the player's opponent (id,
     name)."""
-    white, black = aliased(PlayerRow), aliased(PlayerRow)
+    white, black = WHITE, BLACK
     found: dict[int, tuple[str, str, date, int, str, str]] = {}
     for part in chunks(sorted(game_ids)):
         rows = session.execute(

@@ -28,10 +28,15 @@ from ratingdb.models import PlayerRow, RatingListRow
 AnyRow: TypeAlias = Row[*tuple[Any, ...]]
 
 
+#: The later revision :func:`is_current` looks for. One alias for the process: its columns are
+#: adapted once, where an alias made at each call cost about a tenth of a player page's CPU.
+_NEWER = aliased(RatingListRow)
+
+
 def is_current(upto: int | ColumnElement[int] | None = None) -> ColumnElement[bool]:
     """``RatingListRow`` is the latest revision of its list (``upto``: the latest revision up
     to that number; combine with ``revision <= upto``)."""
-    newer = aliased(RatingListRow)
+    newer = _NEWER
     condition = exists().where(
         newer.category == RatingListRow.category,
         newer.list_date == RatingListRow.list_date,

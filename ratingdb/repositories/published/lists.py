@@ -29,10 +29,15 @@ from ratingdb.repositories.published.list_pages import (
 )
 from ratingdb.rules import Category
 
+#: The other revisions of a list, and its original: one alias each for the process (their
+#: columns adapted once, as common.is_current's).
+_OTHER = aliased(RatingListRow)
+_ORIGINAL = aliased(RatingListRow)
+
 
 def _revision_count() -> ColumnElement[int]:
     """How many revisions the list of ``RatingListRow`` has (1: never corrected)."""
-    other = aliased(RatingListRow)
+    other = _OTHER
     return (
         select(func.count())
         .where(other.category == RatingListRow.category, other.list_date == RatingListRow.list_date)
@@ -43,7 +48,7 @@ def _revision_count() -> ColumnElement[int]:
 
 def _original_list_id() -> ColumnElement[int]:
     """The id of revision 1 (the original list) of the list of ``RatingListRow``."""
-    original = aliased(RatingListRow)
+    original = _ORIGINAL
     return (
         select(original.id)
         .where(

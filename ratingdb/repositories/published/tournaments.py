@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from datetime import date
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
-from ratingdb.models import CorrectionRow, GameRow, PeriodRow, PlayerRow, TournamentRow
+from ratingdb.models import CorrectionRow, GameRow, PeriodRow, TournamentRow
+from ratingdb.repositories.players import BLACK, WHITE
 from ratingdb.repositories.published.common import AnyRow
 from ratingdb.rules import Category
 
@@ -69,8 +70,7 @@ def linked_tournaments(session: Session, tournament_id: str, group_id: str) -> S
 def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
     """The tournament's games in force (not superseded by a correction), with the players'
     names, by round then as stored."""
-    white = aliased(PlayerRow)
-    black = aliased(PlayerRow)
+    white, black = WHITE, BLACK
     return session.execute(
         select(
             GameRow.round,
