@@ -106,8 +106,9 @@ def correct_latest(session: Session, kind: str, player_id: str, value: Any) -> N
 
 @cache
 def _on_statement(kind: str, latest_too: bool) -> Select[str, Any]:
-    """:func:`_on`'s query, built once per kind (its two aliases take ~1 ms to build, and a
-    close asks it for every kind); ``on``: the date."""
+    """:func:`_on`'s query, built once per kind (its two aliases took ~1 ms to build at every
+    call, and each period a close or a correction's impact computes asks for the players
+    deceased twice); ``on``: the date."""
     model = KINDS[kind]
     later = aliased(model)
     nearer = aliased(model)
