@@ -134,7 +134,6 @@ class ShownGame(NamedTuple):
 def shown_games(session: Session, game_ids: Collection[int]) -> list[ShownGame]:
     """The games of ``game_ids`` with what a calculation shows of them, one statement per
     5,000 games."""
-    white, black = WHITE, BLACK
     found: list[ShownGame] = []
     ordered = sorted(game_ids)
     for start in range(0, len(ordered), 5000):
@@ -143,17 +142,17 @@ def shown_games(session: Session, game_ids: Collection[int]) -> list[ShownGame]:
                 GameRow.id,
                 GameRow.round,
                 GameRow.white_id,
-                white.name,
+                WHITE.name,
                 GameRow.black_id,
-                black.name,
+                BLACK.name,
                 TournamentRow.tournament_id,
                 TournamentRow.name,
                 TournamentRow.start_date,
                 TournamentRow.end_date,
                 TournamentRow.imported_at,
             )
-            .join(white, white.player_id == GameRow.white_id)
-            .join(black, black.player_id == GameRow.black_id)
+            .join(WHITE, WHITE.player_id == GameRow.white_id)
+            .join(BLACK, BLACK.player_id == GameRow.black_id)
             .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
             .where(GameRow.id.in_(ordered[start : start + 5000]))
         )

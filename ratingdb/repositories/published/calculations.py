@@ -123,7 +123,6 @@ def _games(
 ) -> dict[int, tuple[str, str, date, int, str, str]]:
     """game id -> its tournament (id, name, start), round and the player's opponent (id,
     name)."""
-    white, black = WHITE, BLACK
     found: dict[int, tuple[str, str, date, int, str, str]] = {}
     for part in chunks(sorted(game_ids)):
         rows = session.execute(
@@ -134,13 +133,13 @@ def _games(
                 TournamentRow.start_date,
                 GameRow.round,
                 GameRow.white_id,
-                white.name,
+                WHITE.name,
                 GameRow.black_id,
-                black.name,
+                BLACK.name,
             )
             .join(TournamentRow, TournamentRow.tournament_id == GameRow.tournament_id)
-            .join(white, white.player_id == GameRow.white_id)
-            .join(black, black.player_id == GameRow.black_id)
+            .join(WHITE, WHITE.player_id == GameRow.white_id)
+            .join(BLACK, BLACK.player_id == GameRow.black_id)
             .where(GameRow.id.in_(part))
         )
         for game_id, tournament, name, start, round_, white_id, w, black_id, b in rows:

@@ -36,14 +36,13 @@ _NEWER = aliased(RatingListRow)
 def is_current(upto: int | ColumnElement[int] | None = None) -> ColumnElement[bool]:
     """``RatingListRow`` is the latest revision of its list (``upto``: the latest revision up
     to that number; combine with ``revision <= upto``)."""
-    newer = _NEWER
     condition = exists().where(
-        newer.category == RatingListRow.category,
-        newer.list_date == RatingListRow.list_date,
-        newer.revision > RatingListRow.revision,
+        _NEWER.category == RatingListRow.category,
+        _NEWER.list_date == RatingListRow.list_date,
+        _NEWER.revision > RatingListRow.revision,
     )
     if upto is not None:
-        condition = condition.where(newer.revision <= upto)
+        condition = condition.where(_NEWER.revision <= upto)
     return ~condition
 
 

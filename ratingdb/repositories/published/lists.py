@@ -37,10 +37,11 @@ _ORIGINAL = aliased(RatingListRow)
 
 def _revision_count() -> ColumnElement[int]:
     """How many revisions the list of ``RatingListRow`` has (1: never corrected)."""
-    other = _OTHER
     return (
         select(func.count())
-        .where(other.category == RatingListRow.category, other.list_date == RatingListRow.list_date)
+        .where(
+            _OTHER.category == RatingListRow.category, _OTHER.list_date == RatingListRow.list_date
+        )
         .scalar_subquery()
         .label("revisions")
     )
@@ -48,13 +49,12 @@ def _revision_count() -> ColumnElement[int]:
 
 def _original_list_id() -> ColumnElement[int]:
     """The id of revision 1 (the original list) of the list of ``RatingListRow``."""
-    original = _ORIGINAL
     return (
-        select(original.id)
+        select(_ORIGINAL.id)
         .where(
-            original.category == RatingListRow.category,
-            original.list_date == RatingListRow.list_date,
-            original.revision == 1,
+            _ORIGINAL.category == RatingListRow.category,
+            _ORIGINAL.list_date == RatingListRow.list_date,
+            _ORIGINAL.revision == 1,
         )
         .scalar_subquery()
         .label("original_list_id")

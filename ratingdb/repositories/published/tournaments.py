@@ -70,19 +70,18 @@ def linked_tournaments(session: Session, tournament_id: str, group_id: str) -> S
 def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
     """The tournament's games in force (not superseded by a correction), with the players'
     names, by round then as stored."""
-    white, black = WHITE, BLACK
     return session.execute(
         select(
             GameRow.round,
             GameRow.white_id,
-            white.name.label("white_name"),
+            WHITE.name.label("white_name"),
             GameRow.black_id,
-            black.name.label("black_name"),
+            BLACK.name.label("black_name"),
             GameRow.result,
             GameRow.rated,
         )
-        .join(white, white.player_id == GameRow.white_id)
-        .join(black, black.player_id == GameRow.black_id)
+        .join(WHITE, WHITE.player_id == GameRow.white_id)
+        .join(BLACK, BLACK.player_id == GameRow.black_id)
         .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
         .order_by(GameRow.round, GameRow.id)
     ).all()
