@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import ON_SQLITE, follow
+from tests.support.browser import ON_SQLITE, follow, screenshot
 from tests.support.once import once_per_run
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -182,9 +182,10 @@ def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) ->
         )
         assert overflow <= 0
         assert driver.execute_script("return window.innerWidth") == PHONE[0]
-        screenshot = tmp_path / "player-1001.png"
-        assert driver.save_screenshot(str(screenshot))
-        assert screenshot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        # The one screenshot every run takes (the others only when asked for: screenshot()).
+        shot = tmp_path / "player-1001.png"
+        assert driver.save_screenshot(str(shot))
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
         driver.get(f"{server}/?q=nina")
         link = driver.find_element(By.LINK_TEXT, "Nina, N")
@@ -195,14 +196,10 @@ def test_player_page_in_chromium(chromium: None, server: str, tmp_path: Path) ->
         driver.quit()
 
 
-#: Where the calculator test leaves its screenshots (look at them: docs/development.md says how).
-SCREENSHOTS = os.environ.get("RATINGDB_SCREENSHOTS")
-
-
 @ON_SQLITE
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "en"), (390, "fr")])
 def test_calculator_page_in_chromium(
-    chromium: None, server: str, tmp_path: Path, width: int, language: str
+    chromium: None, server: str, width: int, language: str
 ) -> None:
     """Fill the calculator's form (seed 003's three games), submit, read the answer; at a
     phone's 390 px nothing is wider than the screen."""
@@ -233,13 +230,8 @@ def test_calculator_page_in_chromium(
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         table = driver.find_element(By.ID, "games-table")
         assert table.size["width"] <= width
-        folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
-        folder.mkdir(parents=True, exist_ok=True)
-        for part in ("form", "result"):
-            if part == "result":
-                driver.execute_script("document.getElementById('result').scrollIntoView()")
-            shot = folder / f"calculator-{width}-{language}-{part}.png"
-            assert driver.save_screenshot(str(shot))
-            assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        screenshot(driver, f"calculator-{width}-{language}-form")
+        driver.execute_script("document.getElementById('result').scrollIntoView()")
+        screenshot(driver, f"calculator-{width}-{language}-result")
     finally:
         driver.quit()

@@ -1,17 +1,14 @@
 """The tournament and player pages in headless Chromium (issue 15) at 1280 and 390 px: at a
 phone's width nothing is wider than the screen, wide tables included (they stack, they do not
-scroll sideways). Screenshots go to $RATINGDB_SCREENSHOTS (else the test's folder)."""
+scroll sideways). Screenshots go to $RATINGDB_SCREENSHOTS, when set."""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 
 from tests.api.scenario import TOURNAMENTS
 from tests.api.test_browser import chromium, chromium_at
-from tests.support.browser import ON_SQLITE, follow
+from tests.support.browser import ON_SQLITE, follow, screenshot
 
 pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
@@ -26,12 +23,10 @@ PAGES = {
 
 @ON_SQLITE
 @pytest.mark.parametrize("width", [1280, 390])
-def test_pages_fit_the_screen(chromium: None, server: str, tmp_path: Path, width: int) -> None:
+def test_pages_fit_the_screen(chromium: None, server: str, width: int) -> None:
     from selenium.webdriver.common.by import By
 
     driver = chromium_at(width)
-    folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
     try:
         for name, path in PAGES.items():
             driver.get(server + path)
@@ -45,12 +40,11 @@ def test_pages_fit_the_screen(chromium: None, server: str, tmp_path: Path, width
                 ".filter(e => e.scrollWidth > e.clientWidth).length"
             )
             assert wider == 0, name  # nothing scrolls sideways
-            shot = folder / f"{name}-{width}.png"
-            assert driver.save_screenshot(str(shot))
+            screenshot(driver, f"{name}-{width}")
             wide = "table.crosstable" if name.startswith("tournament") else "table.calculation"
             found = driver.find_element(By.CSS_SELECTOR, wide)
             driver.execute_script("arguments[0].scrollIntoView()", found)
-            assert driver.save_screenshot(str(folder / f"{name}-{width}-table.png"))
+            screenshot(driver, f"{name}-{width}-table")
         driver.get(server + PAGES["tournament-A"])
         follow(driver, driver.find_element(By.LINK_TEXT, "Anna, A"))
         assert driver.current_url == f"{server}/players/1001"

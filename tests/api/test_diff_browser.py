@@ -3,18 +3,17 @@ a desktop's 1280 px in English and a phone's 390 px in French, on the corrected 
 (tests/api/test_diff_page.py works its numbers by hand): from the archive to the diff of
 2026-11 (Bob +20, Anna -20, Jo -1) and on to the corrected tournament; from a list page to its
 revisions' diff, and to the tournaments it rated and one of them. Nothing is wider than the screen.
-Screenshots go to $RATINGDB_SCREENSHOTS (else the test's folder)."""
+Screenshots go to $RATINGDB_SCREENSHOTS, when set."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.api.scenario import TOURNAMENTS
-from tests.api.test_browser import SCREENSHOTS, chromium, chromium_at
-from tests.support.browser import CORRECTED_ON_SQLITE
+from tests.api.test_browser import chromium, chromium_at
+from tests.support.browser import CORRECTED_ON_SQLITE, screenshot
 
 pytestmark = pytest.mark.slow
 __all__ = ["chromium"]
@@ -30,16 +29,12 @@ WORDS = {
 @CORRECTED_ON_SQLITE
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "fr")])
-def test_diff_and_tournaments_in_chromium(
-    corrected_server: str, tmp_path: Path, width: int, language: str
-) -> None:
+def test_diff_and_tournaments_in_chromium(corrected_server: str, width: int, language: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     words = WORDS[language]
     base = corrected_server
-    folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
     driver = chromium_at(width)
 
     def fits(name: str) -> None:
@@ -47,7 +42,7 @@ def test_diff_and_tournaments_in_chromium(
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         for table in driver.find_elements(By.TAG_NAME, "table"):
             assert table.size["width"] <= width, name
-        assert driver.save_screenshot(str(folder / f"{name}-{width}-{language}.png"))
+        screenshot(driver, f"{name}-{width}-{language}")
 
     def follow(link: Any, url: str) -> None:
         """Click, then wait for the page: on a phone's screen a click is a tap, which returns

@@ -3,7 +3,7 @@ Chromium applies the feed's XSLT stylesheet, so ``/feeds/lists.atom`` reads as a
 site's stylesheet, the federation's name and logo and the report address, no script, at a
 desktop's 1280 px and a phone's 390 px, in English and (from Accept-Language, the stylesheet's
 only clue) in French, passing axe-core's WCAG checks. Screenshots are saved
-(``RATINGDB_SCREENSHOTS`` names the folder).
+(``RATINGDB_SCREENSHOTS`` names the folder, when set).
 
 The scenario (tests/api/scenario.py) has five published lists, so the feed five entries,
 newest first: fide-standard 2026-11 first.
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,10 +23,9 @@ from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
     CHROMEDRIVER,
     CHROMIUM,
     FLAGS,
-    SCREENSHOTS,
     chromium,
 )
-from tests.support.browser import ON_SQLITE, follow
+from tests.support.browser import ON_SQLITE, follow, screenshot
 from tests.support.server import running_server
 
 pytestmark = [pytest.mark.slow, pytest.mark.processes]
@@ -77,7 +75,6 @@ def chromium_reading(language: str, width: int, height: int = 900) -> Any:
 def test_the_feed_reads_as_a_page(
     federation_server: str,
     request: pytest.FixtureRequest,
-    tmp_path: Path,
     width: int,
     language: str,
 ) -> None:
@@ -113,10 +110,7 @@ def test_the_feed_reads_as_a_page(
         assert driver.execute_script("return document.scripts.length") == 0
         assert driver.execute_script("return window.innerWidth") == width
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
-        folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
-        folder.mkdir(parents=True, exist_ok=True)
-        shot = folder / f"feed-{width}-{language}.png"
-        assert driver.save_screenshot(str(shot))
+        screenshot(driver, f"feed-{width}-{language}")
         # An entry leads to its list's page.
         follow(driver, first)
         assert driver.current_url.endswith("/lists/fide-standard/2026-11?revision=1")

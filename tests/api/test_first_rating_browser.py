@@ -1,7 +1,7 @@
 """First ratings' workings in headless Chromium at 1280 and 390 px, in English and French
 (issue 27 item 5): the seeded rapid rating on its player's page, the 2024 method on Nina's, and
 the calculator's standard-rating field and workings; nothing wider than the screen.
-Screenshots go to $RATINGDB_SCREENSHOTS (else the test's folder)."""
+Screenshots go to $RATINGDB_SCREENSHOTS, when set."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from ratingdb.config import READ_DATABASE_URL_VARIABLE
 from tests.api.test_browser import chromium, chromium_at
 from tests.api.test_first_rating_workings import _seeded
-from tests.support.browser import ON_SQLITE
+from tests.support.browser import ON_SQLITE, screenshot
 from tests.support.server import running_server
 
 pytestmark = pytest.mark.slow
@@ -66,11 +66,9 @@ def _working(driver: Any, expected: str, name: str, width: int) -> None:
 
 @ON_SQLITE
 @pytest.mark.parametrize("width", [1280, 390])
-def test_workings_fit_the_screen(chromium: None, server: str, tmp_path: Path, width: int) -> None:
+def test_workings_fit_the_screen(chromium: None, server: str, width: int) -> None:
     from selenium.webdriver.common.by import By
 
-    folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
     driver = chromium_at(width)
     try:
         for language in ("en", "fr"):
@@ -88,13 +86,13 @@ def test_workings_fit_the_screen(chromium: None, server: str, tmp_path: Path, wi
                 driver.execute_script("arguments[0].scrollIntoView()", found)
                 assert found.is_displayed()
                 assert expected in found.text, (name, found.text)
-                assert driver.save_screenshot(str(folder / f"{name}-{language}-{width}.png"))
+                screenshot(driver, f"{name}-{language}-{width}")
             # Her first rating (2026-10) is folded under her latest calculation (2026-11): the
             # link to it opens it, as the history's and the crosstable's links do.
             driver.get(f"{server}/players/1007?lang={language}#fide-standard-2026-10")
             _fits(driver, width, "player-1007")
             _working(driver, NINA[language], "player-1007", width)
-            assert driver.save_screenshot(str(folder / f"player-1007-{language}-{width}.png"))
+            screenshot(driver, f"player-1007-{language}-{width}")
     finally:
         driver.quit()
 
@@ -109,7 +107,6 @@ def test_seeded_working_fits_the_screen(
     width: int,
 ) -> None:
     _seeded(database_url, tmp_path, capsys)
-    folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
     log = tmp_path / "serve.log"
     with running_server("serve", ["--database-url", database_url], env=env, log=log) as base:
@@ -119,6 +116,6 @@ def test_seeded_working_fits_the_screen(
                 driver.get(f"{base}/players/60?lang={language}")
                 _fits(driver, width, "player-60")
                 _working(driver, SIXTY[language], "player-60", width)
-                assert driver.save_screenshot(str(folder / f"player-60-{language}-{width}.png"))
+                screenshot(driver, f"player-60-{language}-{width}")
         finally:
             driver.quit()

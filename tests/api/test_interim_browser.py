@@ -3,7 +3,7 @@ px, in English and French (issue 28 item 7): shown and marked unofficial, its ga
 table and subtotals as a published period's, nothing wider than the screen, and axe-core's WCAG
 2.1 A and AA rules pass with the block on the page (unfolded too). The database is the
 hand-worked case of tests/services/test_interim.py (Anna 1850 -> 1854 in the open 2026-09
-period). Screenshots go to $RATINGDB_SCREENSHOTS (else the test's folder)."""
+period). Screenshots go to $RATINGDB_SCREENSHOTS, when set."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from tests.api.test_accessibility import axe_script, axe_violations
 from tests.api.test_browser import chromium, chromium_at
 from tests.api.test_first_rating_browser import _fits
 from tests.services.test_interim import set_up
+from tests.support.browser import screenshot
 from tests.support.server import running_server
 
 pytestmark = pytest.mark.slow
@@ -40,8 +41,6 @@ def test_interim_block_fits_and_passes_axe(
     from selenium.webdriver.common.by import By
 
     set_up(database_url, tmp_path, capsys)
-    folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if k != READ_DATABASE_URL_VARIABLE}
     log = tmp_path / "serve.log"
     found: list[str] = []
@@ -69,7 +68,7 @@ def test_interim_block_fits_and_passes_axe(
                 assert "1850 → 1854 (+4)" in text, name
                 assert "Summer Open" in text, name
                 assert len(table.find_elements(By.CSS_SELECTOR, "tbody tr")) == 3, name
-                assert driver.save_screenshot(str(folder / f"{name}.png"))
+                screenshot(driver, f"{name}")
                 found += axe_violations(driver, axe_script, name)
                 driver.execute_script(
                     "document.querySelectorAll('details').forEach(d => d.open = true)"

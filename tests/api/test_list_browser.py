@@ -1,19 +1,16 @@
 """The list page in a real browser (headless Chromium, as tests/api/test_browser.py): at a
 desktop's 1280 px and a phone's 390 px, the table is there with its links and nothing is wider
-than the screen; screenshots are saved (``RATINGDB_SCREENSHOTS`` names the folder)."""
+than the screen; screenshots are saved where ``RATINGDB_SCREENSHOTS`` says, when set."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
-    SCREENSHOTS,
     chromium,
     chromium_at,
 )
-from tests.support.browser import ON_SQLITE, follow
+from tests.support.browser import ON_SQLITE, follow, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -21,7 +18,7 @@ pytestmark = pytest.mark.slow
 @ON_SQLITE
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize(("width", "language"), [(1280, "en"), (390, "en"), (390, "fr")])
-def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language: str) -> None:
+def test_list_page_in_chromium(server: str, width: int, language: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -45,10 +42,7 @@ def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         table = driver.find_element(By.CSS_SELECTOR, "table.list")
         assert table.size["width"] <= width  # the whole table on screen, no sideways scroll
-        folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
-        folder.mkdir(parents=True, exist_ok=True)
-        shot = folder / f"list-{width}-{language}.png"
-        assert driver.save_screenshot(str(shot))
+        screenshot(driver, f"list-{width}-{language}")
         # The filter form: women of FRA, with the federation rank.
         driver.find_element(By.ID, "f-federation").send_keys("fra")
         Select(driver.find_element(By.ID, "f-sex")).select_by_value("F")
@@ -65,8 +59,6 @@ def test_list_page_in_chromium(server: str, tmp_path: Path, width: int, language
         assert cells == [["4", "2", "Anna, A"], ["5", "3", "Nina, N"], ["7", "5", "Jo, J"]]
         assert driver.execute_script("return document.documentElement.scrollWidth") <= width
         assert driver.find_element(By.CSS_SELECTOR, "table.list").size["width"] <= width
-        shot = folder / f"list-{width}-{language}-filtered.png"
-        assert driver.save_screenshot(str(shot))
-        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        screenshot(driver, f"list-{width}-{language}-filtered")
     finally:
         driver.quit()

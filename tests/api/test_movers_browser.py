@@ -6,16 +6,13 @@ By change: Jo, Anna, then Dan, Bob, Gus in list order, then Max, Nina."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
-    SCREENSHOTS,
     chromium,
     chromium_at,
 )
-from tests.support.browser import ON_SQLITE, follow
+from tests.support.browser import ON_SQLITE, follow, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -30,15 +27,11 @@ WORDS = {
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("width", [1280, 390])
-def test_movers_and_the_list_by_change(
-    server: str, tmp_path: Path, width: int, language: str
-) -> None:
+def test_movers_and_the_list_by_change(server: str, width: int, language: str) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
     words = WORDS[language]
-    folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
     driver = chromium_at(width)
 
     def movers() -> dict[str, list[str]]:
@@ -66,7 +59,7 @@ def test_movers_and_the_list_by_change(
         assert found == {words["gainers"]: ["Jo, J", "Anna, A"],
                          words["losers"]: ["Nina, N", "Max, M"]}  # fmt: skip
         fits()
-        assert driver.save_screenshot(str(folder / f"movers-home-{width}-{language}.png"))
+        screenshot(driver, f"movers-home-{width}-{language}")
         follow(driver, driver.find_elements(By.LINK_TEXT, words["full"])[0])
         WebDriverWait(driver, 10).until(
             lambda d: d.find_elements(By.CSS_SELECTOR, "table.list tbody tr")
@@ -82,6 +75,6 @@ def test_movers_and_the_list_by_change(
                          ["6", "Gus, G"], ["1", "Max, M"], ["5", "Nina, N"]]  # fmt: skip
         assert f"lang={language}" in driver.current_url
         fits()
-        assert driver.save_screenshot(str(folder / f"movers-list-{width}-{language}.png"))
+        screenshot(driver, f"movers-list-{width}-{language}")
     finally:
         driver.quit()

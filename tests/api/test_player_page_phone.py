@@ -31,6 +31,7 @@ import pytest
 from ratingdb.config import READ_DATABASE_URL_VARIABLE
 from tests.api.test_browser import chromium, chromium_at
 from tests.support import long_history
+from tests.support.browser import screenshot
 from tests.support.once import once_per_run
 from tests.support.server import running_server
 
@@ -99,13 +100,9 @@ def fits(found: dict[str, Any], width: int, where: str) -> None:
 @pytest.mark.usefixtures("chromium")
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_a_long_history_in_a_few_screens(
-    long_server: str, tmp_path: Path, width: int, language: str
-) -> None:
+def test_a_long_history_in_a_few_screens(long_server: str, width: int, language: str) -> None:
     from selenium.webdriver.common.by import By
 
-    folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
     driver = chromium_at(width, WINDOW)
     try:
         driver.get(f"{long_server}/players/{long_history.PLAYER}?lang={language}")
@@ -113,7 +110,7 @@ def test_a_long_history_in_a_few_screens(
         folded = measure(driver)
         fits(folded, width, f"player, folded [{width} px, {language}]")
         assert folded["height"] <= SCREENS * WINDOW, folded
-        assert driver.save_screenshot(str(folder / f"long-history-{language}-{width}.png"))
+        screenshot(driver, f"long-history-{language}-{width}")
         # Only the latest calculation is open; it shows its two events' subtotals.
         opened = driver.find_elements(By.CSS_SELECTOR, "details.calculation[open]")
         assert [d.find_element(By.TAG_NAME, "table").get_attribute("id") for d in opened] == [
@@ -172,12 +169,10 @@ def test_a_link_opens_the_folds_it_points_into(long_server: str, width: int) -> 
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_crosstable_and_list_keep_to_the_screen(
-    long_server: str, tmp_path: Path, width: int, language: str
+    long_server: str, width: int, language: str
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    folder = Path(os.environ.get("RATINGDB_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
     driver = chromium_at(width, WINDOW)
     try:
         for name, path in (
@@ -189,6 +184,6 @@ def test_crosstable_and_list_keep_to_the_screen(
                 assert driver.find_element(By.TAG_NAME, "h1").text == long_history.ROUND_ROBIN
                 assert len(driver.find_elements(By.CSS_SELECTOR, "table.crosstable tbody tr")) == 10
             fits(measure(driver), width, f"{name} [{width} px, {language}]")
-            assert driver.save_screenshot(str(folder / f"{name}-{language}-{width}.png"))
+            screenshot(driver, f"{name}-{language}-{width}")
     finally:
         driver.quit()

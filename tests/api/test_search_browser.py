@@ -2,20 +2,17 @@
 desktop's 1280 px and a phone's 390 px, in English and French, the players found with their
 rating on each category's latest list, nothing wider than the screen and no table wider than
 its column (on a phone the table stacks: one block per player, each rating under its
-category's name). Screenshots are saved (``RATINGDB_SCREENSHOTS`` names the folder)."""
+category's name). Screenshots are saved where ``RATINGDB_SCREENSHOTS`` says, when set."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from tests.api.test_browser import (  # noqa: F401 (chromium: the fixture)
-    SCREENSHOTS,
     chromium,
     chromium_at,
 )
-from tests.support.browser import ON_SQLITE, follow
+from tests.support.browser import ON_SQLITE, follow, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +25,7 @@ FFE_RAPID = {"en": "FFE rapid", "fr": "Elo rapide FFE"}
 @pytest.mark.parametrize(
     ("width", "language"), [(1280, "en"), (1280, "fr"), (390, "en"), (390, "fr")]
 )
-def test_search_page_in_chromium(server: str, tmp_path: Path, width: int, language: str) -> None:
+def test_search_page_in_chromium(server: str, width: int, language: str) -> None:
     from selenium.webdriver.common.by import By
 
     driver = chromium_at(width)
@@ -56,9 +53,7 @@ def test_search_page_in_chromium(server: str, tmp_path: Path, width: int, langua
         if width < 640:  # stacked: each rating under its category's name
             label = rows[0].find_elements(By.CSS_SELECTOR, "td.rating")[3]
             assert label.get_attribute("data-label") == FFE_RAPID[language]
-        folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
-        folder.mkdir(parents=True, exist_ok=True)
-        assert driver.save_screenshot(str(folder / f"search-{width}-{language}.png"))
+        screenshot(driver, f"search-{width}-{language}")
         # Words in any order and case, accents ignored; the name links to the player.
         driver.get(f"{server}/?q=A%20%C3%80NNA&lang={language}")
         link = driver.find_element(By.CSS_SELECTOR, "table.found tbody th a")

@@ -18,9 +18,8 @@ from tests.backoffice.test_browser import (
     appeared,
     backoffice_with,
     browser,
-    full_screenshot,
 )
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +56,6 @@ def _fits(driver: Any) -> bool:
 def test_four_eyes_and_the_account_page_in_chromium(
     chromium: None,  # noqa: F811
     backoffice: str,
-    tmp_path: Path,
     width: int,
 ) -> None:
     from selenium.webdriver.common.by import By
@@ -89,18 +87,18 @@ def test_four_eyes_and_the_account_page_in_chromium(
         follow(driver, approve)
         assert "awaits another admin" not in driver.page_source
         assert _fits(driver)  # the users' table scrolls within its box on a phone
-        full_screenshot(driver, tmp_path / f"users-{width}.png", width)
+        screenshot(driver, f"backoffice-users-{width}", width)
         driver.get(f"{backoffice}/audit")
         assert "<th>Through</th>" in driver.page_source
         assert "user-approve" in driver.page_source
         assert _fits(driver)
-        full_screenshot(driver, tmp_path / f"audit-{width}.png", width)
+        screenshot(driver, f"backoffice-audit-{width}", width)
         # olga signs in: the account page first, until she chooses her own password.
         _sign_in(driver, backoffice, "olga", FIRST)
         assert driver.current_url.endswith("/account")
         assert "An admin chose your password" in driver.page_source
         assert _fits(driver)
-        full_screenshot(driver, tmp_path / f"account-must-change-{width}.png", width)
+        screenshot(driver, f"backoffice-account-must-change-{width}", width)
         form = driver.find_element(By.CSS_SELECTOR, "form[action='/account/password']")
         form.find_element(By.NAME, "current_password").send_keys(FIRST)
         form.find_element(By.NAME, "new_password").send_keys(OWN)
@@ -120,6 +118,6 @@ def test_four_eyes_and_the_account_page_in_chromium(
         driver.get(f"{backoffice}/account")
         assert "pairing program (submit)" in appeared(driver, "tokens").text
         assert token not in driver.page_source
-        full_screenshot(driver, tmp_path / f"account-{width}.png", width)
+        screenshot(driver, f"backoffice-account-{width}", width)
     finally:
         driver.quit()

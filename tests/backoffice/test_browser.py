@@ -1,7 +1,7 @@
 """End to end in headless Chromium: ``ratingdb backoffice`` in a subprocess, users made with
 ``ratingdb users add``; an arbiter signs in, uploads a real TRF of ../shared/data/trf and sees
 its check report; an officer signs in and accepts it. At a desktop's width (1280) and a
-phone's (390), one screenshot each in the test's folder. On SQLite and PostgreSQL."""
+phone's (390), one screenshot each in $RATINGDB_SCREENSHOTS when set. On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from sqlalchemy import create_engine, text
 from tests.api.test_browser import CHROMEDRIVER, CHROMIUM, FLAGS, chromium  # noqa: F401
 from tests.backoffice.test_submissions import TRF_FOLDER
 from tests.support import forks
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 from tests.support.server import running_server
 
 #: Slow, as every browser test: two commands, a back office process and a headless Chromium
@@ -109,20 +109,11 @@ def appeared(driver: Any, element_id: str) -> Any:
     )
 
 
-def full_screenshot(driver: Any, path: Path, width: int) -> None:
-    """The whole page, not only the first screen."""
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    if width >= 600:
-        driver.set_window_size(width, min(int(height) + 120, 4000))
-    driver.save_screenshot(str(path))
-
-
 @WIDTH_BY_DATABASE
 def test_upload_check_and_accept_in_chromium(
     chromium: None,  # noqa: F811
     backoffice: str,
     database_url: str,
-    tmp_path: Path,
     width: int,
 ) -> None:
     from selenium.webdriver.common.by import By
@@ -142,7 +133,7 @@ def test_upload_check_and_accept_in_chromium(
         assert "fide-standard: period 2010-11" in driver.page_source
         assert not driver.find_elements(By.ID, "accept")
         report_url = driver.current_url
-        full_screenshot(driver, tmp_path / f"check-report-{width}.png", width)
+        screenshot(driver, f"backoffice-check-report-{width}", width)
         # The officer accepts it.
         sign_in(driver, backoffice, "officer1")
         driver.get(report_url)

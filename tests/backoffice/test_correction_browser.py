@@ -2,8 +2,8 @@
 ``ratingdb backoffice`` in a subprocess on the published chain of tests/corrections; an officer
 signs in, opens Corrections, corrects Ada-Ben's result (1-0 made a forfeit), reads the impact
 (every list revised, Ada -7 and Ben +7, as worked by hand in test_revision_chain) and confirms.
-Nothing on the pages is wider than the screen; a screenshot of the impact page is saved in the
-test's folder. On SQLite and PostgreSQL.
+Nothing on the pages is wider than the screen; a screenshot of the impact page is saved in
+$RATINGDB_SCREENSHOTS when set. On SQLite and PostgreSQL.
 
 Each correction form says, next to its reason field, that the reason is published on the
 public diff page (issue 25): in the HTML, and in Chromium at a desktop's and a phone's width
@@ -29,7 +29,7 @@ from tests.backoffice.conftest import PASSWORD, Accounts
 from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_corrections import FORFEIT_IMPACT, forfeit_ratings, ratings
 from tests.corrections.test_revision_chain import ADA, BEN, CATEGORY, PERIODS, P, build, entries
-from tests.support.browser import follow
+from tests.support.browser import follow, screenshot
 from tests.support.server import running_server
 from tests.support.sql import query
 
@@ -92,16 +92,6 @@ def officer_backoffice(database_url: str, tmp_path: Path) -> Iterator[str]:
         yield base
 
 
-def screenshot(driver: Any, path: Path, width: int = WIDTH) -> None:
-    """The whole page (the emulated screen made as tall as the page), then the screen back."""
-    height = int(driver.execute_script("return document.documentElement.scrollHeight"))
-    metrics = {"width": width, "height": min(height, 4000), "deviceScaleFactor": 1,
-               "mobile": width < WIDTH}  # fmt: skip
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-    driver.save_screenshot(str(path))
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-
-
 def no_wider_than_the_screen(driver: Any, width: int = WIDTH) -> None:
     found = driver.execute_script("return document.documentElement.scrollWidth")
     assert int(found) <= width, f"the page is {found} px wide on a {width} px screen"
@@ -132,7 +122,6 @@ def test_the_forms_say_the_reason_is_public_in_chromium(
     chromium: None,  # noqa: F811
     officer_backoffice: str,
     width: int,
-    tmp_path: Path,
 ) -> None:
     from selenium.webdriver.common.by import By
 
@@ -155,7 +144,7 @@ def test_the_forms_say_the_reason_is_public_in_chromium(
                 slug, box, field,
             )  # fmt: skip
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"correction-{slug}-form-{width}.png", width)
+            screenshot(driver, f"backoffice-correction-{slug}-form-{width}", width)
     finally:
         driver.quit()
 
@@ -165,7 +154,6 @@ def test_a_game_result_corrected_in_chromium(
     chromium: None,  # noqa: F811
     chain_backoffice: tuple[str, dict[str, str]],
     database_url: str,
-    tmp_path: Path,
 ) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
@@ -178,7 +166,7 @@ def test_a_game_result_corrected_in_chromium(
         follow(driver, appeared(driver, "correct-game"))
         appeared(driver, "correction-form")
         no_wider_than_the_screen(driver)
-        screenshot(driver, tmp_path / f"correction-form-{WIDTH}.png")
+        screenshot(driver, f"backoffice-correction-form-{WIDTH}", WIDTH)
         for name, value in (("tournament", ids["T1"]), ("round", "1"), ("white", ADA),
                             ("black", BEN), ("reason", "Ben never came: a forfeit")):  # fmt: skip
             driver.find_element(By.NAME, name).send_keys(value)
@@ -209,7 +197,7 @@ def test_a_game_result_corrected_in_chromium(
                 )
             ], period
         no_wider_than_the_screen(driver)
-        screenshot(driver, tmp_path / f"correction-impact-{WIDTH}.png")
+        screenshot(driver, f"backoffice-correction-impact-{WIDTH}", WIDTH)
         # Nothing applied yet.
         assert query(database_url, "SELECT count(*) FROM corrections") == [(0,)]
 
@@ -224,7 +212,7 @@ def test_a_game_result_corrected_in_chromium(
         follow(driver, driver.find_element(By.LINK_TEXT, "Corrections"))
         appeared(driver, "correct-list")
         no_wider_than_the_screen(driver)
-        screenshot(driver, tmp_path / f"corrections-{WIDTH}.png")
+        screenshot(driver, f"backoffice-corrections-{WIDTH}", WIDTH)
     finally:
         driver.quit()
     assert query(database_url, "SELECT kind, actor, reason FROM corrections") == [

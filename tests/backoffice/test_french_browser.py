@@ -4,7 +4,7 @@ one tournament); an officer signs in from the French sign-in page and goes from 
 by their French links (the language kept by every link, form and redirect), and an admin
 opens the users and the publication modes. French is longer than English: nothing on any page
 is wider than the screen. At a desktop's width (1280, PostgreSQL) and a phone's (390, SQLite),
-a screenshot of each page in the test's folder."""
+a screenshot of each page in $RATINGDB_SCREENSHOTS when set."""
 
 from __future__ import annotations
 
@@ -19,12 +19,11 @@ from tests.backoffice.test_browser import appeared
 from tests.backoffice.test_correction_browser import (
     add_account,
     no_wider_than_the_screen,
-    screenshot,
     serving,
 )
 from tests.backoffice.test_french_texts import NOTED_TRF
 from tests.services.test_norms import ADA, build
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 
 
 def sign_in_in_french(driver: Any, base: str, username: str) -> None:
@@ -40,14 +39,14 @@ def sign_in_in_french(driver: Any, base: str, username: str) -> None:
     assert driver.find_element(By.TAG_NAME, "h1").text == f"Bienvenue, {username}"
 
 
-def seen(driver: Any, tmp_path: Path, name: str, width: int) -> None:
+def seen(driver: Any, name: str, width: int) -> None:
     """The page is French and no wider than the screen; its screenshot."""
     from selenium.webdriver.common.by import By
 
     assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr", name
     assert "lang=fr" in driver.current_url, name
     no_wider_than_the_screen(driver, width)
-    screenshot(driver, tmp_path / f"fr-{name}-{width}.png", width)
+    screenshot(driver, f"backoffice-fr-{name}-{width}", width)
 
 
 @WIDTH_BY_DATABASE
@@ -68,7 +67,7 @@ def test_the_back_office_in_french_in_chromium(
         driver = chromium_at(width)
         try:
             sign_in_in_french(driver, base, "officer1")
-            seen(driver, tmp_path, "home", width)
+            seen(driver, "home", width)
 
             def home_link(text: str) -> None:
                 driver.get(f"{base}/?lang=fr")
@@ -77,17 +76,17 @@ def test_the_back_office_in_french_in_chromium(
             home_link("Tournois : parcourir")
             appeared(driver, "tournaments")
             assert "Parties" in driver.find_element(By.CSS_SELECTOR, "#tournaments thead").text
-            seen(driver, tmp_path, "tournaments", width)
+            seen(driver, "tournaments", width)
             follow(driver, driver.find_element(By.CSS_SELECTOR, "#tournaments tbody a"))
             assert "du 2 novembre 2026 au 8 novembre 2026" in driver.page_source
-            seen(driver, tmp_path, "tournament", width)
+            seen(driver, "tournament", width)
             follow(driver, driver.find_element(By.CSS_SELECTOR, "table.games a"))
             assert driver.find_element(By.ID, "show-impact").text == "Voir l’impact"  # noqa: RUF001
-            seen(driver, tmp_path, "correction-form", width)
+            seen(driver, "correction-form", width)
 
             home_link("Normes de titre")
             table = appeared(driver, "norm-tournaments")
-            seen(driver, tmp_path, "norms", width)
+            seen(driver, "norms", width)
             follow(driver, table.find_element(By.CSS_SELECTOR, "tbody a"))
             # (Selenium's text writes the no-break space before ":" as a space.)
             assert appeared(driver, f"check-{ADA}-IM").text == "Norme IM : oui"
@@ -96,34 +95,34 @@ def test_the_back_office_in_french_in_chromium(
             assert "Rp d\u2019au moins 2450" in condition
             assert "Rp 2450 = Ra 2284 + dp 166" in condition
             assert "6,5 points" in driver.find_element(By.ID, f"c-{ADA}-IM-score").text
-            seen(driver, tmp_path, "norm-check", width)
+            seen(driver, "norm-check", width)
             section = driver.find_element(By.ID, f"player-{ADA}")
             follow(driver, section.find_element(By.LINK_TEXT, "Projet de certificat"))
             appeared(driver, "certificate-result")
-            seen(driver, tmp_path, "norm-certificate", width)
+            seen(driver, "norm-certificate", width)
 
             home_link("Joueurs : les rechercher")
             driver.find_element(By.ID, "player-search").send_keys("ada")
             follow(driver, driver.find_element(By.CSS_SELECTOR, "form[role=search] button"))
             table = appeared(driver, "players")
             assert "Fédération" in table.find_element(By.TAG_NAME, "thead").text
-            seen(driver, tmp_path, "players", width)
+            seen(driver, "players", width)
             follow(driver, table.find_element(By.CSS_SELECTOR, "tbody a"))
             assert driver.find_element(By.ID, "save").text == "Enregistrer la fiche"
-            seen(driver, tmp_path, "player", width)
+            seen(driver, "player", width)
 
             home_link("Publication : prévisualiser")
             appeared(driver, "next-periods")
-            seen(driver, tmp_path, "publication", width)
+            seen(driver, "publication", width)
             follow(driver, driver.find_element(By.CSS_SELECTOR, "#next-fide-standard a"))
             assert driver.find_element(By.ID, "mode").text == "automatique"
-            seen(driver, tmp_path, "publication-preview", width)
+            seen(driver, "publication-preview", width)
 
             for text, name in (("Envoyer un fichier de tournoi", "submission-new"),
                                ("Soumissions", "submissions"), ("Corrections", "corrections"),
                                ("Journal d’audit", "audit")):  # noqa: RUF001  # fmt: skip
                 home_link(text)
-                seen(driver, tmp_path, name, width)
+                seen(driver, name, width)
             # A TRF sent from the French form: its check report's notes in French.
             trf = tmp_path / "small.trf"
             trf.write_bytes(NOTED_TRF)
@@ -138,17 +137,17 @@ def test_the_back_office_in_french_in_chromium(
             notes = driver.find_element(By.ID, "notes").text
             assert "'Test Open', du 2 novembre 2026 au 2 novembre 2026, 1 ronde" in notes
             assert "la date de début, le 2 novembre 2026, est utilisée" in notes
-            seen(driver, tmp_path, "submission", width)
+            seen(driver, "submission", width)
             follow(driver, driver.find_element(By.CSS_SELECTOR, "header a.who"))
             assert driver.find_element(By.TAG_NAME, "h1").text == "Votre compte"
-            seen(driver, tmp_path, "account", width)
+            seen(driver, "account", width)
 
             sign_in_in_french(driver, base, "admin1")
             home_link("Utilisateurs")
-            seen(driver, tmp_path, "users", width)
+            seen(driver, "users", width)
             home_link("Modes de publication")
             appeared(driver, "modes")
-            seen(driver, tmp_path, "publication-modes", width)
+            seen(driver, "publication-modes", width)
             # The switch: the same page in English.
             follow(driver, driver.find_element(By.CSS_SELECTOR, "nav.languages a[hreflang=en]"))
             assert driver.find_element(By.TAG_NAME, "h1").text == "Publication modes"

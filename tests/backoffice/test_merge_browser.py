@@ -5,7 +5,7 @@ records side by side, the sex row marked, the conflict named, and a box to tick.
 reason, the preview shows both records again with the override; confirmed, the merge is
 applied with the figures worked in test_merge (P+1: Ivo 1914). Nothing on the pages is wider
 than the screen. At a desktop's width (1280, PostgreSQL) and a phone's (390, SQLite), with
-screenshots in the test's folder.
+screenshots in $RATINGDB_SCREENSHOTS when set.
 
 The back office is in English only (it has no message catalogs; the public site's French is
 not its own), so there is no French page to open here."""
@@ -23,14 +23,13 @@ from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_correction_browser import (
     add_officer,
     no_wider_than_the_screen,
-    screenshot,
     serving,
 )
 from tests.backoffice.test_merge_pages import OVERRIDE, REASON, sex_conflict
 from tests.corrections import test_merge as merges
 from tests.corrections.test_merge import DUP, IVO
 from tests.corrections.test_revision_chain import entries
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 from tests.support.sql import query
 
 
@@ -67,7 +66,6 @@ def test_a_conflicting_merge_refused_shown_and_overridden_in_chromium(
     conflict_backoffice: str,
     database_url: str,
     width: int,
-    tmp_path: Path,
 ) -> None:
     from selenium.webdriver.common.by import By
 
@@ -101,7 +99,7 @@ def test_a_conflicting_merge_refused_shown_and_overridden_in_chromium(
         box = driver.find_element(By.ID, "override-box")
         assert box.is_displayed()
         no_wider_than_the_screen(driver, width)
-        screenshot(driver, tmp_path / f"merge-refused-{width}.png", width)
+        screenshot(driver, f"backoffice-merge-refused-{width}", width)
         # The fields kept: tick the box, give the override's reason.
         assert driver.find_element(By.NAME, "keep").get_attribute("value") == IVO
         driver.find_element(By.NAME, "override_ticked").click()
@@ -112,7 +110,7 @@ def test_a_conflicting_merge_refused_shown_and_overridden_in_chromium(
         assert records(driver)["record-sex"] == ["Sex (differs)", "M", "F"]
         assert driver.find_element(By.ID, "override").text == f"Merged all the same: {OVERRIDE}"
         no_wider_than_the_screen(driver, width)
-        screenshot(driver, tmp_path / f"merge-preview-{width}.png", width)
+        screenshot(driver, f"backoffice-merge-preview-{width}", width)
         assert query(database_url, "SELECT count(*) FROM corrections") == [(0,)]
 
         follow(driver, driver.find_element(By.ID, "confirm"))

@@ -2,8 +2,8 @@
 subprocess, an officer opens the norm index, the issue's tournament (tests/services/
 test_norms.py), Ada's IM norm and its draft certificate, then the title watch of the list;
 nothing on the pages is wider than the screen. At a desktop's width (1280, PostgreSQL) and a
-phone's (390, SQLite), with screenshots in the test's folder. In English (the pages in French:
-test_french_browser.py)."""
+phone's (390, SQLite), with screenshots in $RATINGDB_SCREENSHOTS when set. In English (the
+pages in French: test_french_browser.py)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,10 @@ from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_correction_browser import (
     add_account,
     no_wider_than_the_screen,
-    screenshot,
     serving,
 )
 from tests.services.test_norms import ADA, build
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 
 
 @WIDTH_BY_DATABASE
@@ -51,20 +50,20 @@ def test_an_officer_reads_a_norm_and_its_certificate_in_chromium(
                 "Rp 2450 = Ra 2284 + dp 166 met"
             )
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"norm-check-{width}.png", width)
+            screenshot(driver, f"backoffice-norm-check-{width}", width)
             section = driver.find_element(By.ID, f"player-{ADA}")
             follow(driver, section.find_element(By.LINK_TEXT, "Draft certificate"))
             result = appeared(driver, "certificate-result")
             assert "2450" in result.text
             assert "Draft IM norm certificate" in driver.page_source
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"norm-certificate-{width}.png", width)
+            screenshot(driver, f"backoffice-norm-certificate-{width}", width)
             driver.get(f"{base}/titles/watch")
             driver.find_element(By.ID, "watch-period").send_keys("2026-11")
             follow(driver, driver.find_element(By.CSS_SELECTOR, "form.filters button"))
             row = appeared(driver, f"reached-{ADA}-FM")
             assert "2300" in row.text
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"title-watch-{width}.png", width)
+            screenshot(driver, f"backoffice-title-watch-{width}", width)
         finally:
             driver.quit()

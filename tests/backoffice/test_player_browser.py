@@ -2,7 +2,7 @@
 subprocess, an officer follows the home page's link, searches "petra anna", opens Anna's
 record, edits her federation with a reason and sees it saved; a blank reason is refused on the
 form. Nothing on the pages is wider than the screen. At a desktop's width (1280, PostgreSQL)
-and a phone's (390, SQLite), with screenshots in the test's folder."""
+and a phone's (390, SQLite), with screenshots in $RATINGDB_SCREENSHOTS when set."""
 
 from __future__ import annotations
 
@@ -15,12 +15,11 @@ from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_correction_browser import (
     add_account,
     no_wider_than_the_screen,
-    screenshot,
     serving,
 )
 from tests.backoffice.test_players import PLAYERS
 from tests.support import factories
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 from tests.support.cli import cli_ok
 from tests.support.sql import query
 
@@ -51,7 +50,7 @@ def test_an_officer_finds_and_edits_a_player_in_chromium(
             table = appeared(driver, "players")
             assert "1 player match" in driver.find_element(By.ID, "found").text
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"players-{width}.png", width)
+            screenshot(driver, f"backoffice-players-{width}", width)
             follow(driver, table.find_element(By.LINK_TEXT, "Ånna, Petra"))
             ratings = appeared(driver, "ratings")
             assert "1850" in ratings.text
@@ -70,7 +69,7 @@ def test_an_officer_finds_and_edits_a_player_in_chromium(
             assert "saved" in appeared(driver, "saved").text
             assert "GER" in driver.find_element(By.ID, "record").text
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"player-{width}.png", width)
+            screenshot(driver, f"backoffice-player-{width}", width)
         finally:
             driver.quit()
     assert query(database_url, "SELECT federation FROM players WHERE player_id = '1001'") == [

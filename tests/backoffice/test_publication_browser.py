@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from tests.api.test_browser import chromium, chromium_at  # noqa: F401
-from tests.backoffice.test_browser import PASSWORD, TRF_NAME, appeared, full_screenshot, sign_in
+from tests.backoffice.test_browser import PASSWORD, TRF_NAME, appeared, sign_in
 from tests.backoffice.test_submissions import TRF_FOLDER
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 from tests.support.cli import cli_ok, run_cli
 from tests.support.files import FIDE_STANDARD_HEADER, fixed
 from tests.support.server import running_server
@@ -84,7 +84,6 @@ def cells(row: Any) -> list[str]:
 def test_from_the_arbiters_file_to_the_public_list(
     chromium: None,  # noqa: F811
     sites: tuple[str, str],
-    tmp_path: Path,
     width: int,
 ) -> None:
     from selenium.webdriver.common.by import By
@@ -122,7 +121,7 @@ def test_from_the_arbiters_file_to_the_public_list(
         player_id = gain.get_attribute("id").removeprefix("gains-")
         _, previous, rating, change, *_ = cells(gain)
         assert int(rating) - int(previous) == int(change) > 0
-        full_screenshot(driver, tmp_path / f"preview-{width}.png", width)
+        screenshot(driver, f"backoffice-preview-{width}", width)
         follow(driver, driver.find_element(By.ID, "approve"))
         assert appeared(driver, "published").text.endswith(
             f"fide-standard 2010-11 is published (revision 1, {entries} entries): a published "
@@ -136,7 +135,7 @@ def test_from_the_arbiters_file_to_the_public_list(
             f"'/players/{player_id}')]]",
         )  # fmt: skip
         assert cells(listed)[-3:-1] == [rating, change]
-        full_screenshot(driver, tmp_path / f"public-list-{width}.png", width)
+        screenshot(driver, f"backoffice-public-list-{width}", width)
         driver.get(f"{public}/players/{player_id}")
         latest = driver.find_element(By.CSS_SELECTOR, "table.history tbody tr")
         assert cells(latest)[:3] == ["2010-11", rating, change]

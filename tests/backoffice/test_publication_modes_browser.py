@@ -1,8 +1,8 @@
 """The publication modes page in headless Chromium (issue 28 item 6): ``ratingdb backoffice``
 in a subprocess, an admin signs in, puts fide-standard under approval with a reason, and sees it
 stored with their name; nothing on the page is wider than the screen. At a desktop's width
-(1280, PostgreSQL) and a phone's (390, SQLite), with screenshots in the test's folder. The back
-office is in English only (no message catalogs)."""
+(1280, PostgreSQL) and a phone's (390, SQLite), with screenshots in $RATINGDB_SCREENSHOTS when
+set. The back office is in English only (no message catalogs)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,9 @@ from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_correction_browser import (
     add_account,
     no_wider_than_the_screen,
-    screenshot,
     serving,
 )
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 from tests.support.sql import query
 
 
@@ -53,7 +52,7 @@ def test_an_admin_sets_a_mode_in_chromium(
             assert "admin1" in row.text
             assert "board decision" in row.text
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"publication-modes-{width}.png", width)
+            screenshot(driver, f"backoffice-publication-modes-{width}", width)
         finally:
             driver.quit()
     assert query(database_url, "SELECT category, approval, changed_by FROM publication_modes") in (

@@ -17,7 +17,6 @@ from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_correction_browser import (
     add_account,
     no_wider_than_the_screen,
-    screenshot,
     serving,
 )
 from tests.backoffice.test_quality_flags import (
@@ -33,7 +32,7 @@ from tests.backoffice.test_quality_flags import (
     SEX,
     load,
 )
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 
 
 @WIDTH_BY_DATABASE
@@ -67,11 +66,11 @@ def test_the_flags_fit_the_screen_in_the_report_and_the_preview(
             assert flags[0].startswith("repeated pairing: Pawn, P4 (2014) and Pawn, P5 (2015)")
             assert flags[1] == GAIN.format("this file's")
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"report-flags-{width}.png", width)
+            screenshot(driver, f"backoffice-report-flags-{width}", width)
             driver.get(f"{base}/publication/{CATEGORY}/{PERIOD}")
             flags = [li.text for li in appeared(driver, "quality").find_elements(By.TAG_NAME, "li")]
             assert flags == [GROUP, BIRTH, SEX]
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"preview-flags-{width}.png", width)
+            screenshot(driver, f"backoffice-preview-flags-{width}", width)
         finally:
             driver.quit()

@@ -4,7 +4,7 @@ Tournaments from the home page, filters by name without the accent, opens "Rapid
 follows a game's Correct link (the form filled in with that game), comes back, withdraws the
 tournament (the impact worked by hand in test_tournament_pages) and confirms. Nothing on the
 pages is wider than the screen. At a desktop's width (1280, PostgreSQL) and a phone's (390,
-SQLite), with screenshots in the test's folder. The back office is in English only."""
+SQLite), with screenshots in $RATINGDB_SCREENSHOTS when set. The back office is in English only."""
 
 from __future__ import annotations
 
@@ -17,12 +17,11 @@ from tests.backoffice.test_browser import appeared, sign_in
 from tests.backoffice.test_correction_browser import (
     add_account,
     no_wider_than_the_screen,
-    screenshot,
     serving,
 )
 from tests.backoffice.test_tournament_pages import NAMES, RENAMED, WITHDRAW_IMPACT
 from tests.corrections.test_revision_chain import ADA, CAL, P1, build
-from tests.support.browser import WIDTH_BY_DATABASE, follow
+from tests.support.browser import WIDTH_BY_DATABASE, follow, screenshot
 from tests.support.sql import query
 
 
@@ -49,7 +48,7 @@ def test_an_officer_finds_corrects_and_withdraws_a_tournament_in_chromium(
             table = appeared(driver, "tournaments")
             assert len(table.find_elements(By.CSS_SELECTOR, "tbody tr")) == 3
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"tournaments-{width}.png", width)
+            screenshot(driver, f"backoffice-tournaments-{width}", width)
             driver.find_element(By.NAME, "name").send_keys("ete")
             follow(driver, driver.find_element(By.ID, "filter"))
             found = appeared(driver, "tournaments")
@@ -59,7 +58,7 @@ def test_an_officer_finds_corrects_and_withdraws_a_tournament_in_chromium(
             follow(driver, driver.find_element(By.LINK_TEXT, NAMES["T2"]))
             assert appeared(driver, "game-count").text == "2"
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"tournament-{width}.png", width)
+            screenshot(driver, f"backoffice-tournament-{width}", width)
             # Round 1: Ada-Cal, then Ben-Dee; the first game's Correct link.
             first = driver.find_element(By.CSS_SELECTOR, "table.games a")
             follow(driver, first)
@@ -79,7 +78,7 @@ def test_an_officer_finds_corrects_and_withdraws_a_tournament_in_chromium(
                 "</td><td>", " "
             ).replace('</td><td class="num">', " ")
             no_wider_than_the_screen(driver, width)
-            screenshot(driver, tmp_path / f"withdraw-impact-{width}.png", width)
+            screenshot(driver, f"backoffice-withdraw-impact-{width}", width)
             follow(driver, driver.find_element(By.ID, "confirm"))
             assert appeared(driver, "state").text == "applied"
             assert query(
