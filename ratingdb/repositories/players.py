@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import date
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
-    String,
+    Select,
     any_,
     bindparam,
     distinct,
@@ -46,15 +47,43 @@ def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterable[Sequence[Any]]:
         yield items[start : start + size]
 
 
+def rows_by_key(
+    session: Session, key: InstrumentedAttribute[Any], wanted: Collection[Any], *columns: Any
+) -> dict[Any, tuple[Any, ...]]:
+    """key -> the ``columns`` of the row whose ``key`` (a unique column) is one of ``wanted``,
+    CHUNK keys a query, the statement built once (:func:`_by_key_statement`)."""
+    statement = _by_key_statement(session.get_bind().dialect.name, key, columns)
+    found: dict[Any, tuple[Any, ...]] = {}
+    for part in chunks(sorted(wanted)):
+        rows = session.connection().execute(statement, {"wanted": list(part)})
+        found.update((row[0], tuple(row[1:])) for row in rows)
+    return found
+
+
+@cache
+def _by_key_statement(
+    dialect: str, key: InstrumentedAttribute[Any], columns: tuple[Any, ...]
+) -> Select[Any]:
+    """``SELECT key, columns ... WHERE key IN :wanted``, as :func:`one_of` writes it on each
+    database, built once per process (building it took as long as running it on a page)."""
+    if dialect == "postgresql":
+        where = key == any_(bindparam("wanted", type_=ARRAY(key.type)))
+    else:
+        where = key.in_(bindparam("wanted", expanding=True))
+    return select(key, *columns).where(where)
+
+
 def one_of(
-    session: Session, column: InstrumentedAttribute[Any], values: Sequence[str]
+    session: Session, column: InstrumentedAttribute[Any], values: Collection[Any]
 ) -> ColumnElement[bool]:
     """``column IN values``. On PostgreSQL ``column = ANY(:values)``, one array parameter: the
-    statement's text is the same whatever the number of values, where an IN list of 5,000
-    parameters is compiled by SQLAlchemy and parsed by the driver again for every chunk (a
-    fifth of a FIDE list import's time)."""
+    statement's text is the same whatever the number of values, where an IN list is rendered
+    by SQLAlchemy and parsed by the driver and the server again for every number of values (a
+    fifth of a FIDE list import's time at 5,000; on a player page, its ~400 games' ids were
+    ~40 % of its first render's CPU, 2026-12-05)."""
     if session.get_bind().dialect.name == "postgresql":
-        return column == any_(bindparam("values", list(values), type_=ARRAY(String), unique=True))
+        array = ARRAY(column.type)
+        return column == any_(bindparam("values", list(values), type_=array, unique=True))
     return column.in_(values)
 
 

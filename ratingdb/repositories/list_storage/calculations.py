@@ -114,7 +114,7 @@ def revised_on(
     if not list_ids:
         return found
     statement = select(RevisedPlayerRow.player_id, RevisedPlayerRow.list_id).where(
-        RevisedPlayerRow.list_id.in_(sorted(list_ids))
+        one_of(session, RevisedPlayerRow.list_id, sorted(list_ids))
     )
     parts: Iterable[Sequence[str] | None] = (
         [None] if player_ids is None else chunks(sorted(set(player_ids)))
@@ -166,7 +166,7 @@ def stored_rows(
         return
     table = PlayerCalculationsRow
     statement = select(table.list_id, table.player_id, table.packed).where(
-        table.list_id.in_(sorted(list_ids))
+        one_of(session, table.list_id, sorted(list_ids))
     )
     parts: Iterable[Sequence[str] | None] = (
         [None] if player_ids is None else chunks(sorted(set(player_ids)))
