@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date
+from typing import Any
 
 from sqlalchemy import ColumnElement, and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from ratingdb.models import CorrectionRow, GameRow, PeriodRow, TournamentRow
-from ratingdb.repositories.players import BLACK, WHITE
+from ratingdb.models import CorrectionRow, GameRow, PeriodRow, PlayerRow, TournamentRow
 from ratingdb.repositories.published.common import AnyRow
 from ratingdb.rules import Category
 
@@ -67,6 +67,20 @@ def linked_tournaments(session: Session, tournament_id: str, group_id: str) -> S
     ).all()
 
 
+def _name_of(player_id: Any, label: str) -> Any:
+    """The name of the player ``player_id`` (a column of the game), looked up by key for each
+    game."""
+    found = select(PlayerRow.name).where(PlayerRow.player_id == player_id).correlate(GameRow)
+    return found.scalar_subquery().label(label)
+
+
+#: A game's players' names, each by key, where joining both players made PostgreSQL hash the
+#: whole players table twice: 14-19 ms for a tournament of a median 180 games against 4 (a
+#: 20,000-player database, 2026-12-05), and growing with the players.
+_WHITE_NAME = _name_of(GameRow.white_id, "white_name")
+_BLACK_NAME = _name_of(GameRow.black_id, "black_name")
+
+
 def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
     """The tournament's games in force (not superseded by a correction), with the players'
     names, by round then as stored."""
@@ -74,14 +88,12 @@ def tournament_games(session: Session, tournament_id: str) -> Sequence[AnyRow]:
         select(
             GameRow.round,
             GameRow.white_id,
-            WHITE.name.label("white_name"),
+            _WHITE_NAME,
             GameRow.black_id,
-            BLACK.name.label("black_name"),
+            _BLACK_NAME,
             GameRow.result,
             GameRow.rated,
         )
-        .join(WHITE, WHITE.player_id == GameRow.white_id)
-        .join(BLACK, BLACK.player_id == GameRow.black_id)
         .where(GameRow.tournament_id == tournament_id, GameRow.superseded_by.is_(None))
         .order_by(GameRow.round, GameRow.id)
     ).all()
