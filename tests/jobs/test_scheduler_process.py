@@ -3,7 +3,9 @@ schema, stops cleanly on SIGTERM after its catch-up run, and logs what goes wron
 
 from __future__ import annotations
 
+import codecs
 import logging
+import os
 import select
 import signal
 import subprocess
@@ -31,19 +33,30 @@ def start_scheduler(url: str) -> subprocess.Popen[str]:
     )
 
 
-def read_until(process: subprocess.Popen[str], needle: str) -> str:
-    """Lines of the process's stderr up to the one holding ``needle``."""
-    assert process.stderr is not None
-    seen = ""
-    deadline = time.monotonic() + TIMEOUT
-    while needle not in seen:
-        assert time.monotonic() < deadline, f"{needle!r} not logged; got:\n{seen}"
-        ready, _, _ = select.select([process.stderr], [], [], 1.0)
-        if ready:
-            line = process.stderr.readline()
-            assert line, f"the scheduler ended before logging {needle!r}:\n{seen}"
-            seen += line
-    return seen
+class Log:
+    """The process's stderr as read so far, read straight from its pipe: select() on the pipe
+    with a buffered readline() waited for lines already read into the buffer (a loaded host's
+    scheduler wrote several lines at once, and the test timed out with them unread)."""
+
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        assert process.stderr is not None
+        self._fd = process.stderr.fileno()
+        self._decoder = codecs.getincrementaldecoder("utf-8")()
+        self.text = ""
+        self._after = 0  # where the next needle is looked for: after the last one found
+
+    def until(self, needle: str) -> str:
+        """Everything logged so far, once ``needle`` is, after the previous needle."""
+        deadline = time.monotonic() + TIMEOUT
+        while (found := self.text.find(needle, self._after)) < 0:
+            assert time.monotonic() < deadline, f"{needle!r} not logged; got:\n{self.text}"
+            ready, _, _ = select.select([self._fd], [], [], 1.0)
+            if ready:
+                chunk = os.read(self._fd, 65536)
+                assert chunk, f"the scheduler ended before logging {needle!r}:\n{self.text}"
+                self.text += self._decoder.decode(chunk)
+        self._after = found + len(needle)
+        return self.text
 
 
 @pytest.mark.processes
@@ -64,17 +77,17 @@ def test_the_scheduler_refuses_a_database_not_at_the_latest_schema(
 @pytest.mark.processes
 def test_sigterm_stops_the_scheduler_cleanly(tmp_path: Path, sqlite_template: Path) -> None:
     url = copy_sqlite(sqlite_template, tmp_path)
-    process = start_scheduler(url)
-    try:
-        # The catch-up run at start has finished (nothing to close in an empty database).
-        read_until(process, "close-periods")
-        read_until(process, "executed successfully")
-        process.send_signal(signal.SIGTERM)
-        _, rest = process.communicate(timeout=TIMEOUT)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    with start_scheduler(url) as process:  # its pipes closed at the end, whatever happens
+        try:
+            # The catch-up run at start has finished (nothing to close in an empty database).
+            log = Log(process)
+            log.until("close-periods")
+            log.until("executed successfully")
+            process.send_signal(signal.SIGTERM)
+            _, rest = process.communicate(timeout=TIMEOUT)
+        finally:
+            if process.poll() is None:
+                process.kill()
     assert process.returncode == 0, rest
     assert "SIGTERM: stopping" in rest
     assert "scheduler stopped" in rest
