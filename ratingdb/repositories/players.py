@@ -64,13 +64,9 @@ def rows_by_key(
 def _by_key_statement(
     dialect: str, key: InstrumentedAttribute[Any], columns: tuple[Any, ...]
 ) -> Select[Any]:
-    """``SELECT key, columns ... WHERE key IN :wanted``, as :func:`one_of` writes it on each
-    database, built once per process (building it took as long as running it on a page)."""
-    if dialect == "postgresql":
-        where = key == any_(bindparam("wanted", type_=ARRAY(key.type)))
-    else:
-        where = key.in_(bindparam("wanted", expanding=True))
-    return select(key, *columns).where(where)
+    """``SELECT key, columns ... WHERE key IN :wanted``, as :func:`one_of` writes it, built
+    once per process (building it took as long as running it on a page)."""
+    return select(key, *columns).where(_member_of(dialect, key, "wanted"))
 
 
 def one_of(
@@ -81,10 +77,18 @@ def one_of(
     by SQLAlchemy and parsed by the driver and the server again for every number of values (a
     fifth of a FIDE list import's time at 5,000; a player page's data, whose few hundred game
     ids were such a list, takes a fifth less CPU as one array, 2026-12-05)."""
-    if session.get_bind().dialect.name == "postgresql":
-        array = ARRAY(column.type)
-        return column == any_(bindparam("values", list(values), type_=array, unique=True))
-    return column.in_(values)
+    dialect = session.get_bind().dialect.name
+    return _member_of(dialect, column, "values", value=list(values), unique=True)
+
+
+def _member_of(
+    dialect: str, column: InstrumentedAttribute[Any], name: str, **parameter: Any
+) -> ColumnElement[bool]:
+    """``column = ANY(:name)`` on PostgreSQL (one array parameter), ``column IN (:name)``
+    elsewhere (expanded into a parameter a value); ``parameter``: bindparam's value, unique."""
+    if dialect == "postgresql":
+        return column == any_(bindparam(name, type_=ARRAY(column.type), **parameter))
+    return column.in_(bindparam(name, expanding=True, **parameter))
 
 
 def existing_ids(session: Session, player_ids: Collection[str]) -> set[str]:
